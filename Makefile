@@ -1,0 +1,35 @@
+# The front door: `make run` serves the app, `make test` runs every check.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench bench-server venv clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/carcassonne serve --host 127.0.0.1 --port 8000
+
+lint: $(STAMP)
+	$(BIN)/ruff check app tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+test: lint
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/engine.py
+
+bench-server: $(STAMP)
+	$(BIN)/python benchmarks/load.py
+
+clean:
+	rm -rf $(VENV) var .mypy_cache .pytest_cache .ruff_cache

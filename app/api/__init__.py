@@ -1,0 +1,1 @@
+"""HTTP and websocket routers: parse, authorise, shape; nothing else."""

@@ -1,0 +1,1 @@
+"""Computer players that choose actions through the engine API."""

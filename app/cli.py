@@ -1,0 +1,133 @@
+"""``carcassonne``: one console script — ``serve``, ``replay`` and ``simulate``.
+
+``replay RECORD.json [--events]`` checks every move of a ``carcassonne-record/1`` file and prints
+one JSON object (``scores`` by seat, ``winners``, and with ``--events`` every event); an illegal or
+malformed record exits with status 1 and names the move. ``simulate`` plays random legal games and
+prints throughput. ``serve`` migrates the database and runs the web service.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+from app.engine import (
+    EngineError,
+    Options,
+    apply_in_place,
+    event_to_json,
+    export_record,
+    legal_actions,
+    new_game,
+    replay,
+)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        text = Path(args.record).read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"error: cannot read {args.record}: {exc.strerror}", file=sys.stderr)
+        return 1
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"error: {args.record} is not JSON: {exc}", file=sys.stderr)
+        return 1
+    try:
+        state, events = replay(record)
+    except EngineError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 1
+    out: dict[str, object] = {
+        "scores": state.scores,
+        "winners": list(state.winners),
+        "finished": state.is_over,
+        "players": list(state.players),
+        "moves": sum(1 for e in events if type(e).__name__ == "TilePlaced"),
+    }
+    if args.events:
+        out["events"] = [event_to_json(e) for e in events]
+    print(json.dumps(out))
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    options = Options(
+        river=args.river,
+        farm_scoring=args.farm_scoring,
+        small_city_two_points=args.small_city,
+    )
+    players = [f"P{i + 1}" for i in range(args.players)]
+    records = Path(args.records) if args.records else None
+    if records:
+        records.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(args.seed)
+    actions = 0
+    totals = [0] * args.players
+    started = time.perf_counter()
+    for game in range(args.games):
+        state = new_game(options, players, seed=args.seed + game)
+        while not state.is_over:
+            apply_in_place(state, rng.choice(legal_actions(state)))
+            actions += 1
+        for seat, score in enumerate(state.scores):
+            totals[seat] += score
+        if records:
+            path = records / f"game-{args.seed + game:06d}.json"
+            path.write_text(json.dumps(export_record(state), indent=1), encoding="utf-8")
+    elapsed = time.perf_counter() - started
+    print(json.dumps({
+        "games": args.games,
+        "players": args.players,
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(args.games / elapsed, 1) if elapsed else None,
+        "actions_per_second": round(actions / elapsed) if elapsed else None,
+        "mean_scores": [round(t / max(args.games, 1), 1) for t in totals],
+    }))
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from app.server import serve  # imported lazily: the engine commands need no web stack
+
+    serve(host=args.host, port=args.port)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``carcassonne`` console script; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="carcassonne", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="check and score a carcassonne-record/1 file")
+    p.add_argument("record")
+    p.add_argument("--events", action="store_true", help="include every event")
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("simulate", help="play random legal games")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--players", type=int, default=2, choices=range(2, 6))
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--river", action="store_true")
+    p.add_argument("--farm-scoring", choices=("modern", "original"), default="modern")
+    p.add_argument("--small-city", action="store_true")
+    p.add_argument("--records", metavar="DIR", help="write each game as a record in DIR")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("serve", help="migrate the database and serve the web app")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(func=_cmd_serve)
+
+    args = parser.parse_args(argv)
+    status: int = args.func(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""SQLAlchemy models and the session factory (migrations live in migrations/)."""

@@ -1,0 +1,54 @@
+"""The Carcassonne rules engine: pure, deterministic, standard library only.
+
+Verbs in the spirit of python-chess and OpenSpiel::
+
+    state = new_game(Options(), ["Ann", "Ben"], seed=7)
+    legal_actions(state)             # PlaceTile / PlaceFollower / Pass for state.seat
+    state, events = apply(state, PlaceTile(0, 1, 0, 90))
+    view(state, seat=0)              # what one seat (or None: a spectator) may see
+    replay(record)                   # a carcassonne-record/1 document → (state, events)
+
+Nothing here does I/O or imports anything outside the standard library and ``app.engine``.
+"""
+
+from app.engine.actions import Action, Pass, PlaceFollower, PlaceTile, action_from_json
+from app.engine.errors import (
+    EngineError,
+    GameOver,
+    IllegalFollower,
+    IllegalPlacement,
+    InvalidAction,
+    InvalidOptions,
+    NotYourTurn,
+    RecordError,
+    WrongPhase,
+)
+from app.engine.events import Event, event_from_json, event_to_json
+from app.engine.game import (
+    DEPLOY,
+    GAME_OVER,
+    PAUSED,
+    PLACE_TILE,
+    GameState,
+    apply,
+    apply_in_place,
+    legal_actions,
+    legal_follower_spots,
+    legal_placements,
+    new_game,
+    score_breakdown,
+    view,
+)
+from app.engine.options import PRESETS, Options
+from app.engine.record import export_record, replay
+from app.engine.tiles import catalogue_json
+
+__all__ = [
+    "DEPLOY", "GAME_OVER", "PAUSED", "PLACE_TILE", "PRESETS",
+    "Action", "EngineError", "Event", "GameOver", "GameState", "IllegalFollower",
+    "IllegalPlacement", "InvalidAction", "InvalidOptions", "NotYourTurn", "Options", "Pass",
+    "PlaceFollower", "PlaceTile", "RecordError", "WrongPhase",
+    "action_from_json", "apply", "apply_in_place", "catalogue_json", "event_from_json",
+    "event_to_json", "export_record", "legal_actions", "legal_follower_spots",
+    "legal_placements", "new_game", "replay", "score_breakdown", "view",
+]

@@ -1,0 +1,143 @@
+"""Game records, format ``carcassonne-record/1`` (``shared/rules/record.md``): export and replay.
+
+A record is the PGN of Carcassonne: rules, players, the tiles drawn in order and one move per
+placed tile. :func:`replay` checks every move with the engine and reports the first bad one by
+its 1-based number.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine.actions import Pass, PlaceFollower, PlaceTile
+from app.engine.errors import EngineError, RecordError
+from app.engine.events import Event
+from app.engine.game import (
+    GAME_OVER,
+    PLACE_TILE,
+    GameState,
+    apply_in_place,
+    new_game,
+)
+from app.engine.options import Options
+from app.engine.tiles import ROTATED
+
+FORMAT = "carcassonne-record/1"
+
+
+def export_record(state: GameState) -> dict[str, Any]:
+    """The record of ``state``: finished games in full; running games list only the tiles
+    drawn so far and the completed turns (a tile placed whose follower decision is pending is
+    left out). Follower spots are written canonically (first side/half-edge clockwise)."""
+    moves: list[dict[str, Any]] = []
+    pending: dict[str, Any] | None = None
+    for action in state.actions:
+        if isinstance(action, PlaceTile):
+            rt = state.board[(action.x, action.y)][0]
+            pending = {"tile": rt.tile, "at": [action.x, action.y], "rotation": action.rotation,
+                       "follower": None}
+        elif pending is not None:
+            if isinstance(action, PlaceFollower):
+                rt = ROTATED[pending["tile"]][pending["rotation"] // 90]
+                pending["follower"] = rt.segments[rt.spots[action.spot]].name
+            moves.append(pending)
+            pending = None
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": state.options.to_json(),
+        "players": list(state.players),
+        "finished": state.is_over,
+        "draw_order": list(state.deck[: state.deck_pos]),
+        "moves": moves,
+    }
+    if state.is_over:
+        record["result"] = {"scores": list(state.scores), "winners": list(state.winners)}
+    return record
+
+
+def _header(record: Any) -> tuple[Options, list[str], list[str], bool, list[Any]]:
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}")
+    try:
+        options = Options.from_json(record.get("rules"))
+    except EngineError as exc:
+        raise RecordError(exc.message) from None
+    players = record.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError("players must be a list of names")
+    draw_order = record.get("draw_order")
+    if not isinstance(draw_order, list) or not all(isinstance(t, str) for t in draw_order):
+        raise RecordError("draw_order must be a list of tile ids")
+    finished = record.get("finished", True)
+    if not isinstance(finished, bool):
+        raise RecordError("finished must be true or false")
+    moves = record.get("moves")
+    if not isinstance(moves, list):
+        raise RecordError("moves must be a list")
+    return options, players, draw_order, finished, moves
+
+
+def replay(record: Any) -> tuple[GameState, list[Event]]:
+    """Replay a record move by move and return the final state and every event, in order.
+
+    Raises :class:`RecordError` naming the 1-based move and the reason for the first move that
+    is malformed or illegal, when a finished record stops before its draw order is used up, and
+    when a ``result`` is given that the replay does not reproduce (move 0 for the header).
+    """
+    options, players, draw_order, finished, moves = _header(record)
+    try:
+        state = new_game(options, players, draw_order=draw_order, partial=not finished)
+    except EngineError as exc:
+        raise RecordError(exc.message) from None
+    events: list[Event] = list(state.opening_events)
+    for number, move in enumerate(moves, 1):
+        if not isinstance(move, dict):
+            raise RecordError("a move must be a JSON object", number)
+        if state.phase == GAME_OVER:
+            raise RecordError("the game is already over (no tile left to draw)", number)
+        if state.phase != PLACE_TILE or state.tile is None:
+            raise RecordError("draw_order has no tile left for this move", number)
+        tile, at, rotation = move.get("tile"), move.get("at"), move.get("rotation")
+        if tile != state.tile:
+            raise RecordError(
+                f"tile {tile!r} is not the next tile drawn that fits; that is {state.tile!r}",
+                number,
+            )
+        if (
+            not isinstance(at, list)
+            or len(at) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)
+        ):
+            raise RecordError("'at' must be [x, y]", number)
+        if not isinstance(rotation, int) or isinstance(rotation, bool):
+            raise RecordError("'rotation' must be 0, 90, 180 or 270", number)
+        follower = move.get("follower")
+        if follower is not None and not isinstance(follower, str):
+            raise RecordError("'follower' must be null or a spot such as 'city:N'", number)
+        seat = state.seat
+        try:
+            events += apply_in_place(state, PlaceTile(seat, at[0], at[1], rotation))
+            if follower is None:
+                events += apply_in_place(state, Pass(seat))
+            else:
+                events += apply_in_place(state, PlaceFollower(seat, follower))
+        except EngineError as exc:
+            raise RecordError(exc.message, number) from None
+    if finished and state.phase != GAME_OVER:
+        raise RecordError(
+            f"the record ends while tile {state.tile!r} still has to be placed",
+            len(moves) + 1,
+        )
+    result = record.get("result")
+    if isinstance(result, dict):
+        want = result.get("scores")
+        if want is not None and list(want) != state.scores:
+            raise RecordError(f"replayed scores {state.scores} differ from the result {want}")
+        winners = result.get("winners")
+        if winners is not None and finished and list(winners) != list(state.winners):
+            raise RecordError(
+                f"replayed winners {list(state.winners)} differ from the result {winners}"
+            )
+    return state, events

@@ -1,0 +1,345 @@
+"""The tile catalogue: base tiles A–X and the River tiles R1–R10, as data.
+
+This module only describes tiles; it never looks at a board. Everything here is computed once at
+import time and is immutable afterwards.
+
+Conventions (RULES.md §1):
+
+* Sides are numbered clockwise ``N=0, E=1, S=2, W=3``.
+* Field half-edges are numbered clockwise from the north-west corner::
+
+          NNW(0) NNE(1)
+        +------+------+
+   WNW(7)|             |ENE(2)
+        |             |
+   WSW(6)|             |ESE(3)
+        +------+------+
+          SSW(5) SSE(4)
+
+  Half-edge ``h`` lies on side ``h // 2``.
+* A rotation is clockwise, in degrees (0, 90, 180, 270). Rotating 90° moves side ``s`` to
+  ``(s + 1) % 4`` and half-edge ``h`` to ``(h + 2) % 8``.
+* Edge kinds are ``F`` field, ``R`` road, ``C`` city, ``I`` river (edge codes 0..3).
+
+Each tile lists its segments in the orientation of RULES.md's tables (JCloisterZone orientation):
+``city:<sides>`` (``+`` marks a pennant), ``road:<sides>``, ``river:<sides>``, ``cloister`` and
+``field:<half-edges>`` followed by ``>`` and the sides of the city segments that field touches on
+the tile (RULES.md §1.2: "field → city adjacency is decided inside a tile").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SIDES = ("N", "E", "S", "W")
+HALVES = ("NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW")
+SIDE_INDEX = {name: i for i, name in enumerate(SIDES)}
+HALF_INDEX = {name: i for i, name in enumerate(HALVES)}
+ROTATIONS = (0, 90, 180, 270)
+
+# Edge codes, two bits per side when packed.
+FIELD_EDGE, ROAD_EDGE, CITY_EDGE, RIVER_EDGE = 0, 1, 2, 3
+EDGE_CODES = {"F": FIELD_EDGE, "R": ROAD_EDGE, "C": CITY_EDGE, "I": RIVER_EDGE}
+EDGE_NAMES = {v: k for k, v in EDGE_CODES.items()}
+
+# Segment kinds.
+CITY, ROAD, FIELD, CLOISTER, RIVER = 0, 1, 2, 3, 4
+KIND_NAMES = ("city", "road", "field", "cloister", "river")
+KIND_INDEX = {name: i for i, name in enumerate(KIND_NAMES)}
+ROLE_NAMES = ("knight", "thief", "farmer", "monk", "")
+
+#: (dx, dy) of the neighbour beyond each side; y grows to the south.
+SIDE_DELTAS = ((0, -1), (1, 0), (0, 1), (-1, 0))
+#: The half-edge of the neighbour that meets half-edge ``h`` (my NNW meets the north tile's SSW).
+OPPOSITE_HALF = (5, 4, 7, 6, 1, 0, 3, 2)
+#: The 8 cells around a cell, for cloisters.
+RING = ((-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
+
+
+@dataclass(frozen=True)
+class TileType:
+    """One kind of tile as printed, in catalogue orientation.
+
+    ``edges`` is four letters N, E, S, W (``F R C I``); ``segments`` are the mini-notation strings
+    described in the module docstring; ``count`` is how many copies the set holds.
+    """
+
+    id: str
+    count: int
+    edges: str
+    segments: tuple[str, ...]
+    river: bool = False
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One connected part of a placed tile, in **board** orientation.
+
+    ``sides``: the sides (0..3) a city, road or river segment reaches; ``halves``: the half-edges
+    (0..7) of a field segment; ``pennants``: pennants on a city segment; ``cities``: local indices
+    of the city segments a field touches; ``name``: the canonical follower spot (``city:N``,
+    ``field:SSW``, ``cloister``) — the first side or half-edge in clockwise order from N / NNW.
+    """
+
+    kind: int
+    sides: tuple[int, ...]
+    halves: tuple[int, ...]
+    pennants: int
+    cities: tuple[int, ...]
+    name: str
+
+
+@dataclass(frozen=True)
+class RotatedTile:
+    """A tile type turned by ``rotation`` degrees clockwise, with lookup tables for the engine.
+
+    ``edges[s]`` is the edge code on board side ``s``; ``code`` packs them two bits per side;
+    ``side_seg[s]`` / ``half_seg[h]`` give the local index of the city/road/river segment on side
+    ``s`` or field segment on half-edge ``h`` (``-1`` where none); ``spots`` maps every accepted
+    spot name (any side or half-edge of a segment) to a local segment index.
+    """
+
+    tile: str
+    rotation: int
+    edges: tuple[int, int, int, int]
+    code: int
+    segments: tuple[Segment, ...]
+    side_seg: tuple[int, int, int, int]
+    half_seg: tuple[int, ...]
+    spots: dict[str, int] = field(hash=False, compare=False)
+    cloister: int
+    river_sides: tuple[int, ...]
+
+
+ALL_HALVES = "NNW NNE ENE ESE SSE SSW WSW WNW"
+
+#: Base game, RULES.md §2 (72 tiles, D is also the start tile).
+BASE_TILES: tuple[TileType, ...] = (
+    TileType("A", 2, "FFRF", ("cloister", "road:S", f"field:{ALL_HALVES}")),
+    TileType("B", 4, "FFFF", ("cloister", f"field:{ALL_HALVES}")),
+    TileType("C", 1, "CCCC", ("city:NESW+",)),
+    TileType("D", 4, "CRFR", ("city:N", "road:EW", "field:ENE WNW>N", "field:ESE SSE SSW WSW")),
+    TileType("E", 5, "CFFF", ("city:N", "field:ENE ESE SSE SSW WSW WNW>N")),
+    TileType("F", 2, "FCFC", ("city:EW+", "field:NNW NNE>E", "field:SSE SSW>E")),
+    TileType("G", 1, "FCFC", ("city:EW", "field:NNW NNE>E", "field:SSE SSW>E")),
+    TileType("H", 3, "CFCF", ("city:N", "city:S", "field:ENE ESE WSW WNW>N,S")),
+    TileType("I", 2, "CFFC", ("city:N", "city:W", "field:ENE ESE SSE SSW>N,W")),
+    TileType("J", 3, "CRRF", ("city:N", "road:ES", "field:ENE SSW WSW WNW>N", "field:ESE SSE")),
+    TileType("K", 3, "CFRR", ("city:N", "road:SW", "field:ENE ESE SSE WNW>N", "field:SSW WSW")),
+    TileType(
+        "L", 3, "CRRR",
+        ("city:N", "road:E", "road:S", "road:W", "field:ENE WNW>N", "field:ESE SSE",
+         "field:SSW WSW"),
+    ),
+    TileType("M", 2, "CFFC", ("city:NW+", "field:ENE ESE SSE SSW>N")),
+    TileType("N", 3, "CFFC", ("city:NW", "field:ENE ESE SSE SSW>N")),
+    TileType("O", 2, "CRRC", ("city:NW+", "road:ES", "field:ENE SSW>N", "field:ESE SSE")),
+    TileType("P", 3, "CRRC", ("city:NW", "road:ES", "field:ENE SSW>N", "field:ESE SSE")),
+    TileType("Q", 1, "CCFC", ("city:NEW+", "field:SSE SSW>N")),
+    TileType("R", 3, "CCFC", ("city:NEW", "field:SSE SSW>N")),
+    TileType("S", 2, "CCRC", ("city:NEW+", "road:S", "field:SSE>N", "field:SSW>N")),
+    TileType("T", 1, "CCRC", ("city:NEW", "road:S", "field:SSE>N", "field:SSW>N")),
+    TileType("U", 8, "FRFR", ("road:EW", "field:NNW NNE ENE WNW", "field:ESE SSE SSW WSW")),
+    TileType("V", 9, "FFRR", ("road:SW", "field:NNW NNE ENE ESE SSE WNW", "field:SSW WSW")),
+    TileType(
+        "W", 4, "FRRR",
+        ("road:E", "road:S", "road:W", "field:NNW NNE ENE WNW", "field:ESE SSE",
+         "field:SSW WSW"),
+    ),
+    TileType(
+        "X", 1, "RRRR",
+        ("road:N", "road:E", "road:S", "road:W", "field:WNW NNW", "field:NNE ENE",
+         "field:ESE SSE", "field:SSW WSW"),
+    ),
+)
+
+#: The River, RULES.md §5.1 (12 tiles; R1 the spring, R2 the lake).
+RIVER_TILES: tuple[TileType, ...] = (
+    TileType("R1", 1, "FIFF", ("river:E", f"field:{ALL_HALVES}"), river=True),
+    TileType("R2", 1, "FFFI", ("river:W", f"field:{ALL_HALVES}"), river=True),
+    TileType(
+        "R3", 1, "CICI",
+        ("city:N", "city:S", "river:EW", "field:ENE WNW>N", "field:ESE WSW>S"), river=True,
+    ),
+    TileType(
+        "R4", 1, "CIRI",
+        ("city:N", "river:EW", "road:S", "field:ENE>N", "field:WNW>N", "field:ESE SSE",
+         "field:SSW WSW"),
+        river=True,
+    ),
+    TileType(
+        "R5", 1, "FIRI",
+        ("river:EW", "cloister", "road:S", "field:NNW NNE ENE WNW", "field:ESE SSE",
+         "field:SSW WSW"),
+        river=True,
+    ),
+    TileType(
+        "R6", 1, "IRIR",
+        ("river:NS", "road:EW", "field:NNW WNW", "field:NNE ENE", "field:ESE SSE",
+         "field:SSW WSW"),
+        river=True,
+    ),
+    TileType(
+        "R7", 2, "FIFI", ("river:EW", "field:NNW NNE ENE WNW", "field:ESE SSE SSW WSW"),
+        river=True,
+    ),
+    TileType("R8", 1, "CIIC", ("city:NW", "river:ES", "field:ENE SSW>N", "field:ESE SSE"),
+             river=True),
+    TileType(
+        "R9", 1, "RRII", ("road:NE", "river:WS", "field:NNW WNW ESE SSE", "field:NNE ENE",
+                          "field:SSW WSW"),
+        river=True,
+    ),
+    TileType(
+        "R10", 2, "FFII", ("river:WS", "field:NNW NNE ENE ESE SSE WNW", "field:SSW WSW"),
+        river=True,
+    ),
+)
+
+START_TILE = "D"
+SPRING = "R1"
+LAKE = "R2"
+
+TILE_TYPES: dict[str, TileType] = {t.id: t for t in BASE_TILES + RIVER_TILES}
+
+
+def _parse_segments(tile: TileType) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int,
+                                                   tuple[int, ...]]]:
+    """Parse a tile's mini-notation into (kind, sides, halves, pennants, city-sides) tuples."""
+    parsed: list[tuple[int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]] = []
+    for spec in tile.segments:
+        kind_name, _, rest = spec.partition(":")
+        kind = KIND_INDEX[kind_name]
+        if kind == CLOISTER:
+            parsed.append((kind, (), (), 0, ()))
+        elif kind == FIELD:
+            halves_part, _, cities_part = rest.partition(">")
+            halves = tuple(sorted(HALF_INDEX[h] for h in halves_part.split()))
+            city_sides = tuple(SIDE_INDEX[c] for c in cities_part.split(",") if c)
+            parsed.append((kind, (), halves, 0, city_sides))
+        else:
+            pennants = rest.count("+")
+            sides = tuple(sorted(SIDE_INDEX[c] for c in rest.replace("+", "")))
+            parsed.append((kind, sides, (), pennants, ()))
+    return parsed
+
+
+def _rotate(tile: TileType, rotation: int) -> RotatedTile:
+    k = rotation // 90
+    parsed = _parse_segments(tile)
+    edges_list = [0, 0, 0, 0]
+    for side, letter in enumerate(tile.edges):
+        edges_list[(side + k) % 4] = EDGE_CODES[letter]
+    edges = (edges_list[0], edges_list[1], edges_list[2], edges_list[3])
+    code = sum(e << (2 * s) for s, e in enumerate(edges))
+    side_seg = [-1, -1, -1, -1]
+    half_seg = [-1] * 8
+    # First pass: rotated sides/halves, to resolve which local city a field touches.
+    rotated: list[tuple[int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]] = []
+    for kind, sides, halves, pennants, city_sides in parsed:
+        rsides = tuple(sorted((s + k) % 4 for s in sides))
+        rhalves = tuple(sorted((h + 2 * k) % 8 for h in halves))
+        rcity_sides = tuple((s + k) % 4 for s in city_sides)
+        rotated.append((kind, rsides, rhalves, pennants, rcity_sides))
+    for index, (_kind, rsides, rhalves, _, _) in enumerate(rotated):
+        for s in rsides:
+            side_seg[s] = index
+        for h in rhalves:
+            half_seg[h] = index
+    segments: list[Segment] = []
+    spots: dict[str, int] = {}
+    cloister = -1
+    river_sides: tuple[int, ...] = ()
+    for index, (kind, rsides, rhalves, pennants, rcity_sides) in enumerate(rotated):
+        cities = tuple(sorted({side_seg[s] for s in rcity_sides}))
+        if kind == CLOISTER:
+            name = "cloister"
+            cloister = index
+            spots[name] = index
+        elif kind == FIELD:
+            name = f"field:{HALVES[rhalves[0]]}"
+            for h in rhalves:
+                spots[f"field:{HALVES[h]}"] = index
+        else:
+            name = f"{KIND_NAMES[kind]}:{SIDES[rsides[0]]}"
+            if kind == RIVER:
+                river_sides = rsides
+            else:
+                for s in rsides:
+                    spots[f"{KIND_NAMES[kind]}:{SIDES[s]}"] = index
+        segments.append(Segment(kind, rsides, rhalves, pennants, cities, name))
+    return RotatedTile(
+        tile=tile.id,
+        rotation=rotation,
+        edges=edges,
+        code=code,
+        segments=tuple(segments),
+        side_seg=(side_seg[0], side_seg[1], side_seg[2], side_seg[3]),
+        half_seg=tuple(half_seg),
+        spots=spots,
+        cloister=cloister,
+        river_sides=river_sides,
+    )
+
+
+#: ``ROTATED[tile_id][rotation // 90]``: every tile type in all four rotations.
+ROTATED: dict[str, tuple[RotatedTile, RotatedTile, RotatedTile, RotatedTile]] = {
+    tid: (_rotate(t, 0), _rotate(t, 90), _rotate(t, 180), _rotate(t, 270))
+    for tid, t in TILE_TYPES.items()
+}
+
+
+def _check_catalogue() -> None:
+    """Self-check of the data (RULES.md §2 "Totals and checks"); raises AssertionError."""
+    assert sum(t.count for t in BASE_TILES) == 72
+    assert sum(t.count for t in RIVER_TILES) == 12
+    for tid, rots in ROTATED.items():
+        rt = rots[0]
+        for s, e in enumerate(rt.edges):
+            halves = (rt.half_seg[2 * s], rt.half_seg[2 * s + 1])
+            if e == CITY_EDGE:
+                assert halves == (-1, -1), (tid, s)
+                assert rt.segments[rt.side_seg[s]].kind == CITY, (tid, s)
+            elif e == FIELD_EDGE:
+                assert -1 not in halves and halves[0] == halves[1], (tid, s)
+                assert rt.side_seg[s] == -1, (tid, s)
+            else:
+                # A road or river edge has field on both halves; on A, R1 and R2 both halves
+                # belong to one field that wraps round the stub.
+                assert -1 not in halves, (tid, s)
+                kind = ROAD if e == ROAD_EDGE else RIVER
+                assert rt.segments[rt.side_seg[s]].kind == kind, (tid, s)
+
+
+_check_catalogue()
+
+
+def catalogue_json() -> list[dict[str, object]]:
+    """The catalogue for clients: one dict per tile type (catalogue orientation).
+
+    Shape: ``{"id", "count", "edges": "CRFR", "river": bool, "segments": [{"kind", "sides":
+    ["N"], "halves": ["NNW"], "pennants", "cities": [local index], "name"}]}``.
+    """
+    out: list[dict[str, object]] = []
+    for tid, t in TILE_TYPES.items():
+        rt = ROTATED[tid][0]
+        out.append(
+            {
+                "id": tid,
+                "count": t.count,
+                "edges": t.edges,
+                "river": t.river,
+                "segments": [
+                    {
+                        "kind": KIND_NAMES[seg.kind],
+                        "sides": [SIDES[s] for s in seg.sides],
+                        "halves": [HALVES[h] for h in seg.halves],
+                        "pennants": seg.pennants,
+                        "cities": list(seg.cities),
+                        "name": seg.name,
+                    }
+                    for seg in rt.segments
+                ],
+            }
+        )
+    return out

@@ -1,0 +1,1 @@
+"""The broker (Redis or in-process) and websocket fan-out."""
