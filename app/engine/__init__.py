@@ -11,7 +11,14 @@ Verbs in the spirit of python-chess and OpenSpiel::
 Nothing here does I/O or imports anything outside the standard library and ``app.engine``.
 """
 
-from app.engine.actions import Action, Pass, PlaceFollower, PlaceTile, action_from_json
+from app.engine.actions import (
+    Action,
+    Pass,
+    PlaceFollower,
+    PlaceTile,
+    RemoveFollower,
+    action_from_json,
+)
 from app.engine.errors import (
     EngineError,
     GameOver,
@@ -29,6 +36,7 @@ from app.engine.game import (
     GAME_OVER,
     PAUSED,
     PLACE_TILE,
+    PLAGUE,
     GameState,
     apply,
     apply_in_place,
@@ -44,7 +52,7 @@ from app.engine.record import export_record, replay
 from app.engine.tiles import catalogue_json
 
 __all__ = [
-    "DEPLOY", "GAME_OVER", "PAUSED", "PLACE_TILE", "PRESETS",
+    "DEPLOY", "GAME_OVER", "PAUSED", "PLACE_TILE", "PLAGUE", "PRESETS", "RemoveFollower",
     "Action", "EngineError", "Event", "GameOver", "GameState", "IllegalFollower",
     "IllegalPlacement", "InvalidAction", "InvalidOptions", "NotYourTurn", "Options", "Pass",
     "PlaceFollower", "PlaceTile", "RecordError", "WrongPhase",

@@ -6,6 +6,11 @@ JSON shapes (board coordinates: x east, y south; rotation clockwise in degrees):
 * ``{"type": "place_follower", "seat": 0, "spot": "city:N"}`` — spot in board orientation
   (``road:<side>``, ``city:<side>``, ``field:<half-edge>``, ``cloister``)
 * ``{"type": "pass", "seat": 0}`` — end the turn without deploying a follower
+* ``{"type": "plague", "seat": 1, "at": [x, y], "spot": "city:N"}`` — Wheel of Fortune: the
+  follower this seat takes back when the pig lands on Plague
+
+Wheel of Fortune crown spaces are deployed with ``place_follower`` and ``"spot":
+"crown:<segment>"``.
 """
 
 from __future__ import annotations
@@ -55,7 +60,39 @@ class Pass:
         return {"type": "pass", "seat": self.seat}
 
 
-Action = PlaceTile | PlaceFollower | Pass
+@dataclass(frozen=True, slots=True)
+class RemoveFollower:
+    """Wheel of Fortune Plague: take back the follower on ``spot`` of the tile at ``(x, y)``."""
+
+    seat: int
+    x: int
+    y: int
+    spot: str
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (see module docstring)."""
+        return {"type": "plague", "seat": self.seat, "at": [self.x, self.y], "spot": self.spot}
+
+
+Action = PlaceTile | PlaceFollower | Pass | RemoveFollower
+
+
+def _at(data: dict[str, Any]) -> tuple[int, int]:
+    at = data.get("at")
+    if (
+        not isinstance(at, list | tuple)
+        or len(at) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)
+    ):
+        raise InvalidAction("'at' must be [x, y] with integer coordinates")
+    return at[0], at[1]
+
+
+def _spot(data: dict[str, Any]) -> str:
+    spot = data.get("spot")
+    if not isinstance(spot, str) or len(spot) > 32:
+        raise InvalidAction("'spot' must be a string such as 'city:N'")
+    return spot
 
 
 def _int(data: dict[str, Any], key: str) -> int:
@@ -72,22 +109,16 @@ def action_from_json(data: Any) -> Action:
     kind = data.get("type")
     seat = _int(data, "seat")
     if kind == "place_tile":
-        at = data.get("at")
-        if (
-            not isinstance(at, list | tuple)
-            or len(at) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)
-        ):
-            raise InvalidAction("'at' must be [x, y] with integer coordinates")
+        x, y = _at(data)
         rotation = _int(data, "rotation")
         if rotation not in ROTATIONS:
             raise InvalidAction("'rotation' must be 0, 90, 180 or 270")
-        return PlaceTile(seat, at[0], at[1], rotation)
+        return PlaceTile(seat, x, y, rotation)
     if kind == "place_follower":
-        spot = data.get("spot")
-        if not isinstance(spot, str):
-            raise InvalidAction("'spot' must be a string such as 'city:N'")
-        return PlaceFollower(seat, spot)
+        return PlaceFollower(seat, _spot(data))
     if kind == "pass":
         return Pass(seat)
+    if kind == "plague":
+        x, y = _at(data)
+        return RemoveFollower(seat, x, y, _spot(data))
     raise InvalidAction(f"unknown action type {kind!r}")

@@ -98,6 +98,33 @@ class FollowerReturned:
 
 
 @dataclass(frozen=True, slots=True)
+class PigMoved:
+    """Wheel of Fortune: ``seat`` drew an icon tile and moved the pig ``steps`` segments
+    clockwise from ``start`` to ``segment``, whose action runs now (RULES.md §6.4)."""
+
+    seat: int
+    steps: int
+    start: str
+    segment: str
+
+
+@dataclass(frozen=True, slots=True)
+class CrownPlaced:
+    """Wheel of Fortune: ``seat`` put a follower on a crown space of ``segment`` (§6.4)."""
+
+    seat: int
+    segment: str
+
+
+@dataclass(frozen=True, slots=True)
+class CrownReturned:
+    """Wheel of Fortune: a follower on ``segment``'s crown spaces went back to ``seat``."""
+
+    seat: int
+    segment: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     """Final scoring is done; ``scores`` by seat; ``winners`` share the win (RULES.md §3.6)."""
 
@@ -107,13 +134,14 @@ class GameEnded:
 
 Event = (
     TileDrawn | TileDiscarded | TilePlaced | FollowerPlaced | TurnEnded | FeatureCompleted
-    | PointsScored | FollowerReturned | GameEnded
+    | PointsScored | FollowerReturned | PigMoved | CrownPlaced | CrownReturned | GameEnded
 )
 
 _EVENT_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (TileDrawn, TileDiscarded, TilePlaced, FollowerPlaced, TurnEnded,
-                FeatureCompleted, PointsScored, FollowerReturned, GameEnded)
+                FeatureCompleted, PointsScored, FollowerReturned, PigMoved, CrownPlaced,
+                CrownReturned, GameEnded)
 }
 
 

@@ -15,7 +15,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from app.engine.actions import Action, Pass, PlaceFollower, PlaceTile, action_from_json
+from app.engine import wheel
+from app.engine.actions import (
+    Action,
+    Pass,
+    PlaceFollower,
+    PlaceTile,
+    RemoveFollower,
+    action_from_json,
+)
 from app.engine.errors import (
     GameOver,
     IllegalFollower,
@@ -26,6 +34,7 @@ from app.engine.errors import (
     WrongPhase,
 )
 from app.engine.events import (
+    CrownPlaced,
     Event,
     FeatureCompleted,
     FollowerPlaced,
@@ -59,7 +68,9 @@ from app.engine.tiles import (
     START_TILE,
     TILE_TYPES,
     RotatedTile,
+    wheel_deck_counts,
 )
+from app.engine.wheel_data import BOARD_CELLS
 
 Pos = tuple[int, int]
 
@@ -69,6 +80,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 # Phases: whose decision the game waits for, and of what kind.
 PLACE_TILE = "place_tile"
 DEPLOY = "deploy"
+PLAGUE = "plague"  # Wheel of Fortune: a seat chooses the follower it takes back
 PAUSED = "paused"  # a partial record ran out of known tiles; no final scoring
 GAME_OVER = "game_over"
 
@@ -98,8 +110,8 @@ class GameState:
         "options", "players", "seed", "deck", "deck_pos", "partial", "actions",
         "board", "seg_pos", "seg_kind", "parent", "f_tiles", "f_open", "f_pennants",
         "f_followers", "f_cities", "followers", "supply", "scores", "tally", "frontier",
-        "river_end", "river_turn", "phase", "seat", "tile", "placed", "turn", "winners",
-        "opening_events",
+        "river_end", "river_turn", "phase", "seat", "active", "tile", "placed", "turn",
+        "winners", "opening_events", "pig", "crowns", "plague_queue",
     )
 
     options: Options
@@ -127,11 +139,15 @@ class GameState:
     river_turn: int
     phase: str
     seat: int
+    active: int
     tile: str | None
     placed: Pos | None
     turn: int
     winners: tuple[int, ...]
     opening_events: tuple[Event, ...]
+    pig: int
+    crowns: tuple[tuple[int, ...], ...]
+    plague_queue: tuple[int, ...]
 
     def copy(self) -> GameState:
         """A state equal to this one that shares no mutable container with it."""
@@ -161,11 +177,15 @@ class GameState:
         c.river_turn = self.river_turn
         c.phase = self.phase
         c.seat = self.seat
+        c.active = self.active
         c.tile = self.tile
         c.placed = self.placed
         c.turn = self.turn
         c.winners = self.winners
         c.opening_events = self.opening_events
+        c.pig = self.pig
+        c.crowns = self.crowns
+        c.plague_queue = self.plague_queue
         return c
 
     # ------------------------------------------------------------------ queries
@@ -243,6 +263,8 @@ class GameState:
 
 def base_deck_counts(options: Options) -> dict[str, int]:
     """Tile id → copies in the draw pile (start tiles excluded) for ``options``."""
+    if options.tileset == "wheel_of_fortune":
+        return wheel_deck_counts()
     counts = {t.id: t.count for t in BASE_TILES}
     counts[START_TILE] -= 1  # the start D, or the D taken out when playing with the River
     if options.river:
@@ -254,6 +276,8 @@ def base_deck_counts(options: Options) -> dict[str, int]:
 
 def _shuffled_deck(options: Options, seed: int) -> tuple[str, ...]:
     rng = SplitMix64(seed)
+    if options.tileset == "wheel_of_fortune":
+        return tuple(shuffled([t for t, n in wheel_deck_counts().items() for _ in range(n)], rng))
     base = [t.id for t in BASE_TILES for _ in range(t.count)]
     base.remove(START_TILE)
     if not options.river:
@@ -332,12 +356,21 @@ def new_game(
     s.river_turn = 0
     s.phase = PLACE_TILE
     s.seat = 0
+    s.active = 0
     s.tile = None
     s.placed = None
     s.turn = 0
     s.winners = ()
-    start = SPRING if options.river else START_TILE
-    _put_tile(s, ROTATED[start][0], (0, 0))
+    s.pig = 0
+    s.crowns = tuple(() for _ in wheel.CROWNS)
+    s.plague_queue = ()
+    if options.tileset == "wheel_of_fortune":
+        # RULES.md §6.2: the 4×4 wheel board is the start, its cells ordinary land.
+        for pos, (tid, rotation) in sorted(BOARD_CELLS.items(), key=lambda c: (c[0][1], c[0][0])):
+            _put_tile(s, ROTATED[tid][rotation // 90], pos)
+    else:
+        start = SPRING if options.river else START_TILE
+        _put_tile(s, ROTATED[start][0], (0, 0))
     events: list[Event] = []
     _draw(s, events)
     s.opening_events = tuple(events)
@@ -502,17 +535,29 @@ def _put_tile(s: GameState, rt: RotatedTile, pos: Pos) -> None:
 
 
 def _draw(s: GameState, events: list[Event]) -> None:
-    """Draw for ``s.seat``, discarding tiles that fit nowhere (RULES.md §3.2a, §3.2c, §3.5)."""
-    while s.deck_pos < len(s.deck):
-        tile = s.deck[s.deck_pos]
-        s.deck_pos += 1
-        events.append(TileDrawn(s.seat, tile, len(s.deck) - s.deck_pos))
-        if _placements(s, tile, first_only=True):
+    """Draw for the active seat, discarding tiles that fit nowhere (RULES.md §3.2a, §3.2c,
+    §3.5); a Wheel of Fortune icon first moves the pig (§6.4), which may pause the draw for
+    Plague decisions. Resumes with the drawn tile when ``s.tile`` is already set."""
+    while True:
+        if s.tile is None:
+            if s.deck_pos >= len(s.deck):
+                break
+            tile = s.deck[s.deck_pos]
+            s.deck_pos += 1
             s.tile = tile
+            events.append(TileDrawn(s.active, tile, len(s.deck) - s.deck_pos))
+            icon = TILE_TYPES[tile].icon
+            if icon:
+                wheel.spin(s, icon, events)
+                if s.phase == PLAGUE:
+                    return
+        if _placements(s, s.tile, first_only=True):
             s.phase = PLACE_TILE
+            s.seat = s.active
             return
-        events.append(TileDiscarded(s.seat, tile))
-    s.tile = None
+        events.append(TileDiscarded(s.active, s.tile))
+        s.tile = None
+    s.seat = s.active
     if s.partial:
         s.phase = PAUSED
         return
@@ -628,9 +673,9 @@ def _end_turn(s: GameState, events: list[Event]) -> None:
         nb = board.get(cell)
         if nb is not None and nb[0].cloister >= 0 and _cloister_neighbours(s, cell) == 8:
             _score_completed(s, nb[1] + nb[0].cloister, events)
-    events.append(TurnEnded(s.seat))
+    events.append(TurnEnded(s.active))
     s.placed = None
-    s.seat = (s.seat + 1) % len(s.players)
+    s.active = s.seat = (s.active + 1) % len(s.players)
     _draw(s, events)
 
 
@@ -727,11 +772,19 @@ def legal_follower_spots(state: GameState) -> list[str]:
     rt, base = state.board[state.placed]
     parent = state.parent
     f_followers = state.f_followers
-    return [
+    spots = [
         seg.name
         for i, seg in enumerate(rt.segments)
         if seg.kind != RIVER and not f_followers[_find(parent, base + i)]
     ]
+    if state.options.tileset == "wheel_of_fortune":
+        spots += [
+            f"crown:{name}"
+            for name, crowns, held in zip(wheel.SEGMENT_NAMES, wheel.CROWNS, state.crowns,
+                                          strict=True)
+            if len(held) < crowns
+        ]
+    return spots
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -743,6 +796,8 @@ def legal_actions(state: GameState) -> list[Action]:
         out: list[Action] = [PlaceFollower(seat, spot) for spot in legal_follower_spots(state)]
         out.append(Pass(seat))
         return out
+    if state.phase == PLAGUE:
+        return [RemoveFollower(seat, x, y, spot) for x, y, spot in wheel.plague_choices(state)]
     return []
 
 
@@ -750,12 +805,23 @@ def _check(state: GameState, action: Action) -> None:
     """Raise the typed error ``apply`` would raise, without changing anything."""
     if state.phase == GAME_OVER:
         raise GameOver("the game is over")
-    if not isinstance(action, PlaceTile | PlaceFollower | Pass):
+    if not isinstance(action, PlaceTile | PlaceFollower | Pass | RemoveFollower):
         raise InvalidAction("not an action")
     if state.phase == PAUSED:
         raise WrongPhase("the record's known tiles are used up")
     if action.seat != state.seat:
         raise NotYourTurn(f"it is seat {state.seat}'s turn")
+    if state.phase == PLAGUE or isinstance(action, RemoveFollower):
+        if state.phase != PLAGUE or not isinstance(action, RemoveFollower):
+            raise WrongPhase(
+                "Plague: choose a follower to take back" if state.phase == PLAGUE
+                else "no Plague decision is pending"
+            )
+        if _plague_target(state, action) is None:
+            raise IllegalFollower(
+                f"seat {action.seat} has no follower at {[action.x, action.y]} {action.spot}"
+            )
+        return
     if isinstance(action, PlaceTile):
         if state.phase != PLACE_TILE:
             raise WrongPhase("the tile has been placed; deploy a follower or pass")
@@ -784,6 +850,10 @@ def _check(state: GameState, action: Action) -> None:
     if isinstance(action, PlaceFollower):
         assert state.placed is not None
         rt, base = state.board[state.placed]
+        if action.spot.startswith("crown:"):
+            if action.spot not in legal_follower_spots(state):
+                raise IllegalFollower(f"no free crown space {action.spot} to deploy on")
+            return
         local = rt.spots.get(action.spot)
         if local is None:
             kind, _, where = action.spot.partition(":")
@@ -814,6 +884,18 @@ def apply_in_place(state: GameState, action: Action) -> list[Event]:
         s.phase = DEPLOY
         events.append(TilePlaced(s.seat, s.tile, pos, action.rotation))
         s.tile = None
+    elif isinstance(action, RemoveFollower):
+        gid = _plague_target(s, action)
+        assert gid is not None
+        wheel.remove_follower(s, gid, events)
+        if wheel.finish_plague(s, events):
+            _draw(s, events)
+    elif isinstance(action, PlaceFollower) and action.spot.startswith("crown:"):
+        segment = wheel.SEGMENT_NAMES.index(action.spot[6:])
+        s.crowns = tuple(c + (s.seat,) if i == segment else c for i, c in enumerate(s.crowns))
+        s.supply[s.seat] -= 1
+        events.append(CrownPlaced(s.seat, action.spot[6:]))
+        _end_turn(s, events)
     elif isinstance(action, PlaceFollower):
         assert s.placed is not None
         rt, base = s.board[s.placed]
@@ -830,6 +912,19 @@ def apply_in_place(state: GameState, action: Action) -> list[Event]:
         _end_turn(s, events)
     s.actions.append(action)
     return events
+
+
+def _plague_target(state: GameState, action: RemoveFollower) -> int | None:
+    """The segment id of the acting seat's follower named by a Plague decision, if any."""
+    nb = state.board.get((action.x, action.y))
+    if nb is None:
+        return None
+    rt, base = nb
+    local = rt.spots.get(action.spot)
+    if local is None:
+        return None
+    gid = base + local
+    return gid if state.followers.get(gid) == action.seat else None
 
 
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
@@ -875,9 +970,11 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     "tile", "rotation"}], "followers": [...], "scores", "supply", "tiles_remaining",
     "remaining": {tile: count}, "winners", "breakdown", "legal_placements": [[x, y, r]],
     "legal_spots": [...]}``. Legal moves are filled in only for the seat whose turn it is.
+    Wheel of Fortune adds ``"wheel": {"pig", "segments": [{"name", "crowns", "occupants"}],
+    "cells"}`` and ``"plague": {"seat", "waiting", "choices": [[x, y, spot]]} | None``.
     """
     mine = seat is not None and seat == state.seat
-    return {
+    out: dict[str, Any] = {
         "rules": state.options.to_json(),
         "players": list(state.players),
         "phase": state.phase,
@@ -899,3 +996,19 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
         "legal_placements": [list(p) for p in legal_placements(state)] if mine else [],
         "legal_spots": legal_follower_spots(state) if mine else [],
     }
+    if state.options.tileset == "wheel_of_fortune":
+        out["wheel"] = {
+            "pig": wheel.SEGMENT_NAMES[state.pig],
+            "segments": [
+                {"name": name, "crowns": crowns, "occupants": list(held)}
+                for name, crowns, held in zip(wheel.SEGMENT_NAMES, wheel.CROWNS, state.crowns,
+                                              strict=True)
+            ],
+            "cells": [[x, y] for x, y in sorted(BOARD_CELLS)],
+        }
+        out["plague"] = (
+            {"seat": state.seat, "waiting": list(state.plague_queue),
+             "choices": [[x, y, spot] for x, y, spot in wheel.plague_choices(state)]}
+            if state.phase == PLAGUE else None
+        )
+    return out

@@ -9,8 +9,8 @@ from app.engine.errors import InvalidOptions
 
 TILESETS = ("base", "wheel_of_fortune")
 FARM_SCORINGS = ("modern", "original")
-#: Tilesets the engine can play today; ``wheel_of_fortune`` is designed for but not built yet.
-SUPPORTED_TILESETS = ("base",)
+#: Tilesets the engine can play.
+SUPPORTED_TILESETS = ("base", "wheel_of_fortune")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,4 +72,5 @@ PRESETS: dict[str, Options] = {
     "standard": Options(),
     "first_edition": Options(farm_scoring="original", small_city_two_points=True),
     "river": Options(river=True),
+    "wheel_of_fortune": Options(tileset="wheel_of_fortune"),
 }

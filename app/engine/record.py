@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.engine.actions import Pass, PlaceFollower, PlaceTile
+from app.engine.actions import Pass, PlaceFollower, PlaceTile, RemoveFollower
 from app.engine.errors import EngineError, RecordError
 from app.engine.events import Event
 from app.engine.game import (
     GAME_OVER,
     PLACE_TILE,
+    PLAGUE,
     GameState,
     apply_in_place,
     new_game,
@@ -31,15 +32,26 @@ def export_record(state: GameState) -> dict[str, Any]:
     left out). Follower spots are written canonically (first side/half-edge clockwise)."""
     moves: list[dict[str, Any]] = []
     pending: dict[str, Any] | None = None
+    plague: list[dict[str, Any]] = []
     for action in state.actions:
-        if isinstance(action, PlaceTile):
+        if isinstance(action, RemoveFollower):
+            rt = state.board[(action.x, action.y)][0]
+            plague.append({"seat": action.seat, "at": [action.x, action.y],
+                           "follower": rt.segments[rt.spots[action.spot]].name})
+        elif isinstance(action, PlaceTile):
             rt = state.board[(action.x, action.y)][0]
             pending = {"tile": rt.tile, "at": [action.x, action.y], "rotation": action.rotation,
                        "follower": None}
+            if plague:
+                pending["plague"] = plague
+                plague = []
         elif pending is not None:
             if isinstance(action, PlaceFollower):
-                rt = ROTATED[pending["tile"]][pending["rotation"] // 90]
-                pending["follower"] = rt.segments[rt.spots[action.spot]].name
+                if action.spot.startswith("crown:"):
+                    pending["follower"] = action.spot
+                else:
+                    rt = ROTATED[pending["tile"]][pending["rotation"] // 90]
+                    pending["follower"] = rt.segments[rt.spots[action.spot]].name
             moves.append(pending)
             pending = None
     record: dict[str, Any] = {
@@ -79,6 +91,32 @@ def _header(record: Any) -> tuple[Options, list[str], list[str], bool, list[Any]
     return options, players, draw_order, finished, moves
 
 
+def _plague(state: GameState, removals: Any, number: int) -> list[Event]:
+    """Apply a move's Plague removals (Wheel of Fortune) while the game asks for them."""
+    if removals is None:
+        removals = []
+    if not isinstance(removals, list):
+        raise RecordError("'plague' must be a list of removals", number)
+    events: list[Event] = []
+    queue = list(removals)
+    while state.phase == PLAGUE:
+        if not queue:
+            raise RecordError(f"Plague: seat {state.seat} must take a follower back", number)
+        item = queue.pop(0)
+        if not isinstance(item, dict) or not isinstance(item.get("at"), list) \
+                or len(item["at"]) != 2 or not isinstance(item.get("follower"), str):
+            raise RecordError("a Plague removal is {seat, at: [x, y], follower}", number)
+        if item.get("seat") != state.seat:
+            raise RecordError(
+                f"Plague: seat {state.seat} decides now, not seat {item.get('seat')}", number
+            )
+        x, y = item["at"]
+        events += apply_in_place(state, RemoveFollower(state.seat, x, y, item["follower"]))
+    if queue:
+        raise RecordError("more Plague removals than the Plague asked for", number)
+    return events
+
+
 def replay(record: Any) -> tuple[GameState, list[Event]]:
     """Replay a record move by move and return the final state and every event, in order.
 
@@ -97,10 +135,10 @@ def replay(record: Any) -> tuple[GameState, list[Event]]:
             raise RecordError("a move must be a JSON object", number)
         if state.phase == GAME_OVER:
             raise RecordError("the game is already over (no tile left to draw)", number)
-        if state.phase != PLACE_TILE or state.tile is None:
+        if state.phase not in (PLACE_TILE, PLAGUE) or state.tile is None:
             raise RecordError("draw_order has no tile left for this move", number)
         tile, at, rotation = move.get("tile"), move.get("at"), move.get("rotation")
-        if tile != state.tile:
+        if tile != state.tile and state.phase != PLAGUE:
             raise RecordError(
                 f"tile {tile!r} is not the next tile drawn that fits; that is {state.tile!r}",
                 number,
@@ -116,6 +154,10 @@ def replay(record: Any) -> tuple[GameState, list[Event]]:
         follower = move.get("follower")
         if follower is not None and not isinstance(follower, str):
             raise RecordError("'follower' must be null or a spot such as 'city:N'", number)
+        try:
+            events += _plague(state, move.get("plague"), number)
+        except EngineError as exc:
+            raise RecordError(exc.message, number) from None
         seat = state.seat
         try:
             events += apply_in_place(state, PlaceTile(seat, at[0], at[1], rotation))

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.engine import wheel_data
+
 SIDES = ("N", "E", "S", "W")
 HALVES = ("NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW")
 SIDE_INDEX = {name: i for i, name in enumerate(SIDES)}
@@ -69,6 +71,7 @@ class TileType:
     edges: str
     segments: tuple[str, ...]
     river: bool = False
+    icon: int = 0  # Wheel of Fortune: the coloured wheel icon (1–3), 0 for none
 
 
 @dataclass(frozen=True)
@@ -200,7 +203,34 @@ START_TILE = "D"
 SPRING = "R1"
 LAKE = "R2"
 
-TILE_TYPES: dict[str, TileType] = {t.id: t for t in BASE_TILES + RIVER_TILES}
+
+
+def _wheel_tiles() -> tuple[TileType, ...]:
+    """Wheel of Fortune tiles with icons (``U.1``) and the board's cell types (count 0)."""
+    base = {t.id: t for t in BASE_TILES}
+    out: list[TileType] = []
+    for letter, icons in wheel_data.ICON_TILES.items():
+        t = base[letter]
+        for n in sorted(set(icons)):
+            out.append(TileType(f"{letter}.{n}", icons.count(n), t.edges, t.segments, icon=n))
+    for tid, edges, segments in wheel_data.BOARD_TILE_TYPES:
+        out.append(TileType(tid, 0, edges, segments))
+    return tuple(out)
+
+
+WHEEL_TILES: tuple[TileType, ...] = _wheel_tiles()
+
+TILE_TYPES: dict[str, TileType] = {t.id: t for t in BASE_TILES + RIVER_TILES + WHEEL_TILES}
+
+
+def wheel_deck_counts() -> dict[str, int]:
+    """Tile id → copies in the Wheel of Fortune deck (72 tiles, all drawable; PROVISIONAL)."""
+    counts = {t.id: t.count for t in BASE_TILES}
+    for t in WHEEL_TILES:
+        if t.count:
+            counts[t.id] = t.count
+            counts[t.id.split(".")[0]] -= t.count
+    return {tid: n for tid, n in counts.items() if n > 0}
 
 
 def _parse_segments(tile: TileType) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int,
@@ -293,6 +323,8 @@ def _check_catalogue() -> None:
     """Self-check of the data (RULES.md §2 "Totals and checks"); raises AssertionError."""
     assert sum(t.count for t in BASE_TILES) == 72
     assert sum(t.count for t in RIVER_TILES) == 12
+    assert sum(wheel_deck_counts().values()) == 72
+    assert sum(t.count for t in WHEEL_TILES) == 19
     for tid, rots in ROTATED.items():
         rt = rots[0]
         for s, e in enumerate(rt.edges):
@@ -329,6 +361,7 @@ def catalogue_json() -> list[dict[str, object]]:
                 "count": t.count,
                 "edges": t.edges,
                 "river": t.river,
+                "icon": t.icon,
                 "segments": [
                     {
                         "kind": KIND_NAMES[seg.kind],

@@ -1,0 +1,170 @@
+"""Carcassonne: Wheel of Fortune — the pig, the six actions, crown spaces and the Plague.
+
+Implements RULES.md §6.4–§6.6 (seed 004) on top of :mod:`app.engine.game`. The physical layout
+(board land, crowns per segment, icon tiles) is data in :mod:`app.engine.wheel_data`.
+
+Turn order when a drawn tile shows a wheel icon ``n`` (§6.4): the pig moves ``n`` segments
+clockwise; the segment's action runs; that segment's crown spaces score and return their
+followers; then the turn goes on (place or discard). A Plague pauses the draw: each seat with a
+follower on a land tile chooses one to take back, the active seat first, then clockwise — these
+are decisions by seats whose turn it is not (phase ``plague``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.engine import game as _game
+from app.engine.events import CrownReturned, Event, FollowerReturned, PigMoved
+from app.engine.tiles import CITY, CLOISTER, FIELD
+from app.engine.wheel_data import SEGMENTS
+
+if TYPE_CHECKING:
+    from app.engine.game import GameState
+
+SEGMENT_NAMES: tuple[str, ...] = tuple(name for name, _ in SEGMENTS)
+CROWNS: tuple[int, ...] = tuple(crowns for _, crowns in SEGMENTS)
+PLAGUE_SEGMENT = SEGMENT_NAMES.index("plague")
+
+
+def tax_points(knights: int, pennants: int) -> int:
+    """Tax for one player's ``knights`` in one city with ``pennants``: each knight earns a point
+    per pennant plus a point per knight of that player in the city, ``k × (p + k)`` (§6.5)."""
+    return knights * (pennants + knights)
+
+
+def crown_points(crowns: int, occupants: int) -> int:
+    """Points per follower on a segment's crown spaces (§6.6): alone on one crown 3, alone on
+    two crowns 6, two followers on two crowns 3 each."""
+    if occupants == 1 and crowns == 2:
+        return 6
+    return 3
+
+
+def spin(s: GameState, icon: int, events: list[Event]) -> None:
+    """Move the pig ``icon`` segments clockwise and resolve where it lands (§6.4 steps 1–3).
+
+    On Plague with followers on land, the state enters the ``plague`` phase and
+    :func:`finish_plague` completes the step once every decision is made.
+    """
+    before = s.pig
+    s.pig = (s.pig + icon) % len(SEGMENTS)
+    name = SEGMENT_NAMES[s.pig]
+    events.append(PigMoved(s.active, icon, SEGMENT_NAMES[before], name))
+    if name == "plague":
+        s.plague_queue = plague_order(s)
+        if s.plague_queue:
+            s.phase = _game.PLAGUE
+            s.seat = s.plague_queue[0]
+            return
+    elif name == "fortune":
+        _game._award(s, events, (s.active,), 3, "fortune", False, frozenset(), 0, 0, (),
+                     [0] * len(s.players), "Fortune: 3 points to the player who moved the pig")
+    elif name == "tax":
+        _tax(s, events)
+    elif name == "famine":
+        _famine(s, events)
+    elif name == "storm":
+        for seat, supply in enumerate(s.supply):
+            _game._award(s, events, (seat,), supply, "storm", False, frozenset(), 0, 0, (),
+                         [0] * len(s.players),
+                         f"Storm: 1 point per follower in supply ({supply})")
+    elif name == "inquisition":
+        monks = [0] * len(s.players)
+        for gid, seat in s.followers.items():
+            if s.seg_kind[gid] == CLOISTER:
+                monks[seat] += 1
+        for seat, n in enumerate(monks):
+            _game._award(s, events, (seat,), 2 * n, "inquisition", False, frozenset(), 0, 0, (),
+                         monks, f"Inquisition: 2 points per monk ({n})")
+    score_crowns(s, s.pig, events)
+
+
+def plague_order(s: GameState) -> tuple[int, ...]:
+    """Seats that must take a follower back, active seat first then clockwise (§6.5)."""
+    n = len(s.players)
+    holders = set(s.followers.values())
+    return tuple(seat for seat in ((s.active + i) % n for i in range(n)) if seat in holders)
+
+
+def plague_choices(s: GameState) -> list[tuple[int, int, str]]:
+    """``(x, y, spot)`` of each follower on land the deciding seat may take back."""
+    out: list[tuple[int, int, str]] = []
+    for gid, seat in s.followers.items():
+        if seat == s.seat:
+            (x, y), spot = _game._spot_of(s, gid)
+            out.append((x, y, spot))
+    out.sort()
+    return out
+
+
+def remove_follower(s: GameState, gid: int, events: list[Event]) -> None:
+    """Take the follower on segment ``gid`` back to its owner's supply, unscored (Plague)."""
+    seat = s.followers.pop(gid)
+    root = _game._find(s.parent, gid)
+    s.f_followers[root] = tuple(g for g in s.f_followers[root] if g != gid)
+    s.supply[seat] += 1
+    pos, spot = _game._spot_of(s, gid)
+    events.append(FollowerReturned(seat, pos, spot))
+
+
+def finish_plague(s: GameState, events: list[Event]) -> bool:
+    """After one Plague decision: move to the next seat, or score Plague's crowns and return
+    True once every decision is made."""
+    s.plague_queue = tuple(seat for seat in s.plague_queue[1:] if seat in s.followers.values())
+    if s.plague_queue:
+        s.seat = s.plague_queue[0]
+        return False
+    score_crowns(s, PLAGUE_SEGMENT, events)
+    return True
+
+
+def score_crowns(s: GameState, segment: int, events: list[Event]) -> None:
+    """Score the crown spaces of ``segment`` and return their followers (§6.6)."""
+    occupants = s.crowns[segment]
+    if not occupants:
+        return
+    points = crown_points(CROWNS[segment], len(occupants))
+    name = SEGMENT_NAMES[segment]
+    counts = [0] * len(s.players)
+    for seat in occupants:
+        counts[seat] += 1
+    for seat in occupants:
+        _game._award(s, events, (seat,), points, "crown", False, frozenset(), 0, 0, (), counts,
+                     f"crown space on {name}: {points} points")
+    for seat in occupants:
+        s.supply[seat] += 1
+        events.append(CrownReturned(seat, name))
+    s.crowns = tuple(() if i == segment else c for i, c in enumerate(s.crowns))
+
+
+def _tax(s: GameState, events: list[Event]) -> None:
+    cities: dict[int, list[int]] = {}
+    for gid, seat in sorted(s.followers.items()):
+        if s.seg_kind[gid] == CITY:
+            cities.setdefault(_game._find(s.parent, gid), [0] * len(s.players))[seat] += 1
+    for root, counts in cities.items():
+        pennants = s.f_pennants[root]
+        for seat, k in enumerate(counts):
+            if k:
+                _game._award(
+                    s, events, (seat,), tax_points(k, pennants), "tax", False, s.f_tiles[root],
+                    pennants, 0, (), counts,
+                    f"Tax: {k} knight(s) × ({pennants} pennant(s) + {k} knight(s))",
+                )
+
+
+def _famine(s: GameState, events: list[Event]) -> None:
+    farms: dict[int, list[int]] = {}
+    for gid, seat in sorted(s.followers.items()):
+        if s.seg_kind[gid] == FIELD:
+            farms.setdefault(_game._find(s.parent, gid), [0] * len(s.players))[seat] += 1
+    for root, counts in farms.items():
+        cities = len(_game._completed_cities(s, root))
+        for seat, k in enumerate(counts):
+            if k and cities:
+                _game._award(
+                    s, events, (seat,), k * cities, "famine", False, s.f_tiles[root], 0, cities,
+                    (), counts,
+                    f"Famine: {k} farmer(s) × {cities} completed cit(ies) supplied",
+                )
