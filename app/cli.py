@@ -58,6 +58,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     options = Options(
+        tileset=args.tileset,
         river=args.river,
         farm_scoring=args.farm_scoring,
         small_city_two_points=args.small_city,
@@ -66,6 +67,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     records = Path(args.records) if args.records else None
     if records:
         records.mkdir(parents=True, exist_ok=True)
+    try:
+        new_game(options, players, seed=0)
+    except EngineError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 1
     rng = random.Random(args.seed)
     actions = 0
     totals = [0] * args.players
@@ -113,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--players", type=int, default=2, choices=range(2, 6))
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--tileset", choices=("base", "wheel_of_fortune"), default="base")
     p.add_argument("--river", action="store_true")
     p.add_argument("--farm-scoring", choices=("modern", "original"), default="modern")
     p.add_argument("--small-city", action="store_true")
