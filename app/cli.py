@@ -57,18 +57,17 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    options = Options(
-        tileset=args.tileset,
-        river=args.river,
-        farm_scoring=args.farm_scoring,
-        small_city_two_points=args.small_city,
-    )
     players = [f"P{i + 1}" for i in range(args.players)]
     records = Path(args.records) if args.records else None
     if records:
         records.mkdir(parents=True, exist_ok=True)
     try:
-        new_game(options, players, seed=0)
+        options = Options(
+            tileset=args.tileset,
+            river=args.river,
+            farm_scoring=args.farm_scoring,
+            small_city_two_points=args.small_city,
+        )
     except EngineError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 1
