@@ -1,1 +1,5 @@
-"""Computer players that choose actions through the engine API."""
+"""Computer players that choose actions through the engine API (no I/O)."""
+
+from app.bots.heuristic import choose_action
+
+__all__ = ["choose_action"]

@@ -1,0 +1,117 @@
+"""The FastAPI application: routers, error shapes, health, metrics and the static frontend.
+
+``create_app(settings)`` builds one app with its own :class:`Runtime` (started by the lifespan),
+so tests can run several apps side by side. Every error leaves as
+``{"error": {"code", "message"}}`` with the status of :func:`app.services.errors.http_status`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.api import routes_lobbies, routes_matches, routes_players, routes_ws
+from app.api.deps import RuntimeDep
+from app.engine import EngineError
+from app.services.errors import ServiceError, http_status
+from app.services.runtime import Runtime
+from app.services.timers import LOOPS
+from app.settings import Settings, get_settings
+
+log = logging.getLogger(__name__)
+
+_HTTP_CODES = {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "not_found",
+               409: "conflict", 413: "validation_error", 415: "validation_error",
+               422: "validation_error", 429: "rate_limited"}
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    return f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg"))
+
+
+def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> FastAPI:
+    """A new app. ``with_loops``: run the background loops (bot sweep, heartbeats)."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        runtime = Runtime(settings)
+        app.state.runtime = runtime
+        await runtime.start(LOOPS if with_loops else [])
+        try:
+            yield
+        finally:
+            await runtime.close()
+
+    app = FastAPI(
+        title="Carcassonne online",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="Lobbies, matches and spectators. Errors: "
+                    '{"error": {"code", "message"}}. See docs/API.md.',
+    )
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return _error(http_status(exc), exc.code, exc.message)
+
+    @app.exception_handler(EngineError)
+    async def _engine_error(_request: Request, exc: EngineError) -> JSONResponse:
+        return _error(http_status(exc), exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error(422, "validation_error", _validation_message(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = _HTTP_CODES.get(exc.status_code, "validation_error")
+        return _error(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return _error(500, "internal", "something went wrong on our side")
+
+    app.include_router(routes_players.router)
+    app.include_router(routes_lobbies.router)
+    app.include_router(routes_matches.router)
+    app.include_router(routes_ws.router)
+
+    @app.get("/healthz", tags=["ops"])
+    async def healthz(rt: RuntimeDep) -> JSONResponse:
+        """``{"ok", "database", "broker"}``; 503 when either is unreachable."""
+        db_ok = await rt.db.ping()
+        broker_ok = await rt.broker.ping()
+        body: dict[str, Any] = {"ok": db_ok and broker_ok, "database": db_ok,
+                                "broker": broker_ok}
+        return JSONResponse(body, status_code=200 if body["ok"] else 503)
+
+    @app.get("/metrics", tags=["ops"], response_class=Response)
+    async def metrics(rt: RuntimeDep) -> Response:
+        """Prometheus text format."""
+        return Response(generate_latest(rt.metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+    frontend = settings.frontend_dir
+    if frontend.is_dir():  # the client's static files: / serves index.html, /static/... too
+        app.mount("/static", StaticFiles(directory=frontend), name="static")
+        app.mount("/", StaticFiles(directory=frontend, html=True), name="frontend")
+    return app

@@ -1,0 +1,47 @@
+"""Dependencies: the instance's :class:`Runtime` and the calling player, as ``Annotated``
+aliases so route signatures read like sentences (``rt: RuntimeDep, me: CurrentPlayer``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.services.errors import Unauthorized
+from app.services.runtime import Runtime
+
+_bearer = HTTPBearer(auto_error=False, description="the token from POST /api/players")
+
+
+def get_runtime(request: Request) -> Runtime:
+    """The app's runtime (set by the lifespan)."""
+    rt: Runtime = request.app.state.runtime
+    return rt
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+
+
+def optional_player(
+    rt: RuntimeDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    """The player id of a valid bearer token, None without a token.
+
+    Raises :class:`Unauthorized` for a token that does not verify.
+    """
+    if credentials is None:
+        return None
+    return rt.tokens.verify(credentials.credentials)
+
+
+def current_player(player: Annotated[str | None, Depends(optional_player)]) -> str:
+    """The player id of the bearer token; raises :class:`Unauthorized` without one."""
+    if player is None:
+        raise Unauthorized("send Authorization: Bearer <token> (POST /api/players gives one)")
+    return player
+
+
+CurrentPlayer = Annotated[str, Depends(current_player)]
+OptionalPlayer = Annotated[str | None, Depends(optional_player)]

@@ -1,0 +1,102 @@
+"""Lobby REST endpoints (docs/API.md § Lobbies)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path
+
+from app.api.deps import CurrentPlayer, RuntimeDep
+from app.api.schemas import (
+    CODE_PATTERN,
+    ColourChoice,
+    LobbyList,
+    LobbyOut,
+    LobbyPatch,
+    NewLobby,
+    SeatChoice,
+    Started,
+)
+from app.services import lobby
+
+router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
+
+Code = Annotated[str, Path(pattern=CODE_PATTERN, description="the lobby's invite code")]
+
+
+@router.post("", status_code=201, response_model=LobbyOut)
+async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Create a lobby; the creator takes seat 0 and is host."""
+    rt.lobby_limiter.hit(player)
+    return await lobby.create_lobby(
+        rt, player, name=body.name, preset=body.preset,
+        rules=body.rules.model_dump() if body.rules else None, seats=body.seats,
+        private=body.private,
+    )
+
+
+@router.get("", response_model=LobbyList)
+async def list_lobbies(rt: RuntimeDep) -> dict[str, Any]:
+    """Public open lobbies and live public matches (private ones are never listed)."""
+    return await lobby.list_open(rt)
+
+
+@router.get("/{code}", response_model=LobbyOut)
+async def get(code: Code, rt: RuntimeDep) -> dict[str, Any]:
+    """A lobby by its invite code."""
+    return await lobby.get_lobby(rt, code)
+
+
+@router.patch("/{code}", response_model=LobbyOut)
+async def patch(code: Code, body: LobbyPatch, rt: RuntimeDep,
+                player: CurrentPlayer) -> dict[str, Any]:
+    """Host only: change rules or preset, privacy, name, number of seats."""
+    return await lobby.update_options(
+        rt, code, player, rules=body.rules.model_dump() if body.rules else None,
+        preset=body.preset, private=body.private, name=body.name, max_seats=body.max_seats,
+    )
+
+
+@router.post("/{code}/join", response_model=LobbyOut)
+async def join(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Take the first free seat (idempotent)."""
+    return await lobby.join(rt, code, player)
+
+
+@router.post("/{code}/leave", response_model=LobbyOut)
+async def leave(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Give up one's seat (a leaving host hands over)."""
+    return await lobby.leave(rt, code, player)
+
+
+@router.post("/{code}/colour", response_model=LobbyOut)
+async def colour(code: Code, body: ColourChoice, rt: RuntimeDep,
+                 player: CurrentPlayer) -> dict[str, Any]:
+    """Pick a free colour."""
+    return await lobby.pick_colour(rt, code, player, body.colour)
+
+
+@router.post("/{code}/kick", response_model=LobbyOut)
+async def kick(code: Code, body: SeatChoice, rt: RuntimeDep,
+               player: CurrentPlayer) -> dict[str, Any]:
+    """Host only: empty a seat."""
+    return await lobby.kick(rt, code, player, body.seat)
+
+
+@router.post("/{code}/bots", response_model=LobbyOut)
+async def add_bot(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Host only: a bot takes the first free seat."""
+    return await lobby.add_bot(rt, code, player)
+
+
+@router.delete("/{code}/bots/{seat}", response_model=LobbyOut)
+async def remove_bot(code: Code, seat: Annotated[int, Path(ge=0, le=4)], rt: RuntimeDep,
+                     player: CurrentPlayer) -> dict[str, Any]:
+    """Host only: remove the bot in ``seat``."""
+    return await lobby.remove_bot(rt, code, player, seat)
+
+
+@router.post("/{code}/start", response_model=Started)
+async def start(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Host only: deal the filled seats into a match."""
+    return {"match_id": await lobby.start(rt, code, player)}

@@ -1,0 +1,55 @@
+"""Match REST endpoints (docs/API.md § Matches)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query
+
+from app.api.deps import CurrentPlayer, OptionalPlayer, RuntimeDep
+from app.api.schemas import CODE_PATTERN, ActionIn, ActionOut, EventsOut, RematchOut
+from app.services import lobby, play
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+MatchId = Annotated[str, Path(pattern=CODE_PATTERN, description="the match id")]
+InviteCode = Annotated[str | None, Query(pattern=CODE_PATTERN,
+                                         description="lobby code of a private match")]
+
+
+@router.get("/{match_id}")
+async def get_match(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
+                    code: InviteCode = None) -> dict[str, Any]:
+    """The match: seats, presence and the engine's public view (legal moves of the seat to
+    act included)."""
+    return await play.get_match(rt, match_id, player, code)
+
+
+@router.post("/{match_id}/actions", response_model=ActionOut)
+async def post_action(match_id: MatchId, body: ActionIn, rt: RuntimeDep,
+                      player: CurrentPlayer) -> dict[str, Any]:
+    """Apply an action of the caller's seat (the same path as the websocket's)."""
+    rt.action_limiter.hit(player)
+    applied = await play.submit_action(rt, match_id, player, body.v, body.id, body.d)
+    return {"version": applied.version, "events": applied.events}
+
+
+@router.get("/{match_id}/events", response_model=EventsOut)
+async def events(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
+                 since: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+                 code: InviteCode = None) -> dict[str, Any]:
+    """Every batch after version ``since``, from the action log."""
+    return await play.events_since(rt, match_id, since, player, code)
+
+
+@router.get("/{match_id}/record")
+async def record(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
+                 code: InviteCode = None) -> dict[str, Any]:
+    """The game record ``carcassonne-record/1`` (only tiles already drawn while live)."""
+    return await play.record(rt, match_id, player, code)
+
+
+@router.post("/{match_id}/rematch", response_model=RematchOut)
+async def rematch(match_id: MatchId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """A new lobby with the same seats (the same one for every asker)."""
+    return {"code": await lobby.rematch(rt, match_id, player)}

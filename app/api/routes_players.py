@@ -1,0 +1,43 @@
+"""Identity, catalogue and presets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from app.api.deps import CurrentPlayer, RuntimeDep
+from app.api.schemas import NewPlayer, PlayerCreated, PlayerOut
+from app.engine import PRESETS, catalogue_json
+from app.services import identity
+
+router = APIRouter(prefix="/api", tags=["players"])
+
+_CATALOGUE: dict[str, Any] = {"tiles": catalogue_json()}
+_PRESETS: dict[str, Any] = {"presets": {k: v.to_json() for k, v in PRESETS.items()}}
+
+
+@router.post("/players", status_code=201, response_model=PlayerCreated)
+async def create_player(body: NewPlayer, rt: RuntimeDep, request: Request) -> dict[str, Any]:
+    """Create a guest player; keep the token and send it as ``Authorization: Bearer``."""
+    rt.player_limiter.hit(request.client.host if request.client else "unknown")
+    player, token = await identity.create_player(rt.db, rt.tokens, body.name)
+    return {"player": player, "token": token}
+
+
+@router.get("/me", response_model=PlayerOut)
+async def me(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """The player the token belongs to."""
+    return await identity.get_player(rt.db, player)
+
+
+@router.get("/catalogue")
+async def catalogue() -> dict[str, Any]:
+    """Every tile type in catalogue orientation (the client draws tiles from this)."""
+    return _CATALOGUE
+
+
+@router.get("/presets")
+async def presets() -> dict[str, Any]:
+    """The lobby presets (RULES.md §4.6) and their rules."""
+    return _PRESETS

@@ -1,0 +1,187 @@
+"""Wire models of the REST API (request bodies and the main responses).
+
+Separate from the table models: these are what clients send and get (docs/API.md).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: Invite codes and match ids in paths.
+CODE_PATTERN = r"^[A-Za-z0-9_\-]{1,32}$"
+#: Client action ids: short, printable, no spaces.
+ACTION_ID_PATTERN = r"^[A-Za-z0-9_.:\-]{1,64}$"
+
+Colour = Literal["red", "blue", "green", "yellow", "black"]
+Preset = Literal["standard", "first_edition", "river"]
+
+
+class Strict(BaseModel):
+    """Bodies reject unknown keys."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorDetail(BaseModel):
+    """``{"code", "message"}``."""
+
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """Every 4xx: ``{"error": {"code", "message"}}``."""
+
+    error: ErrorDetail
+
+
+class NewPlayer(Strict):
+    """``POST /api/players``."""
+
+    name: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class PlayerOut(BaseModel):
+    """A player: ``{"id", "name"}``."""
+
+    id: str
+    name: str
+
+
+class PlayerCreated(BaseModel):
+    """``{"player": {"id", "name"}, "token"}``."""
+
+    player: PlayerOut
+    token: str
+
+
+class Rules(Strict):
+    """Game options (RULES.md §4.6); missing keys take the defaults."""
+
+    tileset: Annotated[str, Field(max_length=32)] = "base"
+    river: bool = False
+    farm_scoring: Literal["modern", "original"] = "modern"
+    small_city_two_points: bool = False
+
+
+class NewLobby(Strict):
+    """``POST /api/lobbies``: a preset or explicit rules (rules win when both are given)."""
+
+    name: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    preset: Preset | None = None
+    rules: Rules | None = None
+    seats: Annotated[int, Field(ge=2, le=5)] = 2
+    private: bool = False
+
+
+class LobbyPatch(Strict):
+    """``PATCH /api/lobbies/{code}`` (host only)."""
+
+    rules: Rules | None = None
+    preset: Preset | None = None
+    private: bool | None = None
+    name: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    max_seats: Annotated[int, Field(ge=2, le=5)] | None = None
+
+
+class ColourChoice(Strict):
+    """``POST /api/lobbies/{code}/colour``."""
+
+    colour: Colour
+
+
+class SeatChoice(Strict):
+    """``POST /api/lobbies/{code}/kick``."""
+
+    seat: Annotated[int, Field(ge=0, le=4)]
+
+
+class Seat(BaseModel):
+    """One lobby seat."""
+
+    seat: int
+    player: str | None
+    name: str | None
+    colour: str | None
+    bot: bool
+    connected: bool
+
+
+class LobbyOut(BaseModel):
+    """Lobby JSON (docs/API.md)."""
+
+    code: str
+    name: str
+    private: bool
+    host: str
+    preset: str | None
+    rules: dict[str, Any]
+    seats: list[Seat]
+    max_seats: int
+    status: Literal["open", "started", "closed"]
+    match_id: str | None
+    version: int
+
+
+class LiveMatchOut(BaseModel):
+    """A live public match in the lobby list."""
+
+    id: str
+    name: str
+    players: list[str]
+    turn: int
+    spectators: int
+
+
+class LobbyList(BaseModel):
+    """``GET /api/lobbies``."""
+
+    lobbies: list[LobbyOut]
+    matches: list[LiveMatchOut]
+
+
+class Started(BaseModel):
+    """``POST /api/lobbies/{code}/start`` → ``{"match_id"}``."""
+
+    match_id: str
+
+
+class RematchOut(BaseModel):
+    """``POST /api/matches/{id}/rematch`` → ``{"code"}``."""
+
+    code: str
+
+
+class ActionIn(Strict):
+    """``POST /api/matches/{id}/actions``: the version acted on, a client action id, and the
+    engine action without ``seat`` (``{"type": "place_tile", "at": [x, y], "rotation": 90}``,
+    ``{"type": "place_follower", "spot": "city:N"}``, ``{"type": "pass"}``)."""
+
+    v: Annotated[int, Field(ge=0, le=1_000_000)]
+    id: Annotated[str, Field(pattern=ACTION_ID_PATTERN)] | None = None
+    d: dict[str, Any]
+
+
+class ActionOut(BaseModel):
+    """``{"version", "events"}`` after an applied action."""
+
+    version: int
+    events: list[dict[str, Any]]
+
+
+class Batch(BaseModel):
+    """One applied action's events."""
+
+    v: int
+    seat: int
+    action_id: str | None
+    events: list[dict[str, Any]]
+
+
+class EventsOut(BaseModel):
+    """``GET /api/matches/{id}/events?since=v``."""
+
+    version: int
+    batches: list[Batch]

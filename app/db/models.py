@@ -1,0 +1,155 @@
+"""The tables (SQLAlchemy 2 typed models). The schema itself is made by Alembic (migrations/).
+
+``matches.setup`` and ``matches.snapshot`` hold ``GameState.to_json()``: the seed and the deck
+order. They are server-side only and never leave through the API. ``match_actions`` is the
+action log, the source of truth: a match is rebuilt from ``setup`` plus its actions (or from the
+latest ``snapshot`` plus the actions after ``snapshot_version``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table; ``Base.metadata`` is Alembic's target."""
+
+
+class Player(Base):
+    """A guest identity: the token signs ``id``."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(24))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Lobby(Base):
+    """A table being set up. ``seats`` is a list of ``max_seats`` seat dicts
+    (``{"seat", "player", "name", "colour", "bot"}``; an empty seat has ``player`` and ``name``
+    null and ``bot`` false). ``version`` grows by one on every change."""
+
+    __tablename__ = "lobbies"
+
+    code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    host_id: Mapped[str] = mapped_column(String(32))
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    preset: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    max_seats: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_lobbies_status_private", "status", "private"),)
+
+
+class Match(Base):
+    """One played game. ``version`` is the number of actions applied (0 after the deal).
+
+    ``seats``: ``[{"seat", "player", "name", "colour", "bot"}]`` in turn order. ``next_bot_at``:
+    when the bot sweep should look at this match (a bot's turn, or a human turn that may have
+    been abandoned); null once finished.
+    """
+
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    lobby_code: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(64))
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[str] = mapped_column(String(16), default="live")
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+    snapshot_version: Mapped[int] = mapped_column(Integer, default=0)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    seat_to_act: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    turn: Mapped[int] = mapped_column(Integer, default=0)
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    next_bot_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    rematch_code: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (
+        Index("ix_matches_status_private", "status", "private"),
+        Index("ix_matches_next_bot_at", "next_bot_at"),
+    )
+
+
+class MatchAction(Base):
+    """One applied action: ``seq`` is the match version it produced (1, 2, …).
+
+    ``action`` and ``events`` are JSON text (engine JSON forms), stored as sent on the wire.
+    ``client_id`` is the client's action id, unique per match and seat (retries are answered
+    from here instead of applying twice).
+    """
+
+    __tablename__ = "match_actions"
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
+    match_id: Mapped[str] = mapped_column(String(32), ForeignKey("matches.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    action: Mapped[str] = mapped_column(Text)
+    events: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("match_id", "seq", name="uq_match_actions_match_seq"),
+        UniqueConstraint("match_id", "seat", "client_id", name="uq_match_actions_client_id"),
+    )
+
+
+class SeatPresence(Base):
+    """When a seated player was last seen connected (refreshed while a socket is open).
+
+    Read by the bot sweep to decide whether a seat whose turn is overdue was abandoned.
+    """
+
+    __tablename__ = "seat_presence"
+
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+players = cast(Table, Player.__table__)
+lobbies = cast(Table, Lobby.__table__)
+matches = cast(Table, Match.__table__)
+match_actions = cast(Table, MatchAction.__table__)
+seat_presence = cast(Table, SeatPresence.__table__)

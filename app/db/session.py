@@ -1,0 +1,105 @@
+"""The async engine and session factory, one :class:`Database` per app.
+
+Postgres (``postgresql+asyncpg://``) is the production database; SQLite (``sqlite+aiosqlite://``)
+is the embedded default for a single process. SQLite allows one writer at a time, so writers
+in this process take :meth:`Database.writing` first (a no-op on Postgres, where row locks do
+the work).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+
+def as_utc(value: datetime) -> datetime:
+    """``value`` as an aware UTC datetime (SQLite hands back naive ones)."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def ensure_sqlite_dir(url: str) -> None:
+    """Create the folder of a SQLite database file (``sqlite+aiosqlite:///var/x.db``)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
+
+
+def create_engine(url: str, pool_size: int = 10, max_overflow: int = 20) -> AsyncEngine:
+    """An async engine for ``url``; SQLite gets WAL mode and a busy timeout."""
+    if url.startswith("sqlite"):
+        ensure_sqlite_dir(url)
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+        return engine
+    return create_async_engine(
+        url, pool_size=pool_size, max_overflow=max_overflow, pool_pre_ping=True
+    )
+
+
+class Database:
+    """The engine, a session factory and the SQLite writer lock.
+
+    ``is_postgres`` tells whether ``SELECT … FOR UPDATE [SKIP LOCKED]`` is available.
+    """
+
+    def __init__(self, url: str, pool_size: int = 10, max_overflow: int = 20) -> None:
+        self.url = url
+        self.engine = create_engine(url, pool_size, max_overflow)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.is_postgres = self.engine.dialect.name == "postgresql"
+        self._write_lock = asyncio.Lock() if not self.is_postgres else None
+
+    @contextlib.asynccontextmanager
+    async def writing(self) -> AsyncIterator[None]:
+        """Hold the process's SQLite writer lock (nothing on Postgres)."""
+        if self._write_lock is None:
+            yield
+            return
+        async with self._write_lock:
+            yield
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncConnection]:
+        """A connection in a write transaction: committed on success, rolled back on error."""
+        async with self.writing(), self.engine.begin() as conn:
+            yield conn
+
+    @contextlib.asynccontextmanager
+    async def reading(self) -> AsyncIterator[AsyncConnection]:
+        """A connection for reads (its implicit transaction is rolled back at the end)."""
+        async with self.engine.connect() as conn:
+            yield conn
+
+    async def ping(self) -> bool:
+        """True when the database answers ``SELECT 1``."""
+        try:
+            async with self.engine.connect() as conn:
+                await conn.execute(text("SELECT 1"))
+            return True
+        except Exception:
+            return False
+
+    async def dispose(self) -> None:
+        """Close every pooled connection."""
+        await self.engine.dispose()

@@ -1,0 +1,202 @@
+"""Publish/subscribe of match and lobby channels between app instances.
+
+Two backends behind one small interface, in the shape of encode/broadcaster: :class:`RedisBroker`
+(``REDIS_URL`` set: one pub/sub connection per process, every channel fanned out to local
+handlers) and :class:`MemoryBroker` (the embedded default and for tests: one process only).
+
+A handler is a plain function called with the message text; it must not block (hubs queue the
+message and return). Publishing never raises: a broker that is down makes :meth:`publish`
+return False; the action log in the database stays the source of truth and clients catch up
+from it. When the Redis connection comes back, every ``on_reconnect`` hook runs so hubs can
+fetch what they missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+Handler = Callable[[str], None]
+
+log = logging.getLogger(__name__)
+
+
+class Broker:
+    """The interface: ``publish``, ``subscribe``/``unsubscribe``, ``ping`` and ``healthy``."""
+
+    def __init__(self) -> None:
+        #: Identifies this process in messages, so it can skip its own echoes.
+        self.instance_id = secrets.token_hex(6)
+        self._handlers: dict[str, list[Handler]] = {}
+        self.on_reconnect: list[Callable[[], None]] = []
+        self.healthy = True
+
+    async def start(self) -> None:
+        """Connect (a broker that cannot connect yet keeps trying in the background)."""
+
+    async def close(self) -> None:
+        """Disconnect and stop background work."""
+
+    async def publish(self, channel: str, message: str) -> bool:
+        """Send ``message`` to every subscriber of ``channel`` in every instance.
+
+        Returns False (and logs) when the broker is unreachable; never raises.
+        """
+        raise NotImplementedError
+
+    async def ping(self) -> bool:
+        """True when the broker answers."""
+        return self.healthy
+
+    async def subscribe(self, channel: str, handler: Handler) -> None:
+        """Call ``handler(message)`` for every message published on ``channel``."""
+        self._handlers.setdefault(channel, []).append(handler)
+
+    async def unsubscribe(self, channel: str, handler: Handler) -> None:
+        """Stop calling ``handler`` for ``channel``."""
+        handlers = self._handlers.get(channel)
+        if handlers and handler in handlers:
+            handlers.remove(handler)
+        if handlers is not None and not handlers:
+            del self._handlers[channel]
+
+    def _dispatch(self, channel: str, message: str) -> None:
+        for handler in list(self._handlers.get(channel, ())):
+            try:
+                handler(message)
+            except Exception:  # a faulty handler must not stop the others
+                log.exception("broker handler failed on %s", channel)
+
+
+class MemoryBroker(Broker):
+    """In-process broker: a publish reaches this process's subscribers only."""
+
+    async def publish(self, channel: str, message: str) -> bool:
+        """Deliver to local handlers; always succeeds."""
+        self._dispatch(channel, message)
+        return True
+
+
+class RedisBroker(Broker):
+    """Redis pub/sub: one subscriber connection per process, reconnecting with backoff."""
+
+    CONTROL = "ctl"
+
+    def __init__(self, url: str, prefix: str = "carcassonne") -> None:
+        super().__init__()
+        import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        self._url = url
+        self._prefix = prefix
+        self._client: Any = aioredis.Redis.from_url(
+            url,
+            socket_timeout=2.0,
+            socket_connect_timeout=2.0,
+            retry=Retry(NoBackoff(), 0),
+            decode_responses=True,
+        )
+        self._pubsub: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self._connected = asyncio.Event()
+        self.healthy = False
+
+    async def start(self) -> None:
+        """Start the listener; waits up to 2 s for the first connection."""
+        self._task = asyncio.create_task(self._listen(), name="redis-broker")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._connected.wait(), 2.0)
+
+    async def close(self) -> None:
+        """Stop the listener and close the connections."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self._client.aclose()
+
+    async def publish(self, channel: str, message: str) -> bool:
+        """``PUBLISH``; returns False when Redis is unreachable."""
+        try:
+            await self._client.publish(channel, message)
+            return True
+        except Exception as exc:
+            log.warning("redis publish on %s failed: %s", channel, exc)
+            return False
+
+    async def ping(self) -> bool:
+        """``PING`` through the publishing connection."""
+        try:
+            return bool(await self._client.ping())
+        except Exception:
+            return False
+
+    async def subscribe(self, channel: str, handler: Handler) -> None:
+        """Subscribe in Redis on the first local handler of ``channel``."""
+        first = channel not in self._handlers
+        await super().subscribe(channel, handler)
+        if first and self._pubsub is not None and self.healthy:
+            try:
+                await self._pubsub.subscribe(channel)
+            except Exception as exc:  # the listener resubscribes everything on reconnect
+                log.warning("redis subscribe %s failed: %s", channel, exc)
+
+    async def unsubscribe(self, channel: str, handler: Handler) -> None:
+        """Unsubscribe in Redis when the last local handler of ``channel`` goes."""
+        await super().unsubscribe(channel, handler)
+        if channel not in self._handlers and self._pubsub is not None and self.healthy:
+            with contextlib.suppress(Exception):
+                await self._pubsub.unsubscribe(channel)
+
+    async def _listen(self) -> None:
+        delay = 0.1
+        first = True
+        while True:
+            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            try:
+                channels = [f"{self._prefix}:{self.CONTROL}", *self._handlers]
+                await pubsub.subscribe(*channels)
+                self._pubsub = pubsub
+                self.healthy = True
+                self._connected.set()
+                delay = 0.1
+                if not first:
+                    log.info("redis broker reconnected")
+                    for hook in list(self.on_reconnect):
+                        hook()
+                first = False
+                while True:
+                    msg = await pubsub.get_message(timeout=5.0)
+                    if msg is None:
+                        await pubsub.ping()
+                        continue
+                    if msg.get("type") == "message":
+                        self._dispatch(str(msg["channel"]), str(msg["data"]))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self.healthy:
+                    log.warning("redis broker connection lost: %s", exc)
+                self.healthy = False
+                self._pubsub = None
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                first = False
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+
+
+def create_broker(redis_url: str | None, prefix: str) -> Broker:
+    """A :class:`RedisBroker` when ``redis_url`` is set, else a :class:`MemoryBroker`."""
+    if redis_url:
+        return RedisBroker(redis_url, prefix)
+    return MemoryBroker()

@@ -1,0 +1,387 @@
+"""Websocket fan-out: one :class:`Hub` per channel (a match or a lobby) per instance.
+
+A hub holds this instance's sockets on one channel and one broker subscription for them.
+Batches of a match are *ordered*: each carries its version; the hub forwards them in version
+order, drops duplicates (its own echoes, replays) and fills gaps from the database through the
+``fetch`` callback (another instance may publish out of order; a broker outage loses
+messages). Lobby frames carry the whole lobby, so the newest version simply wins.
+
+Presence is aggregated across instances: each instance announces which keys (match seats or
+lobby players) and how many spectators it holds on the channel; the hub sums them. Announcements
+are refreshed by :class:`HubManager`'s heartbeat and expire when an instance dies.
+
+Nothing here knows about the database or the engine: the owner passes callbacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from app.realtime.broker import Broker
+from app.realtime.protocol import broker_message, dumps, parse_broker_message
+
+log = logging.getLogger(__name__)
+
+#: ``fetch(after, upto)`` → ``[(version, frame)]`` for ``after < version <= upto`` (``upto``
+#: None: up to the latest), in order; a snapshot frame may stand for several versions.
+Fetch = Callable[[int, int | None], Awaitable[list[tuple[int, str]]]]
+
+PRESENCE_TTL = 45.0
+HEARTBEAT = 15.0
+
+
+class Socket(Protocol):
+    """The part of a websocket a :class:`Connection` uses."""
+
+    async def send_text(self, data: str) -> None:
+        """Send one text frame."""
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        """Close the socket."""
+
+
+class Connection:
+    """One client socket: an ordered outbox and the last version it was sent (``sent_v``).
+
+    ``key``: the seat (as text) or player id it stands for, None for a spectator.
+    """
+
+    QUEUE_LIMIT = 2000
+
+    def __init__(self, socket: Socket, key: str | None, fetch: Fetch | None = None) -> None:
+        self.socket = socket
+        self.key = key
+        self.fetch = fetch
+        self.sent_v = -1
+        self.queue: asyncio.Queue[tuple[str, int | None, str] | None] = asyncio.Queue()
+        self.overflowed = False
+        self._writer: asyncio.Task[None] | None = None
+
+    def push(self, version: int | None, frame: str) -> None:
+        """Queue a frame (versioned frames older than ``sent_v`` are skipped when sent)."""
+        if self.queue.qsize() >= self.QUEUE_LIMIT:
+            # A client this far behind reconnects with ?since= and catches up from the log.
+            self.overflowed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(("frame", version, frame))
+
+    def request_sync(self, since: int) -> None:
+        """Queue a resend of every batch after ``since`` (the client's ``sync`` frame)."""
+        self.queue.put_nowait(("sync", since, ""))
+
+    def start(self, sent_v: int) -> None:
+        """Start sending the outbox; frames up to ``sent_v`` were sent already."""
+        self.sent_v = max(self.sent_v, sent_v)
+        self._writer = asyncio.create_task(self._write())
+
+    async def stop(self) -> None:
+        """Stop the writer."""
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer
+
+    async def _send_versioned(self, version: int, frame: str) -> None:
+        if version <= self.sent_v:
+            return
+        if version > self.sent_v + 1 and self.sent_v >= 0 and self.fetch is not None:
+            for v, missing in await self.fetch(self.sent_v, version - 1):
+                if v > self.sent_v:
+                    await self.socket.send_text(missing)
+                    self.sent_v = v
+            if version <= self.sent_v:
+                return
+        await self.socket.send_text(frame)
+        self.sent_v = version
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if item is None:
+                    with contextlib.suppress(Exception):
+                        await self.socket.close(1013, "too far behind: reconnect with since")
+                    return
+                kind, version, frame = item
+                if kind == "sync":
+                    assert version is not None
+                    if self.fetch is not None:
+                        for v, text in await self.fetch(version, None):
+                            await self.socket.send_text(text)
+                            self.sent_v = max(self.sent_v, v)
+                elif version is None:
+                    await self.socket.send_text(frame)
+                else:
+                    await self._send_versioned(version, frame)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the socket went away; the reader side cleans up
+            log.debug("writer stopped: %s", exc)
+
+
+class Hub:
+    """This instance's sockets on one broker channel.
+
+    ``ordered``: match batches (gap-filled with ``fetch``); otherwise newest-version-wins.
+    ``render_presence(keys, spectators)`` builds the frame sent when presence changes (None:
+    send nothing).
+    """
+
+    def __init__(
+        self,
+        manager: HubManager,
+        channel: str,
+        *,
+        ordered: bool,
+        fetch: Fetch | None = None,
+        render_presence: Callable[[set[str], int], str | None] | None = None,
+    ) -> None:
+        self.manager = manager
+        self.channel = channel
+        self.ordered = ordered
+        self.fetch = fetch
+        self.render_presence = render_presence
+        self.connections: set[Connection] = set()
+        self.last_v: int | None = None
+        self.last_frame: str | None = None
+        #: The owner's latest state of the channel (a lobby's JSON), for presence re-renders.
+        self.state: Any = None
+        self._inbox: asyncio.Queue[tuple[int, str] | None] = asyncio.Queue()
+        self._pump: asyncio.Task[None] | None = None
+        self._remote: dict[str, tuple[set[str], int, float]] = {}
+        self._presence_sent: tuple[frozenset[str], int] | None = None
+        self.closed = False
+
+    # -------------------------------------------------------------- lifecycle
+
+    async def open(self) -> None:
+        """Subscribe and ask the other instances who is connected."""
+        self._pump = asyncio.create_task(self._run(), name=f"hub:{self.channel}")
+        await self.manager.broker.subscribe(self.channel, self._on_message)
+        await self._announce(hello=True)
+
+    async def close(self) -> None:
+        """Unsubscribe and stop."""
+        self.closed = True
+        await self.manager.broker.unsubscribe(self.channel, self._on_message)
+        self._inbox.put_nowait(None)
+        if self._pump is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._pump
+
+    # -------------------------------------------------------------- delivery
+
+    def deliver(self, version: int, frame: str) -> None:
+        """Forward a frame produced by this instance (already committed) to local sockets."""
+        self._inbox.put_nowait((version, frame))
+
+    def resync(self) -> None:
+        """Fetch and forward whatever the database has after the last forwarded version."""
+        if self.ordered and self.fetch is not None:
+            self._inbox.put_nowait((-1, ""))
+
+    def note_version(self, version: int) -> None:
+        """A socket joined at ``version``: nothing older needs forwarding."""
+        if self.last_v is None or version > self.last_v:
+            self.last_v = version
+
+    def _on_message(self, message: str) -> None:
+        try:
+            origin, kind, version, payload = parse_broker_message(message)
+        except ValueError:
+            log.warning("malformed broker message on %s", self.channel)
+            return
+        if kind == "batch":
+            if origin != self.manager.broker.instance_id:
+                self._inbox.put_nowait((version, payload))
+        elif kind == "presence" and origin != self.manager.broker.instance_id:
+            try:
+                data = json.loads(payload)
+                keys = {str(k) for k in data.get("keys", [])}
+                spectators = int(data.get("spectators", 0))
+            except (ValueError, TypeError, AttributeError):
+                return
+            if keys or spectators:
+                self._remote[origin] = (keys, spectators, time.monotonic())
+            else:
+                self._remote.pop(origin, None)
+            if data.get("hello"):
+                asyncio.get_running_loop().create_task(self._announce())
+            self.presence_changed()
+
+    async def _run(self) -> None:
+        while True:
+            item = await self._inbox.get()
+            if item is None:
+                return
+            version, frame = item
+            try:
+                if version < 0:
+                    await self._fill(None)
+                    continue
+                if not self.ordered:
+                    if self.last_v is None or version > self.last_v:
+                        self.last_v = version
+                        self.last_frame = frame
+                        self._fan_out(version, frame)
+                    continue
+                if self.last_v is not None and version <= self.last_v:
+                    continue
+                if self.last_v is not None and version > self.last_v + 1:
+                    await self._fill(version - 1)
+                    if self.last_v is not None and version <= self.last_v:
+                        continue
+                self.last_v = version
+                self._fan_out(version, frame)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("hub %s failed to forward version %s", self.channel, version)
+
+    async def _fill(self, upto: int | None) -> None:
+        if self.fetch is None or self.last_v is None:
+            return
+        for v, text in await self.fetch(self.last_v, upto):
+            if v > self.last_v:
+                self.last_v = v
+                self._fan_out(v, text)
+
+    def _fan_out(self, version: int | None, frame: str) -> None:
+        for conn in list(self.connections):
+            conn.push(version, frame)
+
+    # -------------------------------------------------------------- sockets & presence
+
+    def add(self, conn: Connection) -> None:
+        """Register a socket (its outbox starts collecting frames at once)."""
+        self.connections.add(conn)
+        self.manager.loop_announce(self)
+
+    def remove(self, conn: Connection) -> None:
+        """Forget a socket."""
+        self.connections.discard(conn)
+        self.manager.loop_announce(self)
+
+    def local_presence(self) -> tuple[set[str], int]:
+        """Keys and spectator count of this instance's sockets."""
+        keys = {c.key for c in self.connections if c.key is not None}
+        return keys, sum(1 for c in self.connections if c.key is None)
+
+    def presence(self) -> tuple[set[str], int]:
+        """Keys connected anywhere, and spectators anywhere (expired announcements dropped)."""
+        keys, spectators = self.local_presence()
+        now = time.monotonic()
+        for origin, (rkeys, rspect, seen) in list(self._remote.items()):
+            if now - seen > PRESENCE_TTL:
+                del self._remote[origin]
+                continue
+            keys |= rkeys
+            spectators += rspect
+        return keys, spectators
+
+    def presence_changed(self) -> None:
+        """Send a presence frame to local sockets if the aggregate changed."""
+        if self.render_presence is None:
+            return
+        keys, spectators = self.presence()
+        state = (frozenset(keys), spectators)
+        if state == self._presence_sent:
+            return
+        self._presence_sent = state
+        frame = self.render_presence(keys, spectators)
+        if frame is not None:
+            self._fan_out(None, frame)
+
+    async def _announce(self, hello: bool = False) -> None:
+        keys, spectators = self.local_presence()
+        payload = dumps({"keys": sorted(keys), "spectators": spectators, "hello": hello})
+        await self.manager.broker.publish(
+            self.channel, broker_message(self.manager.broker.instance_id, "presence", 0, payload)
+        )
+
+
+class HubManager:
+    """Every hub of this instance, the presence heartbeat and catch-up after broker trouble."""
+
+    def __init__(self, broker: Broker) -> None:
+        self.broker = broker
+        self.hubs: dict[str, Hub] = {}
+        self._lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self._pending: set[asyncio.Task[Any]] = set()
+        broker.on_reconnect.append(self._after_reconnect)
+
+    async def start(self) -> None:
+        """Start the heartbeat."""
+        self._task = asyncio.create_task(self._heartbeat(), name="hub-heartbeat")
+
+    async def close(self) -> None:
+        """Stop the heartbeat and close every hub."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        for hub in list(self.hubs.values()):
+            await hub.close()
+        self.hubs.clear()
+
+    def get(self, channel: str) -> Hub | None:
+        """The open hub of ``channel`` on this instance, if any."""
+        return self.hubs.get(channel)
+
+    async def acquire(self, channel: str, factory: Callable[[], Hub]) -> Hub:
+        """The hub of ``channel``, opened with ``factory()`` when there is none yet."""
+        async with self._lock:
+            hub = self.hubs.get(channel)
+            if hub is None:
+                hub = factory()
+                self.hubs[channel] = hub
+                await hub.open()
+            return hub
+
+    async def release(self, hub: Hub, conn: Connection) -> None:
+        """Remove ``conn``; close the hub when it was the last socket."""
+        hub.remove(conn)
+        await conn.stop()
+        async with self._lock:
+            if not hub.connections and self.hubs.get(hub.channel) is hub:
+                del self.hubs[hub.channel]
+                await hub.close()
+
+    def loop_announce(self, hub: Hub) -> None:
+        """Announce ``hub``'s local presence soon, and update local sockets now."""
+        hub.presence_changed()
+        task = asyncio.get_running_loop().create_task(hub._announce())
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    def _after_reconnect(self) -> None:
+        for hub in list(self.hubs.values()):
+            hub.resync()
+            self.loop_announce(hub)
+
+    async def _heartbeat(self) -> None:
+        ticks = 0
+        while True:
+            await asyncio.sleep(1.0)
+            ticks += 1
+            try:
+                if not self.broker.healthy:
+                    # No live messages can arrive: poll the database for what was committed.
+                    for hub in list(self.hubs.values()):
+                        hub.resync()
+                if ticks % int(HEARTBEAT) == 0:
+                    for hub in list(self.hubs.values()):
+                        await hub._announce()
+                        hub.presence_changed()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("hub heartbeat failed")

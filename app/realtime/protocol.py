@@ -1,0 +1,134 @@
+"""The websocket wire protocol: envelopes ``{"t": type, "v": version?, "d": data}``.
+
+Server → client frames are built here as JSON text once and sent to every socket as is.
+Client → server frames are parsed with pydantic (:func:`parse_client_frame`); anything
+malformed raises :class:`FrameError` with the code ``validation_error``. Broker messages between
+instances are ``"<origin> <kind> <version>\\n<payload>"`` so a hub can route them without
+decoding the payload.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+#: Largest client frame accepted, in bytes of UTF-8 (bigger ones get ``validation_error``).
+MAX_FRAME_BYTES = 16 * 1024
+
+CLIENT_ACTION_ID = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class FrameError(Exception):
+    """A client frame that cannot be accepted; ``code`` is the error frame's code."""
+
+    def __init__(self, message: str, code: str = "validation_error") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class ActionFrame(BaseModel):
+    """``{"t": "action", "v": 12, "id": "c-17", "d": {...engine action without seat...}}``."""
+
+    model_config = ConfigDict(extra="forbid")
+    t: Literal["action"]
+    v: int = Field(ge=0, le=1_000_000)
+    id: CLIENT_ACTION_ID | None = None
+    d: dict[str, Any]
+
+
+class PingFrame(BaseModel):
+    """``{"t": "ping"}`` — answered with ``{"t": "pong"}``."""
+
+    model_config = ConfigDict(extra="ignore")
+    t: Literal["ping"]
+
+
+class SyncFrame(BaseModel):
+    """``{"t": "sync", "since": 12}`` — resend every batch after ``since`` (or a snapshot)."""
+
+    model_config = ConfigDict(extra="forbid")
+    t: Literal["sync"]
+    since: int = Field(ge=0, le=1_000_000)
+
+
+ClientFrame = Annotated[ActionFrame | PingFrame | SyncFrame, Field(discriminator="t")]
+_CLIENT_FRAME: TypeAdapter[ActionFrame | PingFrame | SyncFrame] = TypeAdapter(ClientFrame)
+
+
+def parse_client_frame(text: str) -> ActionFrame | PingFrame | SyncFrame:
+    """Parse one client frame; raises :class:`FrameError` (size, JSON, unknown ``t``, shape)."""
+    if len(text) > MAX_FRAME_BYTES or len(text.encode("utf-8")) > MAX_FRAME_BYTES:
+        raise FrameError(f"frames are limited to {MAX_FRAME_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise FrameError("a frame must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise FrameError("a frame must be a JSON object")
+    kind = data.get("t")
+    if kind not in ("action", "ping", "sync"):
+        raise FrameError(f"unknown frame type {kind!r}" if isinstance(kind, str)
+                         else "a frame needs a string 't'")
+    try:
+        return _CLIENT_FRAME.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise FrameError(f"{where}: {first.get('msg', 'invalid')}") from None
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def events_frame(
+    version: int, seat: int, action_id: str | None, events_json: str, state: Any
+) -> str:
+    """``{"t": "events", "v", "d": {"seat", "action_id", "events", "state"}}``.
+
+    ``events_json`` is the batch's events already encoded; ``state`` the view after the action
+    (None for batches replayed during a catch-up, except the last).
+    """
+    return (
+        f'{{"t":"events","v":{version},"d":{{"seat":{seat},"action_id":{dumps(action_id)},'
+        f'"events":{events_json},"state":{dumps(state)}}}}}'
+    )
+
+
+def snapshot_frame(version: int, match: dict[str, Any]) -> str:
+    """``{"t": "snapshot", "v", "d": Match}``."""
+    return dumps({"t": "snapshot", "v": version, "d": match})
+
+
+def presence_frame(seats: list[dict[str, Any]], spectators: int) -> str:
+    """``{"t": "presence", "d": {"seats": [{"seat", "connected"}], "spectators"}}``."""
+    return dumps({"t": "presence", "d": {"seats": seats, "spectators": spectators}})
+
+
+def lobby_frame(lobby: dict[str, Any]) -> str:
+    """``{"t": "lobby", "v", "d": Lobby}``."""
+    return dumps({"t": "lobby", "v": lobby.get("version"), "d": lobby})
+
+
+def error_frame(code: str, message: str, action_id: str | None = None) -> str:
+    """``{"t": "error", "d": {"code", "message", "id"}}``."""
+    return dumps({"t": "error", "d": {"code": code, "message": message, "id": action_id}})
+
+
+PONG = '{"t":"pong"}'
+
+
+def broker_message(origin: str, kind: str, version: int, payload: str) -> str:
+    """Encode a message between instances (see the module docstring)."""
+    return f"{origin} {kind} {version}\n{payload}"
+
+
+def parse_broker_message(message: str) -> tuple[str, str, int, str]:
+    """Decode :func:`broker_message`; raises ValueError on anything else."""
+    head, _, payload = message.partition("\n")
+    origin, kind, version = head.split(" ")
+    return origin, kind, int(version), payload

@@ -1,0 +1,90 @@
+"""The per-instance cache of live engine states, guarded by the match version.
+
+An entry is only trusted when its ``version`` equals the version in the locked match row;
+otherwise the state is rebuilt from the database (latest snapshot plus the action log).
+Entries are only written while holding the match's lock (:meth:`StateCache.lock`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.engine import GameState
+
+
+@dataclass
+class Live:
+    """One match as this instance knows it: the engine state at ``version`` (-1: being
+    changed), its seats and the results of recent client action ids."""
+
+    match_id: str
+    version: int
+    state: GameState
+    seats: list[dict[str, Any]]
+    name: str
+    private: bool
+    lobby_code: str
+    #: (seat, client action id) → (version, events JSON) of recent actions.
+    recent: OrderedDict[tuple[int, str], tuple[int, str]] = field(default_factory=OrderedDict)
+    #: The view JSON-ready dict at ``version`` (computed once per version).
+    view: dict[str, Any] | None = None
+
+    RECENT = 64
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        """The seat ``player_id`` holds (None: not seated)."""
+        if player_id is None:
+            return None
+        for seat in self.seats:
+            if seat.get("player") == player_id:
+                return int(seat["seat"])
+        return None
+
+    def remember(self, seat: int, client_id: str, version: int, events_json: str) -> None:
+        """Keep the result of a client action id for retries."""
+        self.recent[(seat, client_id)] = (version, events_json)
+        while len(self.recent) > self.RECENT:
+            self.recent.popitem(last=False)
+
+
+class StateCache:
+    """LRU map match id → :class:`Live`, and one asyncio lock per match."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, Live] = OrderedDict()
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
+
+    def lock(self, match_id: str) -> asyncio.Lock:
+        """The lock serialising this instance's work on ``match_id`` (hold it while using it)."""
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[match_id] = lock
+        return lock
+
+    def get(self, match_id: str) -> Live | None:
+        """The cached entry (any version), refreshing its LRU position."""
+        live = self._entries.get(match_id)
+        if live is not None:
+            self._entries.move_to_end(match_id)
+        return live
+
+    def put(self, live: Live) -> None:
+        """Insert or replace an entry, evicting the least recently used."""
+        self._entries[live.match_id] = live
+        self._entries.move_to_end(live.match_id)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def drop(self, match_id: str) -> None:
+        """Forget an entry (after a failed write, its state may be ahead of the database)."""
+        self._entries.pop(match_id, None)
+
+    def __len__(self) -> int:
+        return len(self._entries)

@@ -1,0 +1,449 @@
+"""Lobbies: create, list, join by invite code, seats and colours, host controls, start, rematch.
+
+A lobby row is changed only inside a transaction that locks it (``FOR UPDATE`` on Postgres,
+the writer lock on SQLite); every change bumps ``version`` and, after the commit, the whole
+lobby is sent to its sockets (``{"t": "lobby", "d": Lobby}``) here and through the broker.
+Invite codes are ``secrets.token_urlsafe(8)`` (64 random bits) and private lobbies are never
+listed.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.models import lobbies, matches, players, utcnow
+from app.engine import PRESETS, InvalidOptions, Options, new_game
+from app.realtime.hub import Connection, Hub
+from app.realtime.protocol import broker_message, lobby_frame
+from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from app.services.play import presence_of
+from app.services.runtime import Runtime
+
+COLOURS = ("red", "blue", "green", "yellow", "black")
+MIN_SEATS, MAX_SEATS = 2, 5
+
+
+def _empty_seat(i: int) -> dict[str, Any]:
+    return {"seat": i, "player": None, "name": None, "colour": None, "bot": False}
+
+
+def _free_colour(seats: list[dict[str, Any]]) -> str:
+    used = {s["colour"] for s in seats if s["colour"]}
+    return next(c for c in COLOURS if c not in used)
+
+
+def _rules_from(preset: str | None, rules: dict[str, Any] | None) -> tuple[str | None, Options]:
+    if rules is not None:
+        try:
+            options = Options.from_json(rules)
+        except InvalidOptions as exc:
+            raise ValidationFailed(exc.message) from None
+        named = next((k for k, v in PRESETS.items() if v == options), None)
+        return named, options
+    name = preset or "standard"
+    if name not in PRESETS:
+        raise ValidationFailed(f"unknown preset {name!r}: one of {', '.join(PRESETS)}")
+    return name, PRESETS[name]
+
+
+def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
+    """The Lobby JSON of docs/API.md; ``connected``: player ids with a lobby socket open."""
+    connected = connected or set()
+    return {
+        "code": row.code,
+        "name": row.name,
+        "private": row.private,
+        "host": row.host_id,
+        "preset": row.preset,
+        "rules": row.rules,
+        "seats": [
+            {**s, "connected": bool(s["bot"]) or (s["player"] is not None
+                                                  and s["player"] in connected)}
+            for s in row.seats
+        ],
+        "max_seats": row.max_seats,
+        "status": row.status,
+        "match_id": row.match_id,
+        "version": row.version,
+    }
+
+
+def _lobby_presence(rt: Runtime, code: str) -> set[str]:
+    hub = rt.hubs.get(rt.channel("lobby", code))
+    return hub.presence()[0] if hub is not None else set()
+
+
+async def _player_name(conn: AsyncConnection, player_id: str) -> str:
+    name = (await conn.execute(
+        select(players.c.name).where(players.c.id == player_id))).scalar()
+    if name is None:
+        raise NotFound("no such player: create one with POST /api/players")
+    return str(name)
+
+
+async def _locked(rt: Runtime, conn: AsyncConnection, code: str) -> Any:
+    query = select(lobbies).where(lobbies.c.code == code)
+    if rt.db.is_postgres:
+        query = query.with_for_update()
+    row = (await conn.execute(query)).first()
+    if row is None:
+        raise NotFound("no such lobby")
+    return row
+
+
+async def _save(rt: Runtime, conn: AsyncConnection, row: Any, **values: Any) -> Any:
+    values["version"] = row.version + 1
+    values["updated_at"] = utcnow()
+    await conn.execute(update(lobbies).where(lobbies.c.code == row.code).values(**values))
+    return (await conn.execute(select(lobbies).where(lobbies.c.code == row.code))).first()
+
+
+async def _announce(rt: Runtime, row: Any) -> dict[str, Any]:
+    """After a commit: send the lobby to local sockets and publish it; returns Lobby JSON."""
+    data = lobby_json(row, _lobby_presence(rt, row.code))
+    frame = lobby_frame(data)
+    channel = rt.channel("lobby", row.code)
+    hub = rt.hubs.get(channel)
+    if hub is not None:
+        hub.state = data
+        hub.deliver(row.version, frame)
+    await rt.broker.publish(
+        channel, broker_message(rt.broker.instance_id, "batch", row.version, frame))
+    return data
+
+
+def _require_host(row: Any, player_id: str) -> None:
+    if row.host_id != player_id:
+        raise Forbidden("only the host can do that")
+
+
+def _require_open(row: Any) -> None:
+    if row.status != "open":
+        raise Conflict(f"the lobby is {row.status}")
+
+
+# ---------------------------------------------------------------------- use cases
+
+
+async def create_lobby(
+    rt: Runtime, player_id: str, *, name: str | None, preset: str | None,
+    rules: dict[str, Any] | None, seats: int, private: bool,
+) -> dict[str, Any]:
+    """Create a lobby; the creator takes seat 0 and is host. Returns Lobby JSON.
+
+    Raises :class:`ValidationFailed` (seats, preset, rules, name), :class:`NotFound` (player).
+    """
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise ValidationFailed(f"a lobby has {MIN_SEATS} to {MAX_SEATS} seats")
+    preset_name, options = _rules_from(preset, rules)
+    code = secrets.token_urlsafe(8)
+    async with rt.db.transaction() as conn:
+        host = await _player_name(conn, player_id)
+        title = _clean_title(name) if name else f"{host}'s table"
+        table = [_empty_seat(i) for i in range(seats)]
+        table[0].update(player=player_id, name=host, colour=COLOURS[0])
+        now = utcnow()
+        await conn.execute(insert(lobbies).values(
+            code=code, name=title, host_id=player_id, private=private, preset=preset_name,
+            rules=options.to_json(), max_seats=seats, seats=table, status="open",
+            match_id=None, version=1, created_at=now, updated_at=now,
+        ))
+        row = (await conn.execute(select(lobbies).where(lobbies.c.code == code))).first()
+    return lobby_json(row, _lobby_presence(rt, code))
+
+
+def _clean_title(name: str) -> str:
+    title = " ".join(name.split())
+    if not 1 <= len(title) <= 64 or not all(c.isprintable() for c in title):
+        raise ValidationFailed("a lobby name is 1–64 printable characters")
+    return title
+
+
+async def get_lobby(rt: Runtime, code: str) -> dict[str, Any]:
+    """Lobby JSON by invite code; raises :class:`NotFound`."""
+    async with rt.db.reading() as conn:
+        row = (await conn.execute(select(lobbies).where(lobbies.c.code == code))).first()
+    if row is None:
+        raise NotFound("no such lobby")
+    return lobby_json(row, _lobby_presence(rt, code))
+
+
+async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
+    """``{"lobbies": [public open Lobby], "matches": [{"id", "name", "players", "turn",
+    "spectators"}]}`` — private lobbies and matches are never listed."""
+    async with rt.db.reading() as conn:
+        rows = (await conn.execute(
+            select(lobbies).where(lobbies.c.status == "open", lobbies.c.private.is_(False))
+            .order_by(lobbies.c.created_at.desc()).limit(limit))).all()
+        live = (await conn.execute(
+            select(matches.c.id, matches.c.name, matches.c.seats, matches.c.turn)
+            .where(matches.c.status == "live", matches.c.private.is_(False))
+            .order_by(matches.c.created_at.desc()).limit(limit))).all()
+    return {
+        "lobbies": [lobby_json(r, _lobby_presence(rt, r.code)) for r in rows],
+        "matches": [
+            {"id": m.id, "name": m.name, "players": [s["name"] for s in m.seats],
+             "turn": m.turn, "spectators": presence_of(rt, m.id)[1]}
+            for m in live
+        ],
+    }
+
+
+async def join(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
+    """Take the first free seat (idempotent for a seated player). Raises :class:`NotFound`,
+    :class:`Conflict` (full, started)."""
+    async with rt.db.transaction() as conn:
+        row = await _locked(rt, conn, code)
+        if any(s["player"] == player_id for s in row.seats):
+            return lobby_json(row, _lobby_presence(rt, code))
+        _require_open(row)
+        seats = [dict(s) for s in row.seats]
+        free = next((s for s in seats if s["player"] is None and not s["bot"]), None)
+        if free is None:
+            raise Conflict("the lobby is full")
+        free.update(player=player_id, name=await _player_name(conn, player_id),
+                    colour=_free_colour(seats))
+        row = await _save(rt, conn, row, seats=seats)
+    return await _announce(rt, row)
+
+
+async def leave(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
+    """Give up one's seat; a leaving host hands over to the next person (or closes the lobby).
+
+    Raises :class:`NotFound`, :class:`Conflict` (not in this lobby, already started).
+    """
+    async with rt.db.transaction() as conn:
+        row = await _locked(rt, conn, code)
+        _require_open(row)
+        seats = [dict(s) for s in row.seats]
+        mine = next((s for s in seats if s["player"] == player_id), None)
+        if mine is None:
+            raise Conflict("you are not seated in this lobby")
+        mine.update(_empty_seat(mine["seat"]))
+        values: dict[str, Any] = {"seats": seats}
+        if row.host_id == player_id:
+            heir = next((s for s in seats if s["player"] is not None), None)
+            if heir is None:
+                values["status"] = "closed"
+            else:
+                values["host_id"] = heir["player"]
+        row = await _save(rt, conn, row, **values)
+    return await _announce(rt, row)
+
+
+async def pick_colour(rt: Runtime, code: str, player_id: str, colour: str) -> dict[str, Any]:
+    """Change one's colour to a free one. Raises :class:`ValidationFailed`, :class:`Conflict`."""
+    if colour not in COLOURS:
+        raise ValidationFailed(f"colours are {', '.join(COLOURS)}")
+    async with rt.db.transaction() as conn:
+        row = await _locked(rt, conn, code)
+        _require_open(row)
+        seats = [dict(s) for s in row.seats]
+        mine = next((s for s in seats if s["player"] == player_id), None)
+        if mine is None:
+            raise Conflict("you are not seated in this lobby")
+        if mine["colour"] == colour:
+            return lobby_json(row, _lobby_presence(rt, code))
+        if any(s["colour"] == colour for s in seats):
+            raise Conflict(f"{colour} is taken")
+        mine["colour"] = colour
+        row = await _save(rt, conn, row, seats=seats)
+    return await _announce(rt, row)
+
+
+async def update_options(
+    rt: Runtime, code: str, player_id: str, *, rules: dict[str, Any] | None = None,
+    preset: str | None = None, private: bool | None = None, name: str | None = None,
+    max_seats: int | None = None,
+) -> dict[str, Any]:
+    """Host only: change rules/preset, privacy, name or the number of seats.
+
+    Raises :class:`Forbidden`, :class:`ValidationFailed`, :class:`Conflict` (fewer seats than
+    taken, started).
+    """
+    async with rt.db.transaction() as conn:
+        row = await _locked(rt, conn, code)
+        _require_host(row, player_id)
+        _require_open(row)
+        values: dict[str, Any] = {}
+        if rules is not None or preset is not None:
+            preset_name, options = _rules_from(preset, rules)
+            values.update(preset=preset_name, rules=options.to_json())
+        if private is not None:
+            values["private"] = private
+        if name is not None:
+            values["name"] = _clean_title(name)
+        if max_seats is not None:
+            if not MIN_SEATS <= max_seats <= MAX_SEATS:
+                raise ValidationFailed(f"a lobby has {MIN_SEATS} to {MAX_SEATS} seats")
+            seats = [dict(s) for s in row.seats]
+            if any(s["player"] or s["bot"] for s in seats[max_seats:]):
+                raise Conflict("free the last seats before removing them")
+            seats = seats[:max_seats] + [_empty_seat(i) for i in range(len(seats), max_seats)]
+            values.update(max_seats=max_seats, seats=seats)
+        row = await _save(rt, conn, row, **values)
+    return await _announce(rt, row)
+
+
+async def kick(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, Any]:
+    """Host only: empty ``seat`` (a person or a bot; not the host's own)."""
+    async with rt.db.transaction() as conn:
+        row = await _locked(rt, conn, code)
+        _require_host(row, player_id)
+        _require_open(row)
+        seats = [dict(s) for s in row.seats]
+        if not 0 <= seat < len(seats):
+            raise ValidationFailed("no such seat")
+        if seats[seat]["player"] == player_id:
+            raise Conflict("the host cannot kick themself: leave instead")
+        if seats[seat]["player"] is None and not seats[seat]["bot"]:
+            raise Conflict("that seat is already empty")
+        seats[seat] = _empty_seat(seat)
+        row = await _save(rt, conn, row, seats=seats)
+    return await _announce(rt, row)
+
+
+async def add_bot(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
+    """Host only: put a bot in the first free seat. Raises :class:`Conflict` when full."""
+    async with rt.db.transaction() as conn:
+        row = await _locked(rt, conn, code)
+        _require_host(row, player_id)
+        _require_open(row)
+        seats = [dict(s) for s in row.seats]
+        free = next((s for s in seats if s["player"] is None and not s["bot"]), None)
+        if free is None:
+            raise Conflict("the lobby is full")
+        number = sum(1 for s in seats if s["bot"]) + 1
+        free.update(bot=True, name=f"Bot {number}", colour=_free_colour(seats))
+        row = await _save(rt, conn, row, seats=seats)
+    return await _announce(rt, row)
+
+
+async def remove_bot(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, Any]:
+    """Host only: remove the bot in ``seat``. Raises :class:`NotFound` when it holds none."""
+    async with rt.db.transaction() as conn:
+        row = await _locked(rt, conn, code)
+        _require_host(row, player_id)
+        _require_open(row)
+        seats = [dict(s) for s in row.seats]
+        if not 0 <= seat < len(seats) or not seats[seat]["bot"]:
+            raise NotFound("no bot in that seat")
+        seats[seat] = _empty_seat(seat)
+        row = await _save(rt, conn, row, seats=seats)
+    return await _announce(rt, row)
+
+
+async def start(rt: Runtime, code: str, player_id: str) -> str:
+    """Host only: deal the filled seats (in seat order) into a new match; returns its id.
+
+    Raises :class:`Forbidden`, :class:`Conflict` (fewer than 2 seats filled, started).
+    """
+    async with rt.db.transaction() as conn:
+        row = await _locked(rt, conn, code)
+        _require_host(row, player_id)
+        _require_open(row)
+        taken = [s for s in row.seats if s["player"] is not None or s["bot"]]
+        if len(taken) < MIN_SEATS:
+            raise Conflict("a match needs at least 2 filled seats")
+        options = Options.from_json(row.rules)
+        state = new_game(options, [s["name"] for s in taken])
+        match_id = secrets.token_hex(8)
+        seats = [{"seat": i, "player": s["player"], "name": s["name"], "colour": s["colour"],
+                  "bot": s["bot"]} for i, s in enumerate(taken)]
+        now = utcnow()
+        delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
+        setup = state.to_json()
+        await conn.execute(insert(matches).values(
+            id=match_id, lobby_code=code, name=row.name, private=row.private, status="live",
+            seats=seats, rules=options.to_json(), setup=setup, snapshot=setup,
+            snapshot_version=0, version=0, seat_to_act=state.seat, turn=state.turn,
+            scores=list(state.scores), next_bot_at=now + timedelta(seconds=delay),
+            rematch_code=None, created_at=now, updated_at=now, finished_at=None,
+        ))
+        row = await _save(rt, conn, row, status="started", match_id=match_id)
+    rt.metrics.matches_live.inc()
+    await _announce(rt, row)
+    return match_id
+
+
+async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
+    """A new lobby with the same seats, rules and privacy as a finished match; the asker is
+    host. Repeated calls return the same lobby code. Raises :class:`NotFound`,
+    :class:`Forbidden` (not seated), :class:`Conflict` (still being played)."""
+    async with rt.db.transaction() as conn:
+        query = select(matches).where(matches.c.id == match_id)
+        if rt.db.is_postgres:
+            query = query.with_for_update()
+        m = (await conn.execute(query)).first()
+        if m is None:
+            raise NotFound("no such match")
+        if not any(s["player"] == player_id for s in m.seats):
+            raise Forbidden("only the match's players can ask for a rematch")
+        if m.status != "finished":
+            raise Conflict("the match is still being played")
+        if m.rematch_code:
+            return str(m.rematch_code)
+        code = secrets.token_urlsafe(8)
+        seats = [{"seat": i, "player": s["player"], "name": s["name"], "colour": s["colour"],
+                  "bot": s["bot"]} for i, s in enumerate(m.seats)]
+        lobby = (await conn.execute(
+            select(lobbies.c.preset, lobbies.c.max_seats).where(lobbies.c.code == m.lobby_code)
+        )).first()
+        now = utcnow()
+        await conn.execute(insert(lobbies).values(
+            code=code, name=m.name, host_id=player_id, private=m.private,
+            preset=lobby.preset if lobby else None, rules=m.rules, max_seats=len(seats),
+            seats=seats, status="open", match_id=None, version=1, created_at=now,
+            updated_at=now,
+        ))
+        await conn.execute(update(matches).where(matches.c.id == match_id)
+                           .values(rematch_code=code))
+    return code
+
+
+# ---------------------------------------------------------------------- sockets
+
+
+def lobby_hub_factory(rt: Runtime, code: str) -> Hub:
+    """A hub for a lobby channel: newest lobby wins; presence re-sends the lobby."""
+    hub: Hub
+
+    def render(keys: set[str], _spectators: int) -> str | None:
+        data = hub.state
+        if data is None:
+            return None
+        fresh = dict(data)
+        fresh["seats"] = [
+            {**s, "connected": bool(s["bot"]) or (s["player"] is not None and s["player"] in keys)}
+            for s in data["seats"]
+        ]
+        return lobby_frame(fresh)
+
+    hub = Hub(rt.hubs, rt.channel("lobby", code), ordered=False, render_presence=render)
+    return hub
+
+
+async def open_lobby_socket(
+    rt: Runtime, socket: Any, code: str, player_id: str | None
+) -> tuple[Hub, Connection]:
+    """Register a lobby websocket and send the lobby. Raises :class:`NotFound`."""
+    await get_lobby(rt, code)
+    hub = await rt.hubs.acquire(rt.channel("lobby", code), lambda: lobby_hub_factory(rt, code))
+    conn = Connection(socket, player_id)
+    hub.add(conn)
+    try:
+        data = await get_lobby(rt, code)
+        hub.state = data
+        hub.note_version(data["version"])
+        await socket.send_text(lobby_frame(data))
+        conn.start(data["version"])
+    except Exception:
+        await rt.hubs.release(hub, conn)
+        raise
+    return hub, conn
+

@@ -1,0 +1,609 @@
+"""Playing a match: the one write path (:func:`submit_action`), bot turns, reads of a match.
+
+The life of a move (ARCHITECTURE.md): lock the match row (``SELECT … FOR UPDATE`` on Postgres,
+plus this instance's per-match lock), check seat, client action id, status and version, apply
+with the engine, append the action to ``match_actions`` (unique ``(match_id, seq)``) and update
+the match row in one transaction, commit, and only then hand the batch to local sockets and
+publish it on the broker. The engine state is cached per instance and trusted only when its
+version equals the locked row's; a snapshot (``GameState.to_json()``) is written every
+``snapshot_every`` actions and at the end, so a rebuild replays a bounded tail of the log.
+
+Nothing secret leaves here: frames carry ``view()`` and event JSON, never ``to_json()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import random
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.bots import choose_action
+from app.db.models import match_actions, matches, seat_presence, utcnow
+from app.db.session import as_utc
+from app.engine import (
+    DEPLOY,
+    EngineError,
+    GameOver,
+    GameState,
+    InvalidAction,
+    action_from_json,
+    apply_in_place,
+    event_to_json,
+    export_record,
+    view,
+)
+from app.engine.actions import Action
+from app.realtime.hub import Connection, Hub
+from app.realtime.protocol import (
+    broker_message,
+    dumps,
+    events_frame,
+    presence_frame,
+    snapshot_frame,
+)
+from app.services.cache import Live
+from app.services.errors import Conflict, Forbidden, NotFound, NotSeated, StaleVersion
+from app.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+#: A seat seen connected this recently is not abandoned (heartbeats refresh every 15 s).
+PRESENT_WINDOW = timedelta(seconds=45)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The result of one applied action: the new ``version``, the acting ``seat``, the client
+    ``action_id`` and the events as JSON text (``events`` decodes it)."""
+
+    version: int
+    seat: int
+    action_id: str | None
+    events_json: str
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The engine events of the batch (JSON form)."""
+        value: list[dict[str, Any]] = json.loads(self.events_json)
+        return value
+
+
+# ---------------------------------------------------------------------- loading
+
+
+async def _load_live(conn: AsyncConnection, row: Any) -> Live:
+    """Rebuild a match's engine state from its snapshot and the action log after it."""
+    state = GameState.from_json(row.snapshot)
+    result = await conn.execute(
+        select(match_actions.c.seq, match_actions.c.action)
+        .where(match_actions.c.match_id == row.id, match_actions.c.seq > row.snapshot_version)
+        .order_by(match_actions.c.seq)
+    )
+    version = row.snapshot_version
+    for seq, raw in result:
+        if seq != version + 1:
+            raise RuntimeError(f"match {row.id}: action log jumps from {version} to {seq}")
+        apply_in_place(state, action_from_json(json.loads(raw)))
+        version = seq
+    if version != row.version:
+        raise RuntimeError(f"match {row.id}: log ends at {version}, row says {row.version}")
+    return Live(
+        match_id=row.id, version=version, state=state, seats=list(row.seats), name=row.name,
+        private=row.private, lobby_code=row.lobby_code,
+    )
+
+
+_ROW_COLUMNS = (
+    matches.c.id, matches.c.version, matches.c.status, matches.c.seats, matches.c.name,
+    matches.c.private, matches.c.lobby_code, matches.c.snapshot_version,
+)
+
+
+async def _lock_row(rt: Runtime, conn: AsyncConnection, match_id: str,
+                    skip_locked: bool = False, where: Any = None) -> Any:
+    query = select(*_ROW_COLUMNS).where(matches.c.id == match_id)
+    if where is not None:
+        query = query.where(where)
+    if rt.db.is_postgres:
+        query = query.with_for_update(skip_locked=skip_locked)
+    return (await conn.execute(query)).first()
+
+
+async def _live_for(rt: Runtime, conn: AsyncConnection, row: Any) -> Live:
+    """The cached state if it is at the row's version, else a rebuild (cached)."""
+    live = rt.cache.get(row.id)
+    if live is not None and live.version == row.version:
+        return live
+    full = (await conn.execute(
+        select(*_ROW_COLUMNS, matches.c.snapshot).where(matches.c.id == row.id)
+    )).first()
+    live = await _load_live(conn, full)
+    rt.cache.put(live)
+    return live
+
+
+# ---------------------------------------------------------------------- the write path
+
+
+def _next_bot_at(rt: Runtime, live: Live, actor_is_bot: bool, actor: int) -> datetime | None:
+    state = live.state
+    if state.is_over:
+        return None
+    now = utcnow()
+    seat = live.seats[state.seat]
+    if seat.get("bot") or (actor_is_bot and state.seat == actor and state.phase == DEPLOY):
+        return now + timedelta(seconds=rt.settings.bot_delay)
+    return now + timedelta(seconds=rt.settings.abandon_after)
+
+
+async def _apply_and_store(
+    rt: Runtime, conn: AsyncConnection, live: Live, seat: int, action: Action,
+    client_id: str | None, actor_is_bot: bool,
+) -> Applied:
+    """Apply ``action`` to the cached state and write it; the caller commits.
+
+    On an engine error nothing changed. On any later error the cache entry is dropped.
+    """
+    old = live.version
+    live.version = -1  # being changed: never trusted until the commit succeeded
+    try:
+        events = apply_in_place(live.state, action)
+    except EngineError:
+        live.version = old
+        raise
+    except Exception:
+        rt.cache.drop(live.match_id)
+        raise
+    try:
+        new_v = old + 1
+        state = live.state
+        events_json = dumps([event_to_json(e) for e in events])
+        now = utcnow()
+        await conn.execute(insert(match_actions).values(
+            match_id=live.match_id, seq=new_v, seat=seat, client_id=client_id,
+            action=dumps(action.to_json()), events=events_json, created_at=now,
+        ))
+        values: dict[str, Any] = {
+            "version": new_v,
+            "seat_to_act": None if state.is_over else state.seat,
+            "turn": state.turn,
+            "scores": list(state.scores),
+            "updated_at": now,
+            "next_bot_at": _next_bot_at(rt, live, actor_is_bot, seat),
+        }
+        if state.is_over:
+            values.update(status="finished", finished_at=now, snapshot=state.to_json(),
+                          snapshot_version=new_v)
+        elif new_v % rt.settings.snapshot_every == 0:
+            values.update(snapshot=state.to_json(), snapshot_version=new_v)
+        await conn.execute(update(matches).where(matches.c.id == live.match_id).values(**values))
+    except Exception:
+        rt.cache.drop(live.match_id)
+        raise
+    return Applied(new_v, seat, client_id, events_json)
+
+
+async def _previous_result(
+    rt: Runtime, match_id: str, seat: int, client_id: str
+) -> Applied | None:
+    async with rt.db.reading() as conn:
+        row = (await conn.execute(
+            select(match_actions.c.seq, match_actions.c.events).where(
+                match_actions.c.match_id == match_id, match_actions.c.seat == seat,
+                match_actions.c.client_id == client_id,
+            )
+        )).first()
+    return None if row is None else Applied(row.seq, seat, client_id, row.events)
+
+
+def _after_commit(rt: Runtime, live: Live, applied: Applied) -> str:
+    """Mark the cache current, build the batch frame and hand it to local sockets."""
+    live.version = applied.version
+    if applied.action_id is not None:
+        live.remember(applied.seat, applied.action_id, applied.version, applied.events_json)
+    state = live.state
+    live.view = view(state, state.seat)
+    frame = events_frame(applied.version, applied.seat, applied.action_id,
+                         applied.events_json, live.view)
+    hub = rt.hubs.get(rt.channel("match", live.match_id))
+    if hub is not None:
+        hub.deliver(applied.version, frame)
+    if state.is_over:
+        rt.metrics.matches_live.dec()
+    return frame
+
+
+async def _publish(rt: Runtime, match_id: str, version: int, frame: str) -> None:
+    ok = await rt.broker.publish(
+        rt.channel("match", match_id),
+        broker_message(rt.broker.instance_id, "batch", version, frame),
+    )
+    if not ok:
+        rt.metrics.publish_failures.inc()
+
+
+async def submit_action(
+    rt: Runtime,
+    match_id: str,
+    player_id: str | None,
+    version: int,
+    client_id: str | None,
+    data: Any,
+) -> Applied:
+    """Apply one action of ``player_id`` to a match — the only way a match changes.
+
+    ``version``: the match version the client acted on; ``client_id``: its action id (a
+    repeat returns the first result, nothing is applied twice); ``data``: the engine action
+    JSON without ``seat`` (the seat comes from the player). Returns :class:`Applied`.
+
+    Raises, checked in this order: :class:`NotFound`, :class:`NotSeated`, ``GameOver`` (match
+    finished), :class:`StaleVersion`, then the engine's errors (``invalid_action``,
+    ``not_your_turn``, ``wrong_phase``, ``illegal_placement``, ``illegal_follower``).
+    """
+    started = time.perf_counter()
+    if not isinstance(data, dict):
+        raise InvalidAction("an action must be a JSON object")
+    seat: int | None = None
+    async with rt.cache.lock(match_id):
+        try:
+            async with rt.db.transaction() as conn:
+                row = await _lock_row(rt, conn, match_id)
+                if row is None:
+                    raise NotFound("no such match")
+                live = rt.cache.get(match_id)
+                seats = live.seats if live is not None else row.seats
+                seat = next((int(s["seat"]) for s in seats
+                             if player_id is not None and s.get("player") == player_id), None)
+                if seat is None:
+                    raise NotSeated("you hold no seat in this match")
+                if client_id is not None:
+                    done = live.recent.get((seat, client_id)) if live is not None else None
+                    if done is not None:
+                        return Applied(done[0], seat, client_id, done[1])
+                    if version != row.version:
+                        previous = await _previous_result(rt, match_id, seat, client_id)
+                        if previous is not None:
+                            return previous
+                if row.status != "live":
+                    raise GameOver("the match is over")
+                if version != row.version:
+                    raise StaleVersion(
+                        f"the match is at version {row.version}, not {version}", row.version)
+                live = await _live_for(rt, conn, row)
+                action = action_from_json({**data, "seat": seat})
+                applied = await _apply_and_store(rt, conn, live, seat, action, client_id, False)
+        except IntegrityError:
+            rt.cache.drop(match_id)
+            if client_id is not None and seat is not None:
+                previous = await _previous_result(rt, match_id, seat, client_id)
+                if previous is not None:
+                    return previous
+            raise Conflict("the match changed meanwhile; fetch it again") from None
+        except (EngineError, StaleVersion, NotSeated, NotFound) as exc:
+            rt.metrics.rejected.labels(getattr(exc, "code", "error")).inc()
+            raise
+        frame = _after_commit(rt, live, applied)
+    rt.metrics.actions.labels("player").inc()
+    rt.metrics.action_latency.observe(time.perf_counter() - started)
+    await _publish(rt, match_id, applied.version, frame)
+    _schedule_bot(rt, match_id, live)
+    return applied
+
+
+# ---------------------------------------------------------------------- bots
+
+
+def _schedule_bot(rt: Runtime, match_id: str, live: Live) -> None:
+    """If a bot moves next, play it here after ``bot_delay`` (the sweep is the fallback)."""
+    state = live.state
+    if state.is_over or not live.seats[state.seat].get("bot"):
+        return
+
+    rt.spawn(_play_later(rt, match_id))
+
+
+async def play_due_turn(rt: Runtime, match_id: str) -> bool:
+    """Play one action for a bot seat (or an abandoned human seat) whose turn is due.
+
+    Driven by database state: takes the match row with ``FOR UPDATE SKIP LOCKED`` only if
+    ``next_bot_at`` has passed, so any instance may do it and only one does. A human seat seen
+    connected within 45 s is not taken over (its deadline moves on instead). Returns True when
+    an action was applied.
+    """
+    started = time.perf_counter()
+    async with rt.cache.lock(match_id):
+        async with rt.db.transaction() as conn:
+            now = utcnow()
+            row = await _lock_row(
+                rt, conn, match_id, skip_locked=True,
+                where=(matches.c.status == "live") & (matches.c.next_bot_at <= now))
+            if row is None:
+                return False
+            live = await _live_for(rt, conn, row)
+            state = live.state
+            seat = state.seat
+            if not live.seats[seat].get("bot") and await _seat_present(rt, conn, live, seat):
+                await conn.execute(update(matches).where(matches.c.id == match_id).values(
+                    next_bot_at=now + timedelta(seconds=rt.settings.abandon_after)))
+                return False
+            rng = random.Random(f"{match_id}:{row.version}")
+            action = choose_action(state, rng)
+            applied = await _apply_and_store(rt, conn, live, seat, action, None, True)
+        frame = _after_commit(rt, live, applied)
+    rt.metrics.actions.labels("bot").inc()
+    rt.metrics.action_latency.observe(time.perf_counter() - started)
+    await _publish(rt, match_id, applied.version, frame)
+    if not live.state.is_over:
+        if live.seats[live.state.seat].get("bot"):
+            _schedule_bot(rt, match_id, live)
+        elif live.state.seat == seat:  # a taken-over seat still has to deploy or pass
+            rt.spawn(_play_later(rt, match_id))
+    return True
+
+
+async def _play_later(rt: Runtime, match_id: str) -> None:
+    await asyncio.sleep(rt.settings.bot_delay + 0.005)
+    await play_due_turn(rt, match_id)
+
+
+async def _seat_present(rt: Runtime, conn: AsyncConnection, live: Live, seat: int) -> bool:
+    hub = rt.hubs.get(rt.channel("match", live.match_id))
+    if hub is not None and str(seat) in hub.presence()[0]:
+        return True
+    last = (await conn.execute(
+        select(seat_presence.c.last_seen).where(
+            seat_presence.c.match_id == live.match_id, seat_presence.c.seat == seat)
+    )).scalar()
+    return last is not None and as_utc(last) > utcnow() - PRESENT_WINDOW
+
+
+async def due_matches(rt: Runtime, limit: int = 50) -> list[str]:
+    """Ids of live matches whose bot (or abandoned) turn is due, oldest first."""
+    async with rt.db.reading() as conn:
+        result = await conn.execute(
+            select(matches.c.id)
+            .where(matches.c.status == "live", matches.c.next_bot_at <= utcnow())
+            .order_by(matches.c.next_bot_at)
+            .limit(limit)
+        )
+        return [r[0] for r in result]
+
+
+# ---------------------------------------------------------------------- reads
+
+
+def can_watch(live_private: bool, seats: list[dict[str, Any]], lobby_code: str,
+              player_id: str | None, code: str | None) -> bool:
+    """A public match is open to all; a private one to its seats and holders of its code."""
+    if not live_private:
+        return True
+    if player_id is not None and any(s.get("player") == player_id for s in seats):
+        return True
+    return code is not None and hmac.compare_digest(code.encode(), lobby_code.encode())
+
+
+async def current(rt: Runtime, match_id: str) -> Live:
+    """The match at its latest committed version (hold nothing: read fields right away).
+
+    Raises :class:`NotFound`.
+    """
+    async with rt.cache.lock(match_id), rt.db.reading() as conn:
+        row = (await conn.execute(
+            select(*_ROW_COLUMNS).where(matches.c.id == match_id))).first()
+        if row is None:
+            raise NotFound("no such match")
+        live = await _live_for(rt, conn, row)
+        if live.view is None:
+            live.view = view(live.state, live.state.seat)
+        return live
+
+
+def _status(live: Live) -> str:
+    return "finished" if live.state.is_over else "live"
+
+
+def presence_of(rt: Runtime, match_id: str) -> tuple[set[str], int]:
+    """Seats (as text) connected anywhere and the spectator count, as this instance knows."""
+    hub = rt.hubs.get(rt.channel("match", match_id))
+    return hub.presence() if hub is not None else (set(), 0)
+
+
+def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
+    """The Match JSON of docs/API.md (``state`` is the view of the seat to act)."""
+    keys, spectators = presence_of(rt, live.match_id)
+    return {
+        "id": live.match_id,
+        "name": live.name,
+        "private": live.private,
+        "status": _status(live),
+        "version": live.version,
+        "seats": [
+            {"seat": s["seat"], "name": s["name"], "colour": s["colour"], "bot": s["bot"],
+             "connected": bool(s["bot"]) or str(s["seat"]) in keys}
+            for s in live.seats
+        ],
+        "you": you,
+        "spectators": spectators,
+        "lobby_code": live.lobby_code,
+        "state": live.view,
+    }
+
+
+async def get_match(
+    rt: Runtime, match_id: str, player_id: str | None, code: str | None
+) -> dict[str, Any]:
+    """Match JSON for a reader; raises :class:`NotFound`, :class:`Forbidden` (private)."""
+    live = await current(rt, match_id)
+    if not can_watch(live.private, live.seats, live.lobby_code, player_id, code):
+        raise Forbidden("this match is private: open it with its invite code")
+    return match_json(rt, live, live.seat_of(player_id))
+
+
+async def batches_since(
+    rt: Runtime, match_id: str, since: int, upto: int | None = None
+) -> list[dict[str, Any]]:
+    """``[{"v", "seat", "action_id", "events"}]`` after ``since`` (up to ``upto``), in order."""
+    query = (
+        select(match_actions.c.seq, match_actions.c.seat, match_actions.c.client_id,
+               match_actions.c.events)
+        .where(match_actions.c.match_id == match_id, match_actions.c.seq > since)
+        .order_by(match_actions.c.seq)
+    )
+    if upto is not None:
+        query = query.where(match_actions.c.seq <= upto)
+    async with rt.db.reading() as conn:
+        rows = (await conn.execute(query)).all()
+    return [{"v": r.seq, "seat": r.seat, "action_id": r.client_id, "events": r.events}
+            for r in rows]
+
+
+async def events_since(
+    rt: Runtime, match_id: str, since: int, player_id: str | None, code: str | None
+) -> dict[str, Any]:
+    """``{"version", "batches": [{"v", "seat", "action_id", "events"}]}`` after ``since``.
+
+    Raises :class:`NotFound`, :class:`Forbidden`.
+    """
+    live = await current(rt, match_id)
+    if not can_watch(live.private, live.seats, live.lobby_code, player_id, code):
+        raise Forbidden("this match is private: open it with its invite code")
+    batches = await batches_since(rt, match_id, since)
+    for b in batches:
+        b["events"] = json.loads(b["events"])
+    version = max([live.version, *(b["v"] for b in batches)])
+    return {"version": version, "batches": batches}
+
+
+async def record(
+    rt: Runtime, match_id: str, player_id: str | None, code: str | None
+) -> dict[str, Any]:
+    """The ``carcassonne-record/1`` of a match (only the tiles drawn so far while live)."""
+    async with rt.cache.lock(match_id):
+        live = await _current_locked(rt, match_id)
+        if not can_watch(live.private, live.seats, live.lobby_code, player_id, code):
+            raise Forbidden("this match is private: open it with its invite code")
+        return export_record(live.state)
+
+
+async def _current_locked(rt: Runtime, match_id: str) -> Live:
+    async with rt.db.reading() as conn:
+        row = (await conn.execute(
+            select(*_ROW_COLUMNS).where(matches.c.id == match_id))).first()
+        if row is None:
+            raise NotFound("no such match")
+        return await _live_for(rt, conn, row)
+
+
+async def fetch_frames(
+    rt: Runtime, match_id: str, after: int, upto: int | None
+) -> list[tuple[int, str]]:
+    """Frames a socket or hub missed after ``after``: batches (the last one carrying the
+    current view when it is the latest), or one snapshot frame when too far behind."""
+    live = await current(rt, match_id)
+    latest = live.version
+    if upto is None and (latest - after > rt.settings.max_catch_up or after > latest):
+        return [(latest, snapshot_frame(latest, match_json(rt, live, None)))]
+    batches = await batches_since(rt, match_id, after, upto)
+    frames: list[tuple[int, str]] = []
+    for b in batches:
+        state = live.view if b["v"] == latest else None
+        frames.append((b["v"], events_frame(b["v"], b["seat"], b["action_id"], b["events"],
+                                            state)))
+    return frames
+
+
+# ---------------------------------------------------------------------- sockets
+
+
+def match_hub_factory(rt: Runtime, match_id: str, seats: list[dict[str, Any]]) -> Hub:
+    """A hub for a match channel: ordered batches, gap-filled from the log, seat presence
+    (bots always count as connected)."""
+
+    async def fetch(after: int, upto: int | None) -> list[tuple[int, str]]:
+        return await fetch_frames(rt, match_id, after, upto)
+
+    bots = {str(s["seat"]) for s in seats if s.get("bot")}
+
+    def render(keys: set[str], spectators: int) -> str:
+        return presence_frame(
+            [{"seat": i, "connected": str(i) in keys or str(i) in bots}
+             for i in range(len(seats))], spectators)
+
+    return Hub(rt.hubs, rt.channel("match", match_id), ordered=True, fetch=fetch,
+               render_presence=render)
+
+
+async def open_match_socket(
+    rt: Runtime, socket: Any, match_id: str, player_id: str | None, code: str | None,
+    since: int | None,
+) -> tuple[Hub, Connection, int | None]:
+    """Register a websocket on a match and send its first frames (snapshot or catch-up).
+
+    Returns ``(hub, connection, seat)``; raises :class:`NotFound`, :class:`Forbidden`.
+    """
+    live = await current(rt, match_id)
+    if not can_watch(live.private, live.seats, live.lobby_code, player_id, code):
+        raise Forbidden("this match is private: open it with its invite code")
+    seat = live.seat_of(player_id)
+    seats = live.seats
+    hub = await rt.hubs.acquire(rt.channel("match", match_id),
+                                lambda: match_hub_factory(rt, match_id, seats))
+
+    async def fetch(after: int, upto: int | None) -> list[tuple[int, str]]:
+        return await fetch_frames(rt, match_id, after, upto)
+
+    conn = Connection(socket, None if seat is None else str(seat), fetch)
+    hub.add(conn)
+    if seat is not None:
+        await touch_seats(rt, match_id, [seat])
+    try:
+        if since is None:
+            live = await current(rt, match_id)
+            frames = [(live.version, snapshot_frame(live.version, match_json(rt, live, seat)))]
+        else:
+            frames = await fetch_frames(rt, match_id, since, None)
+            if frames and json.loads(frames[0][1]).get("t") == "snapshot":
+                live = await current(rt, match_id)
+                frames = [(live.version,
+                           snapshot_frame(live.version, match_json(rt, live, seat)))]
+        sent = since if since is not None else -1
+        for v, text in frames:
+            await socket.send_text(text)
+            sent = max(sent, v)
+        hub.note_version(sent)
+        conn.start(sent)
+    except Exception:
+        await rt.hubs.release(hub, conn)
+        raise
+    return hub, conn, seat
+
+
+async def touch_seats(rt: Runtime, match_id: str, seats: list[int]) -> None:
+    """Record that ``seats`` of a match are connected now (``seat_presence``)."""
+    if not seats:
+        return
+    now = utcnow()
+    if rt.db.is_postgres:
+        from sqlalchemy.dialects.postgresql import insert as upsert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+    stmt = upsert(seat_presence).values(
+        [{"match_id": match_id, "seat": s, "last_seen": now} for s in seats])
+    stmt = stmt.on_conflict_do_update(
+        index_elements=[seat_presence.c.match_id, seat_presence.c.seat],
+        set_={"last_seen": now})
+    try:
+        async with rt.db.transaction() as conn:
+            await conn.execute(stmt)
+    except IntegrityError:  # the match was deleted meanwhile
+        pass

@@ -1,0 +1,77 @@
+"""Everything one app instance holds: settings, database, broker, hubs, caches, limits, metrics.
+
+Built by the app's lifespan (:func:`app.api.app.create_app`) and handed to every service call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from app.db.session import Database
+from app.realtime.broker import Broker, create_broker
+from app.realtime.hub import HubManager
+from app.services.cache import StateCache
+from app.services.identity import Tokens
+from app.services.metrics import Metrics
+from app.services.ratelimit import RateLimiter
+from app.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+class Runtime:
+    """The live parts of one instance. ``start()`` connects, ``close()`` releases."""
+
+    def __init__(self, settings: Settings, broker: Broker | None = None) -> None:
+        self.settings = settings
+        self.db = Database(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
+        self.broker = broker or create_broker(settings.redis_url, settings.channel_prefix)
+        self.hubs = HubManager(self.broker)
+        self.cache = StateCache(settings.state_cache_size)
+        self.tokens = Tokens(settings.secret_key)
+        self.metrics = Metrics()
+        self.action_limiter = RateLimiter(settings.action_rate, settings.action_burst, "actions")
+        self.lobby_limiter = RateLimiter(
+            settings.lobby_rate_per_minute / 60.0, settings.lobby_burst, "new lobbies")
+        self.player_limiter = RateLimiter(
+            settings.player_rate_per_minute / 60.0, settings.player_burst, "new players")
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loops: list[asyncio.Task[Any]] = []
+
+    def channel(self, kind: str, key: str) -> str:
+        """The broker channel of a match (``kind="match"``) or lobby."""
+        return f"{self.settings.channel_prefix}:{kind}:{key}"
+
+    async def start(self, loops: list[Callable[[Runtime], Coroutine[Any, Any, None]]]) -> None:
+        """Connect the broker, start the hub heartbeat and the given background loops."""
+        await self.broker.start()
+        await self.hubs.start()
+        for loop in loops:
+            self._loops.append(asyncio.create_task(loop(self), name=loop.__name__))
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` in the background (kept referenced; errors are logged)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+
+        def _done(t: asyncio.Task[Any]) -> None:
+            self._tasks.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.error("background task failed", exc_info=t.exception())
+
+        task.add_done_callback(_done)
+
+    async def close(self) -> None:
+        """Stop background work, close hubs, broker and database."""
+        for task in [*self._loops, *self._tasks]:
+            task.cancel()
+        for task in [*self._loops, *self._tasks]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.hubs.close()
+        await self.broker.close()
+        await self.db.dispose()

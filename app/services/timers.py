@@ -1,0 +1,59 @@
+"""Background loops of an instance, all driven from database state so any instance can do
+the work of one that died: due bot turns (and abandoned seats), seat presence heartbeats, and
+the live-matches gauge."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from sqlalchemy import func, select
+
+from app.db.models import matches
+from app.services.play import due_matches, play_due_turn, touch_seats
+from app.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT = 15.0
+
+
+async def bot_sweep(rt: Runtime) -> None:
+    """Forever: play every due bot turn (``FOR UPDATE SKIP LOCKED`` keeps instances apart)."""
+    while True:
+        await asyncio.sleep(rt.settings.bot_poll_interval)
+        try:
+            for match_id in await due_matches(rt):
+                while await play_due_turn(rt, match_id):
+                    pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot sweep failed")
+
+
+async def presence_heartbeat(rt: Runtime) -> None:
+    """Forever: refresh ``seat_presence`` for seats connected here; refresh the gauge."""
+    while True:
+        try:
+            for hub in list(rt.hubs.hubs.values()):
+                kind, _, key = hub.channel.removeprefix(rt.settings.channel_prefix + ":") \
+                    .partition(":")
+                if kind == "match":
+                    seats = sorted(int(k) for k in hub.local_presence()[0])
+                    await touch_seats(rt, key, seats)
+            async with rt.db.reading() as conn:
+                live = (await conn.execute(
+                    select(func.count()).select_from(matches)
+                    .where(matches.c.status == "live"))).scalar()
+            rt.metrics.matches_live.set(live or 0)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("presence heartbeat failed")
+        await asyncio.sleep(HEARTBEAT)
+
+
+LOOPS: list[Callable[[Runtime], Coroutine[Any, Any, None]]] = [bot_sweep, presence_heartbeat]

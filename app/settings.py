@@ -1,0 +1,86 @@
+"""Service settings, read once from the environment and ``.env`` (pydantic-settings).
+
+Every knob of the online service lives here; nothing else reads ``os.environ``. The embedded
+defaults need no external service: a SQLite file under ``var/`` and an in-process broker.
+Outside ``ENVIRONMENT=development`` the placeholder ``SECRET_KEY`` is refused.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: The repository root when the app runs from a checkout (editable install, Docker image).
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The placeholder secret: fine on a developer's machine, refused anywhere else.
+DEFAULT_SECRET_KEY = "dev-only-change-me"
+
+
+class Settings(BaseSettings):
+    """The service's configuration; field names are the environment variables (any case).
+
+    Raises ``pydantic.ValidationError`` on bad values, and when ``environment`` is not
+    ``development`` while ``secret_key`` is still the placeholder.
+    """
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    environment: Literal["development", "test", "production"] = "development"
+    secret_key: str = DEFAULT_SECRET_KEY
+    database_url: str = "sqlite+aiosqlite:///var/carcassonne.db"
+    redis_url: str | None = None
+    #: Prefix of every broker channel (lets several deployments or test runs share one Redis).
+    channel_prefix: str = "carcassonne"
+    db_pool_size: int = Field(default=10, ge=1)
+    db_max_overflow: int = Field(default=20, ge=0)
+    frontend_dir: Path = ROOT / "frontend"
+    migrations_dir: Path = ROOT / "migrations"
+    #: Actions per second per token (token bucket refill) and the bucket size.
+    action_rate: float = Field(default=20.0, gt=0)
+    action_burst: int = Field(default=40, ge=1)
+    #: Lobbies created per minute per token, and the bucket size.
+    lobby_rate_per_minute: float = Field(default=10.0, gt=0)
+    lobby_burst: int = Field(default=5, ge=1)
+    #: Guests created per minute per client address, and the bucket size.
+    player_rate_per_minute: float = Field(default=60.0, gt=0)
+    player_burst: int = Field(default=30, ge=1)
+    #: Snapshot the engine state into the match row every this many actions (and at the end).
+    snapshot_every: int = Field(default=25, ge=1)
+    #: Seconds a bot waits before it moves (so people can follow the game).
+    bot_delay: float = Field(default=0.6, ge=0)
+    #: Seconds a human seat may sit on its turn while disconnected before a bot plays for it.
+    abandon_after: float = Field(default=90.0, gt=0)
+    #: Seconds between two sweeps of the database for due bot turns (any instance may take one).
+    bot_poll_interval: float = Field(default=1.0, gt=0)
+    #: Engine states kept in memory per instance (least recently used are dropped).
+    state_cache_size: int = Field(default=5000, ge=1)
+    #: A reconnecting client further behind than this gets a snapshot instead of the batches.
+    max_catch_up: int = Field(default=200, ge=1)
+    log_level: str = "info"
+
+    @model_validator(mode="after")
+    def _refuse_placeholder_secret(self) -> Settings:
+        if self.environment != "development" and self.secret_key == DEFAULT_SECRET_KEY:
+            raise ValueError(
+                "SECRET_KEY is the development placeholder: set a real secret "
+                "(or ENVIRONMENT=development on a developer machine)"
+            )
+        if len(self.secret_key) < 16:
+            raise ValueError("SECRET_KEY must be at least 16 characters")
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        """True when the database is a SQLite file (the embedded default)."""
+        return self.database_url.startswith("sqlite")
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings (read once; tests build their own :class:`Settings`)."""
+    return Settings()
