@@ -15,7 +15,7 @@ CODE_PATTERN = r"^[A-Za-z0-9_\-]{1,32}$"
 ACTION_ID_PATTERN = r"^[A-Za-z0-9_.:\-]{1,64}$"
 
 Colour = Literal["red", "blue", "green", "yellow", "black"]
-Preset = Literal["standard", "first_edition", "river"]
+Preset = Annotated[str, Field(max_length=32, description="a key of GET /api/presets")]
 
 
 class Strict(BaseModel):

@@ -104,6 +104,7 @@ class RedisBroker(Broker):
         self._pubsub: Any = None
         self._task: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
+        self._closing = False
         self.healthy = False
 
     async def start(self) -> None:
@@ -114,10 +115,12 @@ class RedisBroker(Broker):
 
     async def close(self) -> None:
         """Stop the listener and close the connections."""
+        self._closing = True
         if self._task is not None:
+            # redis-py may swallow a cancellation inside a read: the flag ends the loop too.
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+                await asyncio.wait_for(self._task, 3.0)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
@@ -160,7 +163,7 @@ class RedisBroker(Broker):
     async def _listen(self) -> None:
         delay = 0.1
         first = True
-        while True:
+        while not self._closing:
             pubsub = self._client.pubsub(ignore_subscribe_messages=True)
             try:
                 channels = [f"{self._prefix}:{self.CONTROL}", *self._handlers]
@@ -174,16 +177,23 @@ class RedisBroker(Broker):
                     for hook in list(self.on_reconnect):
                         hook()
                 first = False
-                while True:
-                    msg = await pubsub.get_message(timeout=5.0)
+                idle = 0
+                while not self._closing:
+                    msg = await pubsub.get_message(timeout=1.0)
                     if msg is None:
-                        await pubsub.ping()
+                        idle += 1
+                        if idle % 5 == 0:
+                            await pubsub.ping()  # notices a dead connection while idle
                         continue
+                    idle = 0
                     if msg.get("type") == "message":
                         self._dispatch(str(msg["channel"]), str(msg["data"]))
+                return
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                if self._closing:
+                    return
                 if self.healthy:
                     log.warning("redis broker connection lost: %s", exc)
                 self.healthy = False

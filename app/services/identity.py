@@ -26,6 +26,8 @@ def clean_name(name: str) -> str:
 
     Raises :class:`ValidationFailed`.
     """
+    if not name.isprintable():
+        raise ValidationFailed("names cannot hold control characters")
     name = " ".join(name.split())
     if not NAME_RE.fullmatch(name):
         raise ValidationFailed("names are 1–24 letters, digits, spaces or _-.'")
