@@ -11,6 +11,7 @@ discards and scores after every turn.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from app.engine.tiles import TILE_TYPES
 
@@ -368,3 +369,34 @@ class Reference:
                         around |= farm
                 for s in self.majority(around):
                     self.scores[s] += 4
+
+
+def score_record(doc: dict[str, Any]) -> list[int]:
+    """Replay a ``carcassonne-record/1`` document (base game and River) with the reference
+    model: discards found by its own exhaustive search, every move checked against its own
+    legal placements and follower spots. Returns the scores (final scores if finished)."""
+    rules = doc.get("rules") or {}
+    players = len(doc["players"])
+    ref = Reference(players, river=bool(rules.get("river", False)),
+                    farm_scoring=rules.get("farm_scoring", "modern"),
+                    small_city=bool(rules.get("small_city_two_points", False)))
+    moves = list(doc["moves"])
+    seat = 0
+    done = 0
+    for tile in doc["draw_order"]:
+        legal = ref.placements(tile)
+        if not legal:
+            continue  # discarded; the same seat draws again
+        if done == len(moves):
+            break  # an unfinished record
+        move = moves[done]
+        done += 1
+        x, y = move["at"]
+        assert move["tile"] == tile, (done, move, tile)
+        assert (x, y, move["rotation"]) in legal, (done, move)
+        ref.play_turn(seat, tile, x, y, move["rotation"], move["follower"])
+        seat = (seat + 1) % players
+    assert done == len(moves)
+    if doc.get("finished", True):
+        ref.final_scoring()
+    return ref.scores
