@@ -1,0 +1,118 @@
+/**
+ * The REST client for docs/API.md. Every call sends ``Authorization: Bearer <token>`` when this
+ * browser has one; every failure becomes an ``ApiError`` with the server's machine ``code`` and
+ * a message for people (the server's own, or a readable fallback when the network failed).
+ */
+
+import * as session from './session.js';
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Friendlier words for codes whose server message may be terse. */
+const FRIENDLY = {
+  network: 'Cannot reach the server. Check your connection and try again.',
+  rate_limited: 'Slow down a little — too many requests. Try again in a moment.',
+  unauthorized: 'Your session has expired. Choose a name to continue.',
+  not_found: 'That table or match does not exist (or it has ended).',
+  not_your_turn: 'It is not your turn.',
+  stale_version: 'The game moved on; your view has been refreshed.',
+};
+
+export function friendly(err) {
+  if (!err) return 'Something went wrong.';
+  if (err instanceof ApiError) {
+    if (err.code === 'network' || err.code === 'rate_limited' || err.code === 'unauthorized') {
+      return FRIENDLY[err.code];
+    }
+    return err.message || FRIENDLY[err.code] || `Error: ${err.code}`;
+  }
+  return err.message || String(err);
+}
+
+export async function request(method, path, body, { auth = true, query } = {}) {
+  const headers = { Accept: 'application/json' };
+  const tok = session.token();
+  if (auth && tok) headers.Authorization = `Bearer ${tok}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let url = path;
+  if (query) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) q.set(k, v);
+    const s = q.toString();
+    if (s) url += `?${s}`;
+  }
+  let res;
+  try {
+    res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, 'network', FRIENDLY.network);
+  }
+  const text = await res.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!res.ok) {
+    const e = data && data.error;
+    if (e && e.code) throw new ApiError(res.status, e.code, e.message || FRIENDLY[e.code] || e.code);
+    if (data && data.detail) {
+      const detail = Array.isArray(data.detail)
+        ? data.detail.map((d) => d.msg || JSON.stringify(d)).join('; ') : String(data.detail);
+      throw new ApiError(res.status, res.status === 422 ? 'validation_error' : `http_${res.status}`, detail);
+    }
+    throw new ApiError(res.status, `http_${res.status}`, `The server answered ${res.status} ${res.statusText}.`);
+  }
+  return data;
+}
+
+export const get = (path, opts) => request('GET', path, undefined, opts);
+export const post = (path, body = {}, opts) => request('POST', path, body, opts);
+export const patch = (path, body, opts) => request('PATCH', path, body, opts);
+export const del = (path, opts) => request('DELETE', path, undefined, opts);
+
+/** ``ws://host/path?query`` for the page's own origin. */
+export function wsUrl(path, query) {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query || {})) if (v !== undefined && v !== null && v !== '') q.set(k, v);
+  const s = q.toString();
+  return `${proto}//${location.host}${path}${s ? `?${s}` : ''}`;
+}
+
+// ---------------------------------------------------------------- endpoints
+
+export const createPlayer = (name) => post('/api/players', { name }, { auth: false });
+export const me = () => get('/api/me');
+export const catalogue = () => get('/api/catalogue', { auth: false });
+export const presets = () => get('/api/presets', { auth: false });
+
+export const listLobbies = () => get('/api/lobbies');
+export const createLobby = (body) => post('/api/lobbies', body);
+export const getLobby = (code) => get(`/api/lobbies/${encodeURIComponent(code)}`);
+export const joinLobby = (code) => post(`/api/lobbies/${encodeURIComponent(code)}/join`);
+export const leaveLobby = (code) => post(`/api/lobbies/${encodeURIComponent(code)}/leave`);
+export const pickColour = (code, colour) => post(`/api/lobbies/${encodeURIComponent(code)}/colour`, { colour });
+export const updateLobby = (code, body) => patch(`/api/lobbies/${encodeURIComponent(code)}`, body);
+export const kick = (code, seat) => post(`/api/lobbies/${encodeURIComponent(code)}/kick`, { seat });
+export const addBot = (code) => post(`/api/lobbies/${encodeURIComponent(code)}/bots`);
+export const removeBot = (code, seat) => del(`/api/lobbies/${encodeURIComponent(code)}/bots/${seat}`);
+export const startMatch = (code) => post(`/api/lobbies/${encodeURIComponent(code)}/start`);
+
+export const getMatch = (id, code) => get(`/api/matches/${encodeURIComponent(id)}`, { query: { code } });
+export const matchEvents = (id, since, code) =>
+  get(`/api/matches/${encodeURIComponent(id)}/events`, { query: { since, code } });
+export const postAction = (id, body, code) =>
+  request('POST', `/api/matches/${encodeURIComponent(id)}/actions`, body, { query: { code } });
+export const matchRecord = (id, code) =>
+  get(`/api/matches/${encodeURIComponent(id)}/record`, { query: { code } });
+export const rematch = (id) => post(`/api/matches/${encodeURIComponent(id)}/rematch`);

@@ -1,0 +1,477 @@
+/**
+ * The board: an SVG of placed tiles and followers with pan (drag), zoom (wheel, pinch,
+ * buttons) and "centre"; glowing legal cells, a tile preview, follower targets, scoring
+ * highlights and floating "+N" labels.
+ *
+ * World units: one tile is 100 × 100; cell (x, y) covers [100x, 100x + 100] × [100y, 100y + 100]
+ * (x east, y south, as on the wire). The board knows nothing about the server: the match screen
+ * tells it what to show and receives clicks through callbacks.
+ */
+
+import { svgEl as el, tileArt, spotPoint, ensureDefs } from './tiles.js';
+import { meepleMarkup, colourOf, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from './pieces.js';
+
+const T = 100;
+const MIN_SCALE = 0.12;
+const MAX_SCALE = 3.2;
+
+export const cellKey = (x, y) => `${x},${y}`;
+
+function parseKey(key) {
+  const [x, y] = key.split(',').map(Number);
+  return [x, y];
+}
+
+export class Board {
+  /**
+   * ``host``: the element to fill. ``handlers``: onCellClick(x, y), onCellHover(x, y | null),
+   * onSpotClick(spot), onPreviewClick(), onViewChange().
+   */
+  constructor(host, handlers = {}) {
+    ensureDefs();
+    this.host = host;
+    this.handlers = handlers;
+    this.svg = el('svg', { class: 'board-svg', id: 'board', tabindex: '0', role: 'application',
+      'aria-label': 'Board. Arrow keys choose a square, R rotates, Enter places.' });
+    this.world = el('g', { class: 'world' });
+    this.layers = {};
+    for (const name of ['legal', 'tiles', 'lastmove', 'highlight', 'preview', 'followers', 'targets',
+      'cursor', 'floaters']) {
+      this.layers[name] = el('g', { class: `layer-${name}` });
+      this.world.appendChild(this.layers[name]);
+    }
+    this.svg.appendChild(this.world);
+    host.appendChild(this.svg);
+
+    this.tiles = new Map(); // key → {tile, rotation, node}
+    this.view = { cx: 50, cy: 50, scale: 0.9 };
+    this.auto = true;
+    this.legal = new Map();
+    this.targets = null;
+    this.pointers = new Map();
+    this.gesture = null;
+    this.dragged = false;
+    this.size = { w: 800, h: 600 };
+
+    this.resizeObserver = new ResizeObserver(() => this.onResize());
+    this.resizeObserver.observe(host);
+    this.bindPointer();
+    this.onResize();
+  }
+
+  destroy() {
+    this.resizeObserver.disconnect();
+    cancelAnimationFrame(this.anim);
+    this.svg.remove();
+  }
+
+  // ------------------------------------------------------------------ view
+
+  onResize() {
+    const r = this.host.getBoundingClientRect();
+    this.size = { w: Math.max(50, r.width), h: Math.max(50, r.height) };
+    if (this.auto) this.fit(false);
+    else this.applyView();
+  }
+
+  applyView() {
+    const { cx, cy, scale } = this.view;
+    const w = this.size.w / scale;
+    const h = this.size.h / scale;
+    this.svg.setAttribute('viewBox', `${cx - w / 2} ${cy - h / 2} ${w} ${h}`);
+    this.svg.style.setProperty('--px', String(1 / scale));
+    if (this.targets) this.renderTargets();
+    if (this.handlers.onViewChange) this.handlers.onViewChange();
+  }
+
+  setView(v, animate = true) {
+    const target = {
+      cx: v.cx ?? this.view.cx,
+      cy: v.cy ?? this.view.cy,
+      scale: Math.min(MAX_SCALE, Math.max(MIN_SCALE, v.scale ?? this.view.scale)),
+    };
+    cancelAnimationFrame(this.anim);
+    const reduce = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (!animate || reduce) {
+      this.view = target;
+      this.applyView();
+      return;
+    }
+    const from = { ...this.view };
+    const start = performance.now();
+    const dur = 260;
+    const step = (now) => {
+      const t = Math.min(1, (now - start) / dur);
+      const e = 1 - (1 - t) ** 3;
+      this.view = {
+        cx: from.cx + (target.cx - from.cx) * e,
+        cy: from.cy + (target.cy - from.cy) * e,
+        scale: from.scale * (target.scale / from.scale) ** e,
+      };
+      this.applyView();
+      if (t < 1) this.anim = requestAnimationFrame(step);
+    };
+    this.anim = requestAnimationFrame(step);
+  }
+
+  /** Show every tile and legal cell, as large as fits (at most ~150 px per tile). */
+  fit(animate = true) {
+    const keys = [...this.tiles.keys(), ...this.legal.keys()];
+    if (!keys.length) keys.push('0,0');
+    let minX = Infinity; let minY = Infinity; let maxX = -Infinity; let maxY = -Infinity;
+    for (const k of keys) {
+      const [x, y] = parseKey(k);
+      minX = Math.min(minX, x); minY = Math.min(minY, y);
+      maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
+    }
+    // Keep clear of the zoom buttons on the right edge.
+    const inset = { left: 14, right: this.size.w > 500 ? 66 : 58, top: 14, bottom: 14 };
+    const availW = Math.max(60, this.size.w - inset.left - inset.right);
+    const availH = Math.max(60, this.size.h - inset.top - inset.bottom);
+    const wCells = maxX - minX + 1.3;
+    const hCells = maxY - minY + 1.3;
+    const scale = Math.min(availW / (wCells * T), availH / (hCells * T), 1.5);
+    const shiftX = (inset.right - inset.left) / 2 / scale;
+    const shiftY = (inset.bottom - inset.top) / 2 / scale;
+    this.setView({ cx: ((minX + maxX + 1) / 2) * T + shiftX, cy: ((minY + maxY + 1) / 2) * T + shiftY, scale }, animate);
+  }
+
+  /** The "centre" button: back to automatic framing. */
+  centre() {
+    this.auto = true;
+    this.fit(true);
+  }
+
+  zoomBy(factor, clientX, clientY) {
+    this.auto = false;
+    const rect = this.svg.getBoundingClientRect();
+    const px = clientX ?? rect.left + rect.width / 2;
+    const py = clientY ?? rect.top + rect.height / 2;
+    const [wx, wy] = this.clientToWorld(px, py);
+    const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.view.scale * factor));
+    // Keep the world point under the cursor fixed.
+    const ox = (px - rect.left - rect.width / 2) / scale;
+    const oy = (py - rect.top - rect.height / 2) / scale;
+    this.setView({ cx: wx - ox, cy: wy - oy, scale }, false);
+  }
+
+  panBy(dxPx, dyPx) {
+    this.auto = false;
+    this.setView({ cx: this.view.cx - dxPx / this.view.scale, cy: this.view.cy - dyPx / this.view.scale }, false);
+  }
+
+  clientToWorld(clientX, clientY) {
+    const rect = this.svg.getBoundingClientRect();
+    const { cx, cy, scale } = this.view;
+    return [cx + (clientX - rect.left - rect.width / 2) / scale, cy + (clientY - rect.top - rect.height / 2) / scale];
+  }
+
+  /**
+   * Bring cell (x, y) close enough to pick a follower spot on it: at least ``minPx`` pixels
+   * per tile, centred. Automatic framing resumes with the next tile when it was on.
+   */
+  focusCell(x, y, minPx = 190) {
+    const tilePx = this.view.scale * T;
+    const rect = this.svg.getBoundingClientRect();
+    const fitsPx = Math.min(rect.width, rect.height) * 0.8;
+    const want = Math.min(minPx, fitsPx);
+    if (tilePx >= want * 0.95) {
+      this.reveal(x, y);
+      return;
+    }
+    this.setView({ cx: x * T + T / 2, cy: y * T + T / 2, scale: want / T });
+  }
+
+  /** Make sure cell (x, y) is on screen (keyboard navigation). */
+  reveal(x, y) {
+    const rect = this.svg.getBoundingClientRect();
+    const { cx, cy, scale } = this.view;
+    const halfW = rect.width / 2 / scale;
+    const halfH = rect.height / 2 / scale;
+    const mx = x * T + T / 2;
+    const my = y * T + T / 2;
+    if (Math.abs(mx - cx) > halfW - T * 0.6 || Math.abs(my - cy) > halfH - T * 0.6) {
+      this.setView({ cx: mx, cy: my });
+    }
+  }
+
+  // ------------------------------------------------------------------ input
+
+  bindPointer() {
+    const svg = this.svg;
+    svg.addEventListener('pointerdown', (e) => {
+      if (e.button !== undefined && e.button > 0 && e.pointerType === 'mouse') return;
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (this.pointers.size === 1) {
+        this.dragged = false;
+        this.gesture = { kind: 'pan', x: e.clientX, y: e.clientY, cx: this.view.cx, cy: this.view.cy, id: e.pointerId };
+      } else if (this.pointers.size === 2) {
+        const [a, b] = [...this.pointers.values()];
+        this.gesture = { kind: 'pinch', d: Math.hypot(a.x - b.x, a.y - b.y), scale: this.view.scale,
+          mid: [(a.x + b.x) / 2, (a.y + b.y) / 2], cx: this.view.cx, cy: this.view.cy };
+        this.dragged = true;
+      }
+    });
+    svg.addEventListener('pointermove', (e) => {
+      if (!this.pointers.has(e.pointerId)) return;
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      const g = this.gesture;
+      if (!g) return;
+      if (g.kind === 'pan' && e.pointerId === g.id) {
+        const dx = e.clientX - g.x;
+        const dy = e.clientY - g.y;
+        if (!this.dragged && Math.hypot(dx, dy) < 6) return;
+        if (!this.dragged) {
+          this.dragged = true;
+          svg.classList.add('dragging');
+          try { svg.setPointerCapture(e.pointerId); } catch { /* ignore */ }
+        }
+        this.auto = false;
+        this.setView({ cx: g.cx - dx / this.view.scale, cy: g.cy - dy / this.view.scale }, false);
+      } else if (g.kind === 'pinch' && this.pointers.size >= 2) {
+        const [a, b] = [...this.pointers.values()];
+        const d = Math.hypot(a.x - b.x, a.y - b.y);
+        const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, g.scale * (d / Math.max(1, g.d))));
+        const rect = svg.getBoundingClientRect();
+        // World point under the starting midpoint stays under the current midpoint.
+        const wx = g.cx + (g.mid[0] - rect.left - rect.width / 2) / g.scale;
+        const wy = g.cy + (g.mid[1] - rect.top - rect.height / 2) / g.scale;
+        const mid = [(a.x + b.x) / 2, (a.y + b.y) / 2];
+        this.auto = false;
+        this.setView({ cx: wx - (mid[0] - rect.left - rect.width / 2) / scale,
+          cy: wy - (mid[1] - rect.top - rect.height / 2) / scale, scale }, false);
+      }
+    });
+    const end = (e) => {
+      this.pointers.delete(e.pointerId);
+      if (this.pointers.size === 0) {
+        this.gesture = null;
+        svg.classList.remove('dragging');
+      } else if (this.pointers.size === 1) {
+        const [[id, p]] = [...this.pointers.entries()];
+        this.gesture = { kind: 'pan', x: p.x, y: p.y, cx: this.view.cx, cy: this.view.cy, id };
+      }
+    };
+    svg.addEventListener('pointerup', end);
+    svg.addEventListener('pointercancel', end);
+    svg.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const factor = Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0016));
+      this.zoomBy(factor, e.clientX, e.clientY);
+    }, { passive: false });
+    svg.addEventListener('click', (e) => {
+      if (this.dragged) {
+        this.dragged = false;
+        return;
+      }
+      const spot = e.target.closest('[data-spot]');
+      if (spot && this.handlers.onSpotClick) {
+        this.handlers.onSpotClick(spot.dataset.spot);
+        return;
+      }
+      const preview = e.target.closest('.preview.selected');
+      if (preview && this.handlers.onPreviewClick) {
+        this.handlers.onPreviewClick();
+        return;
+      }
+      const cell = e.target.closest('[data-cell]');
+      if (cell && this.handlers.onCellClick) {
+        const [x, y] = parseKey(cell.dataset.cell);
+        this.handlers.onCellClick(x, y);
+      }
+    });
+    svg.addEventListener('pointerover', (e) => {
+      if (e.pointerType !== 'mouse' || this.gesture?.kind === 'pinch' || this.dragged) return;
+      const cell = e.target.closest('[data-cell]');
+      if (cell && this.handlers.onCellHover) {
+        const [x, y] = parseKey(cell.dataset.cell);
+        this.handlers.onCellHover(x, y);
+      }
+    });
+    svg.addEventListener('pointerleave', () => {
+      if (this.handlers.onCellHover) this.handlers.onCellHover(null, null);
+    });
+  }
+
+  // ------------------------------------------------------------------ tiles and followers
+
+  /** ``board``: the view's ``[{at: [x, y], tile, rotation}]``. New tiles fade in. */
+  setTiles(board, { animate = true } = {}) {
+    const seen = new Set();
+    let grew = false;
+    for (const t of board) {
+      const key = cellKey(t.at[0], t.at[1]);
+      seen.add(key);
+      const cur = this.tiles.get(key);
+      if (cur && cur.tile === t.tile && cur.rotation === t.rotation) continue;
+      if (cur) cur.node.remove();
+      const node = el('g', { class: `tile${animate && this.tiles.size ? ' new' : ''}`,
+        'data-tile-at': key, 'data-tile': t.tile, 'data-rotation': t.rotation,
+        transform: `translate(${t.at[0] * T},${t.at[1] * T})` });
+      node.appendChild(tileArt(t.tile, t.rotation));
+      node.appendChild(el('rect', { class: 'tile-edge', x: 0, y: 0, width: T, height: T }));
+      this.layers.tiles.appendChild(node);
+      this.tiles.set(key, { tile: t.tile, rotation: t.rotation, node });
+      grew = true;
+    }
+    for (const [key, cur] of this.tiles) {
+      if (!seen.has(key)) {
+        cur.node.remove();
+        this.tiles.delete(key);
+      }
+    }
+    if (grew && this.auto) this.fit(true);
+  }
+
+  /** Outline the last placed tile in its player's colour. */
+  setLastMove(at, colour) {
+    const layer = this.layers.lastmove;
+    while (layer.firstChild) layer.firstChild.remove();
+    if (!at) return;
+    const c = colourOf(colour);
+    layer.appendChild(el('rect', { class: 'last-move', x: at[0] * T + 1.5, y: at[1] * T + 1.5,
+      width: T - 3, height: T - 3, rx: 3, stroke: c.fill }));
+  }
+
+  /** ``followers``: the view's ``[{seat, at, spot, role}]``; ``colours``: seat → colour name. */
+  setFollowers(followers, colours) {
+    const layer = this.layers.followers;
+    while (layer.firstChild) layer.firstChild.remove();
+    for (const f of followers) {
+      const key = cellKey(f.at[0], f.at[1]);
+      const t = this.tiles.get(key);
+      const [px, py] = t ? spotPoint(t.tile, f.spot, t.rotation) : [50, 50];
+      const g = el('g', { class: `follower role-${f.role}`, 'data-follower': `${key} ${f.spot}`,
+        'data-seat': f.seat, transform: `translate(${f.at[0] * T + px},${f.at[1] * T + py})` });
+      g.innerHTML = meepleMarkup(colours[f.seat], { lying: f.role === 'farmer', scale: 1.02 });
+      const title = el('title');
+      title.textContent = `${ROLE_LABEL[f.role] || 'Follower'} (${colours[f.seat] || ''})`;
+      g.appendChild(title);
+      layer.appendChild(g);
+    }
+  }
+
+  // ------------------------------------------------------------------ placing a tile
+
+  /** ``cells``: Map "x,y" → [rotations that fit]. */
+  setLegal(cells) {
+    this.legal = cells;
+    const layer = this.layers.legal;
+    while (layer.firstChild) layer.firstChild.remove();
+    for (const [key, rots] of cells) {
+      const [x, y] = parseKey(key);
+      const g = el('g', { class: 'legal-cell', 'data-cell': key, 'data-rotations': rots.join(','),
+        transform: `translate(${x * T},${y * T})` });
+      g.appendChild(el('rect', { class: 'legal-glow', x: 3, y: 3, width: T - 6, height: T - 6, rx: 8 }));
+      g.appendChild(el('rect', { class: 'legal-hit', x: 0, y: 0, width: T, height: T }));
+      layer.appendChild(g);
+    }
+    if (cells.size && this.auto) this.fit(true);
+  }
+
+  /**
+   * Show ``tile`` at (x, y) turned ``rotation``. ``fits``: the rotation is legal there;
+   * ``selected``: the player chose this cell and is about to confirm.
+   */
+  showPreview(x, y, tile, rotation, { fits = true, selected = false } = {}) {
+    const layer = this.layers.preview;
+    while (layer.firstChild) layer.firstChild.remove();
+    const g = el('g', { class: `preview ${fits ? 'fits' : 'nofit'}${selected ? ' selected' : ''}`,
+      'data-preview': cellKey(x, y), 'data-rotation': rotation,
+      transform: `translate(${x * T},${y * T})` });
+    g.appendChild(tileArt(tile, rotation));
+    g.appendChild(el('rect', { class: 'preview-edge', x: 0, y: 0, width: T, height: T }));
+    if (!fits) {
+      g.appendChild(el('rect', { class: 'nofit-veil', x: 0, y: 0, width: T, height: T }));
+      g.appendChild(el('path', { class: 'nofit-cross', d: 'M35,35 L65,65 M65,35 L35,65' }));
+    }
+    layer.appendChild(g);
+  }
+
+  clearPreview() {
+    const layer = this.layers.preview;
+    while (layer.firstChild) layer.firstChild.remove();
+  }
+
+  setCursor(x, y) {
+    const layer = this.layers.cursor;
+    while (layer.firstChild) layer.firstChild.remove();
+    if (x === null || x === undefined) return;
+    layer.appendChild(el('rect', { class: 'kbd-cursor', x: x * T - 3, y: y * T - 3, width: T + 6,
+      height: T + 6, rx: 10 }));
+  }
+
+  // ------------------------------------------------------------------ deploying a follower
+
+  /**
+   * Targets for ``spots`` on the tile at ``at``; ``focus``: the spot picked by keyboard.
+   * Targets keep at least ~30 px across whatever the zoom.
+   */
+  setTargets(at, spots, colour, focus = null) {
+    this.targets = at ? { at, spots, colour, focus } : null;
+    this.renderTargets();
+  }
+
+  renderTargets() {
+    const layer = this.layers.targets;
+    while (layer.firstChild) layer.firstChild.remove();
+    if (!this.targets) return;
+    const { at, spots, colour, focus } = this.targets;
+    const t = this.tiles.get(cellKey(at[0], at[1]));
+    if (!t) return;
+    const c = colourOf(colour);
+    const s = Math.max(1, 13 / (10.5 * this.view.scale));
+    for (const spot of spots) {
+      const [px, py] = spotPoint(t.tile, spot, t.rotation);
+      const role = roleOfSpot(spot);
+      const kind = spot === 'cloister' ? 'cloister' : spot.split(':')[0];
+      const g = el('g', { class: `target${focus === spot ? ' focused' : ''}`, 'data-spot': spot,
+        role: 'button', 'aria-label': `${ROLE_LABEL[role] || 'Follower'} ${PLACE_LABEL[kind] || ''}`,
+        transform: `translate(${at[0] * T + px},${at[1] * T + py}) scale(${s})` });
+      g.innerHTML = `<circle class="target-ring" r="10.5" fill="#fffdf5" stroke="${c.fill}" stroke-width="2.6"/>` +
+        `<g transform="scale(0.95)">${roleIconMarkup(role)}</g>`;
+      const title = el('title');
+      title.textContent = `Place a ${(ROLE_LABEL[role] || 'follower').toLowerCase()} ${PLACE_LABEL[kind] || ''}`;
+      g.appendChild(title);
+      layer.appendChild(g);
+    }
+  }
+
+  // ------------------------------------------------------------------ scoring effects
+
+  /** Glow over ``cells`` ([[x, y], ...]) for a moment, in ``colour`` (a CSS colour). */
+  highlight(cells, colour = '#ffe36e', ms = 2600) {
+    const g = el('g', { class: 'highlight' });
+    for (const [x, y] of cells) {
+      if (!this.tiles.has(cellKey(x, y))) continue;
+      g.appendChild(el('rect', { x: x * T + 2, y: y * T + 2, width: T - 4, height: T - 4, rx: 6,
+        fill: colour, stroke: colour }));
+    }
+    this.layers.highlight.appendChild(g);
+    setTimeout(() => g.remove(), ms);
+  }
+
+  /** A floating "+N" with a caption, rising from the middle of ``cells``. */
+  floatText(cells, text, caption, colour) {
+    const pts = cells.filter(([x, y]) => this.tiles.has(cellKey(x, y)));
+    if (!pts.length) return;
+    const mx = (pts.reduce((a, p) => a + p[0], 0) / pts.length) * T + T / 2;
+    const my = (pts.reduce((a, p) => a + p[1], 0) / pts.length) * T + T / 2;
+    const c = colourOf(colour);
+    const s = Math.max(1, 1 / (this.view.scale * 1.1));
+    const g = el('g', { class: 'floater', transform: `translate(${mx},${my}) scale(${s})` });
+    const inner = el('g', { class: 'floater-inner' });
+    const big = el('text', { class: 'floater-points', 'text-anchor': 'middle', y: 0, fill: c.fill,
+      stroke: '#fff' });
+    big.textContent = text;
+    inner.appendChild(big);
+    if (caption) {
+      const small = el('text', { class: 'floater-caption', 'text-anchor': 'middle', y: 17 });
+      small.textContent = caption;
+      inner.appendChild(small);
+    }
+    g.appendChild(inner);
+    this.layers.floaters.appendChild(g);
+    setTimeout(() => g.remove(), 2900);
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Boot and hash routing. Routes (links work, reloads resume):
+ *   #/              start (choose a name) or the lobby browser
+ *   #/lobbies       lobby browser          #/create        create a table
+ *   #/lobby/CODE    waiting room (joins)   #/match/ID[?code=LOBBYCODE]  match (play or watch)
+ *   #/tiles         tile guide
+ * Screens are modules exporting ``mount(root, ctx) → cleanup``.
+ */
+
+import * as api from './api.js';
+import * as session from './session.js';
+import { setCatalogue } from './tiles.js';
+import { h, clear, toast } from './dom.js';
+import { swatch } from './pieces.js';
+
+const screens = {
+  start: () => import('./screens/start.js'),
+  lobbies: () => import('./screens/lobbies.js'),
+  create: () => import('./screens/create.js'),
+  room: () => import('./screens/room.js'),
+  match: () => import('./screens/match.js'),
+  tiles: () => import('./screens/guide.js'),
+};
+
+let cleanup = null;
+let routeSeq = 0;
+let catalogueLoaded = null;
+
+/** The catalogue, loaded once (tile art needs it). */
+export function loadCatalogue() {
+  if (!catalogueLoaded) {
+    catalogueLoaded = api.catalogue().then((data) => {
+      setCatalogue(data.tiles || data);
+      return data;
+    }).catch((err) => {
+      catalogueLoaded = null;
+      throw err;
+    });
+  }
+  return catalogueLoaded;
+}
+
+export function parseHash(hash = location.hash) {
+  const raw = hash.replace(/^#/, '');
+  const [path, query = ''] = raw.split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  return { parts, query: new URLSearchParams(query), raw };
+}
+
+export function go(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function resolve({ parts }) {
+  const [head, arg] = parts;
+  if (!head) return { screen: session.token() ? 'lobbies' : 'start' };
+  if (head === 'lobbies') return { screen: 'lobbies' };
+  if (head === 'create') return { screen: 'create' };
+  if (head === 'lobby' && arg) return { screen: 'room', code: arg };
+  if (head === 'match' && arg) return { screen: 'match', id: arg };
+  if (head === 'tiles') return { screen: 'tiles' };
+  if (head === 'start') return { screen: 'start' };
+  return { screen: 'lobbies' };
+}
+
+function renderHeader() {
+  const header = document.getElementById('topbar');
+  const who = session.player();
+  clear(header);
+  header.append(
+    h('a.brand', { href: '#/lobbies', 'aria-label': 'Carcassonne — home' },
+      h('span.brand-mark', { html: brandMark() }), h('span.brand-name', 'Carcassonne')),
+    h('nav.topnav', {},
+      h('a', { href: '#/lobbies' }, 'Tables'),
+      h('a', { href: '#/tiles' }, 'Tile guide')),
+    who ? h('a.me-chip', { href: '#/start', title: 'Change your name' },
+      h('span.me-avatar', { html: swatch('blue', 16) }), h('span.me-name', who.name))
+      : h('a.me-chip', { href: '#/start' }, 'Sign in'),
+  );
+}
+
+function brandMark() {
+  return '<svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">' +
+    '<rect x="2" y="2" width="28" height="28" rx="5" fill="#8fbf5a" stroke="#5d7f34" stroke-width="1.5"/>' +
+    '<path d="M2.6,3 H29.4 C22,15 10,15 2.6,3 Z" fill="#e9d3a2" stroke="#6d5234" stroke-width="1.5"/>' +
+    '<path d="M16,30 V19" stroke="#8a7656" stroke-width="5"/><path d="M16,30 V19" stroke="#f3ead2" stroke-width="3"/>' +
+    '</svg>';
+}
+
+export async function route() {
+  const seq = ++routeSeq;
+  const parsed = parseHash();
+  const target = resolve(parsed);
+  const needsIdentity = !['start', 'tiles'].includes(target.screen);
+  // Spectating a match needs an identity too (the API wants a token); the start screen
+  // brings the visitor back here afterwards.
+  if (needsIdentity && !session.token()) {
+    target.screen = 'start';
+    target.next = parsed.raw && !parsed.raw.startsWith('/start') ? `#${parsed.raw}` : '#/lobbies';
+  }
+  if (cleanup) {
+    try { cleanup(); } catch (e) { console.error(e); }
+    cleanup = null;
+  }
+  document.body.dataset.screen = target.screen;
+  renderHeader();
+  const root = clear(document.getElementById('view'));
+  root.appendChild(h('div.loading', { 'aria-busy': 'true' }, h('div.spinner'), 'Loading…'));
+  let mod;
+  try {
+    [mod] = await Promise.all([screens[target.screen](), loadCatalogue()]);
+  } catch (err) {
+    if (seq !== routeSeq) return;
+    clear(root).appendChild(errorPanel(err, () => route()));
+    return;
+  }
+  if (seq !== routeSeq) return;
+  clear(root);
+  try {
+    cleanup = mod.mount(root, { ...target, query: parsed.query, go, refreshHeader: renderHeader }) || null;
+  } catch (err) {
+    console.error(err);
+    root.appendChild(errorPanel(err, () => route()));
+  }
+}
+
+export function errorPanel(err, retry) {
+  return h('div.panel.error-panel', { role: 'alert' },
+    h('h2', 'Something went wrong'),
+    h('p', api.friendly(err)),
+    h('div.row', {},
+      retry ? h('button.btn', { onclick: retry }, 'Try again') : null,
+      h('a.btn.secondary', { href: '#/lobbies' }, 'Back to the tables')));
+}
+
+/** A 401 anywhere means the token is no longer valid: forget it and ask for a name. */
+window.addEventListener('unhandledrejection', (ev) => {
+  const err = ev.reason;
+  if (err instanceof api.ApiError) {
+    ev.preventDefault();
+    if (err.code === 'unauthorized') {
+      session.forget();
+      toast(api.friendly(err), 'error');
+      go(`#/start?next=${encodeURIComponent(location.hash || '#/lobbies')}`);
+    } else {
+      toast(api.friendly(err), 'error');
+    }
+  }
+});
+
+async function boot() {
+  window.addEventListener('hashchange', route);
+  if (session.token()) {
+    // Check the stored token once; a server that forgot us (new secret) means a new name.
+    try {
+      const who = await api.me();
+      const stored = session.player();
+      if (!stored || stored.id !== who.id || stored.name !== who.name) session.save(session.token(), who);
+    } catch (err) {
+      if (err instanceof api.ApiError && (err.status === 401 || err.code === 'unauthorized')) {
+        session.forget();
+      }
+    }
+  }
+  route();
+}
+
+boot();

@@ -1,0 +1,242 @@
+/**
+ * The waiting room of a table (#/lobby/CODE): seats with names, colours and connection state;
+ * pick a colour; the host adds/removes computer players, removes people, changes the options
+ * and starts. Opening the page (an invite link) takes a free seat. Updates arrive on the lobby
+ * websocket (with a polling fallback); when the match starts everyone moves to it.
+ */
+
+import * as api from '../api.js';
+import * as session from '../session.js';
+import { h, clear, toast, copyButton } from '../dom.js';
+import { LiveSocket } from '../socket.js';
+import { COLOURS, COLOUR_ORDER, swatch } from '../pieces.js';
+import { loadPresets, rulesEditor, seatPicker } from './create.js';
+import { rulesLines, rulesSummary } from './rules.js';
+import { errorPanel } from '../main.js';
+
+export function inviteLink(code) {
+  return `${location.origin}${location.pathname}#/lobby/${encodeURIComponent(code)}`;
+}
+
+export function mount(root, ctx) {
+  const code = ctx.code;
+  const me = session.player();
+  let lobby = null;
+  let alive = true;
+  let socket = null;
+  let pollTimer = null;
+  let wasSeated = false;
+  let presets = {};
+  let editor = null;
+  let seatCtl = null;
+  let editingRules = false;
+
+  const wrap = h('section.room', {}, h('div.loading', {}, h('div.spinner'), 'Opening the table…'));
+  root.appendChild(wrap);
+
+  const mySeat = () => (lobby ? lobby.seats.find((s) => s.player && me && s.player === me.id) : null);
+  const isHost = () => lobby && me && lobby.host === me.id;
+
+  function moveToMatch() {
+    const q = lobby.private ? `?code=${encodeURIComponent(lobby.code)}` : '';
+    ctx.go(`#/match/${encodeURIComponent(lobby.match_id)}${q}`);
+  }
+
+  function update(next) {
+    if (!alive || !next) return;
+    if (lobby && next.version !== undefined && lobby.version !== undefined && next.version < lobby.version) return;
+    lobby = next;
+    if (lobby.status === 'started' && lobby.match_id) {
+      toast('The match has started!', 'success');
+      moveToMatch();
+      return;
+    }
+    const seated = !!mySeat();
+    if (wasSeated && !seated) {
+      toast('You are no longer seated at this table.', 'error');
+    }
+    wasSeated = seated;
+    render();
+  }
+
+  async function act(fn, okMessage) {
+    try {
+      const res = await fn();
+      if (res && res.seats) update(res);
+      if (okMessage) toast(okMessage, 'success');
+      return res;
+    } catch (err) {
+      toast(api.friendly(err), 'error');
+      return null;
+    }
+  }
+
+  function seatRow(i) {
+    const s = lobby.seats.find((x) => x.seat === i);
+    const filled = s && (s.player || s.bot);
+    if (!filled) {
+      return h('li.seat.empty', { dataset: { seat: i } },
+        h('span.seat-swatch.empty', { html: '' }),
+        h('div.seat-main', {}, h('b', 'Open seat'), h('small', 'Waiting for a player')),
+        isHost() && lobby.status === 'open'
+          ? h('button.btn.small.secondary.add-bot', { onclick: () => act(() => api.addBot(code)) }, '+ Computer player')
+          : null);
+    }
+    const mine = me && s.player === me.id;
+    const host = s.player && s.player === lobby.host;
+    const online = s.bot || s.connected;
+    return h('li.seat', { dataset: { seat: i, colour: s.colour }, class: mine ? 'mine' : '' },
+      h('span.seat-swatch', { html: swatch(s.colour, 30), title: COLOURS[s.colour] ? COLOURS[s.colour].label : s.colour }),
+      h('div.seat-main', {},
+        h('b.seat-name', s.name || (s.bot ? 'Computer' : 'Player')),
+        h('small', {},
+          mine ? h('span.tag.you', 'You') : null,
+          host ? h('span.tag.host', 'Host') : null,
+          s.bot ? h('span.tag.bot', 'Computer') : null,
+          h('span.conn', { class: online ? 'on' : 'off', title: online ? 'Connected' : 'Not connected' },
+            h('i.dot'), s.bot ? 'ready' : online ? 'online' : 'offline'))),
+      isHost() && !mine && lobby.status === 'open'
+        ? (s.bot
+          ? h('button.btn.small.ghost.remove-bot', { onclick: () => act(() => api.removeBot(code, i)), 'aria-label': `Remove computer player ${s.name}` }, 'Remove')
+          : h('button.btn.small.ghost.kick', { onclick: () => { if (window.confirm(`Remove ${s.name} from the table?`)) act(() => api.kick(code, i)); }, 'aria-label': `Remove ${s.name}` }, 'Remove'))
+        : null);
+  }
+
+  function colourPicker() {
+    const seat = mySeat();
+    if (!seat) return null;
+    const taken = new Set(lobby.seats.filter((s) => (s.player || s.bot) && s !== seat).map((s) => s.colour));
+    return h('div.colour-picker', { role: 'radiogroup', 'aria-label': 'Your colour' },
+      h('span.label', 'Your colour'),
+      COLOUR_ORDER.map((c) => h('button.colour-btn', {
+        type: 'button', role: 'radio', 'aria-checked': seat.colour === c ? 'true' : 'false',
+        'aria-label': `${COLOURS[c].label}${taken.has(c) ? ' (taken)' : ''}`, title: COLOURS[c].label,
+        disabled: taken.has(c), class: seat.colour === c ? 'checked' : '', dataset: { colour: c },
+        html: swatch(c, 30),
+        onclick: () => act(() => api.pickColour(code, c)),
+      })));
+  }
+
+  function rulesPanel() {
+    if (!isHost() || lobby.status !== 'open') {
+      return h('div.panel', {}, h('h2', 'Rules'),
+        h('p', h('b', rulesSummary(lobby.rules, lobby.preset))),
+        h('ul.rules-lines', {}, rulesLines(lobby.rules).map((l) => h('li', l))),
+        h('p.help', `${lobby.private ? 'Private: only people with the link can join.' : 'Public: listed on the tables page.'}`));
+    }
+    const filled = lobby.seats.filter((s) => s.player || s.bot).length;
+    if (!editor || !editingRules) {
+      editor = rulesEditor(presets, { preset: lobby.preset, rules: lobby.rules }, (v) => {
+        editingRules = true;
+        const body = v.preset ? { preset: v.preset } : { rules: v.rules };
+        act(() => api.updateLobby(code, body)).finally(() => { editingRules = false; });
+      });
+      seatCtl = seatPicker(lobby.max_seats, (n) => act(() => api.updateLobby(code, { max_seats: n })), { min: Math.max(2, filled) });
+    } else {
+      seatCtl.set(lobby.max_seats);
+    }
+    const privBtn = h('label.check', {}, h('input#lobby-private', { type: 'checkbox', checked: !!lobby.private,
+      onchange: (e) => act(() => api.updateLobby(code, { private: e.target.checked })) }),
+    h('span', {}, h('b', 'Private'), h('small', ' — only people with the invite link can join')));
+    return h('div.panel.host-rules', {}, h('h2', 'Rules'), editor.node,
+      h('div.form-row', {}, h('span.label', 'Seats'), seatCtl.node), privBtn);
+  }
+
+  function render() {
+    if (!alive) return;
+    const seat = mySeat();
+    const filled = lobby.seats.filter((s) => s.player || s.bot).length;
+    const seats = h('ol.seats#seats');
+    for (let i = 0; i < lobby.max_seats; i += 1) seats.appendChild(seatRow(i));
+    const link = inviteLink(lobby.code);
+    const invite = h('div.panel.invite#invite', {},
+      h('h2', lobby.private ? 'Invite your friends' : 'Invite'),
+      h('p.help', lobby.private ? 'This table is private: send this link or code to the people you want to play with.'
+        : 'This table is public, and you can also send the link.'),
+      h('div.invite-code', {}, h('span.label', 'Code'), h('code#invite-code', lobby.code),
+        copyButton('Copy code', lobby.code, { id: 'copy-code' })),
+      h('div.invite-link', {}, h('input#invite-link', { type: 'text', readonly: true, value: link, 'aria-label': 'Invite link',
+        onfocus: (e) => e.target.select() }), copyButton('Copy link', link, { id: 'copy-invite' })));
+    const start = isHost()
+      ? h('button.btn.primary.big#start-match', { disabled: filled < 2, onclick: async (e) => {
+        e.target.disabled = true;
+        const res = await act(() => api.startMatch(code));
+        if (res && res.match_id) {
+          lobby.match_id = res.match_id;
+          lobby.status = 'started';
+          moveToMatch();
+        } else e.target.disabled = false;
+      } }, filled < 2 ? 'Need at least 2 players' : `Start the match (${filled} players)`)
+      : h('p.waiting-note', {}, h('span.spinner.small'), seat ? 'Waiting for the host to start…' : 'You are watching this table.');
+    const joinBtn = !seat && lobby.status === 'open' && filled < lobby.max_seats
+      ? h('button.btn.primary#take-seat', { onclick: () => act(() => api.joinLobby(code), 'You took a seat') }, 'Take a seat') : null;
+    clear(wrap).append(
+      h('div.room-head', {},
+        h('div', {}, h('h1#room-title', lobby.name || 'Table'),
+          h('p.lead', {}, h('span.badge', lobby.private ? 'Private' : 'Public'), ' ', rulesSummary(lobby.rules, lobby.preset))),
+        h('div.row', {},
+          seat ? h('button.btn.ghost#leave-table', { onclick: async () => {
+            if (!window.confirm('Leave this table?')) return;
+            await act(() => api.leaveLobby(code));
+            ctx.go('#/lobbies');
+          } }, 'Leave table') : h('a.btn.ghost', { href: '#/lobbies' }, 'Back'))),
+      h('div.room-grid', {},
+        h('div.panel.seats-panel', {}, h('h2', `Players ${filled}/${lobby.max_seats}`), seats, colourPicker(), joinBtn,
+          h('div.start-row', {}, start)),
+        h('div.room-side', {}, invite, rulesPanel())));
+  }
+
+  function connect() {
+    socket = new LiveSocket(() => api.wsUrl(`/ws/lobbies/${encodeURIComponent(code)}`, { token: session.token() }), {
+      onMessage: (msg) => {
+        if (msg.t === 'lobby') update(msg.d);
+        else if (msg.t === 'error' && msg.d) toast(msg.d.message || msg.d.code, 'error');
+      },
+      onStatus: ({ state }) => {
+        clearTimeout(pollTimer);
+        if (state !== 'open' && alive) pollTimer = setTimeout(poll, 2500);
+      },
+    });
+  }
+
+  async function poll() {
+    if (!alive) return;
+    try {
+      update(await api.getLobby(code));
+    } catch { /* the socket status handler schedules the next try */ }
+    if (alive && socket && socket.state !== 'open') pollTimer = setTimeout(poll, 4000);
+  }
+
+  (async () => {
+    try {
+      presets = await loadPresets().catch(() => ({}));
+      let l = await api.getLobby(code);
+      const seated = l.seats.some((s) => s.player && me && s.player === me.id);
+      if (l.status === 'open' && !seated) {
+        const free = l.seats.filter((s) => s.player || s.bot).length < l.max_seats;
+        if (free) {
+          try {
+            l = await api.joinLobby(code);
+            toast(`You joined ${l.name || 'the table'}`, 'success');
+          } catch (err) {
+            toast(api.friendly(err), 'error');
+          }
+        } else {
+          toast('This table is full — you can watch when the match starts.', 'info');
+        }
+      }
+      if (!alive) return;
+      update(l);
+      if (alive && lobby.status === 'open') connect();
+    } catch (err) {
+      if (!alive) return;
+      clear(wrap).appendChild(errorPanel(err, () => ctx.go(location.hash)));
+    }
+  })();
+
+  return () => {
+    alive = false;
+    clearTimeout(pollTimer);
+    if (socket) socket.close();
+  };
+}

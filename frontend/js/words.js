@@ -1,0 +1,120 @@
+/**
+ * Engine events in words for the match log ("Ann completed a city: 4 tiles, 1 pennant —
+ * 10 points"). Input: the engine's event JSON (app/engine/events.py) and the seat names.
+ * Consecutive PointsScored events for one shared feature are told as one sentence.
+ */
+
+import { ROLE_LABEL } from './pieces.js';
+
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function joinNames(names) {
+  if (names.length <= 1) return names[0] || 'Nobody';
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+const ARTICLE = { knight: 'a knight', thief: 'a thief', monk: 'a monk', farmer: 'a farmer' };
+const WHERE = { knight: 'in a city', thief: 'on a road', monk: 'in a cloister', farmer: 'in a field' };
+
+/** The facts of one scoring ("4 tiles, 1 pennant"). */
+export function scoringDetail(e) {
+  const parts = [];
+  if (e.category === 'farm') {
+    if (e.cities) parts.push(`${plural(e.cities, 'completed city', 'completed cities')}`);
+  } else if (e.category === 'cloister') {
+    parts.push(plural(e.tiles.length, 'tile'));
+  } else {
+    parts.push(plural(e.tiles.length, 'tile'));
+    if (e.pennants) parts.push(plural(e.pennants, 'pennant'));
+  }
+  return parts.join(', ');
+}
+
+/** "Ann completed a city: 4 tiles, 1 pennant — 10 points" for a group of PointsScored. */
+export function scoringSentence(group, names) {
+  const e = group[0];
+  const who = joinNames(group.map((g) => names[g.seat] || `Seat ${g.seat + 1}`));
+  const each = group.length > 1 ? ' each' : '';
+  const pts = `${plural(e.points, 'point')}${each}`;
+  const detail = scoringDetail(e);
+  if (e.category === 'farm') {
+    if (e.rule && e.rule.startsWith('original')) {
+      return `Final scoring: ${who}'s farmers supply a completed city — ${pts}`;
+    }
+    return `Final scoring: ${who}'s farm supplies ${detail || 'no completed city'} — ${pts}`;
+  }
+  if (e.final) {
+    const what = e.category === 'cloister' ? 'cloister' : e.category;
+    return `Final scoring: ${who}'s incomplete ${what}${detail ? `: ${detail}` : ''} — ${pts}`;
+  }
+  if (e.category === 'cloister') return `${who} completed a cloister — ${pts}`;
+  const rule = e.rule && e.rule.includes('two-tile') ? ' (first edition: small city)' : '';
+  return `${who} completed a ${e.category}: ${detail} — ${pts}${rule}`;
+}
+
+function sameFeature(a, b) {
+  return a.type === 'PointsScored' && b.type === 'PointsScored' && a.category === b.category &&
+    a.final === b.final && a.points === b.points && JSON.stringify(a.tiles) === JSON.stringify(b.tiles);
+}
+
+/**
+ * Log lines for one batch of events: ``[{text, kind, seat}]`` where kind is ``move``,
+ * ``score``, ``end`` or ``info``. ``names``: seat → display name.
+ */
+export function describe(events, names) {
+  const out = [];
+  const name = (seat) => names[seat] || `Seat ${seat + 1}`;
+  for (let i = 0; i < events.length; i += 1) {
+    const e = events[i];
+    switch (e.type) {
+      case 'TilePlaced':
+        out.push({ kind: 'move', seat: e.seat, text: `${name(e.seat)} placed a tile` });
+        break;
+      case 'FollowerPlaced':
+        out.push({ kind: 'move', seat: e.seat,
+          text: `${name(e.seat)} deployed ${ARTICLE[e.role] || 'a follower'} ${WHERE[e.role] || `on ${e.spot}`}` });
+        break;
+      case 'TileDiscarded':
+        out.push({ kind: 'info', seat: e.seat, text: `Tile ${e.tile} fits nowhere — discarded, ${name(e.seat)} draws again` });
+        break;
+      case 'FeatureCompleted':
+        if (!e.followers || e.followers.every((n) => n === 0)) {
+          const size = e.kind === 'cloister' ? '' : `: ${plural(e.tiles.length, 'tile')}`;
+          out.push({ kind: 'info', text: `A ${e.kind} was completed${size} — nobody had a follower there` });
+        }
+        break;
+      case 'PointsScored': {
+        const group = [e];
+        while (i + 1 < events.length && sameFeature(e, events[i + 1])) {
+          group.push(events[i + 1]);
+          i += 1;
+        }
+        out.push({ kind: 'score', seat: e.seat, seats: group.map((g) => g.seat), points: e.points,
+          text: scoringSentence(group, names) });
+        break;
+      }
+      case 'GameEnded': {
+        const winners = e.winners.map(name);
+        const top = e.winners.length ? e.scores[e.winners[0]] : 0;
+        out.push({ kind: 'end', text: winners.length > 1
+          ? `Game over — ${joinNames(winners)} share the win with ${top} points`
+          : `Game over — ${winners[0]} wins with ${top} points` });
+        break;
+      }
+      case 'TileDrawn':
+      case 'TurnEnded':
+      case 'FollowerReturned':
+        break;
+      default: {
+        // Events of expansions this client does not know in detail yet.
+        const words = e.type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+        out.push({ kind: 'info', seat: e.seat, text: e.seat !== undefined ? `${name(e.seat)}: ${words}` : words });
+      }
+    }
+  }
+  return out;
+}
+
+export function roleLabel(role) {
+  return ROLE_LABEL[role] || 'Follower';
+}
