@@ -1,0 +1,114 @@
+"""Real server processes: ``carcassonne serve`` (migrations, then uvicorn) on real ports."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.settings import ROOT
+from tests.support.services import *  # noqa: F403 - the backing-service fixtures
+from tests.support.services import free_port
+
+
+class Server:
+    """One app process; ``start()`` waits until it answers HTTP."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.port = free_port()
+        self.env = env
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:<port>``."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        """``ws://127.0.0.1:<port>``."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        """Run ``serve`` and wait (15 s at most) for it to answer."""
+        code = f"from app.server import serve; serve(host='127.0.0.1', port={self.port})"
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen([sys.executable, "-c", code], env=self.env,
+                                         stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            try:
+                httpx.get(f"{self.url}/healthz", timeout=1)
+                return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no cleanup."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL after 5 s."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def server_env(postgres_url: str, redis_url: str, channel_prefix: str) -> dict[str, str]:
+    """Environment of a server on the session's Postgres database and Redis."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update({
+        "ENVIRONMENT": "test", "SECRET_KEY": "process-test-secret-0123456789",
+        "DATABASE_URL": postgres_url, "REDIS_URL": redis_url,
+        "CHANNEL_PREFIX": channel_prefix, "BOT_DELAY": "0.05", "BOT_POLL_INTERVAL": "0.2",
+        "ACTION_RATE": "1000", "ACTION_BURST": "1000", "LOBBY_BURST": "1000",
+        "LOG_LEVEL": "warning",
+    })
+    return env
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[list[Server]]:
+    """Collects servers started by a test and stops them afterwards."""
+    started: list[Server] = []
+    yield started
+    for server in started:
+        server.stop()
+
+
+def rest(server: Server, method: str, path: str, token: str | None = None,
+         **body: Any) -> Any:
+    """One REST call; raises on a non-2xx answer."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    r = httpx.request(method, f"{server.url}{path}", json=body or None, headers=headers,
+                      timeout=10)
+    assert r.status_code < 300, r.text
+    return r.json()
+
+
+def new_match(server: Server, bots: int = 0) -> tuple[str, list[str]]:
+    """A started 2-player match (plus bots): ``(match_id, [token seat 0, token seat 1])``."""
+    tokens = [rest(server, "POST", "/api/players", name=n)["token"] for n in ("Ann", "Ben")]
+    code = rest(server, "POST", "/api/lobbies", tokens[0], seats=2 + bots)["code"]
+    rest(server, "POST", f"/api/lobbies/{code}/join", tokens[1])
+    for _ in range(bots):
+        rest(server, "POST", f"/api/lobbies/{code}/bots", tokens[0])
+    return rest(server, "POST", f"/api/lobbies/{code}/start", tokens[0])["match_id"], tokens

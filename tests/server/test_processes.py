@@ -1,0 +1,227 @@
+"""Real processes on Postgres and Redis: two instances, SIGKILL and restart, Redis outage."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from tests.server.conftest import Server, new_match, rest
+from tests.support.services import free_port, unavailable
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
+              pytest.mark.timeout(120)]
+
+
+def recv(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
+    """The next frame that is not presence."""
+    while True:
+        frame: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
+        if frame["t"] != "presence":
+            return frame
+
+
+def recv_version(ws: ClientConnection, version: int, timeout: float = 10) -> list[dict[str, Any]]:
+    """Frames up to (and including) the events frame of ``version``."""
+    frames = []
+    deadline = time.monotonic() + timeout
+    while True:
+        frame = recv(ws, max(0.1, deadline - time.monotonic()))
+        frames.append(frame)
+        if frame["t"] == "events" and frame["v"] >= version:
+            return frames
+
+
+def act(ws: ClientConnection, state: dict[str, Any], version: int, action_id: str) -> None:
+    """Send the first legal placement, or a pass."""
+    if state["phase"] == "place_tile":
+        x, y, r = state["legal_placements"][0]
+        d: dict[str, Any] = {"type": "place_tile", "at": [x, y], "rotation": r}
+    else:
+        d = {"type": "pass"}
+    ws.send(json.dumps({"t": "action", "v": version, "id": action_id, "d": d}))
+
+
+def play_until(ws: dict[int, ClientConnection], state: dict[str, Any], version: int,
+               target: int, watcher: ClientConnection) -> tuple[dict[str, Any], int]:
+    """Players act in turn until ``version`` reaches ``target``; returns the new state."""
+    while version < target:
+        seat = state["seat"]
+        if seat in ws:
+            act(ws[seat], state, version, f"a{version}")
+        frame = recv(watcher)
+        assert frame["t"] == "events" and frame["v"] == version + 1, frame
+        state, version = frame["d"]["state"], frame["v"]
+    return state, version
+
+
+def test_two_instances_share_one_match(server_env: dict[str, str], servers: list[Server],
+                                       tmp_path: Path) -> None:
+    a = Server(server_env, tmp_path / "a.log").start()
+    b = Server(server_env, tmp_path / "b.log").start()
+    servers += [a, b]
+    match_id, tokens = new_match(a)
+    with connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0, \
+            connect(f"{b.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1, \
+            connect(f"{b.ws}/ws/matches/{match_id}") as spectator:
+        snap = recv(spectator)
+        recv(p0), recv(p1)
+        state, version = play_until({0: p0, 1: p1}, snap["d"]["state"], 0, 12, p0)
+        spectator_frames = recv_version(spectator, version)
+        p1_frames = recv_version(p1, version)
+    assert [f["v"] for f in spectator_frames] == list(range(1, version + 1))
+    assert spectator_frames == p1_frames  # identical versioned batches on instance B
+    log_batches = rest(a, "GET", f"/api/matches/{match_id}/events?since=0")["batches"]
+    assert [b["events"] for b in log_batches] == [f["d"]["events"] for f in spectator_frames]
+    assert rest(b, "GET", f"/api/matches/{match_id}")["version"] == version
+
+
+def test_sigkill_mid_match_loses_no_acknowledged_action(
+        server_env: dict[str, str], servers: list[Server], tmp_path: Path) -> None:
+    server = Server(server_env, tmp_path / "a.log").start()
+    servers.append(server)
+    match_id, tokens = new_match(server, bots=1)
+    acked: list[dict[str, Any]] = []
+    with connect(f"{server.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0, \
+            connect(f"{server.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1:
+        snap = recv(p0)
+        recv(p1)
+        sockets = {0: p0, 1: p1}
+        state, version = snap["d"]["state"], snap["v"]
+        while version < 15:
+            seat = state["seat"]
+            if seat in sockets:
+                act(sockets[seat], state, version, f"k{version}")
+            frame = recv(p0)
+            acked.append(frame)  # p0 received it: committed and published
+            state, version = frame["d"]["state"], frame["v"]
+        # One more action in flight, then SIGKILL without waiting for its answer.
+        if state["seat"] in sockets:
+            act(sockets[state["seat"]], state, version, f"k{version}")
+        server.kill()
+    restarted = Server(server_env, tmp_path / "a2.log")
+    restarted.port = server.port
+    restarted.start()
+    servers.append(restarted)
+    match = rest(restarted, "GET", f"/api/matches/{match_id}")
+    assert match["version"] >= acked[-1]["v"]
+    batches = rest(restarted, "GET", f"/api/matches/{match_id}/events?since=0")["batches"]
+    for frame in acked:
+        assert batches[frame["v"] - 1]["events"] == frame["d"]["events"]
+    # The match continues: reconnect with since, catch up, play on (the bot too).
+    last = acked[-1]["v"]
+    with connect(f"{restarted.ws}/ws/matches/{match_id}?token={tokens[0]}&since={last}") as p0, \
+            connect(f"{restarted.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1:
+        recv(p1)
+        version = last
+        state = acked[-1]["d"]["state"]
+        while version < match["version"]:
+            frame = recv(p0)
+            state, version = frame["d"]["state"], frame["v"]
+        state, version = play_until({0: p0, 1: p1}, state, version, version + 9, p0)
+    final = rest(restarted, "GET", f"/api/matches/{match_id}")
+    assert final["version"] >= version
+    seats = [b["seat"] for b in rest(restarted, "GET",
+                                     f"/api/matches/{match_id}/events?since={last}")["batches"]]
+    assert 2 in seats, "the bot seat kept playing after the restart"
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Any:
+    """A Redis server of this test only, so it can be stopped and started again."""
+    port = free_port()
+
+    class Redis:
+        url = f"redis://127.0.0.1:{port}/0"
+        proc: subprocess.Popen[bytes] | None = None
+
+        def start(self) -> None:
+            try:
+                self.proc = subprocess.Popen(
+                    ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                     "--appendonly", "no", "--dir", str(tmp_path)],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            except FileNotFoundError as exc:
+                unavailable("redis-server", str(exc))
+            for _ in range(50):
+                try:
+                    import redis
+
+                    redis.Redis.from_url(self.url, socket_connect_timeout=0.2).ping()
+                    return
+                except Exception:  # noqa: BLE001
+                    time.sleep(0.1)
+            raise RuntimeError("private redis did not start")
+
+        def stop(self) -> None:
+            if self.proc is not None:
+                self.proc.kill()
+                self.proc.wait(5)
+                self.proc = None
+
+    server = Redis()
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_redis_outage_actions_commit_and_clients_catch_up(
+        server_env: dict[str, str], servers: list[Server], tmp_path: Path,
+        private_redis: Any) -> None:
+    env = dict(server_env, REDIS_URL=private_redis.url)
+    a = Server(env, tmp_path / "a.log").start()
+    b = Server(env, tmp_path / "b.log").start()
+    servers += [a, b]
+    match_id, tokens = new_match(a)
+    with connect(f"{b.ws}/ws/matches/{match_id}") as spectator:
+        snap = recv(spectator)
+        state, version = snap["d"]["state"], 0
+        private_redis.stop()
+        time.sleep(0.3)
+        health = httpx.get(f"{a.url}/healthz", timeout=5)
+        assert health.status_code == 503 and health.json()["database"] is True
+        for _ in range(4):  # REST actions on instance A while the broker is down
+            seat = state["seat"]
+            d = ({"type": "place_tile", "at": state["legal_placements"][0][:2],
+                  "rotation": state["legal_placements"][0][2]}
+                 if state["phase"] == "place_tile" else {"type": "pass"})
+            out = rest(a, "POST", f"/api/matches/{match_id}/actions", tokens[seat], v=version,
+                       d=d, id=f"r{version}")
+            version = out["version"]
+            state = rest(a, "GET", f"/api/matches/{match_id}")["state"]
+        # Instance B's spectator catches up from the event log, broker or not.
+        frames = recv_version(spectator, version, timeout=15)
+        assert [f["v"] for f in frames if f["t"] == "events"] == list(range(1, version + 1))
+        private_redis.start()
+        deadline = time.monotonic() + 15
+        while httpx.get(f"{a.url}/healthz", timeout=5).status_code != 200:
+            assert time.monotonic() < deadline, "instance A never saw Redis come back"
+            time.sleep(0.2)
+        seat = state["seat"]
+        with connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[seat]}") as player:
+            recv(player)
+            act(player, state, version, "after")
+            assert recv(player)["v"] == version + 1
+        assert recv(spectator)["v"] == version + 1  # live through Redis again
+    with connect(f"{b.ws}/ws/matches/{match_id}?since=0") as late:
+        assert [recv(late)["v"] for _ in range(version + 1)] == list(range(1, version + 2))
+
+
+def test_a_dead_redis_port_still_commits(server_env: dict[str, str], servers: list[Server],
+                                        tmp_path: Path) -> None:
+    env = dict(server_env, REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")
+    server = Server(env, tmp_path / "dead.log").start()
+    servers.append(server)
+    assert httpx.get(f"{server.url}/healthz", timeout=5).status_code == 503
+    match_id, tokens = new_match(server)
+    with connect(f"{server.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0:
+        snap = recv(p0)
+        act(p0, snap["d"]["state"], 0, "d1")
+        assert recv(p0)["v"] == 1  # local sockets still get their batches
+    assert rest(server, "GET", f"/api/matches/{match_id}/events?since=0")["version"] == 1
