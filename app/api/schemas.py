@@ -159,6 +159,7 @@ class ActionIn(Strict):
     engine action without ``seat`` (``{"type": "place_tile", "at": [x, y], "rotation": 90}``,
     ``{"type": "place_follower", "spot": "city:N"}``, ``{"type": "pass"}``)."""
 
+    model_config = ConfigDict(extra="forbid", strict=True)
     v: Annotated[int, Field(ge=0, le=1_000_000)]
     id: Annotated[str, Field(pattern=ACTION_ID_PATTERN)] | None = None
     d: dict[str, Any]

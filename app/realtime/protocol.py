@@ -32,7 +32,7 @@ class FrameError(Exception):
 class ActionFrame(BaseModel):
     """``{"t": "action", "v": 12, "id": "c-17", "d": {...engine action without seat...}}``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     t: Literal["action"]
     v: int = Field(ge=0, le=1_000_000)
     id: CLIENT_ACTION_ID | None = None
@@ -49,7 +49,7 @@ class PingFrame(BaseModel):
 class SyncFrame(BaseModel):
     """``{"t": "sync", "since": 12}`` — resend every batch after ``since`` (or a snapshot)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     t: Literal["sync"]
     since: int = Field(ge=0, le=1_000_000)
 
