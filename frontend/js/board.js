@@ -81,6 +81,9 @@ export class Board {
     this.svg.setAttribute('viewBox', `${cx - w / 2} ${cy - h / 2} ${w} ${h}`);
     this.svg.style.setProperty('--px', String(1 / scale));
     if (this.targets) this.renderTargets();
+    if (this.followerData && Math.abs(this.followerScale() - this.followerScaleShown) > 0.1) {
+      this.setFollowers(...this.followerData);
+    }
     if (this.handlers.onViewChange) this.handlers.onViewChange();
   }
 
@@ -335,6 +338,8 @@ export class Board {
 
   /** ``followers``: the view's ``[{seat, at, spot, role}]``; ``colours``: seat → colour name. */
   setFollowers(followers, colours) {
+    this.followerData = [followers, colours];
+    this.followerScaleShown = this.followerScale();
     const layer = this.layers.followers;
     while (layer.firstChild) layer.firstChild.remove();
     for (const f of followers) {
@@ -343,12 +348,17 @@ export class Board {
       const [px, py] = t ? spotPoint(t.tile, f.spot, t.rotation) : [50, 50];
       const g = el('g', { class: `follower role-${f.role}`, 'data-follower': `${key} ${f.spot}`,
         'data-seat': f.seat, transform: `translate(${f.at[0] * T + px},${f.at[1] * T + py})` });
-      g.innerHTML = meepleMarkup(colours[f.seat], { lying: f.role === 'farmer', scale: 1.02 });
+      g.innerHTML = meepleMarkup(colours[f.seat], { lying: f.role === 'farmer', scale: this.followerScale() });
       const title = el('title');
       title.textContent = `${ROLE_LABEL[f.role] || 'Follower'} (${colours[f.seat] || ''})`;
       g.appendChild(title);
       layer.appendChild(g);
     }
+  }
+
+  /** Followers keep a readable size when the board is zoomed far out. */
+  followerScale() {
+    return Math.min(1.8, Math.max(1.05, 12 / (24 * this.view.scale)));
   }
 
   // ------------------------------------------------------------------ placing a tile

@@ -26,6 +26,7 @@ import { errorPanel } from '../main.js';
 
 const EYE = '<svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true"><path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" fill="none" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.2" fill="currentColor"/></svg>';
 const TROPHY = '<svg width="56" height="56" viewBox="0 0 64 64"><path d="M18 8h28v14c0 10-6 17-14 17S18 32 18 22z" fill="#f2c318" stroke="#8a6b00" stroke-width="2.5"/><path d="M18 13H8c0 9 4 14 11 15M46 13h10c0 9-4 14-11 15" fill="none" stroke="#8a6b00" stroke-width="3"/><path d="M28 39h8v8h-8z" fill="#d9a90f"/><path d="M20 56h24l-3-9H23z" fill="#6d5234"/><path d="M27 17l5-4 5 4-2 7h-6z" fill="#fff6c4" opacity=".8"/></svg>';
+const SHORT = { road: 'Road', city: 'City', cloister: 'Clois.', farm: 'Farm' };
 const CATEGORIES = [['road', 'Roads'], ['city', 'Cities'], ['cloister', 'Cloisters'], ['farm', 'Farms']];
 const MAX_LOG = 250;
 const FOLLOWERS = 7;
@@ -61,7 +62,8 @@ export function mount(root, ctx) {
       const open = !section.classList.contains('panel-open');
       section.classList.toggle('panel-open', open);
       panelToggle.setAttribute('aria-expanded', String(open));
-    } }, 'Scores & log');
+    } }, h('span', { html: '<svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true"><path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>' }),
+  h('span.visually-hidden', 'Scores and log'));
   const scoreStrip = h('div.score-strip', { 'aria-hidden': 'true' });
 
   const zoom = h('div.board-controls', { role: 'group', 'aria-label': 'Board view' },
@@ -637,7 +639,8 @@ export function mount(root, ctx) {
     };
     const table = h('table.score-table#final-scores', {},
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'),
-        cats.map(([, label]) => h('th', { scope: 'col' }, label, h('small', 'during + end'))),
+        cats.map(([k, label]) => h('th', { scope: 'col' }, h('span.long', label), h('span.short', SHORT[k] || label),
+          h('small', 'during + end'))),
         h('th', { scope: 'col' }, 'Total'))),
       h('tbody', {}, order.map((i) => h('tr', { class: (s.winners || []).includes(i) ? 'winner' : '', dataset: { seat: i } },
         h('th', { scope: 'row' }, h('span', { html: swatch(cols[i], 18) }), ` ${n[i]}`, (s.winners || []).includes(i) ? ' ★' : ''),
