@@ -53,7 +53,7 @@ def create_engine(url: str, pool_size: int = 10, max_overflow: int = 20) -> Asyn
 
         return engine
     return create_async_engine(
-        url, pool_size=pool_size, max_overflow=max_overflow, pool_pre_ping=True
+        url, pool_size=pool_size, max_overflow=max_overflow, pool_recycle=1800
     )
 
 

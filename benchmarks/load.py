@@ -1,0 +1,299 @@
+"""Load benchmark of the online service (``make bench-server``): websocket players, real server.
+
+Runs N concurrent 2-player matches, each driven by two websocket clients, against a server on
+Postgres + Redis, and prints actions/s and the p50/p99 of the action → event round trip (from
+sending an action frame to receiving the ``events`` frame carrying its action id). Two loads:
+
+* ``latency``: the player to act waits about a second (0.8–1.2 s) before each action;
+* ``capacity``: the player to act acts as soon as it is their turn.
+
+A finished game is followed by a new match for the same pair, so the load stays constant.
+Without ``--url`` the script starts its own server (``carcassonne serve``, one process) on
+``DATABASE_URL`` (default: a ``carcassonne_bench`` database on 127.0.0.1:5432, created when
+missing) and ``REDIS_URL`` (default redis://127.0.0.1:6379/0), with rate limits lifted.
+A server given with ``--url`` must allow that many players and actions per token.
+
+    python benchmarks/load.py                       # 10, 100, 300, 500 matches, both loads
+    python benchmarks/load.py --matches 300 --mode latency --duration 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Stats:
+    """Samples of one run (only those inside the measuring window count)."""
+
+    window_start: float = 0.0
+    window_end: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    games: int = 0
+
+    def record(self, sent: float, received: float) -> None:
+        """One round trip."""
+        if self.window_start <= sent and received <= self.window_end:
+            self.latencies.append(received - sent)
+            self.actions += 1
+
+
+async def _rest(client: httpx.AsyncClient, method: str, path: str, token: str | None = None,
+                **body: Any) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    for attempt in range(5):
+        r = await client.request(method, path, json=body or None, headers=headers)
+        if r.status_code < 300:
+            return r.json()
+        if r.status_code == 429 or r.status_code >= 500:
+            await asyncio.sleep(0.2 * (attempt + 1))
+            continue
+        raise RuntimeError(f"{method} {path}: {r.status_code} {r.text}")
+    raise RuntimeError(f"{method} {path}: gave up")
+
+
+async def _new_match(client: httpx.AsyncClient, tokens: list[str]) -> str:
+    code = (await _rest(client, "POST", "/api/lobbies", tokens[0], seats=2))["code"]
+    await _rest(client, "POST", f"/api/lobbies/{code}/join", tokens[1])
+    return str((await _rest(client, "POST", f"/api/lobbies/{code}/start", tokens[0]))["match_id"])
+
+
+def _choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    if state["phase"] == "place_tile":
+        x, y, r = rng.choice(state["legal_placements"])
+        return {"type": "place_tile", "at": [x, y], "rotation": r}
+    if state["legal_spots"] and rng.random() < 0.3:
+        return {"type": "place_follower", "spot": rng.choice(state["legal_spots"])}
+    return {"type": "pass"}
+
+
+async def _player(ws_url: str, match_id: str, token: str, seat: int, mode: str,
+                  stats: Stats, stop: asyncio.Event, rng: random.Random) -> bool:
+    """Play one match as ``seat``; True when the game ended (False: time is up)."""
+    pending: dict[str, float] = {}
+    counter = 0
+    async with connect(f"{ws_url}/ws/matches/{match_id}?token={token}",
+                       max_size=2**22, ping_interval=None) as ws:
+
+        async def act(state: dict[str, Any], version: int) -> None:
+            nonlocal counter
+            if mode == "latency":
+                await asyncio.sleep(rng.uniform(0.8, 1.2))
+            if stop.is_set():
+                return
+            counter += 1
+            action_id = f"{seat}-{counter}"
+            pending[action_id] = time.perf_counter()
+            await ws.send(json.dumps({"t": "action", "v": version, "id": action_id,
+                                      "d": _choose(state, rng)}))
+
+        task: asyncio.Task[None] | None = None
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
+            except TimeoutError:
+                continue
+            frame = json.loads(raw)
+            kind = frame["t"]
+            if kind == "events":
+                sent = pending.pop(frame["d"].get("action_id") or "", None)
+                if sent is not None:
+                    stats.record(sent, time.perf_counter())
+                state = frame["d"]["state"]
+            elif kind == "snapshot":
+                state = frame["d"]["state"]
+            elif kind == "error":
+                code = frame["d"]["code"]
+                stats.errors[code] = stats.errors.get(code, 0) + 1
+                if code == "stale_version":
+                    await ws.send(json.dumps({"t": "sync", "since": 0}))
+                continue
+            else:
+                continue
+            if state is None:
+                continue
+            if state["phase"] == "game_over":
+                if seat == 0:
+                    stats.games += 1
+                return True
+            if state["seat"] == seat:
+                if task is not None and not task.done():
+                    task.cancel()
+                task = asyncio.create_task(act(state, frame["v"]))
+        if task is not None:
+            task.cancel()
+    return False
+
+
+async def _pair(client: httpx.AsyncClient, ws_url: str, tokens: list[str], mode: str,
+                stats: Stats, stop: asyncio.Event, seed: int) -> None:
+    rng = random.Random(seed)
+    while not stop.is_set():
+        match_id = await _new_match(client, tokens)
+        results = await asyncio.gather(*(
+            _player(ws_url, match_id, tokens[s], s, mode, stats, stop, random.Random(rng.random()))
+            for s in (0, 1)))
+        if not all(results):
+            return
+
+
+async def run(url: str, matches: int, mode: str, duration: float, warmup: float) -> Stats:
+    """One load of ``matches`` concurrent matches for ``duration`` seconds after ``warmup``."""
+    ws_url = url.replace("http://", "ws://").replace("https://", "wss://")
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as client:
+        gate = asyncio.Semaphore(40)
+
+        async def player(name: str) -> str:
+            async with gate:
+                return str((await _rest(client, "POST", "/api/players", name=name))["token"])
+
+        tokens = await asyncio.gather(*(player(f"P{i}") for i in range(2 * matches)))
+        stats = Stats()
+        stop = asyncio.Event()
+        now = time.perf_counter()
+        stats.window_start = now + warmup
+        stats.window_end = now + warmup + duration
+        pairs = [asyncio.create_task(_pair(client, ws_url, tokens[2 * i:2 * i + 2], mode, stats,
+                                           stop, i)) for i in range(matches)]
+        await asyncio.sleep(warmup + duration)
+        stop.set()
+        done, _ = await asyncio.wait(pairs, timeout=15)
+        for task in pairs:
+            task.cancel()
+        for task in done:
+            if not task.cancelled() and task.exception() is not None:
+                name = type(task.exception()).__name__
+                stats.errors[name] = stats.errors.get(name, 0) + 1
+        return stats
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _ensure_database(url: str) -> None:
+    import asyncpg
+
+    name = url.rpartition("/")[2]
+    admin = url.rpartition("/")[0].replace("postgresql+asyncpg://", "postgresql://") + "/postgres"
+    conn = await asyncpg.connect(admin)
+    try:
+        if not await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name):
+            await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+
+
+@contextlib.contextmanager
+def _server(database_url: str, redis_url: str) -> Any:
+    asyncio.run(_ensure_database(database_url))
+    port = _free_port()
+    env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis_url,
+               ENVIRONMENT="development", LOG_LEVEL="warning", ACTION_RATE="1000",
+               ACTION_BURST="1000", LOBBY_RATE_PER_MINUTE="100000", LOBBY_BURST="100000",
+               PLAYER_RATE_PER_MINUTE="1000000", PLAYER_BURST="100000",
+               ABANDON_AFTER="3600")
+    code = f"from app.server import serve; serve(host='127.0.0.1', port={port})"
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        else:
+            raise RuntimeError("the server did not start")
+        yield url, proc.pid
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _cpu_seconds(pid: int | None) -> float | None:
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def main() -> int:
+    """Run the loads and print one line per (mode, matches)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", help="a running server (default: start one)")
+    parser.add_argument("--matches", default="10,100,300,500")
+    parser.add_argument("--mode", choices=("latency", "capacity", "both"), default="both")
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--database-url", default=os.environ.get(
+        "DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/carcassonne_bench"))
+    parser.add_argument("--redis-url", default=os.environ.get(
+        "REDIS_URL", "redis://127.0.0.1:6379/0"))
+    args = parser.parse_args()
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+    counts = [int(n) for n in args.matches.split(",")]
+    modes = ["latency", "capacity"] if args.mode == "both" else [args.mode]
+    server = _server(args.database_url, args.redis_url) if not args.url else None
+    with server if server is not None else contextlib.nullcontext((args.url, None)) as (url, pid):
+        print(f"server {url}  duration {args.duration}s after {args.warmup}s warm-up")
+        print(f"{'mode':9} {'matches':>7} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
+              f"{'server cpu ms/action':>21} {'games':>6}  errors")
+        for mode in modes:
+            for n in counts:
+                before = _cpu_seconds(pid)
+                stats = asyncio.run(run(url, n, mode, args.duration, args.warmup))
+                after = _cpu_seconds(pid)
+                rate = stats.actions / args.duration
+                cpu = ((after - before) * 1000 / max(stats.actions, 1)
+                       if before is not None and after is not None else float("nan"))
+                lat = [x * 1000 for x in stats.latencies]
+                print(f"{mode:9} {n:7d} {rate:10.0f} {statistics.median(lat) if lat else 0:8.1f}"
+                      f" {_percentile(lat, 0.99):8.1f} {cpu:21.2f} {stats.games:6d}  "
+                      f"{stats.errors or ''}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
