@@ -201,11 +201,12 @@ class GameState:
         return len(self.deck) - self.deck_pos
 
     def remaining_counts(self) -> dict[str, int]:
-        """How many of each tile id are still to be drawn (public information)."""
+        """How many of each tile id are still to be drawn (public information), keyed in tile-id
+        order: the keys must not follow the deck, or the first key would be the next tile."""
         counts: dict[str, int] = {}
         for tid in self.deck[self.deck_pos:]:
             counts[tid] = counts.get(tid, 0) + 1
-        return counts
+        return dict(sorted(counts.items()))
 
     def find(self, gid: int) -> int:
         """The feature (union–find root) that segment ``gid`` belongs to."""
