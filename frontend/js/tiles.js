@@ -478,12 +478,16 @@ export function ensureDefs() {
         <circle cx="10" cy="11" r="0.9" fill="#a9d173"/>
         <circle cx="20" cy="19" r="0.8" fill="#a9d173"/>
       </pattern>
-      <pattern id="pat-city" width="16" height="14" patternUnits="userSpaceOnUse">
-        <rect width="16" height="14" fill="#e9d3a2"/>
-        <rect x="1.5" y="2" width="5" height="4" rx="0.6" fill="#c9744e"/>
-        <rect x="9.5" y="9" width="5" height="4" rx="0.6" fill="#b9653f"/>
-        <rect x="10" y="2.5" width="3.5" height="2.5" fill="#d9bc86"/>
-        <rect x="2.5" y="9.5" width="3.5" height="2.5" fill="#d9bc86"/>
+      <pattern id="pat-city" width="24" height="20" patternUnits="userSpaceOnUse">
+        <rect width="24" height="20" fill="#e4c993"/>
+        <rect x="2" y="5.5" width="7" height="5" fill="#f3e4c0" stroke="#a7885a" stroke-width="0.5"/>
+        <path d="M1.2,6 L5.5,2.2 L9.8,6 Z" fill="#c4623f"/>
+        <rect x="14" y="15" width="7" height="5" fill="#f3e4c0" stroke="#a7885a" stroke-width="0.5"/>
+        <path d="M13.2,15.5 L17.5,11.7 L21.8,15.5 Z" fill="#b55536"/>
+        <rect x="15" y="3" width="5" height="4" fill="#eddcb4" stroke="#a7885a" stroke-width="0.4"/>
+        <path d="M14.4,3.4 L17.5,1 L20.6,3.4 Z" fill="#9e4d33"/>
+        <rect x="3" y="15" width="5" height="3.6" fill="#eddcb4" stroke="#a7885a" stroke-width="0.4"/>
+        <path d="M2.4,15.3 L5.5,13 L8.6,15.3 Z" fill="#a95236"/>
       </pattern>
       <linearGradient id="grad-water" x1="0" y1="0" x2="1" y2="1">
         <stop offset="0" stop-color="#5db2e6"/><stop offset="1" stop-color="#3d8ccc"/>
@@ -543,10 +547,13 @@ export function tileArt(tileId, rotation = 0) {
     const kk = (c.k + k) % 4;
     g.appendChild(el('path', { d: pathString(c.fill, kk), fill: 'url(#pat-city)' }));
     for (const w of c.walls) {
-      g.appendChild(el('path', { d: pathString(w, kk), fill: 'none', stroke: '#6d5234',
-        'stroke-width': 4.6, 'stroke-linecap': 'round' }));
-      g.appendChild(el('path', { d: pathString(w, kk), fill: 'none', stroke: '#b89a6c',
-        'stroke-width': 2.2, 'stroke-dasharray': '2.4 2.4', 'stroke-linecap': 'butt' }));
+      // The wall: a dark outline, pale stone, then battlements.
+      g.appendChild(el('path', { d: pathString(w, kk), fill: 'none', stroke: '#5e4a33',
+        'stroke-width': 6.4, 'stroke-linecap': 'round' }));
+      g.appendChild(el('path', { d: pathString(w, kk), fill: 'none', stroke: '#cdb98f',
+        'stroke-width': 3.6, 'stroke-linecap': 'round' }));
+      g.appendChild(el('path', { d: pathString(w, kk), fill: 'none', stroke: '#8d7654',
+        'stroke-width': 3.6, 'stroke-dasharray': '3.2 2.4', 'stroke-linecap': 'butt' }));
     }
   }
   for (const r of plan.rivers) {
@@ -655,6 +662,7 @@ function cloisterArt(x, y) {
 
 /** A standalone <svg> showing one tile (for the tray, the tile guide, previews). */
 export function tileSvg(tileId, rotation = 0, size = 96, extraClass = '') {
+  ensureDefs();
   const svg = el('svg', { viewBox: '-2 -2 104 104', width: size, height: size,
     class: `tile-svg ${extraClass}`.trim(), role: 'img', 'aria-label': `Tile ${tileId}` });
   svg.appendChild(tileArt(tileId, rotation));

@@ -68,11 +68,13 @@ export function describe(events, names) {
     const e = events[i];
     switch (e.type) {
       case 'TilePlaced':
-        out.push({ kind: 'move', seat: e.seat, text: `${name(e.seat)} placed a tile` });
+        out.push({ kind: 'move', seat: e.seat, tag: 'placed', text: `${name(e.seat)} placed a tile` });
         break;
       case 'FollowerPlaced':
-        out.push({ kind: 'move', seat: e.seat,
-          text: `${name(e.seat)} deployed ${ARTICLE[e.role] || 'a follower'} ${WHERE[e.role] || `on ${e.spot}`}` });
+      {
+        const rest = `deployed ${ARTICLE[e.role] || 'a follower'} ${WHERE[e.role] || `on ${e.spot}`}`;
+        out.push({ kind: 'move', seat: e.seat, tag: 'deployed', rest, text: `${name(e.seat)} ${rest}` });
+      }
         break;
       case 'TileDiscarded':
         out.push({ kind: 'info', seat: e.seat, text: `Tile ${e.tile} fits nowhere — discarded, ${name(e.seat)} draws again` });

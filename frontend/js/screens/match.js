@@ -21,7 +21,8 @@ import { Board, cellKey } from '../board.js';
 import { tileSvg, tileType } from '../tiles.js';
 import { COLOURS, colourOf, swatch, meepleIcon, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../pieces.js';
 import { describe, scoringDetail, joinNames } from '../words.js';
-import { rulesSummary } from './rules.js';
+import { rulesSummary, matchingPreset } from './rules.js';
+import { loadPresets } from './create.js';
 import { errorPanel } from '../main.js';
 
 const EYE = '<svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true"><path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" fill="none" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.2" fill="currentColor"/></svg>';
@@ -43,6 +44,7 @@ export function mount(root, ctx) {
   let lastPlaced = null;
   let logItems = [];
   let actionSeq = 0;
+  let presetName = null;
   const ui = { rotation: 0, selected: null, hover: null, cursor: null, spotFocus: null, pending: null, pendingTimer: null,
     keyboard: false, turnKey: null };
 
@@ -250,7 +252,7 @@ export function mount(root, ctx) {
     clear(infoBox).append(
       h('div.info-item', {}, h('span.info-num#tiles-left', String(s.tiles_remaining)), h('small', 'tiles left')),
       h('div.info-item', {}, h('span.info-num#spectators', String(match.spectators || 0)), h('small', 'watching')),
-      h('div.info-item.rules', {}, h('small', rulesSummary(s.rules, null))));
+      h('div.info-item.rules', {}, h('small', rulesSummary(s.rules, presetName))));
   }
 
   function trayTile(tileId, rotation, { big = false, clickable = false } = {}) {
@@ -499,6 +501,12 @@ export function mount(root, ctx) {
   function addLog(events, { quiet = false } = {}) {
     const lines = describe(events, names());
     for (const line of lines) {
+      const top = logItems[0];
+      if (line.tag === 'deployed' && top && top.tag === 'placed' && top.seat === line.seat) {
+        // One line per turn: "Ann placed a tile and deployed a knight in a city".
+        logItems[0] = { ...top, tag: 'turn', text: `${top.text} and ${line.rest}` };
+        continue;
+      }
       logItems.unshift(line);
       if (!quiet && line.kind === 'score' && line.seats && !line.text.startsWith('Final')) {
         // Scoring is news: also a toast for a moment.
@@ -600,11 +608,13 @@ export function mount(root, ctx) {
   }
 
   async function loadHistory() {
+    const upTo = version;
     try {
       const data = await api.matchEvents(matchId, 0, code);
       if (!alive) return;
       const all = [];
-      for (const b of data.batches || []) all.push(...(b.events || []));
+      // Batches after ``upTo`` arrive (or arrived) on the socket and are logged from there.
+      for (const b of data.batches || []) if (b.v === undefined || b.v <= upTo) all.push(...(b.events || []));
       for (let i = all.length - 1; i >= 0; i -= 1) {
         if (all[i].type === 'TilePlaced') {
           lastPlaced = lastPlaced || { at: all[i].at, seat: all[i].seat };
@@ -812,6 +822,10 @@ export function mount(root, ctx) {
     try {
       const m = await api.getMatch(matchId, code);
       if (!alive) return;
+      loadPresets().then((presets) => {
+        presetName = matchingPreset(m.state.rules, presets);
+        if (alive && match) renderPlayers();
+      }).catch(() => {});
       applySnapshot(m.version, m);
       board.fit(false);
       connect();
