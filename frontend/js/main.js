@@ -11,7 +11,6 @@ import * as api from './api.js';
 import * as session from './session.js';
 import { setCatalogue } from './tiles.js';
 import { h, clear, toast } from './dom.js';
-import { swatch } from './pieces.js';
 
 const screens = {
   start: () => import('./screens/start.js'),
@@ -75,7 +74,7 @@ function renderHeader() {
       h('a', { href: '#/lobbies' }, 'Tables'),
       h('a', { href: '#/tiles' }, 'Tile guide')),
     who ? h('a.me-chip', { href: '#/start', title: 'Change your name' },
-      h('span.me-avatar', { html: swatch('blue', 16) }), h('span.me-name', who.name))
+      h('span.me-avatar', { 'aria-hidden': 'true' }, (who.name[0] || '?').toUpperCase()), h('span.me-name', who.name))
       : h('a.me-chip', { href: '#/start' }, 'Sign in'),
   );
 }

@@ -479,9 +479,12 @@ export function mount(root, ctx) {
       }
     }
     if (ui.pending && (d.action_id === ui.pending.id || ui.pending.v < v)) clearPending();
-    addLog(events);
-    render();
-    celebrate(events);
+    addLog(events, { quiet: !d.state });
+    // In a catch-up only the last batch carries the state: draw once, at the end.
+    if (d.state) {
+      render();
+      celebrate(events);
+    }
   }
 
   function celebrate(events) {
@@ -830,7 +833,6 @@ export function mount(root, ctx) {
       board.fit(false);
       connect();
       loadHistory();
-      setTimeout(() => { if (alive && myTurn()) board.svg.focus({ preventScroll: true }); }, 60);
     } catch (err) {
       if (!alive) return;
       clear(root).appendChild(errorPanel(err, () => ctx.go(location.hash)));

@@ -144,6 +144,11 @@ export function mount(root, ctx) {
 
   function render() {
     if (!alive) return;
+    if (lobby.status === 'closed') {
+      clear(wrap).append(h('div.panel.error-panel', {}, h('h2', lobby.name || 'Table'),
+        h('p', 'This table has been closed.'), h('a.btn', { href: '#/lobbies' }, 'Back to the tables')));
+      return;
+    }
     const seat = mySeat();
     const filled = lobby.seats.filter((s) => s.player || s.bot).length;
     const seats = h('ol.seats#seats');

@@ -19,6 +19,42 @@ export function validName(name) {
   return null;
 }
 
+/** Edge letter on board side ``side`` of tile type ``t`` turned ``rotation``. */
+function edgeAt(t, rotation, side) {
+  return t.edges[(side - rotation / 90 + 8) % 4];
+}
+
+/**
+ * A small landscape whose tiles really fit together: filled row by row with random base tiles
+ * whose edges match their north and west neighbours (decoration for the start screen).
+ */
+export function miniLandscape(w, h) {
+  const types = allTileTypes().filter((t) => !t.river && !t.icon && t.count > 0);
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const grid = [];
+    let ok = true;
+    for (let y = 0; y < h && ok; y += 1) {
+      for (let x = 0; x < w && ok; x += 1) {
+        const north = y > 0 ? grid[(y - 1) * w + x] : null;
+        const west = x > 0 ? grid[y * w + x - 1] : null;
+        const options = [];
+        for (const t of types) {
+          for (const r of [0, 90, 180, 270]) {
+            if (north && edgeAt(t, r, 0) !== edgeAt(north.t, north.rotation, 2)) continue;
+            if (west && edgeAt(t, r, 3) !== edgeAt(west.t, west.rotation, 1)) continue;
+            // Favour the common tiles, as the real deck does.
+            for (let k = 0; k < t.count; k += 1) options.push({ t, rotation: r });
+          }
+        }
+        if (!options.length) ok = false;
+        else grid.push(options[Math.floor(Math.random() * options.length)]);
+      }
+    }
+    if (ok) return grid.map((c) => ({ id: c.t.id, rotation: c.rotation }));
+  }
+  return [];
+}
+
 export function mount(root, ctx) {
   const next = ctx.next || ctx.query.get('next') || '#/lobbies';
   const who = session.player();
@@ -65,11 +101,8 @@ export function mount(root, ctx) {
   who ? h('p.help', `You play as ${who.name}. Choosing a new name starts a new identity: your seats stay with the old one.`) : null);
 
   const collage = h('div.collage', { 'aria-hidden': 'true' });
-  const types = allTileTypes().filter((t) => !t.river && !t.icon && t.count > 0);
-  const picks = ['C', 'F', 'L', 'A', 'D', 'O', 'X', 'S', 'B', 'J', 'M', 'V'];
-  picks.forEach((id, i) => {
-    if (!types.find((t) => t.id === id)) return;
-    const svg = tileSvg(id, ((i * 3) % 4) * 90, 78);
+  miniLandscape(5, 3).forEach(({ id, rotation }, i) => {
+    const svg = tileSvg(id, rotation, 84);
     svg.style.setProperty('--i', i);
     collage.appendChild(svg);
   });
