@@ -8,7 +8,7 @@ import re
 import httpx
 import pytest
 
-from tests.browser.ui import Player, Server
+from tests.browser.ui import Player, Server, create_private_lobby
 
 pytestmark = pytest.mark.browser
 
@@ -122,3 +122,45 @@ def test_errors_are_readable(server, browser):
     panel = page.wait_for_selector(".error-panel")
     assert "Something went wrong" in panel.inner_text()
     context.close()
+
+
+def test_waiting_room_colours_options_bots_kick_and_presence(server, browser):
+    ann = Player.open(browser, server, "Ann")
+    ben = Player.open(browser, server, "Ben")
+    code = create_private_lobby(ann, seats=3)
+    # Ben opens the invite link itself (not the code box).
+    ben.page.goto(f"/#/lobby/{code}")
+    ben.page.wait_for_selector("#seats li.seat.mine")
+    ann_seat_ben = '#seats li.seat[data-seat="1"]'
+    ann.page.wait_for_selector(f"{ann_seat_ben}:not(.empty) .conn.on")
+
+    # Ben picks green; Ann sees it (colour and shape are both shown).
+    ben.page.click('.colour-picker [data-colour="green"]')
+    ann.page.wait_for_selector(f'{ann_seat_ben}[data-colour="green"]')
+    assert ann.page.locator('.colour-picker [data-colour="green"]').is_disabled()
+
+    # The host changes the rules; Ben's room follows.
+    ann.page.click('.host-rules [data-preset="river"]')
+    ben.page.wait_for_function(
+        "document.querySelector('#room-title').parentElement.textContent.includes('River')")
+
+    # Computer players: add one, remove it.
+    ann.page.click("#seats .add-bot")
+    ben.page.wait_for_selector('#seats li.seat[data-seat="2"]:not(.empty) .tag.bot')
+    ann.page.click('#seats li.seat[data-seat="2"] .remove-bot')
+    ben.page.wait_for_selector('#seats li.seat[data-seat="2"].empty')
+
+    # Connection state: Ben leaves the page, Ann sees him offline, he comes back online.
+    ben.page.goto("/#/tiles")
+    ann.page.wait_for_selector(f"{ann_seat_ben} .conn.off")
+    ben.page.goto(f"/#/lobby/{code}")
+    ann.page.wait_for_selector(f"{ann_seat_ben} .conn.on")
+
+    # The host removes Ben.
+    ann.page.once("dialog", lambda dialog: dialog.accept())
+    ann.page.click(f"{ann_seat_ben} .kick")
+    ann.page.wait_for_selector(f"{ann_seat_ben}.empty")
+    ben.page.wait_for_selector("#take-seat")
+    assert ann.errors == [] and ben.errors == []
+    ann.context.close()
+    ben.context.close()
