@@ -13,6 +13,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.schemas import CODE_PATTERN
 from app.engine import EngineError
+from app.realtime.hub import Connection, Hub
 from app.realtime.protocol import (
     PONG,
     ActionFrame,
@@ -110,10 +111,17 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         pass
     finally:
         rt.metrics.websockets.labels("match").dec()
-        await rt.hubs.release(hub, conn)
-        if seat is not None:
-            with contextlib.suppress(Exception):
-                await play.touch_seats(rt, match_id, [seat])
+        # In a task of its own: the cleanup must finish even if this handler is cancelled.
+        rt.spawn(_close_match_socket(rt, hub, conn, match_id, seat))
+
+
+async def _close_match_socket(rt: Runtime, hub: Hub, conn: Connection, match_id: str,
+                              seat: int | None) -> None:
+    await rt.hubs.release(hub, conn)
+    if seat is not None and str(seat) not in hub.local_presence()[0]:
+        with contextlib.suppress(Exception):
+            # Another instance still holding this seat refreshes it within 15 s.
+            await play.touch_seats(rt, match_id, [seat], gone=True)
 
 
 @router.websocket("/ws/lobbies/{code}")
@@ -151,7 +159,7 @@ async def lobby_socket(websocket: WebSocket, code: str) -> None:
         pass
     finally:
         rt.metrics.websockets.labels("lobby").dec()
-        await rt.hubs.release(hub, conn)
+        rt.spawn(rt.hubs.release(hub, conn))
 
 
 __all__ = ["router"]

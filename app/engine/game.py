@@ -296,6 +296,19 @@ def _validate_draw_order(options: Options, draw_order: Sequence[str]) -> tuple[s
         seen[tid] = seen.get(tid, 0) + 1
         if seen[tid] > available[tid]:
             raise InvalidOptions(f"the set has only {available[tid]} tile(s) {tid}")
+    if options.river:
+        # RULES.md §5.2 rules 2 and 6 (record.md "draw_order"): the river tiles are drawn
+        # before the lake, and the lake before any land tile. A shorter test order may leave
+        # tiles out, but never changes that order.
+        stage = 0
+        for tid in draw_order:
+            now = 1 if tid == LAKE else 0 if TILE_TYPES[tid].river else 2
+            if now < stage:
+                raise InvalidOptions(
+                    f"with the River the river tiles come first, then the lake {LAKE}, then "
+                    f"the land tiles; {tid} comes too late"
+                )
+            stage = now
     return tuple(draw_order)
 
 

@@ -588,11 +588,12 @@ async def open_match_socket(
     return hub, conn, seat
 
 
-async def touch_seats(rt: Runtime, match_id: str, seats: list[int]) -> None:
-    """Record that ``seats`` of a match are connected now (``seat_presence``)."""
+async def touch_seats(rt: Runtime, match_id: str, seats: list[int], gone: bool = False) -> None:
+    """Record that ``seats`` of a match are connected now (``seat_presence``); ``gone``: that
+    they just left (their last socket here closed), so the bot sweep need not wait."""
     if not seats:
         return
-    now = utcnow()
+    now = utcnow() - (PRESENT_WINDOW + timedelta(seconds=1) if gone else timedelta(0))
     if rt.db.is_postgres:
         from sqlalchemy.dialects.postgresql import insert as upsert
     else:
