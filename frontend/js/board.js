@@ -70,7 +70,8 @@ export class Board {
   onResize() {
     const r = this.host.getBoundingClientRect();
     this.size = { w: Math.max(50, r.width), h: Math.max(50, r.height) };
-    if (this.auto) this.fit(false);
+    if (this.focus) this.setView(this.focus, false);
+    else if (this.auto) this.fit(false);
     else this.applyView();
   }
 
@@ -119,6 +120,7 @@ export class Board {
 
   /** Show every tile and legal cell, as large as fits (at most ~150 px per tile). */
   fit(animate = true) {
+    this.focus = null;
     const keys = [...this.tiles.keys(), ...this.legal.keys()];
     if (!keys.length) keys.push('0,0');
     let minX = Infinity; let minY = Infinity; let maxX = -Infinity; let maxY = -Infinity;
@@ -147,6 +149,8 @@ export class Board {
 
   zoomBy(factor, clientX, clientY) {
     this.auto = false;
+    this.focus = null;
+    cancelAnimationFrame(this.anim);
     const rect = this.svg.getBoundingClientRect();
     const px = clientX ?? rect.left + rect.width / 2;
     const py = clientY ?? rect.top + rect.height / 2;
@@ -182,7 +186,9 @@ export class Board {
       this.reveal(x, y);
       return;
     }
-    this.setView({ cx: x * T + T / 2, cy: y * T + T / 2, scale: want / T });
+    // Remembered so a resize (the tray changing height) keeps the tile in the middle.
+    this.focus = { cx: x * T + T / 2, cy: y * T + T / 2, scale: want / T };
+    this.setView(this.focus);
   }
 
   /** Make sure cell (x, y) is on screen (keyboard navigation). */
@@ -230,6 +236,7 @@ export class Board {
           try { svg.setPointerCapture(e.pointerId); } catch { /* ignore */ }
         }
         this.auto = false;
+        this.focus = null;
         this.setView({ cx: g.cx - dx / this.view.scale, cy: g.cy - dy / this.view.scale }, false);
       } else if (g.kind === 'pinch' && this.pointers.size >= 2) {
         const [a, b] = [...this.pointers.values()];

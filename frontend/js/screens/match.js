@@ -18,7 +18,7 @@ import * as session from '../session.js';
 import { h, clear, toast, copyText } from '../dom.js';
 import { LiveSocket } from '../socket.js';
 import { Board, cellKey } from '../board.js';
-import { tileSvg, tileType } from '../tiles.js';
+import { tileSvg, tileType, spotPoint } from '../tiles.js';
 import { COLOURS, colourOf, swatch, meepleIcon, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../pieces.js';
 import { describe, scoringDetail, joinNames } from '../words.js';
 import { rulesSummary, matchingPreset } from './rules.js';
@@ -27,6 +27,13 @@ import { errorPanel } from '../main.js';
 
 const EYE = '<svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true"><path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" fill="none" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.2" fill="currentColor"/></svg>';
 const TROPHY = '<svg width="56" height="56" viewBox="0 0 64 64"><path d="M18 8h28v14c0 10-6 17-14 17S18 32 18 22z" fill="#f2c318" stroke="#8a6b00" stroke-width="2.5"/><path d="M18 13H8c0 9 4 14 11 15M46 13h10c0 9-4 14-11 15" fill="none" stroke="#8a6b00" stroke-width="3"/><path d="M28 39h8v8h-8z" fill="#d9a90f"/><path d="M20 56h24l-3-9H23z" fill="#6d5234"/><path d="M27 17l5-4 5 4-2 7h-6z" fill="#fff6c4" opacity=".8"/></svg>';
+/** Where a point (tile units) lies on its tile, in words ("west", "south-east", "middle"). */
+function whereOnTile([x, y]) {
+  const ns = y < 38 ? 'north' : y > 62 ? 'south' : '';
+  const ew = x < 38 ? 'west' : x > 62 ? 'east' : '';
+  return ns && ew ? `${ns}-${ew}` : ns || ew || 'middle';
+}
+
 const SHORT = { road: 'Road', city: 'City', cloister: 'Clois.', farm: 'Farm' };
 const CATEGORIES = [['road', 'Roads'], ['city', 'Cities'], ['cloister', 'Cloisters'], ['farm', 'Farms']];
 const MAX_LOG = 250;
@@ -310,22 +317,26 @@ export function mount(root, ctx) {
               h('button.btn.ghost#cancel-placement', { onclick: cancelSelection }, 'Cancel')))
           : h('div.tray-text', {},
             h('b', 'Your turn'),
-            h('span', `Choose a glowing square (${legalCells().size} possible). Rotate with R or the arrows.`)));
+            h('span.tray-hint', `Choose a glowing square (${legalCells().size} possible). Rotate with R or the arrows.`)));
       return;
     }
     if (s.phase === 'deploy') {
       const spots = s.legal_spots || [];
       const supply = (s.supply || [])[you()] ?? 0;
+      const placedTile = s.placed ? s.board.find((t) => t.at[0] === s.placed[0] && t.at[1] === s.placed[1]) : null;
       tray.append(h('div.tray-text', {},
         h('b', spots.length ? 'Deploy a follower?' : supply ? 'No free feature on this tile' : 'No followers left'),
         h('span', spots.length ? 'Tap a marker on the tile, or:' : 'End your turn.'),
         spots.length ? h('div.spot-buttons', {}, spots.map((sp) => {
           const role = roleOfSpot(sp);
           const kind = sp === 'cloister' ? 'cloister' : sp.split(':')[0];
+          const show = () => { ui.spotFocus = sp; ui.keyboard = true; renderInteraction(); };
           return h('button.btn.small.secondary.spot-btn', { dataset: { spotBtn: sp }, onclick: () => pickSpot(sp),
+            onmouseenter: show, onfocus: show,
             title: `${ROLE_LABEL[role] || 'Follower'} ${PLACE_LABEL[kind] || ''}` },
           h('span', { html: `<svg width="16" height="16" viewBox="-9 -9 18 18" aria-hidden="true">${roleIconMarkup(role)}</svg>` }),
-          ` ${ROLE_LABEL[role] || sp}`);
+          ` ${ROLE_LABEL[role] || sp}`, placedTile && !sp.startsWith('crown:')
+            ? h('small.spot-where', whereOnTile(spotPoint(placedTile.tile, sp, placedTile.rotation))) : null);
         })) : null,
         h('button.btn.primary#no-follower', { onclick: pass }, spots.length ? 'No follower' : 'End turn')));
       return;
@@ -346,7 +357,15 @@ export function mount(root, ctx) {
     const key = x === null ? null : cellKey(x, y);
     if (key === ui.hover) return;
     ui.hover = key && legalCells().has(key) ? key : null;
-    if (!ui.selected) renderInteraction();
+    if (!ui.selected) {
+      renderInteraction();
+      const hint = tray.querySelector('.tray-hint');
+      if (hint) {
+        hint.textContent = ui.hover && !fits(ui.hover, ui.rotation)
+          ? 'It does not fit this way here — rotate it (R) or click to take the first way that fits.'
+          : `Choose a glowing square (${legalCells().size} possible). Rotate with R or the arrows.`;
+      }
+    }
   }
 
   function selectCell(x, y) {
