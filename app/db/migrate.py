@@ -5,6 +5,9 @@ Synchronous: call these before an event loop runs (the async ``env.py`` starts i
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from alembic import command
@@ -21,12 +24,37 @@ def alembic_config(url: str, migrations_dir: Path) -> Config:
     return cfg
 
 
+def _outside_any_loop(fn: Callable[[], None]) -> None:
+    """Run ``fn`` here, or in a helper thread when this thread already runs an event loop
+    (``env.py`` starts its own loop with ``asyncio.run``)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        fn()
+        return
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            fn()
+        except BaseException as exc:  # re-raised in the caller's thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=target, name="alembic")
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+
+
 def upgrade(url: str, migrations_dir: Path, revision: str = "head") -> None:
     """Migrate the database at ``url`` up to ``revision`` (creates a SQLite file's folder)."""
     ensure_sqlite_dir(url)
-    command.upgrade(alembic_config(url, migrations_dir), revision)
+    cfg = alembic_config(url, migrations_dir)
+    _outside_any_loop(lambda: command.upgrade(cfg, revision))
 
 
 def downgrade(url: str, migrations_dir: Path, revision: str = "base") -> None:
     """Migrate the database at ``url`` down to ``revision``."""
-    command.downgrade(alembic_config(url, migrations_dir), revision)
+    cfg = alembic_config(url, migrations_dir)
+    _outside_any_loop(lambda: command.downgrade(cfg, revision))

@@ -3,7 +3,6 @@ migrated schema matches the models."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +14,12 @@ from sqlalchemy import inspect
 from app.db.migrate import downgrade, upgrade
 from app.db.models import Base
 from app.db.session import create_engine
-from tests.support.services import MIGRATIONS, create_pg_database, drop_pg_database
+from tests.support.services import (
+    MIGRATIONS,
+    create_pg_database,
+    drop_pg_database,
+    run_async,
+)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -36,7 +40,7 @@ def _inspect(url: str) -> tuple[set[str], list[object]]:
         finally:
             await engine.dispose()
 
-    return asyncio.run(run())
+    return run_async(run)
 
 
 @pytest.fixture

@@ -8,12 +8,16 @@ import secrets
 import pytest
 
 from app.realtime.broker import MemoryBroker, RedisBroker, create_broker
-from tests.support.services import check_redis, free_port
+from tests.support.services import check_redis, free_port, run_async
 
 pytestmark = pytest.mark.timeout(60)
 
 
-async def test_memory_broker_delivers_to_subscribers() -> None:
+def test_memory_broker_delivers_to_subscribers() -> None:
+    run_async(_memory_broker_delivers_to_subscribers)
+
+
+async def _memory_broker_delivers_to_subscribers() -> None:
     broker = MemoryBroker()
     got: list[str] = []
     await broker.subscribe("c", got.append)
@@ -29,7 +33,11 @@ def test_create_broker_picks_the_backend() -> None:
 
 
 @pytest.mark.redis
-async def test_redis_broker_between_two_instances() -> None:
+def test_redis_broker_between_two_instances() -> None:
+    run_async(_redis_broker_between_two_instances)
+
+
+async def _redis_broker_between_two_instances() -> None:
     check_redis()
     channel = f"test-{secrets.token_hex(4)}:c"
     one, two = RedisBroker("redis://127.0.0.1:6379/0"), RedisBroker("redis://127.0.0.1:6379/0")
@@ -50,7 +58,11 @@ async def test_redis_broker_between_two_instances() -> None:
         await two.close()
 
 
-async def test_redis_broker_down_never_raises() -> None:
+def test_redis_broker_down_never_raises() -> None:
+    run_async(_redis_broker_down_never_raises)
+
+
+async def _redis_broker_down_never_raises() -> None:
     broker = RedisBroker(f"redis://127.0.0.1:{free_port()}/0")
     await broker.start()
     try:

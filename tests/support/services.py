@@ -12,8 +12,10 @@ import contextlib
 import os
 import secrets
 import socket
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 import pytest
 
@@ -26,7 +28,27 @@ PG_ADMIN_URL = os.environ.get(
     "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 MIGRATIONS = ROOT / "migrations"
+T = TypeVar("T")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def run_async(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a coroutine to completion on a fresh loop in a helper thread (works even when the
+    calling thread already runs a loop, as Playwright's sync API leaves one running)."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(factory())
+        except BaseException as exc:  # re-raised in the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return cast(T, box["value"])
 
 
 def unavailable(what: str, why: str) -> None:
@@ -56,7 +78,7 @@ def create_pg_database() -> str:
     """A new empty database next to the admin one; returns its SQLAlchemy URL."""
     name = f"carc_test_{secrets.token_hex(5)}"
     try:
-        asyncio.run(_pg(PG_ADMIN_URL, f'CREATE DATABASE "{name}"'))
+        run_async(lambda: _pg(PG_ADMIN_URL, f'CREATE DATABASE "{name}"'))
     except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
         unavailable("Postgres", f"{type(exc).__name__}: {exc}")
     base, _, _ = PG_ADMIN_URL.rpartition("/")
@@ -67,7 +89,7 @@ def drop_pg_database(url: str) -> None:
     """Drop a database made by :func:`create_pg_database` (closing its connections)."""
     name = url.rpartition("/")[2]
     with contextlib.suppress(Exception):  # best effort
-        asyncio.run(_pg(PG_ADMIN_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        run_async(lambda: _pg(PG_ADMIN_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def check_redis(url: str = REDIS_URL) -> None:
