@@ -17,6 +17,10 @@ const MAX_SCALE = 3.2;
 
 export const cellKey = (x, y) => `${x},${y}`;
 
+function spotKind(spot) {
+  return spot === 'cloister' ? 'cloister' : spot.split(':')[0];
+}
+
 function parseKey(key) {
   const [x, y] = key.split(',').map(Number);
   return [x, y];
@@ -421,37 +425,129 @@ export class Board {
   // ------------------------------------------------------------------ deploying a follower
 
   /**
-   * Targets for ``spots`` on the tile at ``at``; ``focus``: the spot picked by keyboard.
-   * Targets keep at least ~30 px across whatever the zoom.
+   * Targets for ``spots`` on the tile at ``at`` (or crown spaces of the wheel); ``focus``: the
+   * spot picked by keyboard. Targets keep at least ~26 px across whatever the zoom.
    */
   setTargets(at, spots, colour, focus = null) {
-    this.targets = at ? { at, spots, colour, focus } : null;
+    if (!at && !spots) {
+      this.targets = null;
+    } else {
+      const items = (spots || []).map((spot) => {
+        const p = this.spotWorld(at, spot);
+        return p ? { id: spot, wx: p[0], wy: p[1], role: roleOfSpot(spot), kind: spotKind(spot) } : null;
+      }).filter(Boolean);
+      this.targets = { items, colour, focus };
+    }
     this.renderTargets();
+  }
+
+  /** Targets at arbitrary places: ``items`` [{id, at: [x, y], spot}] (Wheel of Fortune plague). */
+  setTargetList(items, colour, focus = null) {
+    this.targets = {
+      items: items.map((it) => {
+        const p = this.spotWorld(it.at, it.spot) || [it.at[0] * T + 50, it.at[1] * T + 50];
+        return { id: it.id, wx: p[0], wy: p[1], role: roleOfSpot(it.spot), kind: spotKind(it.spot) };
+      }),
+      colour,
+      focus,
+    };
+    this.renderTargets();
+  }
+
+  /** World position of a follower spot: on the tile at ``at``, or a crown space of the wheel. */
+  spotWorld(at, spot) {
+    if (spot.startsWith('crown:')) {
+      const seg = this.wheelLayout && this.wheelLayout.crowns[spot.slice(6)];
+      return seg ? seg.free : null;
+    }
+    if (!at) return null;
+    const t = this.tiles.get(cellKey(at[0], at[1]));
+    if (!t) return null;
+    const [px, py] = spotPoint(t.tile, spot, t.rotation);
+    return [at[0] * T + px, at[1] * T + py];
   }
 
   renderTargets() {
     const layer = this.layers.targets;
     while (layer.firstChild) layer.firstChild.remove();
     if (!this.targets) return;
-    const { at, spots, colour, focus } = this.targets;
-    const t = this.tiles.get(cellKey(at[0], at[1]));
-    if (!t) return;
+    const { items, colour, focus } = this.targets;
     const c = colourOf(colour);
     const s = Math.max(1, 13 / (10.5 * this.view.scale));
-    for (const spot of spots) {
-      const [px, py] = spotPoint(t.tile, spot, t.rotation);
-      const role = roleOfSpot(spot);
-      const kind = spot === 'cloister' ? 'cloister' : spot.split(':')[0];
-      const g = el('g', { class: `target${focus === spot ? ' focused' : ''}`, 'data-spot': spot,
-        role: 'button', 'aria-label': `${ROLE_LABEL[role] || 'Follower'} ${PLACE_LABEL[kind] || ''}`,
-        transform: `translate(${at[0] * T + px},${at[1] * T + py}) scale(${s})` });
+    for (const it of items) {
+      const g = el('g', { class: `target${focus === it.id ? ' focused' : ''}`, 'data-spot': it.id,
+        role: 'button', 'aria-label': `${ROLE_LABEL[it.role] || 'Follower'} ${PLACE_LABEL[it.kind] || ''}`,
+        transform: `translate(${it.wx},${it.wy}) scale(${s})` });
       g.innerHTML = `<circle class="target-ring" r="10.5" fill="#fffdf5" stroke="${c.fill}" stroke-width="2.6"/>` +
-        `<g transform="scale(0.95)">${roleIconMarkup(role)}</g>`;
+        `<g transform="scale(0.95)">${roleIconMarkup(it.role)}</g>`;
       const title = el('title');
-      title.textContent = `Place a ${(ROLE_LABEL[role] || 'follower').toLowerCase()} ${PLACE_LABEL[kind] || ''}`;
+      title.textContent = `Place a ${(ROLE_LABEL[it.role] || 'follower').toLowerCase()} ${PLACE_LABEL[it.kind] || ''}`;
       g.appendChild(title);
       layer.appendChild(g);
     }
+  }
+
+  // ------------------------------------------------------------------ Wheel of Fortune
+
+  /**
+   * Draw the wheel over its board cells: six segments clockwise from the top, their crown
+   * spaces (with followers on them), and the pig. ``wheel``: the view's ``wheel`` object.
+   */
+  setWheel(wheel, colours) {
+    if (!this.layers.wheel) {
+      this.layers.wheel = el('g', { class: 'layer-wheel' });
+      this.world.insertBefore(this.layers.wheel, this.layers.lastmove);
+    }
+    const layer = this.layers.wheel;
+    while (layer.firstChild) layer.firstChild.remove();
+    this.wheelLayout = null;
+    if (!wheel || !wheel.cells || !wheel.cells.length) return;
+    const xs = wheel.cells.map((c) => c[0]);
+    const ys = wheel.cells.map((c) => c[1]);
+    const cx = ((Math.min(...xs) + Math.max(...xs) + 1) / 2) * T;
+    const cy = ((Math.min(...ys) + Math.max(...ys) + 1) / 2) * T;
+    const r = (Math.min(Math.max(...xs) - Math.min(...xs) + 1, Math.max(...ys) - Math.min(...ys) + 1) * T) / 2 * 0.9;
+    const n = wheel.segments.length;
+    const palette = ['#f6e7b8', '#e9d7f2', '#f3d9c4', '#d6e6f4', '#f2d2d2', '#dfe9cf'];
+    const layout = { crowns: {} };
+    const polar = (ang, rad) => [cx + rad * Math.cos(ang), cy + rad * Math.sin(ang)];
+    layer.appendChild(el('circle', { cx, cy, r: r + 6, fill: '#6d5234', opacity: 0.9 }));
+    wheel.segments.forEach((seg, i) => {
+      const a0 = -Math.PI / 2 + (i * 2 * Math.PI) / n;
+      const a1 = a0 + (2 * Math.PI) / n;
+      const [x0, y0] = polar(a0, r);
+      const [x1, y1] = polar(a1, r);
+      const g = el('g', { class: `wheel-seg${wheel.pig === seg.name ? ' pig-here' : ''}`, 'data-segment': seg.name });
+      g.appendChild(el('path', { d: `M${cx},${cy} L${x0},${y0} A${r},${r} 0 0 1 ${x1},${y1} Z`,
+        fill: palette[i % palette.length], stroke: '#6d5234', 'stroke-width': 2.5 }));
+      const mid = (a0 + a1) / 2;
+      const [lx, ly] = polar(mid, r * 0.78);
+      const label = el('text', { x: lx, y: ly + 5, 'text-anchor': 'middle', class: 'wheel-label' });
+      label.textContent = seg.name[0].toUpperCase() + seg.name.slice(1);
+      g.appendChild(label);
+      const spots = [];
+      for (let k = 0; k < seg.crowns; k += 1) {
+        const spread = seg.crowns > 1 ? (k - (seg.crowns - 1) / 2) * 0.32 : 0;
+        const [px, py] = polar(mid + spread, r * 0.5);
+        spots.push([px, py]);
+        g.insertAdjacentHTML('beforeend', `<g transform="translate(${px},${py}) scale(1.5)">${roleIconMarkup('crown', '#b88a12')}</g>`);
+        const who = seg.occupants[k];
+        if (who !== undefined) g.insertAdjacentHTML('beforeend', meepleMarkup(colours[who], { x: px, y: py - 4, scale: 1.05 }));
+      }
+      layout.crowns[seg.name] = { free: spots[seg.occupants.length] || null };
+      if (wheel.pig === seg.name) {
+        const [px, py] = polar(mid, r * 0.25);
+        g.insertAdjacentHTML('beforeend', `<g class="pig" transform="translate(${px},${py})">` +
+          '<ellipse rx="15" ry="11" fill="#f4a6b8" stroke="#9c4b5e" stroke-width="2"/>' +
+          '<ellipse cx="11" cy="1" rx="5" ry="4" fill="#f7c3cf" stroke="#9c4b5e" stroke-width="1.5"/>' +
+          '<circle cx="10" cy="0" r="1" fill="#9c4b5e"/><circle cx="12.5" cy="0" r="1" fill="#9c4b5e"/>' +
+          '<circle cx="4" cy="-4" r="1.6" fill="#3a2530"/><path d="M-8,-9 l-3,-5 l5,3 Z" fill="#f4a6b8" stroke="#9c4b5e"/>' +
+          '<title>The pig</title></g>');
+      }
+      layer.appendChild(g);
+    });
+    layer.appendChild(el('circle', { cx, cy, r: 10, fill: '#6d5234' }));
+    this.wheelLayout = layout;
   }
 
   // ------------------------------------------------------------------ scoring effects

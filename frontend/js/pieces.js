@@ -63,7 +63,7 @@ export function meepleMarkup(colour, { lying = false, scale = 1, x = 0, y = 0 } 
   const rot = lying ? ' rotate(-90)' : '';
   return `<g transform="translate(${x},${y}) scale(${scale})${rot}">` +
     `<path d="${MEEPLE_PATH}" fill="${c.fill}" stroke="${c.dark}" stroke-width="1.4" stroke-linejoin="round"/>` +
-    `<g transform="${lying ? 'rotate(90)' : ''}">${shapeMarkup(c.shape, 0, lying ? 0 : 1.6, 3.1, c.ink)}</g>` +
+    `<g transform="${lying ? 'rotate(90)' : ''}">${shapeMarkup(c.shape, 0, lying ? 0 : 1.4, 4.1, c.ink, c.dark, 0.5)}</g>` +
     '</g>';
 }
 

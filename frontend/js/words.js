@@ -37,6 +37,11 @@ export function scoringSentence(group, names) {
   const each = group.length > 1 ? ' each' : '';
   const pts = `${plural(e.points, 'point')}${each}`;
   const detail = scoringDetail(e);
+  if (!['road', 'city', 'cloister', 'farm'].includes(e.category)) {
+    // Wheel of Fortune actions (fortune, tax, storm, inquisition, crown, …).
+    const what = e.category[0].toUpperCase() + e.category.slice(1);
+    return `${what}: ${who} scores ${pts}${e.rule ? ` (${e.rule})` : ''}`;
+  }
   if (e.category === 'farm') {
     if (e.rule && e.rule.startsWith('original')) {
       return `Final scoring: ${who}'s farmers supply a completed city — ${pts}`;
@@ -103,7 +108,15 @@ export function describe(events, names) {
           : `Game over — ${winners[0]} wins with ${top} points` });
         break;
       }
+      case 'PigMoved':
+        out.push({ kind: 'info', seat: e.seat, text: `${name(e.seat)} drew a wheel tile: the pig moves ${plural(e.steps, 'segment')} to ${e.segment[0].toUpperCase()}${e.segment.slice(1)}` });
+        break;
+      case 'CrownPlaced':
+        out.push({ kind: 'move', seat: e.seat, tag: 'deployed', rest: `put a follower on a crown of ${e.segment}`,
+          text: `${name(e.seat)} put a follower on a crown of ${e.segment}` });
+        break;
       case 'TileDrawn':
+      case 'CrownReturned':
       case 'TurnEnded':
       case 'FollowerReturned':
         break;

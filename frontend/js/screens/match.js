@@ -174,6 +174,7 @@ export function mount(root, ctx) {
     const lp = lastPlaced || (s.placed ? { at: s.placed, seat: s.seat } : null);
     board.setLastMove(lp ? lp.at : null, lp ? colours()[lp.seat] : null);
     board.setFollowers(s.followers || [], colours());
+    board.setWheel(s.wheel || null, colours());
     renderInteraction();
     renderStatus();
     renderPlayers();
@@ -201,7 +202,7 @@ export function mount(root, ctx) {
       board.setCursor(null);
     }
     if (myTurn() && s.phase === 'deploy' && s.placed && !ui.pending) {
-      const spots = (s.legal_spots || []).filter((sp) => !sp.startsWith('crown:'));
+      const spots = s.legal_spots || [];
       const placedKey = cellKey(s.placed[0], s.placed[1]);
       if (spots.length && ui.focused !== `${s.turn}:${placedKey}`) {
         // Zoom in on the tile just placed so its follower spots are easy to hit.
@@ -209,6 +210,9 @@ export function mount(root, ctx) {
         board.focusCell(s.placed[0], s.placed[1]);
       }
       board.setTargets(s.placed, spots, colours()[you()], ui.keyboard ? ui.spotFocus : null);
+    }
+    if (myTurn() && s.phase === 'plague' && s.plague && !ui.pending) {
+      board.setTargetList(plagueItems(), colours()[you()], ui.keyboard ? ui.spotFocus : null);
     }
   }
 
@@ -342,9 +346,10 @@ export function mount(root, ctx) {
       return;
     }
     if (s.phase === 'plague' && s.plague) {
-      tray.append(h('div.tray-text', {}, h('b', 'Plague!'), h('span', 'Choose a follower to take back:'),
-        h('div.spot-buttons', {}, (s.plague.choices || []).map(([x, y, spot]) => h('button.btn.small.secondary',
-          { onclick: () => sendAction({ type: 'plague', at: [x, y], spot }) }, `${spot} at ${x}, ${y}`)))));
+      tray.append(h('div.tray-text', {}, h('b', 'Plague!'), h('span', 'Tap one of your followers on the board to take it back.'),
+        h('div.spot-buttons', {}, plagueItems().map((it) => h('button.btn.small.secondary',
+          { onclick: () => pickSpot(it.id), dataset: { spotBtn: it.id } },
+          `${ROLE_LABEL[roleOfSpot(it.spot)] || 'Follower'} at ${it.at[0]}, ${it.at[1]}`)))));
       return;
     }
     tray.append(h('div.tray-text', {}, h('b', 'Your turn'), h('span', `Phase: ${s.phase}`)));
@@ -412,8 +417,20 @@ export function mount(root, ctx) {
     sendAction({ type: 'place_tile', at: [x, y], rotation: ui.rotation });
   }
 
+  /** Wheel of Fortune, Plague: the followers this seat may take back, as board targets. */
+  function plagueItems() {
+    const s = state();
+    return ((s.plague && s.plague.choices) || []).map(([x, y, spot]) => ({ id: `plague:${x},${y}:${spot}`, at: [x, y], spot }));
+  }
+
   function pickSpot(spot) {
     const s = state();
+    if (spot.startsWith('plague:') && myTurn() && s.phase === 'plague' && !ui.pending) {
+      const [, xy, ...rest] = spot.split(':');
+      const [x, y] = xy.split(',').map(Number);
+      sendAction({ type: 'plague', at: [x, y], spot: rest.join(':') });
+      return;
+    }
     if (!myTurn() || s.phase !== 'deploy' || ui.pending) return;
     if (!(s.legal_spots || []).includes(spot)) return;
     sendAction({ type: 'place_follower', spot });
@@ -780,7 +797,8 @@ export function mount(root, ctx) {
   }
 
   function cycleSpot(dir) {
-    const spots = (state().legal_spots || []).filter((sp) => !sp.startsWith('crown:'));
+    const s = state();
+    const spots = s.phase === 'plague' ? plagueItems().map((it) => it.id) : (s.legal_spots || []);
     if (!spots.length) return;
     const i = spots.indexOf(ui.spotFocus);
     ui.spotFocus = spots[(i + dir + spots.length) % spots.length];
@@ -824,7 +842,7 @@ export function mount(root, ctx) {
         return;
       }
       if (key === 'Escape') { cancelSelection(); return; }
-    } else if (s.phase === 'deploy') {
+    } else if (s.phase === 'deploy' || s.phase === 'plague') {
       if (['ArrowLeft', 'ArrowUp'].includes(key)) { ui.keyboard = true; cycleSpot(-1); e.preventDefault(); return; }
       if (['ArrowRight', 'ArrowDown'].includes(key)) { ui.keyboard = true; cycleSpot(1); e.preventDefault(); return; }
       if (key === 'Enter' && !onButton) {
@@ -833,7 +851,7 @@ export function mount(root, ctx) {
         else { ui.keyboard = true; cycleSpot(1); }
         return;
       }
-      if (key === 'n' || key === 'N') { pass(); }
+      if ((key === 'n' || key === 'N') && s.phase === 'deploy') { pass(); }
     }
   }
   document.addEventListener('keydown', onKey);
