@@ -85,7 +85,7 @@ export class Board {
     const h = this.size.h / scale;
     this.svg.setAttribute('viewBox', `${cx - w / 2} ${cy - h / 2} ${w} ${h}`);
     this.svg.style.setProperty('--px', String(1 / scale));
-    if (this.targets) this.renderTargets();
+    if (this.targets) this.rescaleTargets();
     if (this.followerData && Math.abs(this.followerScale() - this.followerScaleShown) > 0.1) {
       this.setFollowers(...this.followerData);
     }
@@ -376,6 +376,9 @@ export class Board {
 
   /** ``cells``: Map "x,y" → [rotations that fit]. */
   setLegal(cells) {
+    const signature = [...cells].map(([k, r]) => `${k}:${r.join('/')}`).join(' ');
+    if (signature === this.legalSignature) return;
+    this.legalSignature = signature;
     this.legal = cells;
     const layer = this.layers.legal;
     while (layer.firstChild) layer.firstChild.remove();
@@ -467,15 +470,27 @@ export class Board {
     return [at[0] * T + px, at[1] * T + py];
   }
 
+  targetScale() {
+    return Math.max(1, 13 / (10.5 * this.view.scale));
+  }
+
+  /** On zoom, only the targets' size changes (no new elements: clicks stay on them). */
+  rescaleTargets() {
+    const s = this.targetScale();
+    for (const g of this.layers.targets.children) {
+      g.setAttribute('transform', `translate(${g.dataset.wx},${g.dataset.wy}) scale(${s})`);
+    }
+  }
+
   renderTargets() {
     const layer = this.layers.targets;
     while (layer.firstChild) layer.firstChild.remove();
     if (!this.targets) return;
     const { items, colour, focus } = this.targets;
     const c = colourOf(colour);
-    const s = Math.max(1, 13 / (10.5 * this.view.scale));
+    const s = this.targetScale();
     for (const it of items) {
-      const g = el('g', { class: `target${focus === it.id ? ' focused' : ''}`, 'data-spot': it.id,
+      const g = el('g', { 'data-wx': it.wx, 'data-wy': it.wy, class: `target${focus === it.id ? ' focused' : ''}`, 'data-spot': it.id,
         role: 'button', 'aria-label': `${ROLE_LABEL[it.role] || 'Follower'} ${PLACE_LABEL[it.kind] || ''}`,
         transform: `translate(${it.wx},${it.wy}) scale(${s})` });
       g.innerHTML = `<circle class="target-ring" r="10.5" fill="#fffdf5" stroke="${c.fill}" stroke-width="2.6"/>` +
