@@ -12,6 +12,7 @@ import pytest
 from app.engine import (
     IllegalFollower,
     IllegalPlacement,
+    InvalidOptions,
     Options,
     Pass,
     PlaceFollower,
@@ -574,3 +575,31 @@ def test_case_39_majority_counts_followers_not_players() -> None:
     assert done.followers == (2, 1) and len(done.tiles) == 7 and done.pennants == 3
     assert g.scores == [20, 0]
     assert len(g.of_type(FollowerReturned)) == 3
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        ["U", "R7", "R2"],  # a land tile before the river
+        ["R7", "R2", "R10"],  # a river tile after the lake
+        ["R7", "U", "R2"],  # a land tile before the lake
+    ],
+)
+def test_case_26_river_draw_order_is_river_then_lake_then_land(order: list[str]) -> None:
+    """§5.2 rules 2 and 6 (S001: "start the game by drawing the River tiles before using the
+    regular tiles ... Once the last of the 10 River tiles has been placed, the next player
+    places the lake"); record.md: "With the River it begins with the 10 river tiles, then the
+    lake R2, then base tiles." Bug found: the engine accepted a land tile drawn before the
+    river (it was simply placed beside the spring) and silently discarded a river tile drawn
+    after the lake; such orders are now refused."""
+    with pytest.raises(InvalidOptions, match="river tiles come first"):
+        new_game(Options(river=True), ["Red", "Blue"], draw_order=order)
+    with pytest.raises(RecordError, match="river tiles come first"):
+        replay({"format": "carcassonne-record/1", "rules": RIVER, "players": ["Red", "Blue"],
+                "draw_order": order, "moves": []})
+
+
+def test_case_26_short_river_orders_stay_legal() -> None:
+    """Short test orders may leave tiles out, as long as the order is kept."""
+    for order in (["R7"], ["R2", "U"], ["R7", "R10", "R2", "U", "D"], ["U"]):
+        new_game(Options(river=True), ["Red", "Blue"], draw_order=order)
