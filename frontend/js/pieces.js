@@ -70,10 +70,10 @@ export function meepleMarkup(colour, { lying = false, scale = 1, x = 0, y = 0 } 
 /** A small standalone meeple <svg> string (supply counters, legends). */
 export function meepleIcon(colour, size = 14, empty = false) {
   const c = colourOf(colour);
-  const fill = empty ? 'none' : c.fill;
-  const stroke = empty ? '#a39882' : c.dark;
-  return `<svg class="meeple-icon${empty ? ' empty' : ''}" width="${size}" height="${size}" viewBox="-13 -13 26 26" aria-hidden="true">` +
-    `<path d="${MEEPLE_PATH}" fill="${fill}" stroke="${stroke}" stroke-width="1.6" stroke-linejoin="round" ${empty ? 'stroke-dasharray="2 1.5"' : ''}/></svg>`;
+  const fill = empty ? 'rgba(120, 105, 80, 0.12)' : c.fill;
+  const stroke = empty ? '#9b8f78' : c.dark;
+  return `<svg class="meeple-icon${empty ? ' meeple-empty' : ''}" width="${size}" height="${size}" viewBox="-13 -13 26 26" aria-hidden="true">` +
+    `<path d="${MEEPLE_PATH}" fill="${fill}" stroke="${stroke}" stroke-width="${empty ? 2.2 : 1.6}" stroke-linejoin="round"/></svg>`;
 }
 
 export const ROLE_OF_KIND = { city: 'knight', road: 'thief', cloister: 'monk', field: 'farmer', crown: 'crown' };
