@@ -39,7 +39,7 @@ from app.engine import (
     replay,
     view,
 )
-from app.engine.actions import Action
+from app.engine.actions import Action, RemoveFollower
 from app.engine.events import Event, FollowerPlaced, TileDrawn, TilePlaced
 from app.engine.game import DEPLOY, PLACE_TILE
 from app.engine.rng import SplitMix64
@@ -173,6 +173,7 @@ def candidate_actions(state: GameState) -> list[Action]:
         out += [PlaceFollower(who, spot) for spot in ALL_SPOTS]
         out.append(Pass(who))
     out.append(PlaceTile(seat, 1, 0, 45))
+    out.append(RemoveFollower(seat, 0, 0, "city:N"))  # a Wheel of Fortune decision: never here
     return out
 
 

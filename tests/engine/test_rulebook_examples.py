@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine import PlaceTile, apply, legal_follower_spots
+from app.engine import (
+    IllegalPlacement,
+    PlaceTile,
+    apply,
+    legal_follower_spots,
+    legal_placements,
+)
 from app.engine.events import FeatureCompleted, FollowerReturned
 
 from .helpers import BLACK, BLUE, GREEN, RED, YELLOW, play
@@ -22,6 +28,28 @@ S001 = "001_ac27691a1f65e49d.txt"
 S003 = "003_8688503a1c6b678b.txt"
 ORIGINAL = {"farm_scoring": "original"}
 MODERN = {"farm_scoring": "modern"}
+
+
+# ---------------------------------------------------------------- placing tiles
+
+
+def test_s000_placement_examples() -> None:
+    """S000 "Placing land tiles": "The new tile must be placed so that all field, city, and road
+    segments on the new tile continue to field, city, and road segments on all abutting tiles"
+    — "road and field segments are continued", "city segment is continued", "on one edge the
+    city segment is continued and on the other edge the field segment is continued", "This is
+    an invalid placement" (S003: "This is an invalid placement as the road and city edges do not
+    match")."""
+    g = play(upcoming=["U"])
+    assert (1, 0, 0) in legal_placements(g.state)  # road and fields continued
+    g = play(upcoming=["E"])
+    assert (0, -1, 180) in legal_placements(g.state)  # city continued
+    assert (1, 0, 270) not in legal_placements(g.state)  # city against D's road: invalid
+    with pytest.raises(IllegalPlacement):
+        apply(g.state, PlaceTile(RED, 1, 0, 270))
+    g = play("N 0,-1 r180", "U 1,0", upcoming=["E"])
+    assert (1, -1, 270) in legal_placements(g.state)  # city on one edge, field on the other
+    assert (1, -1, 180) not in legal_placements(g.state)
 
 
 # ---------------------------------------------------------------- completed roads
