@@ -216,8 +216,8 @@ function prepare(entry) {
         cmds = [['M', [50, 0]], ['L', [50, depth]]];
         cmds = cmds.map(([op, p]) => [op, rotPoint(p, side)]);
         anchor = rotPoint([50, 17], side);
-        if (isRiver) plan.pond = { at: [50, 50], lake: edges.filter((e) => e === 'I').length === 1
-          && entry.id !== 'R1' };
+        // A river that ends on the tile: the spring (the first river tile) or the lake.
+        if (isRiver) plan.pond = { at: [50, 50], lake: entry.id !== 'R1' };
       } else {
         const [a, b] = s.sideIdx;
         const pa = SIDE_MID[a];
@@ -242,9 +242,6 @@ function prepare(entry) {
     }
   }
   if (junction) plan.junction = [50, 50];
-  // Lake vs spring: the spring is the start of the river (R1); with one river edge a tile is
-  // the spring when it is the catalogue's first river tile, otherwise the lake.
-  if (plan.pond) plan.pond.lake = entry.id !== 'R1';
 
   const tile = { ...entry, segs, plan, edgesList: edges };
   tile.fieldInfo = null; // filled lazily by analyseFields()
@@ -584,7 +581,7 @@ export function tileArt(tileId, rotation = 0) {
   }
   if (plan.bridges.length) {
     g.appendChild(roadGroup(plan.bridges));
-    for (const b of plan.bridges) {
+    for (let i = 0; i < plan.bridges.length; i += 1) {
       // Railings where the road crosses the water.
       const river = plan.rivers[0];
       if (!river) continue;
@@ -600,7 +597,6 @@ export function tileArt(tileId, rotation = 0) {
         g.appendChild(el('line', { x1: a1, y1: b1, x2: a2, y2: b2, stroke: '#6b4a2b',
           'stroke-width': 2.4, 'stroke-linecap': 'round' }));
       }
-      void b;
     }
   }
   if (plan.junction) {

@@ -18,7 +18,7 @@ import * as session from '../session.js';
 import { h, clear, toast, copyText } from '../dom.js';
 import { LiveSocket } from '../socket.js';
 import { Board, cellKey } from '../board.js';
-import { tileSvg, tileType, spotPoint } from '../tiles.js';
+import { tileSvg, spotPoint } from '../tiles.js';
 import { COLOURS, colourOf, swatch, meepleIcon, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../pieces.js';
 import { describe, scoringDetail, joinNames } from '../words.js';
 import { rulesSummary, matchingPreset } from './rules.js';
@@ -689,7 +689,7 @@ export function mount(root, ctx) {
     const table = h('table.score-table#final-scores', {},
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'),
         cats.map(([k, label]) => h('th', { scope: 'col' }, h('span.long', label), h('span.short', SHORT[k] || label),
-          h('small', 'during + end'))),
+          h('small', 'completed + final'))),
         h('th', { scope: 'col' }, 'Total'))),
       h('tbody', {}, order.map((i) => h('tr', { class: (s.winners || []).includes(i) ? 'winner' : '', dataset: { seat: i } },
         h('th', { scope: 'row' }, h('span', { html: swatch(cols[i], 18) }), ` ${n[i]}`, (s.winners || []).includes(i) ? ' ★' : ''),
@@ -703,7 +703,7 @@ export function mount(root, ctx) {
           h('h2#end-title', winners.length > 1 ? `${joinNames(winners)} share the win!` : winners.length ? `${winners[0]} wins!` : 'Game over'),
           h('p.lead', `${s.board.length} tiles on the board · final scores by category`)),
         h('div.table-scroll', {}, table),
-        h('p.help', '“During” is what completed features scored while playing; “end” is the final scoring of unfinished features and farms.'),
+        h('p.help', '“Completed”: points for features finished during play. “Final”: the final scoring of unfinished features and farms.'),
         h('div.row.end-actions', {},
           you() !== null ? h('button.btn.primary#rematch', { onclick: rematch }, 'Rematch') : null,
           h('button.btn.secondary#download-record', { onclick: downloadRecord }, 'Download record'),
@@ -889,4 +889,3 @@ export function mount(root, ctx) {
   };
 }
 
-export { tileType };
