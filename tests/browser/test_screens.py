@@ -126,11 +126,17 @@ def test_errors_are_readable(server, browser):
 
 def test_waiting_room_colours_options_bots_kick_and_presence(server, browser):
     ann = Player.open(browser, server, "Ann")
-    ben = Player.open(browser, server, "Ben")
     code = create_private_lobby(ann, seats=3)
-    # Ben opens the invite link itself (not the code box).
+    # Ben opens the invite link before he has a name: the start screen, then his seat.
+    context = browser.new_context(base_url=server, viewport={"width": 1200, "height": 900})
+    context.set_default_timeout(15_000)
+    ben = Player("Ben", context, context.new_page())
+    ben.page.on("pageerror", lambda exc: ben.errors.append(str(exc)))
     ben.page.goto(f"/#/lobby/{code}")
+    ben.page.fill("#name", "Ben")
+    ben.page.click("#start-continue")
     ben.page.wait_for_selector("#seats li.seat.mine")
+    assert ben.page.url.endswith(f"#/lobby/{code}")
     ann_seat_ben = '#seats li.seat[data-seat="1"]'
     ann.page.wait_for_selector(f"{ann_seat_ben}:not(.empty) .conn.on")
 
