@@ -166,3 +166,4 @@ def test_two_friends_play_a_whole_private_match_while_a_third_watches(server, br
     for p in (ann, ben, cy):
         assert p.errors == [], (p.name, p.errors)
         p.context.close()
+    srv.close()

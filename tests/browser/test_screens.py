@@ -100,6 +100,7 @@ def test_keyboard_play_against_a_computer_while_someone_watches_from_the_list(se
     assert ann.errors == [] and ben.errors == []
     ann.context.close()
     ben.context.close()
+    srv.close()
 
 
 def test_errors_are_readable(server, browser):

@@ -87,6 +87,10 @@ class Server:
         self.code = code
         self.http = httpx.Client(base_url=base, timeout=10)
 
+    def close(self) -> None:
+        """Close the HTTP client."""
+        self.http.close()
+
     def match(self) -> dict[str, Any]:
         """GET /api/matches/{id} (with the lobby code: the match is private)."""
         params = {"code": self.code} if self.code else {}
