@@ -168,6 +168,7 @@ export function mount(root, ctx) {
       ui.selected = null;
       ui.hover = null;
       ui.spotFocus = null;
+      if (s.phase === 'place_tile') ui.rotation = 0; // a new tile starts as drawn
       if (ui.cursor && !legalCells().has(ui.cursor)) ui.cursor = null;
     }
     board.setTiles(s.board);
