@@ -99,9 +99,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless."""
+    """Debian's Chromium, headless. Module-scoped: Playwright's sync API runs an event loop on
+    this thread while it lives, which must be gone before other packages' asyncio tests."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
