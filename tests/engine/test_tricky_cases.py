@@ -221,7 +221,8 @@ def test_case_10_tile_with_no_legal_position_is_discarded_and_redrawn() -> None:
     ref = Reference(2)
     ref.play_turn(RED, "E", 0, -1, 180, None)
     assert ref.placements("C") == set()
-    assert "C" not in g.state.board.values()  # never put back
+    assert all(rt.tile != "C" for rt, _ in g.state.board.values())
+    assert "C" not in g.state.remaining_counts()  # out of the game, not back in the stack
 
 
 def test_case_10_discarded_last_tile_ends_the_game() -> None:
