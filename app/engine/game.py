@@ -53,6 +53,7 @@ from app.engine.tiles import (
     CITY,
     CLOISTER,
     FIELD,
+    HALVES,
     KIND_NAMES,
     LAKE,
     OPPOSITE_HALF,
@@ -64,6 +65,7 @@ from app.engine.tiles import (
     ROTATED,
     ROTATIONS,
     SIDE_DELTAS,
+    SIDES,
     SPRING,
     START_TILE,
     TILE_TYPES,
@@ -240,10 +242,14 @@ class GameState:
         return state
 
     def __eq__(self, other: object) -> bool:
+        """Same rules, players, deck, history and position; the seed is not compared (a game
+        rebuilt from its record has the same deck but no seed)."""
         if not isinstance(other, GameState):
             return NotImplemented
+        mine, theirs = self.to_json(), other.to_json()
+        del mine["seed"], theirs["seed"]
         return (
-            self.to_json() == other.to_json()
+            mine == theirs
             and self.scores == other.scores
             and self.phase == other.phase
             and self.seat == other.seat
@@ -871,8 +877,16 @@ def _check(state: GameState, action: Action) -> None:
         local = rt.spots.get(action.spot)
         if local is None:
             kind, _, where = action.spot.partition(":")
-            if kind not in ("city", "road", "field", "cloister", "river"):
-                raise InvalidAction(f"unknown follower spot {action.spot!r}")
+            well_formed = (
+                (kind in ("city", "road", "river") and where in SIDES)
+                or (kind == "field" and where in HALVES)
+                or action.spot == "cloister"
+            )
+            if not well_formed:
+                raise InvalidAction(
+                    f"unknown follower spot {action.spot!r}: use road:<side>, city:<side>, "
+                    "field:<half-edge> or cloister"
+                )
             raise IllegalFollower(f"tile {rt.tile} has no {action.spot} here")
         if state.supply[state.seat] == 0:
             raise IllegalFollower("no follower left in supply")
