@@ -262,7 +262,8 @@ export function mount(root, ctx) {
         h('span', { html: swatch(seat.colour, 16) }), h('b', String((s.scores || [])[i] ?? 0))));
     });
     clear(infoBox).append(
-      h('div.info-item', {}, h('span.info-num#tiles-left', String(s.tiles_remaining)), h('small', 'tiles left')),
+      h('button.info-item.info-btn', { type: 'button', onclick: showRemaining, title: 'Which tiles are still to come' },
+        h('span.info-num#tiles-left', String(s.tiles_remaining)), h('small', 'tiles left ›')),
       h('div.info-item', {}, h('span.info-num#spectators', String(match.spectators || 0)), h('small', 'watching')),
       h('div.info-item.rules', {}, h('small', rulesSummary(s.rules, presetName))));
   }
@@ -745,6 +746,23 @@ export function mount(root, ctx) {
     const link = `${location.origin}${location.pathname}#/match/${encodeURIComponent(matchId)}${q}`;
     const ok = await copyText(link);
     toast(ok ? 'Watch link copied — anyone with it can spectate.' : link, ok ? 'success' : 'info');
+  }
+
+  /** The tiles still to be drawn, by type (public information: counts only, never order). */
+  function showRemaining() {
+    const s = state();
+    const close = () => { clear(endLayer); board.svg.focus(); };
+    const entries = Object.entries(s.remaining || {}).filter(([, n]) => n > 0)
+      .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }));
+    const dialog = h('div.end-screen', { role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Tiles still to come',
+      onkeydown: (e) => { if (e.key === 'Escape') close(); }, onclick: (e) => { if (e.target === dialog) close(); } },
+    h('div.end-card', {},
+      h('h2', `${s.tiles_remaining} tiles still to come`),
+      entries.length ? h('div.remaining-grid#remaining', {}, entries.map(([id, n]) => h('figure.remaining-tile', { dataset: { tile: id } },
+        tileSvg(id, 0, 56), h('figcaption', `×${n}`)))) : h('p', 'No tiles left.'),
+      h('div.row.end-actions', {}, h('button.btn.primary#close-remaining', { onclick: close }, 'Close'))));
+    clear(endLayer).appendChild(dialog);
+    dialog.querySelector('#close-remaining').focus();
   }
 
   function showKeys() {
