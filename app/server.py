@@ -34,6 +34,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
         host=host,
         port=port,
         ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,  # compressing every frame for every socket costs CPU
         log_level=settings.log_level.lower(),
         proxy_headers=True,
         forwarded_allow_ips="*",

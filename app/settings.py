@@ -36,8 +36,8 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     #: Prefix of every broker channel (lets several deployments or test runs share one Redis).
     channel_prefix: str = "carcassonne"
-    db_pool_size: int = Field(default=10, ge=1)
-    db_max_overflow: int = Field(default=20, ge=0)
+    db_pool_size: int = Field(default=30, ge=1)
+    db_max_overflow: int = Field(default=10, ge=0)
     frontend_dir: Path = ROOT / "frontend"
     migrations_dir: Path = ROOT / "migrations"
     #: Actions per second per token (token bucket refill) and the bucket size.

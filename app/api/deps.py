@@ -14,8 +14,9 @@ from app.services.runtime import Runtime
 _bearer = HTTPBearer(auto_error=False, description="the token from POST /api/players")
 
 
-def get_runtime(request: Request) -> Runtime:
-    """The app's runtime (set by the lifespan)."""
+async def get_runtime(request: Request) -> Runtime:
+    """The app's runtime (set by the lifespan). Async, like every dependency here, so
+    FastAPI runs it on the event loop instead of a worker thread."""
     rt: Runtime = request.app.state.runtime
     return rt
 
@@ -23,7 +24,7 @@ def get_runtime(request: Request) -> Runtime:
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 
 
-def optional_player(
+async def optional_player(
     rt: RuntimeDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
@@ -36,7 +37,7 @@ def optional_player(
     return rt.tokens.verify(credentials.credentials)
 
 
-def current_player(player: Annotated[str | None, Depends(optional_player)]) -> str:
+async def current_player(player: Annotated[str | None, Depends(optional_player)]) -> str:
     """The player id of the bearer token; raises :class:`Unauthorized` without one."""
     if player is None:
         raise Unauthorized("send Authorization: Bearer <token> (POST /api/players gives one)")

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.bots import choose_action
 from app.db.models import match_actions, matches, seat_presence, utcnow
@@ -54,6 +53,7 @@ from app.realtime.protocol import (
 from app.services.cache import Live
 from app.services.errors import Conflict, Forbidden, NotFound, NotSeated, StaleVersion
 from app.services.runtime import Runtime
+from app.services.store import DUPLICATE, MatchRow, SqlTx, Tx, write_tx
 
 log = logging.getLogger(__name__)
 
@@ -81,16 +81,11 @@ class Applied:
 # ---------------------------------------------------------------------- loading
 
 
-async def _load_live(conn: AsyncConnection, row: Any) -> Live:
+async def _load_live(tx: Tx, row: MatchRow) -> Live:
     """Rebuild a match's engine state from its snapshot and the action log after it."""
-    state = GameState.from_json(row.snapshot)
-    result = await conn.execute(
-        select(match_actions.c.seq, match_actions.c.action)
-        .where(match_actions.c.match_id == row.id, match_actions.c.seq > row.snapshot_version)
-        .order_by(match_actions.c.seq)
-    )
+    state = GameState.from_json(await tx.snapshot(row.id))
     version = row.snapshot_version
-    for seq, raw in result:
+    for seq, raw in await tx.actions_after(row.id, row.snapshot_version):
         if seq != version + 1:
             raise RuntimeError(f"match {row.id}: action log jumps from {version} to {seq}")
         apply_in_place(state, action_from_json(json.loads(raw)))
@@ -103,31 +98,12 @@ async def _load_live(conn: AsyncConnection, row: Any) -> Live:
     )
 
 
-_ROW_COLUMNS = (
-    matches.c.id, matches.c.version, matches.c.status, matches.c.seats, matches.c.name,
-    matches.c.private, matches.c.lobby_code, matches.c.snapshot_version,
-)
-
-
-async def _lock_row(rt: Runtime, conn: AsyncConnection, match_id: str,
-                    skip_locked: bool = False, where: Any = None) -> Any:
-    query = select(*_ROW_COLUMNS).where(matches.c.id == match_id)
-    if where is not None:
-        query = query.where(where)
-    if rt.db.is_postgres:
-        query = query.with_for_update(skip_locked=skip_locked)
-    return (await conn.execute(query)).first()
-
-
-async def _live_for(rt: Runtime, conn: AsyncConnection, row: Any) -> Live:
+async def _live_for(rt: Runtime, tx: Tx, row: MatchRow) -> Live:
     """The cached state if it is at the row's version, else a rebuild (cached)."""
     live = rt.cache.get(row.id)
     if live is not None and live.version == row.version:
         return live
-    full = (await conn.execute(
-        select(*_ROW_COLUMNS, matches.c.snapshot).where(matches.c.id == row.id)
-    )).first()
-    live = await _load_live(conn, full)
+    live = await _load_live(tx, row)
     rt.cache.put(live)
     return live
 
@@ -147,7 +123,7 @@ def _next_bot_at(rt: Runtime, live: Live, actor_is_bot: bool, actor: int) -> dat
 
 
 async def _apply_and_store(
-    rt: Runtime, conn: AsyncConnection, live: Live, seat: int, action: Action,
+    rt: Runtime, tx: Tx, live: Live, seat: int, action: Action,
     client_id: str | None, actor_is_bot: bool,
 ) -> Applied:
     """Apply ``action`` to the cached state and write it; the caller commits.
@@ -169,10 +145,8 @@ async def _apply_and_store(
         state = live.state
         events_json = dumps([event_to_json(e) for e in events])
         now = utcnow()
-        await conn.execute(insert(match_actions).values(
-            match_id=live.match_id, seq=new_v, seat=seat, client_id=client_id,
-            action=dumps(action.to_json()), events=events_json, created_at=now,
-        ))
+        await tx.append_action(live.match_id, new_v, seat, client_id,
+                               dumps(action.to_json()), events_json, now)
         values: dict[str, Any] = {
             "version": new_v,
             "seat_to_act": None if state.is_over else state.seat,
@@ -186,7 +160,7 @@ async def _apply_and_store(
                           snapshot_version=new_v)
         elif new_v % rt.settings.snapshot_every == 0:
             values.update(snapshot=state.to_json(), snapshot_version=new_v)
-        await conn.execute(update(matches).where(matches.c.id == live.match_id).values(**values))
+        await tx.update_match(live.match_id, values)
     except Exception:
         rt.cache.drop(live.match_id)
         raise
@@ -256,8 +230,8 @@ async def submit_action(
     seat: int | None = None
     async with rt.cache.lock(match_id):
         try:
-            async with rt.db.transaction() as conn:
-                row = await _lock_row(rt, conn, match_id)
+            async with write_tx(rt.db) as tx:
+                row = await tx.lock_match(match_id)
                 if row is None:
                     raise NotFound("no such match")
                 live = rt.cache.get(match_id)
@@ -279,10 +253,10 @@ async def submit_action(
                 if version != row.version:
                     raise StaleVersion(
                         f"the match is at version {row.version}, not {version}", row.version)
-                live = await _live_for(rt, conn, row)
+                live = await _live_for(rt, tx, row)
                 action = action_from_json({**data, "seat": seat})
-                applied = await _apply_and_store(rt, conn, live, seat, action, client_id, False)
-        except IntegrityError:
+                applied = await _apply_and_store(rt, tx, live, seat, action, client_id, False)
+        except DUPLICATE:
             rt.cache.drop(match_id)
             if client_id is not None and seat is not None:
                 previous = await _previous_result(rt, match_id, seat, client_id)
@@ -322,23 +296,21 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
     """
     started = time.perf_counter()
     async with rt.cache.lock(match_id):
-        async with rt.db.transaction() as conn:
+        async with write_tx(rt.db) as tx:
             now = utcnow()
-            row = await _lock_row(
-                rt, conn, match_id, skip_locked=True,
-                where=(matches.c.status == "live") & (matches.c.next_bot_at <= now))
+            row = await tx.lock_match(match_id, skip_locked=True, due_before=now)
             if row is None:
                 return False
-            live = await _live_for(rt, conn, row)
+            live = await _live_for(rt, tx, row)
             state = live.state
             seat = state.seat
-            if not live.seats[seat].get("bot") and await _seat_present(rt, conn, live, seat):
-                await conn.execute(update(matches).where(matches.c.id == match_id).values(
-                    next_bot_at=now + timedelta(seconds=rt.settings.abandon_after)))
+            if not live.seats[seat].get("bot") and await _seat_present(rt, tx, live, seat):
+                await tx.update_match(match_id, {
+                    "next_bot_at": now + timedelta(seconds=rt.settings.abandon_after)})
                 return False
             rng = random.Random(f"{match_id}:{row.version}")
             action = choose_action(state, rng)
-            applied = await _apply_and_store(rt, conn, live, seat, action, None, True)
+            applied = await _apply_and_store(rt, tx, live, seat, action, None, True)
         frame = _after_commit(rt, live, applied)
     rt.metrics.actions.labels("bot").inc()
     rt.metrics.action_latency.observe(time.perf_counter() - started)
@@ -356,14 +328,11 @@ async def _play_later(rt: Runtime, match_id: str) -> None:
     await play_due_turn(rt, match_id)
 
 
-async def _seat_present(rt: Runtime, conn: AsyncConnection, live: Live, seat: int) -> bool:
+async def _seat_present(rt: Runtime, tx: Tx, live: Live, seat: int) -> bool:
     hub = rt.hubs.get(rt.channel("match", live.match_id))
     if hub is not None and str(seat) in hub.presence()[0]:
         return True
-    last = (await conn.execute(
-        select(seat_presence.c.last_seen).where(
-            seat_presence.c.match_id == live.match_id, seat_presence.c.seat == seat)
-    )).scalar()
+    last = await tx.last_seen(live.match_id, seat)
     return last is not None and as_utc(last) > utcnow() - PRESENT_WINDOW
 
 
@@ -397,12 +366,8 @@ async def current(rt: Runtime, match_id: str) -> Live:
 
     Raises :class:`NotFound`.
     """
-    async with rt.cache.lock(match_id), rt.db.reading() as conn:
-        row = (await conn.execute(
-            select(*_ROW_COLUMNS).where(matches.c.id == match_id))).first()
-        if row is None:
-            raise NotFound("no such match")
-        live = await _live_for(rt, conn, row)
+    async with rt.cache.lock(match_id):
+        live = await _current_locked(rt, match_id)
         if live.view is None:
             live.view = view(live.state, live.state.seat)
         return live
@@ -496,12 +461,13 @@ async def record(
 
 
 async def _current_locked(rt: Runtime, match_id: str) -> Live:
+    """The latest committed match (the caller holds the match's lock)."""
     async with rt.db.reading() as conn:
-        row = (await conn.execute(
-            select(*_ROW_COLUMNS).where(matches.c.id == match_id))).first()
+        reader = SqlTx(conn, postgres=False)  # a plain read: no row lock
+        row = await reader.lock_match(match_id)
         if row is None:
             raise NotFound("no such match")
-        return await _live_for(rt, conn, row)
+        return await _live_for(rt, reader, row)
 
 
 async def fetch_frames(

@@ -1,0 +1,207 @@
+"""The write transaction of the play path, behind one small interface with two backends.
+
+:class:`SqlTx` uses SQLAlchemy Core (SQLite, and any other database). :class:`PgTx` talks to
+asyncpg directly on a pooled connection: the hot path of every move (lock the match row,
+append the action, update the row, commit) is a handful of round trips, and skipping the ORM
+layers roughly halves the server's CPU per move. Both lock the match row (``FOR UPDATE``, or
+``FOR UPDATE SKIP LOCKED`` for the bot sweep) on Postgres.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from asyncpg.exceptions import UniqueViolationError
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.models import match_actions, matches, seat_presence
+from app.db.session import Database
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """The columns of ``matches`` the play path needs."""
+
+    id: str
+    version: int
+    status: str
+    seats: list[dict[str, Any]]
+    name: str
+    private: bool
+    lobby_code: str
+    snapshot_version: int
+
+
+#: What a broken unique constraint raises, through SQLAlchemy or straight from asyncpg.
+DUPLICATE = (IntegrityError, UniqueViolationError)
+
+#: Columns ``update_match`` may set (anything else is a programming error).
+UPDATABLE = ("version", "seat_to_act", "turn", "scores", "updated_at", "next_bot_at", "status",
+             "finished_at", "snapshot", "snapshot_version")
+_JSON = ("scores", "snapshot")
+
+
+class Tx(Protocol):
+    """One open write transaction (committed when its context exits without error)."""
+
+    async def lock_match(self, match_id: str, *, skip_locked: bool = False,
+                         due_before: datetime | None = None) -> MatchRow | None:
+        """Lock and read a match row; None when absent (or locked/not due, with the options)."""
+
+    async def snapshot(self, match_id: str) -> dict[str, Any]:
+        """The match's latest ``GameState.to_json()`` snapshot."""
+
+    async def actions_after(self, match_id: str, seq: int) -> list[tuple[int, str]]:
+        """``(seq, action JSON)`` of the log after ``seq``, in order."""
+
+    async def append_action(self, match_id: str, seq: int, seat: int, client_id: str | None,
+                            action: str, events: str, at: datetime) -> None:
+        """Insert one row of the action log (unique ``(match_id, seq)``)."""
+
+    async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
+        """Set columns of the match row (keys from :data:`UPDATABLE`)."""
+
+    async def last_seen(self, match_id: str, seat: int) -> datetime | None:
+        """When ``seat`` was last seen connected."""
+
+
+def _row(data: Any) -> MatchRow:
+    seats = data["seats"]
+    if isinstance(seats, str):
+        seats = json.loads(seats)
+    return MatchRow(data["id"], data["version"], data["status"], seats, data["name"],
+                    data["private"], data["lobby_code"], data["snapshot_version"])
+
+
+_COLUMNS = (matches.c.id, matches.c.version, matches.c.status, matches.c.seats, matches.c.name,
+            matches.c.private, matches.c.lobby_code, matches.c.snapshot_version)
+
+
+class SqlTx:
+    """:class:`Tx` on a SQLAlchemy connection; ``postgres`` adds the row locks (False also
+    serves plain reads)."""
+
+    def __init__(self, conn: AsyncConnection, postgres: bool) -> None:
+        self.conn = conn
+        self.postgres = postgres
+
+    async def lock_match(self, match_id: str, *, skip_locked: bool = False,
+                         due_before: datetime | None = None) -> MatchRow | None:
+        """See :class:`Tx`."""
+        query = select(*_COLUMNS).where(matches.c.id == match_id)
+        if due_before is not None:
+            query = query.where(matches.c.status == "live", matches.c.next_bot_at <= due_before)
+        if self.postgres:
+            query = query.with_for_update(skip_locked=skip_locked)
+        found = (await self.conn.execute(query)).mappings().first()
+        return None if found is None else _row(found)
+
+    async def snapshot(self, match_id: str) -> dict[str, Any]:
+        """See :class:`Tx`."""
+        value = (await self.conn.execute(
+            select(matches.c.snapshot).where(matches.c.id == match_id))).scalar_one()
+        return dict(value)
+
+    async def actions_after(self, match_id: str, seq: int) -> list[tuple[int, str]]:
+        """See :class:`Tx`."""
+        result = await self.conn.execute(
+            select(match_actions.c.seq, match_actions.c.action)
+            .where(match_actions.c.match_id == match_id, match_actions.c.seq > seq)
+            .order_by(match_actions.c.seq))
+        return [(int(s), str(a)) for s, a in result]
+
+    async def append_action(self, match_id: str, seq: int, seat: int, client_id: str | None,
+                            action: str, events: str, at: datetime) -> None:
+        """See :class:`Tx`."""
+        await self.conn.execute(insert(match_actions).values(
+            match_id=match_id, seq=seq, seat=seat, client_id=client_id, action=action,
+            events=events, created_at=at))
+
+    async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
+        """See :class:`Tx`."""
+        assert set(values) <= set(UPDATABLE)
+        await self.conn.execute(update(matches).where(matches.c.id == match_id).values(**values))
+
+    async def last_seen(self, match_id: str, seat: int) -> datetime | None:
+        """See :class:`Tx`."""
+        value = (await self.conn.execute(select(seat_presence.c.last_seen).where(
+            seat_presence.c.match_id == match_id, seat_presence.c.seat == seat))).scalar()
+        return value if isinstance(value, datetime) else None
+
+
+class PgTx:
+    """:class:`Tx` straight on asyncpg (the connection's transaction is already open)."""
+
+    _LOCK = ("SELECT id, version, status, seats, name, private, lobby_code, snapshot_version "
+             "FROM matches WHERE id = $1")
+
+    def __init__(self, pg: Any) -> None:
+        self.pg = pg
+
+    async def lock_match(self, match_id: str, *, skip_locked: bool = False,
+                         due_before: datetime | None = None) -> MatchRow | None:
+        """See :class:`Tx`."""
+        sql = self._LOCK
+        args: list[Any] = [match_id]
+        if due_before is not None:
+            sql += " AND status = 'live' AND next_bot_at <= $2"
+            args.append(due_before)
+        sql += " FOR UPDATE SKIP LOCKED" if skip_locked else " FOR UPDATE"
+        found = await self.pg.fetchrow(sql, *args)
+        return None if found is None else _row(found)
+
+    async def snapshot(self, match_id: str) -> dict[str, Any]:
+        """See :class:`Tx`."""
+        value = await self.pg.fetchval("SELECT snapshot FROM matches WHERE id = $1", match_id)
+        return dict(json.loads(value) if isinstance(value, str) else value)
+
+    async def actions_after(self, match_id: str, seq: int) -> list[tuple[int, str]]:
+        """See :class:`Tx`."""
+        rows = await self.pg.fetch(
+            "SELECT seq, action FROM match_actions WHERE match_id = $1 AND seq > $2 "
+            "ORDER BY seq", match_id, seq)
+        return [(int(r["seq"]), str(r["action"])) for r in rows]
+
+    async def append_action(self, match_id: str, seq: int, seat: int, client_id: str | None,
+                            action: str, events: str, at: datetime) -> None:
+        """See :class:`Tx`."""
+        await self.pg.execute(
+            "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, "
+            "created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            match_id, seq, seat, client_id, action, events, at)
+
+    async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
+        """See :class:`Tx`."""
+        assert set(values) <= set(UPDATABLE)
+        keys = sorted(values)  # a stable statement text per key set: asyncpg caches it
+        sets = ", ".join(f"{k} = ${i}" for i, k in enumerate(keys, 2))
+        args = [json.dumps(values[k]) if k in _JSON else values[k] for k in keys]
+        await self.pg.execute(f"UPDATE matches SET {sets} WHERE id = $1", match_id, *args)
+
+    async def last_seen(self, match_id: str, seat: int) -> datetime | None:
+        """See :class:`Tx`."""
+        value = await self.pg.fetchval(
+            "SELECT last_seen FROM seat_presence WHERE match_id = $1 AND seat = $2",
+            match_id, seat)
+        return value if isinstance(value, datetime) else None
+
+
+@contextlib.asynccontextmanager
+async def write_tx(db: Database) -> AsyncIterator[Tx]:
+    """A write transaction on ``db``: asyncpg directly on Postgres, SQLAlchemy elsewhere."""
+    if not db.is_postgres:
+        async with db.transaction() as conn:
+            yield SqlTx(conn, postgres=False)
+        return
+    async with db.engine.connect() as conn:
+        raw = await conn.get_raw_connection()
+        pg: Any = raw.driver_connection
+        async with pg.transaction():
+            yield PgTx(pg)
