@@ -105,6 +105,8 @@ class RedisBroker(Broker):
         self._task: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
         self._closing = False
+        self._outbox: asyncio.Queue[tuple[str, str, asyncio.Future[bool]]] = asyncio.Queue()
+        self._publisher: asyncio.Task[None] | None = None
         self.healthy = False
 
     async def start(self) -> None:
@@ -116,6 +118,10 @@ class RedisBroker(Broker):
     async def close(self) -> None:
         """Stop the listener and close the connections."""
         self._closing = True
+        if self._publisher is not None:
+            self._publisher.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._publisher
         if self._task is not None:
             # redis-py may swallow a cancellation inside a read: the flag ends the loop too.
             self._task.cancel()
@@ -128,13 +134,38 @@ class RedisBroker(Broker):
             await self._client.aclose()
 
     async def publish(self, channel: str, message: str) -> bool:
-        """``PUBLISH``; returns False when Redis is unreachable."""
-        try:
-            await self._client.publish(channel, message)
-            return True
-        except Exception as exc:
-            log.warning("redis publish on %s failed: %s", channel, exc)
+        """``PUBLISH`` (through the batching publisher: one connection, pipelined, in order);
+        returns False when Redis is unreachable."""
+        if self._closing:
             return False
+        if self._publisher is None or self._publisher.done():
+            self._publisher = asyncio.create_task(self._publish_loop(), name="redis-publish")
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._outbox.put_nowait((channel, message, done))
+        return await done
+
+    async def _publish_loop(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 256:
+                batch.append(self._outbox.get_nowait())
+            ok = True
+            try:
+                pipe = self._client.pipeline(transaction=False)
+                for channel, message, _ in batch:
+                    pipe.publish(channel, message)
+                await pipe.execute()
+            except asyncio.CancelledError:
+                for *_, done in batch:
+                    if not done.done():
+                        done.set_result(False)
+                raise
+            except Exception as exc:
+                ok = False
+                log.warning("redis publish of %d message(s) failed: %s", len(batch), exc)
+            for *_, done in batch:
+                if not done.done():
+                    done.set_result(ok)
 
     async def ping(self) -> bool:
         """``PING`` through the publishing connection."""

@@ -269,7 +269,9 @@ async def submit_action(
         frame = _after_commit(rt, live, applied)
     rt.metrics.actions.labels("player").inc()
     rt.metrics.action_latency.observe(time.perf_counter() - started)
-    await _publish(rt, match_id, applied.version, frame)
+    # Not awaited: local sockets already have the batch; a slow or dead broker must not
+    # delay the answer (the log is the truth and other instances fill gaps from it).
+    rt.spawn(_publish(rt, match_id, applied.version, frame))
     _schedule_bot(rt, match_id, live)
     return applied
 
@@ -314,7 +316,9 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
         frame = _after_commit(rt, live, applied)
     rt.metrics.actions.labels("bot").inc()
     rt.metrics.action_latency.observe(time.perf_counter() - started)
-    await _publish(rt, match_id, applied.version, frame)
+    # Not awaited: local sockets already have the batch; a slow or dead broker must not
+    # delay the answer (the log is the truth and other instances fill gaps from it).
+    rt.spawn(_publish(rt, match_id, applied.version, frame))
     if not live.state.is_over:
         if live.seats[live.state.seat].get("bot"):
             _schedule_bot(rt, match_id, live)
