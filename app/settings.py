@@ -2,7 +2,8 @@
 
 Every knob of the online service lives here; nothing else reads ``os.environ``. The embedded
 defaults need no external service: a SQLite file under ``var/`` and an in-process broker.
-Outside ``ENVIRONMENT=development`` the placeholder ``SECRET_KEY`` is refused.
+Outside ``ENVIRONMENT=development`` the placeholder ``SECRET_KEY`` is refused; ``DECK_SEED``
+(a fixed deck for tests) is refused in production.
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ class Settings(BaseSettings):
     bot_delay: float = Field(default=0.6, ge=0)
     #: Seconds a human seat may sit on its turn while disconnected before a bot plays for it.
     abandon_after: float = Field(default=90.0, gt=0)
+    #: Seconds a human seat has for a Wheel of Fortune Plague decision, connected or not, before
+    #: a bot chooses for it (the same database-driven sweep as bot turns).
+    plague_timeout: float = Field(default=30.0, gt=0)
     #: Seconds between two sweeps of the database for due bot turns (any instance may take one).
     bot_poll_interval: float = Field(default=1.0, gt=0)
     #: Engine states kept in memory per instance (least recently used are dropped).
@@ -62,6 +66,10 @@ class Settings(BaseSettings):
     #: A reconnecting client further behind than this gets a snapshot instead of the batches.
     max_catch_up: int = Field(default=200, ge=1)
     log_level: str = "info"
+    #: Tests only: every new match shuffles its deck with this seed (``DECK_SEED``), so a test
+    #: knows the tiles to come. Refused unless ``environment`` is development or test. The seed
+    #: stays on the server like any other (never in a view, frame, or record).
+    deck_seed: int | None = None
 
     @model_validator(mode="after")
     def _refuse_placeholder_secret(self) -> Settings:
@@ -72,6 +80,11 @@ class Settings(BaseSettings):
             )
         if len(self.secret_key) < 16:
             raise ValueError("SECRET_KEY must be at least 16 characters")
+        if self.deck_seed is not None and self.environment not in ("development", "test"):
+            raise ValueError(
+                "DECK_SEED fixes every match's deck: it is for tests only and is refused when "
+                f"ENVIRONMENT={self.environment}"
+            )
         return self
 
     @property

@@ -279,19 +279,23 @@ def main() -> int:
     with server if server is not None else contextlib.nullcontext((args.url, None)) as (url, pid):
         print(f"server {url}  duration {args.duration}s after {args.warmup}s warm-up")
         print(f"{'mode':9} {'matches':>7} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
-              f"{'server cpu ms/action':>21} {'games':>6}  errors")
+              f"{'server cpu ms/action':>21} {'client cpu':>10} {'games':>6}  errors")
         for mode in modes:
             for n in counts:
                 before = _cpu_seconds(pid)
-                stats = asyncio.run(run(url, n, mode, args.duration, args.warmup))
+                client_before = time.process_time()
+                # Connecting hundreds of sockets takes a moment: warm up longer for more.
+                warmup = max(args.warmup, n / 50)
+                stats = asyncio.run(run(url, n, mode, args.duration, warmup))
                 after = _cpu_seconds(pid)
+                client_cpu = (time.process_time() - client_before) / (args.duration + warmup)
                 rate = stats.actions / args.duration
                 cpu = ((after - before) * 1000 / max(stats.actions, 1)
                        if before is not None and after is not None else float("nan"))
                 lat = [x * 1000 for x in stats.latencies]
                 print(f"{mode:9} {n:7d} {rate:10.0f} {statistics.median(lat) if lat else 0:8.1f}"
-                      f" {_percentile(lat, 0.99):8.1f} {cpu:21.2f} {stats.games:6d}  "
-                      f"{stats.errors or ''}", flush=True)
+                      f" {_percentile(lat, 0.99):8.1f} {cpu:21.2f} {client_cpu:10.0%}"
+                      f" {stats.games:6d}  {stats.errors or ''}", flush=True)
     return 0
 
 

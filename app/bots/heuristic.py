@@ -4,6 +4,12 @@ Placing a tile: try every legal placement on a copy of the state (followed by a 
 those with the best immediate gain (own points minus the best opponent's); ties are broken at
 random. Deploying: a follower that scores at once wins; otherwise, with followers to spare, a
 random cloister, city or road spot (fields rarely, as farmers never come back); else pass.
+Wheel of Fortune: a free crown space counts as a spot like the others; a Plague decision takes
+back the cheapest follower (a thief before a knight, a farmer, then a monk).
+
+Gains count only what the action itself causes: events after the next tile is drawn (the pig's
+move, its action and crown scoring) depend on the hidden deck and are ignored, so the bot never
+peeks at the tiles to come. The final scoring (no tile left) is public and counts.
 """
 
 from __future__ import annotations
@@ -13,15 +19,20 @@ import random
 from app.engine import (
     DEPLOY,
     PLACE_TILE,
+    PLAGUE,
     Action,
     GameState,
     Pass,
     PlaceFollower,
     PlaceTile,
+    RemoveFollower,
     apply_in_place,
     legal_actions,
 )
-from app.engine.events import PointsScored
+from app.engine.events import PointsScored, TileDrawn
+
+#: Plague: which follower to take back first (cheapest to lose first).
+_PLAGUE_ORDER = {"road": 0, "city": 1, "field": 2, "cloister": 3}
 
 
 def _gain(state: GameState, actions: list[Action], seat: int) -> int:
@@ -30,6 +41,8 @@ def _gain(state: GameState, actions: list[Action], seat: int) -> int:
     theirs: dict[int, int] = {}
     for action in actions:
         for event in apply_in_place(trial, action):
+            if isinstance(event, TileDrawn):
+                break  # what follows depends on the hidden deck
             if isinstance(event, PointsScored):
                 if event.seat == seat:
                     mine += event.points
@@ -72,4 +85,9 @@ def choose_action(state: GameState, rng: random.Random) -> Action:
         if fields and supply >= 5 and rng.random() < 0.1:
             return rng.choice(fields)
         return Pass(seat)
+    if state.phase == PLAGUE:
+        choices = [a for a in actions if isinstance(a, RemoveFollower)]
+        rank = min(_PLAGUE_ORDER.get(a.spot.partition(":")[0], 9) for a in choices)
+        return rng.choice([a for a in choices
+                           if _PLAGUE_ORDER.get(a.spot.partition(":")[0], 9) == rank])
     return actions[0]

@@ -351,7 +351,8 @@ async def start(rt: Runtime, code: str, player_id: str) -> str:
         if len(taken) < MIN_SEATS:
             raise Conflict("a match needs at least 2 filled seats")
         options = Options.from_json(row.rules)
-        state = new_game(options, [s["name"] for s in taken])
+        # ``deck_seed``: a fixed deck for tests (refused in production by the settings).
+        state = new_game(options, [s["name"] for s in taken], seed=rt.settings.deck_seed)
         match_id = secrets.token_hex(8)
         seats = [{"seat": i, "player": s["player"], "name": s["name"], "colour": s["colour"],
                   "bot": s["bot"]} for i, s in enumerate(taken)]

@@ -31,6 +31,7 @@ from app.db.models import match_actions, matches, seat_presence, utcnow
 from app.db.session import as_utc
 from app.engine import (
     DEPLOY,
+    PLAGUE,
     EngineError,
     GameOver,
     GameState,
@@ -119,6 +120,8 @@ def _next_bot_at(rt: Runtime, live: Live, actor_is_bot: bool, actor: int) -> dat
     seat = live.seats[state.seat]
     if seat.get("bot") or (actor_is_bot and state.seat == actor and state.phase == DEPLOY):
         return now + timedelta(seconds=rt.settings.bot_delay)
+    if state.phase == PLAGUE:  # a person's Plague decision: a bot chooses after the timeout
+        return now + timedelta(seconds=rt.settings.plague_timeout)
     return now + timedelta(seconds=rt.settings.abandon_after)
 
 
@@ -293,8 +296,9 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
 
     Driven by database state: takes the match row with ``FOR UPDATE SKIP LOCKED`` only if
     ``next_bot_at`` has passed, so any instance may do it and only one does. A human seat seen
-    connected within 45 s is not taken over (its deadline moves on instead). Returns True when
-    an action was applied.
+    connected within 45 s is not taken over (its deadline moves on instead) — except for a Wheel
+    of Fortune Plague decision, which a bot makes for anyone once ``plague_timeout`` has passed.
+    Returns True when an action was applied.
     """
     started = time.perf_counter()
     async with rt.cache.lock(match_id):
@@ -306,7 +310,8 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
             live = await _live_for(rt, tx, row)
             state = live.state
             seat = state.seat
-            if not live.seats[seat].get("bot") and await _seat_present(rt, tx, live, seat):
+            if (not live.seats[seat].get("bot") and state.phase != PLAGUE
+                    and await _seat_present(rt, tx, live, seat)):
                 await tx.update_match(match_id, {
                     "next_bot_at": now + timedelta(seconds=rt.settings.abandon_after)})
                 return False
@@ -404,6 +409,7 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
         "you": you,
         "spectators": spectators,
         "lobby_code": live.lobby_code,
+        "plague_timeout": rt.settings.plague_timeout,
         "state": live.view,
     }
 
@@ -561,6 +567,11 @@ async def open_match_socket(
 async def touch_seats(rt: Runtime, match_id: str, seats: list[int], gone: bool = False) -> None:
     """Record that ``seats`` of a match are connected now (``seat_presence``); ``gone``: that
     they just left (their last socket here closed), so the bot sweep need not wait."""
+    await touch_many(rt, [(match_id, seat) for seat in seats], gone)
+
+
+async def touch_many(rt: Runtime, seats: list[tuple[str, int]], gone: bool = False) -> None:
+    """:func:`touch_seats` for ``(match_id, seat)`` pairs of any matches, in one statement."""
     if not seats:
         return
     now = utcnow() - (PRESENT_WINDOW + timedelta(seconds=1) if gone else timedelta(0))
@@ -569,7 +580,7 @@ async def touch_seats(rt: Runtime, match_id: str, seats: list[int], gone: bool =
     else:
         from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
     stmt = upsert(seat_presence).values(
-        [{"match_id": match_id, "seat": s, "last_seen": now} for s in seats])
+        [{"match_id": m, "seat": s, "last_seen": now} for m, s in sorted(set(seats))])
     stmt = stmt.on_conflict_do_update(
         index_elements=[seat_presence.c.match_id, seat_presence.c.seat],
         set_={"last_seen": now})

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from app.db.models import matches
-from app.services.play import due_matches, play_due_turn, touch_seats
+from app.services.play import due_matches, play_due_turn, touch_many
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -38,12 +38,14 @@ async def presence_heartbeat(rt: Runtime) -> None:
     """Forever: refresh ``seat_presence`` for seats connected here; refresh the gauge."""
     while True:
         try:
+            connected: list[tuple[str, int]] = []
             for hub in list(rt.hubs.hubs.values()):
                 kind, _, key = hub.channel.removeprefix(rt.settings.channel_prefix + ":") \
                     .partition(":")
                 if kind == "match":
-                    seats = sorted(int(k) for k in hub.local_presence()[0])
-                    await touch_seats(rt, key, seats)
+                    connected += [(key, int(k)) for k in hub.local_presence()[0]]
+            for start in range(0, len(connected), 500):  # one statement per 500 seats
+                await touch_many(rt, connected[start:start + 500])
             async with rt.db.reading() as conn:
                 live = (await conn.execute(
                     select(func.count()).select_from(matches)
