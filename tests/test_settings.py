@@ -45,3 +45,17 @@ def test_dotenv_is_read(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.delenv("REDIS_URL", raising=False)
     monkeypatch.chdir(folder)
     assert Settings().redis_url == "redis://from-dotenv:6379/0"
+
+
+def test_deck_seed_is_for_development_and_tests_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SECRET_KEY", "a-real-secret-of-some-length")
+    monkeypatch.setenv("DECK_SEED", "535")
+    for environment in ("development", "test"):
+        monkeypatch.setenv("ENVIRONMENT", environment)
+        assert Settings(_env_file=None).deck_seed == 535  # type: ignore[call-arg]
+    monkeypatch.setenv("ENVIRONMENT", "production")
+    with pytest.raises(ValidationError, match="DECK_SEED"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
+    monkeypatch.delenv("DECK_SEED")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.deck_seed is None and settings.plague_timeout == 30.0

@@ -157,7 +157,8 @@ class RematchOut(BaseModel):
 class ActionIn(Strict):
     """``POST /api/matches/{id}/actions``: the version acted on, a client action id, and the
     engine action without ``seat`` (``{"type": "place_tile", "at": [x, y], "rotation": 90}``,
-    ``{"type": "place_follower", "spot": "city:N"}``, ``{"type": "pass"}``)."""
+    ``{"type": "place_follower", "spot": "city:N"}``, ``{"type": "pass"}``, Wheel of Fortune
+    ``{"type": "plague", "at": [x, y], "spot": "road:N"}``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     v: Annotated[int, Field(ge=0, le=1_000_000)]

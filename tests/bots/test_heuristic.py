@@ -5,16 +5,21 @@ from __future__ import annotations
 import random
 
 from app.bots import choose_action
+from app.bots.heuristic import _gain
 from app.engine import (
     PLACE_TILE,
+    PLAGUE,
     GameState,
     Options,
     Pass,
+    PlaceFollower,
+    RemoveFollower,
     apply_in_place,
     legal_actions,
     new_game,
 )
 from app.engine.events import PointsScored
+from tests.support.wof import plan_action
 
 
 def _net(state: GameState, actions: list[object]) -> int:
@@ -44,3 +49,38 @@ def test_bots_play_whole_games_legally_and_greedily() -> None:
             apply_in_place(state, action)
         assert sum(state.scores) > 0
         assert greedy_checks or seed == 1
+
+#: The bot's Plague preference: roads first, cloisters last.
+RANK = {"road": 0, "city": 1, "field": 2, "cloister": 3}
+
+
+def test_bots_play_wheel_of_fortune_and_choose_cheap_plague_victims() -> None:
+    plague_decisions = 0
+    for seed in range(2):
+        state = new_game(Options(tileset="wheel_of_fortune"), ["A", "B", "C"], seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            action = choose_action(state, rng)
+            legal = legal_actions(state)
+            assert action in legal
+            if state.phase == PLAGUE:
+                assert isinstance(action, RemoveFollower)
+                ranks = [RANK[a.spot.partition(":")[0]] for a in legal
+                         if isinstance(a, RemoveFollower)]
+                assert RANK[action.spot.partition(":")[0]] == min(ranks)
+                plague_decisions += 1
+            apply_in_place(state, action)
+        assert sum(state.scores) > 0
+    assert plague_decisions
+
+
+def test_bots_never_count_what_the_hidden_deck_brings() -> None:
+    """Seed 208: Ann may deploy on Famine's crown right before the next tile moves the pig to
+    Famine (6 points). Only the deck knows that, so it must not make the crown look good."""
+    state = new_game(Options(tileset="wheel_of_fortune"), ["A", "B"], seed=208)
+    for _ in range(11):  # the scripted moves up to Ann's sixth turn's deployment
+        apply_in_place(state, plan_action(state))
+    crown = PlaceFollower(state.seat, "crown:famine")
+    assert crown in legal_actions(state)
+    assert _net(state, [crown]) == 6  # what happens if the deck is peeked at
+    assert _gain(state, [crown], state.seat) == 0
