@@ -150,7 +150,6 @@ class Hub:
         self.render_presence = render_presence
         self.connections: set[Connection] = set()
         self.last_v: int | None = None
-        self.last_frame: str | None = None
         #: The owner's latest state of the channel (a lobby's JSON), for presence re-renders.
         self.state: Any = None
         self._inbox: asyncio.Queue[tuple[int, str] | None] = asyncio.Queue()
@@ -229,7 +228,6 @@ class Hub:
                 if not self.ordered:
                     if self.last_v is None or version > self.last_v:
                         self.last_v = version
-                        self.last_frame = frame
                         self._fan_out(version, frame)
                     continue
                 if self.last_v is not None and version <= self.last_v:
