@@ -14,6 +14,7 @@ Nothing secret leaves here: frames carry ``view()`` and event JSON, never ``to_j
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import logging
@@ -24,10 +25,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from app.bots import choose_action
-from app.db.models import match_actions, matches, seat_presence, utcnow
+from app.db.models import match_actions, matches, utcnow
 from app.db.session import as_utc
 from app.engine import (
     DEPLOY,
@@ -575,17 +575,7 @@ async def touch_many(rt: Runtime, seats: list[tuple[str, int]], gone: bool = Fal
     if not seats:
         return
     now = utcnow() - (PRESENT_WINDOW + timedelta(seconds=1) if gone else timedelta(0))
-    if rt.db.is_postgres:
-        from sqlalchemy.dialects.postgresql import insert as upsert
-    else:
-        from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
-    stmt = upsert(seat_presence).values(
-        [{"match_id": m, "seat": s, "last_seen": now} for m, s in sorted(set(seats))])
-    stmt = stmt.on_conflict_do_update(
-        index_elements=[seat_presence.c.match_id, seat_presence.c.seat],
-        set_={"last_seen": now})
-    try:
-        async with rt.db.transaction() as conn:
-            await conn.execute(stmt)
-    except IntegrityError:  # the match was deleted meanwhile
-        pass
+    pairs = sorted(set(seats))
+    with contextlib.suppress(*DUPLICATE):  # DUPLICATE covers FK errors: the match was deleted
+        async with write_tx(rt.db) as tx:
+            await tx.touch_presence(pairs, now)

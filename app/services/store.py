@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from asyncpg.exceptions import UniqueViolationError
+from asyncpg.exceptions import IntegrityConstraintViolationError
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -39,8 +39,8 @@ class MatchRow:
     snapshot_version: int
 
 
-#: What a broken unique constraint raises, through SQLAlchemy or straight from asyncpg.
-DUPLICATE = (IntegrityError, UniqueViolationError)
+#: What a broken constraint (unique, foreign key) raises, through SQLAlchemy or from asyncpg.
+DUPLICATE = (IntegrityError, IntegrityConstraintViolationError)
 
 #: Columns ``update_match`` may set (anything else is a programming error).
 UPDATABLE = ("version", "seat_to_act", "turn", "scores", "updated_at", "next_bot_at", "status",
@@ -70,6 +70,9 @@ class Tx(Protocol):
 
     async def last_seen(self, match_id: str, seat: int) -> datetime | None:
         """When ``seat`` was last seen connected."""
+
+    async def touch_presence(self, seats: list[tuple[str, int]], at: datetime) -> None:
+        """Upsert ``seat_presence.last_seen = at`` for ``(match_id, seat)`` pairs."""
 
 
 def _row(data: Any) -> MatchRow:
@@ -135,6 +138,18 @@ class SqlTx:
             seat_presence.c.match_id == match_id, seat_presence.c.seat == seat))).scalar()
         return value if isinstance(value, datetime) else None
 
+    async def touch_presence(self, seats: list[tuple[str, int]], at: datetime) -> None:
+        """See :class:`Tx`."""
+        if self.postgres:
+            from sqlalchemy.dialects.postgresql import insert as upsert
+        else:
+            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        stmt = upsert(seat_presence).values(
+            [{"match_id": m, "seat": s, "last_seen": at} for m, s in seats])
+        await self.conn.execute(stmt.on_conflict_do_update(
+            index_elements=[seat_presence.c.match_id, seat_presence.c.seat],
+            set_={"last_seen": at}))
+
 
 class PgTx:
     """:class:`Tx` straight on asyncpg (the connection's transaction is already open)."""
@@ -191,6 +206,14 @@ class PgTx:
             "SELECT last_seen FROM seat_presence WHERE match_id = $1 AND seat = $2",
             match_id, seat)
         return value if isinstance(value, datetime) else None
+
+    async def touch_presence(self, seats: list[tuple[str, int]], at: datetime) -> None:
+        """See :class:`Tx` (one statement over arrays, whatever the number of seats)."""
+        await self.pg.execute(
+            "INSERT INTO seat_presence (match_id, seat, last_seen) "
+            "SELECT m, s, $3 FROM unnest($1::varchar[], $2::int[]) AS t(m, s) "
+            "ON CONFLICT (match_id, seat) DO UPDATE SET last_seen = EXCLUDED.last_seen",
+            [m for m, _ in seats], [s for _, s in seats], at)
 
 
 @contextlib.asynccontextmanager

@@ -44,8 +44,7 @@ async def presence_heartbeat(rt: Runtime) -> None:
                     .partition(":")
                 if kind == "match":
                     connected += [(key, int(k)) for k in hub.local_presence()[0]]
-            for start in range(0, len(connected), 500):  # one statement per 500 seats
-                await touch_many(rt, connected[start:start + 500])
+            await touch_many(rt, connected)
             async with rt.db.reading() as conn:
                 live = (await conn.execute(
                     select(func.count()).select_from(matches)
