@@ -10,6 +10,7 @@
 
 import { svgEl as el, tileArt, spotPoint, ensureDefs } from './tiles.js';
 import { meepleMarkup, colourOf, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from './pieces.js';
+import { WheelView } from './wheel.js';
 
 const T = 100;
 const MIN_SCALE = 0.12;
@@ -39,8 +40,8 @@ export class Board {
       'aria-label': 'Board. Arrow keys choose a square, R rotates, Enter places.' });
     this.world = el('g', { class: 'world' });
     this.layers = {};
-    for (const name of ['legal', 'tiles', 'lastmove', 'highlight', 'preview', 'followers', 'targets',
-      'cursor', 'floaters']) {
+    for (const name of ['legal', 'tiles', 'wheel', 'lastmove', 'highlight', 'preview', 'followers',
+      'marks', 'targets', 'cursor', 'floaters']) {
       this.layers[name] = el('g', { class: `layer-${name}` });
       this.world.appendChild(this.layers[name]);
     }
@@ -66,6 +67,7 @@ export class Board {
   destroy() {
     this.resizeObserver.disconnect();
     cancelAnimationFrame(this.anim);
+    if (this.wheelView) this.wheelView.destroy();
     this.svg.remove();
   }
 
@@ -74,7 +76,8 @@ export class Board {
   onResize() {
     const r = this.host.getBoundingClientRect();
     this.size = { w: Math.max(50, r.width), h: Math.max(50, r.height) };
-    if (this.focus) this.setView(this.focus, false);
+    if (this.focus && this.focus.cells) this.focusBox(this.focus.cells, this.focus.minPx, false, true);
+    else if (this.focus) this.setView(this.focus, false);
     else if (this.auto) this.fit(false);
     else this.applyView();
   }
@@ -193,6 +196,28 @@ export class Board {
     // Remembered so a resize (the tray changing height) keeps the tile in the middle.
     this.focus = { cx: x * T + T / 2, cy: y * T + T / 2, scale: want / T };
     this.setView(this.focus);
+  }
+
+  /**
+   * Frame all of ``cells`` ([[x, y], ...]) if that still gives at least ``minPx`` pixels per
+   * tile (e.g. the tile just placed and the wheel, to pick a follower spot or a crown space);
+   * returns false, changing nothing, when they do not fit that large.
+   */
+  focusBox(cells, minPx = 150, animate = true, resized = false) {
+    if (!cells.length) return false;
+    const xs = cells.map((c) => c[0]);
+    const ys = cells.map((c) => c[1]);
+    const rect = this.svg.getBoundingClientRect();
+    const cols = Math.max(...xs) - Math.min(...xs) + 1.2;
+    const rows = Math.max(...ys) - Math.min(...ys) + 1.2;
+    const scale = Math.min(rect.width / (cols * T), rect.height / (rows * T), 2.2);
+    // After a resize (the tray grew) the box is kept in view even if it gets a little smaller.
+    if (scale * T < minPx && !resized) return false;
+    // Remembered so a resize (the tray changing height) frames the same cells again.
+    this.focus = { cx: ((Math.min(...xs) + Math.max(...xs) + 1) / 2) * T,
+      cy: ((Math.min(...ys) + Math.max(...ys) + 1) / 2) * T, scale, cells, minPx };
+    this.setView(this.focus, animate);
+    return true;
   }
 
   /** Make sure cell (x, y) is on screen (keyboard navigation). */
@@ -444,24 +469,49 @@ export class Board {
     this.renderTargets();
   }
 
-  /** Targets at arbitrary places: ``items`` [{id, at: [x, y], spot}] (Wheel of Fortune plague). */
-  setTargetList(items, colour, focus = null) {
+  /**
+   * Targets on followers already on the board: ``items`` [{id, at: [x, y], spot, label}] — the
+   * Wheel of Fortune Plague, where the deciding player picks the follower to take back.
+   */
+  setTargetList(items, colour, focus = null, mode = 'plague') {
     this.targets = {
       items: items.map((it) => {
         const p = this.spotWorld(it.at, it.spot) || [it.at[0] * T + 50, it.at[1] * T + 50];
-        return { id: it.id, wx: p[0], wy: p[1], role: roleOfSpot(it.spot), kind: spotKind(it.spot) };
+        return { id: it.id, wx: p[0], wy: p[1], role: roleOfSpot(it.spot), kind: spotKind(it.spot),
+          label: it.label };
       }),
       colour,
       focus,
+      mode,
     };
     this.renderTargets();
+  }
+
+  /**
+   * Marks that are not buttons: ``items`` [{at, spot}] glow softly (everyone else's view of the
+   * followers a Plague decision is about), or none.
+   */
+  setMarks(items, colour) {
+    const layer = this.layers.marks;
+    const signature = items ? `${colour}|${items.map((it) => `${it.at}:${it.spot}`).join(' ')}` : '';
+    if (signature === this.marksSignature) return;
+    this.marksSignature = signature;
+    while (layer.firstChild) layer.firstChild.remove();
+    if (!items) return;
+    const c = colourOf(colour);
+    for (const it of items) {
+      const p = this.spotWorld(it.at, it.spot) || [it.at[0] * T + 50, it.at[1] * T + 50];
+      const g = el('g', { class: 'plague-mark', 'data-mark': `${it.at[0]},${it.at[1]} ${it.spot}`,
+        transform: `translate(${p[0]},${p[1]})` });
+      g.appendChild(el('circle', { r: 17, fill: 'none', stroke: c.fill, 'stroke-width': 3, 'stroke-dasharray': '5 4' }));
+      layer.appendChild(g);
+    }
   }
 
   /** World position of a follower spot: on the tile at ``at``, or a crown space of the wheel. */
   spotWorld(at, spot) {
     if (spot.startsWith('crown:')) {
-      const seg = this.wheelLayout && this.wheelLayout.crowns[spot.slice(6)];
-      return seg ? seg.free : null;
+      return this.wheelView ? this.wheelView.freeCrown(spot.slice(6)) : null;
     }
     if (!at) return null;
     const t = this.tiles.get(cellKey(at[0], at[1]));
@@ -486,9 +536,26 @@ export class Board {
     const layer = this.layers.targets;
     while (layer.firstChild) layer.firstChild.remove();
     if (!this.targets) return;
-    const { items, colour, focus } = this.targets;
+    const { items, colour, focus, mode } = this.targets;
     const c = colourOf(colour);
     const s = this.targetScale();
+    if (mode === 'plague') {
+      for (const it of items) {
+        // A ring round the follower (which stays visible) and a "take back" arrow badge.
+        const g = el('g', { 'data-wx': it.wx, 'data-wy': it.wy, class: `target plague-target${focus === it.id ? ' focused' : ''}`,
+          'data-spot': it.id, role: 'button', 'aria-label': `Take back: ${it.label || ROLE_LABEL[it.role] || 'follower'}`,
+          transform: `translate(${it.wx},${it.wy}) scale(${s})` });
+        g.innerHTML = '<circle class="plague-hit" r="15" fill="rgba(255,255,255,0.01)"/>' +
+          `<circle class="plague-ring" r="14" fill="none" stroke="#c0392b" stroke-width="3.2"/>` +
+          `<g transform="translate(10,-10)"><circle r="6.8" fill="#c0392b" stroke="#fff" stroke-width="1.6"/>` +
+          '<path d="M2.6,2.2 A3.4,3.4 0 1 0 -2.8,1.4 M-2.8,1.4 l-1.6,-2.6 M-2.8,1.4 l2.8,-0.6" fill="none" stroke="#fff" stroke-width="1.6" stroke-linecap="round"/></g>';
+        const title = el('title');
+        title.textContent = `Take back this ${(ROLE_LABEL[it.role] || 'follower').toLowerCase()} (${c.label})`;
+        g.appendChild(title);
+        layer.appendChild(g);
+      }
+      return;
+    }
     for (const it of items) {
       const g = el('g', { 'data-wx': it.wx, 'data-wy': it.wy, class: `target${focus === it.id ? ' focused' : ''}`, 'data-spot': it.id,
         role: 'button', 'aria-label': `${ROLE_LABEL[it.role] || 'Follower'} ${PLACE_LABEL[it.kind] || ''}`,
@@ -505,64 +572,23 @@ export class Board {
   // ------------------------------------------------------------------ Wheel of Fortune
 
   /**
-   * Draw the wheel over its board cells: six segments clockwise from the top, their crown
-   * spaces (with followers on them), and the pig. ``wheel``: the view's ``wheel`` object.
+   * Draw the Wheel of Fortune over its board cells (see wheel.js): six segments, crown spaces
+   * with their followers, the pig. ``wheel``: the view's ``wheel`` (null: none); ``steps``: the
+   * segments the pig just moved, to animate its run.
    */
-  setWheel(wheel, colours) {
-    if (!this.layers.wheel) {
-      this.layers.wheel = el('g', { class: 'layer-wheel' });
-      this.world.insertBefore(this.layers.wheel, this.layers.lastmove);
+  setWheel(wheel, colours, { steps = null, animate = true } = {}) {
+    if (!wheel) {
+      if (this.wheelView) this.wheelView.clear();
+      return;
     }
-    const layer = this.layers.wheel;
-    while (layer.firstChild) layer.firstChild.remove();
-    this.wheelLayout = null;
-    if (!wheel || !wheel.cells || !wheel.cells.length) return;
-    const xs = wheel.cells.map((c) => c[0]);
-    const ys = wheel.cells.map((c) => c[1]);
-    const cx = ((Math.min(...xs) + Math.max(...xs) + 1) / 2) * T;
-    const cy = ((Math.min(...ys) + Math.max(...ys) + 1) / 2) * T;
-    const r = (Math.min(Math.max(...xs) - Math.min(...xs) + 1, Math.max(...ys) - Math.min(...ys) + 1) * T) / 2 * 0.9;
-    const n = wheel.segments.length;
-    const palette = ['#f6e7b8', '#e9d7f2', '#f3d9c4', '#d6e6f4', '#f2d2d2', '#dfe9cf'];
-    const layout = { crowns: {} };
-    const polar = (ang, rad) => [cx + rad * Math.cos(ang), cy + rad * Math.sin(ang)];
-    layer.appendChild(el('circle', { cx, cy, r: r + 6, fill: '#6d5234', opacity: 0.9 }));
-    wheel.segments.forEach((seg, i) => {
-      const a0 = -Math.PI / 2 + (i * 2 * Math.PI) / n;
-      const a1 = a0 + (2 * Math.PI) / n;
-      const [x0, y0] = polar(a0, r);
-      const [x1, y1] = polar(a1, r);
-      const g = el('g', { class: `wheel-seg${wheel.pig === seg.name ? ' pig-here' : ''}`, 'data-segment': seg.name });
-      g.appendChild(el('path', { d: `M${cx},${cy} L${x0},${y0} A${r},${r} 0 0 1 ${x1},${y1} Z`,
-        fill: palette[i % palette.length], stroke: '#6d5234', 'stroke-width': 2.5 }));
-      const mid = (a0 + a1) / 2;
-      const [lx, ly] = polar(mid, r * 0.78);
-      const label = el('text', { x: lx, y: ly + 5, 'text-anchor': 'middle', class: 'wheel-label' });
-      label.textContent = seg.name[0].toUpperCase() + seg.name.slice(1);
-      g.appendChild(label);
-      const spots = [];
-      for (let k = 0; k < seg.crowns; k += 1) {
-        const spread = seg.crowns > 1 ? (k - (seg.crowns - 1) / 2) * 0.32 : 0;
-        const [px, py] = polar(mid + spread, r * 0.5);
-        spots.push([px, py]);
-        g.insertAdjacentHTML('beforeend', `<g transform="translate(${px},${py}) scale(1.5)">${roleIconMarkup('crown', '#b88a12')}</g>`);
-        const who = seg.occupants[k];
-        if (who !== undefined) g.insertAdjacentHTML('beforeend', meepleMarkup(colours[who], { x: px, y: py - 4, scale: 1.05 }));
-      }
-      layout.crowns[seg.name] = { free: spots[seg.occupants.length] || null };
-      if (wheel.pig === seg.name) {
-        const [px, py] = polar(mid, r * 0.25);
-        g.insertAdjacentHTML('beforeend', `<g class="pig" transform="translate(${px},${py})">` +
-          '<ellipse rx="15" ry="11" fill="#f4a6b8" stroke="#9c4b5e" stroke-width="2"/>' +
-          '<ellipse cx="11" cy="1" rx="5" ry="4" fill="#f7c3cf" stroke="#9c4b5e" stroke-width="1.5"/>' +
-          '<circle cx="10" cy="0" r="1" fill="#9c4b5e"/><circle cx="12.5" cy="0" r="1" fill="#9c4b5e"/>' +
-          '<circle cx="4" cy="-4" r="1.6" fill="#3a2530"/><path d="M-8,-9 l-3,-5 l5,3 Z" fill="#f4a6b8" stroke="#9c4b5e"/>' +
-          '<title>The pig</title></g>');
-      }
-      layer.appendChild(g);
-    });
-    layer.appendChild(el('circle', { cx, cy, r: 10, fill: '#6d5234' }));
-    this.wheelLayout = layout;
+    if (!this.wheelView) this.wheelView = new WheelView(this.layers.wheel);
+    this.wheelView.update(wheel, colours, { steps, animate });
+    if (this.targets) this.renderTargets(); // a crown space may have filled up
+  }
+
+  /** World point of a wheel segment (for floating points), or null without a wheel. */
+  segmentPoint(segment) {
+    return this.wheelView ? this.wheelView.segmentPoint(segment) : null;
   }
 
   // ------------------------------------------------------------------ scoring effects
@@ -585,6 +611,11 @@ export class Board {
     if (!pts.length) return;
     const mx = (pts.reduce((a, p) => a + p[0], 0) / pts.length) * T + T / 2;
     const my = (pts.reduce((a, p) => a + p[1], 0) / pts.length) * T + T / 2;
+    this.floatAt(mx, my, text, caption, colour);
+  }
+
+  /** A floating "+N" with a caption rising from world point (mx, my). */
+  floatAt(mx, my, text, caption, colour) {
     const c = colourOf(colour);
     const s = Math.max(1, 1 / (this.view.scale * 1.1));
     const g = el('g', { class: 'floater', transform: `translate(${mx},${my}) scale(${s})` });

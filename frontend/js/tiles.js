@@ -508,7 +508,7 @@ function shieldPath(x, y, s = 1) {
     `Q${fmt(x - w)},${fmt(y + h * 0.75)} ${fmt(x - w)},${fmt(y)} Z`;
 }
 
-const ICON_COLOURS = { 1: '#d8452f', 2: '#2f7fd8', 3: '#e0b21a' };
+const ICON_COLOURS = { 1: '#c8412b', 2: '#2f6fc8', 3: '#7a4aa8' };
 
 /**
  * A <g> with the art of ``tileId`` turned ``rotation`` degrees, in a 0..100 box. Decorations
@@ -617,13 +617,26 @@ export function tileArt(tileId, rotation = 0) {
     g.appendChild(sg);
   }
   if (tile.icon) {
-    const [x, y] = rotPoint([88, 88], 0);
-    g.appendChild(el('circle', { cx: x, cy: y, r: 6.5, fill: ICON_COLOURS[tile.icon] || '#999',
-      stroke: '#fff', 'stroke-width': 1.6 }));
-    const t = el('text', { x, y: y + 3.3, 'text-anchor': 'middle', 'font-size': 9,
-      'font-weight': 700, fill: '#fff' });
+    // The Wheel of Fortune icon: a little coloured wheel with its number, always upright.
+    const [x, y] = [86, 86];
+    const ig = el('g', { class: 'wheel-icon', 'data-icon': tile.icon,
+      transform: `translate(${x},${y})` });
+    ig.appendChild(el('circle', { r: 9.5, fill: ICON_COLOURS[tile.icon] || '#999', stroke: '#fff',
+      'stroke-width': 1.8 }));
+    for (let i = 0; i < 6; i += 1) {
+      const a = (i * Math.PI) / 3;
+      ig.appendChild(el('line', { x1: fmt(6.3 * Math.cos(a)), y1: fmt(6.3 * Math.sin(a)),
+        x2: fmt(9.2 * Math.cos(a)), y2: fmt(9.2 * Math.sin(a)), stroke: 'rgba(255,255,255,0.75)',
+        'stroke-width': 1.3 }));
+    }
+    const t = el('text', { y: 4, 'text-anchor': 'middle', 'font-size': 11.5, 'font-weight': 800,
+      fill: '#fff' });
     t.textContent = String(tile.icon);
-    g.appendChild(t);
+    ig.appendChild(t);
+    const title = el('title');
+    title.textContent = `Wheel icon ${tile.icon}: the pig moves ${tile.icon} segment${tile.icon > 1 ? 's' : ''}`;
+    ig.appendChild(title);
+    g.appendChild(ig);
   }
   return g;
 }

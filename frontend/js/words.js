@@ -4,7 +4,8 @@
  * Consecutive PointsScored events for one shared feature are told as one sentence.
  */
 
-import { ROLE_LABEL } from './pieces.js';
+import { ROLE_LABEL, roleOfSpot } from './pieces.js';
+import { segmentLabel, segmentEffect } from './wheel.js';
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -14,6 +15,12 @@ export function joinNames(names) {
 }
 
 const ARTICLE = { knight: 'a knight', thief: 'a thief', monk: 'a monk', farmer: 'a farmer' };
+const WHEEL_CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'crown'];
+/** What a wheel action pays for, when nobody scores ("nobody has a knight in a city"). */
+const NOBODY = {
+  fortune: 'no points', tax: 'nobody has a knight in a city', famine: 'no farmer supplies a completed city',
+  storm: 'nobody has a follower in supply', inquisition: 'nobody has a monk',
+};
 const WHERE = { knight: 'in a city', thief: 'on a road', monk: 'in a cloister', farmer: 'in a field' };
 
 /** The facts of one scoring ("4 tiles, 1 pennant"). */
@@ -38,7 +45,7 @@ export function scoringSentence(group, names) {
   const pts = `${plural(e.points, 'point')}${each}`;
   const detail = scoringDetail(e);
   if (!['road', 'city', 'cloister', 'farm'].includes(e.category)) {
-    // Wheel of Fortune actions (fortune, tax, storm, inquisition, crown, …).
+    // Categories of expansions this client does not know in detail.
     const what = e.category[0].toUpperCase() + e.category.slice(1);
     return `${what}: ${who} scores ${pts}${e.rule ? ` (${e.rule})` : ''}`;
   }
@@ -57,14 +64,46 @@ export function scoringSentence(group, names) {
   return `${who} completed a ${e.category}: ${detail} — ${pts}${rule}`;
 }
 
+/**
+ * A Wheel of Fortune scoring as its formula, for one player ("Tax: Ann 2 knights × (1 pennant
+ * + 2 knights) = 6"). ``segment``: for crown scoring, the segment whose crowns scored.
+ */
+export function wheelSentence(e, who, segment) {
+  const k = (e.followers || [])[e.seat] || 0;
+  switch (e.category) {
+    case 'fortune':
+      return `Fortune: ${who} moved the pig = ${e.points}`;
+    case 'tax':
+      return `Tax: ${who} ${plural(k, 'knight')} × (${plural(e.pennants, 'pennant')} + ${plural(k, 'knight')}) = ${e.points}`;
+    case 'famine':
+      return `Famine: ${who} ${plural(k, 'farmer')} × ${plural(e.cities, 'completed city', 'completed cities')} = ${e.points}`;
+    case 'storm':
+      return `Storm: ${who} ${plural(e.points, 'follower')} in supply × 1 = ${e.points}`;
+    case 'inquisition':
+      return `Inquisition: ${who} ${plural(k, 'monk')} × 2 = ${e.points}`;
+    case 'crown': {
+      const where = segment ? ` on ${segmentLabel(segment)}` : '';
+      const occupants = (e.followers || []).reduce((a, n) => a + n, 0);
+      let how;
+      if (occupants > 1) how = `shares the ${occupants} crown spaces = ${e.points}`;
+      else if (e.points === 6) how = 'alone on both crown spaces = 6';
+      else how = `alone on its crown space = ${e.points}`;
+      return `Crown${where}: ${who} ${how}`;
+    }
+    default:
+      return `${segmentLabel(e.category)}: ${who} scores ${plural(e.points, 'point')}`;
+  }
+}
+
 function sameFeature(a, b) {
   return a.type === 'PointsScored' && b.type === 'PointsScored' && a.category === b.category &&
     a.final === b.final && a.points === b.points && JSON.stringify(a.tiles) === JSON.stringify(b.tiles);
 }
 
 /**
- * Log lines for one batch of events: ``[{text, kind, seat}]`` where kind is ``move``,
- * ``score``, ``end`` or ``info``. ``names``: seat → display name.
+ * Log lines for one batch of events (one action's: a batch that starts with FollowerReturned is
+ * a Plague decision): ``[{text, kind, seat}]`` where kind is ``move``, ``score``, ``wheel``,
+ * ``end`` or ``info``. ``names``: seat → display name.
  */
 export function describe(events, names) {
   const out = [];
@@ -91,6 +130,17 @@ export function describe(events, names) {
         }
         break;
       case 'PointsScored': {
+        if (WHEEL_CATEGORIES.includes(e.category)) {
+          // One line per player: the formula with that player's numbers.
+          let segment = null;
+          if (e.category === 'crown') {
+            const back = events.slice(i + 1).find((x) => x.type === 'CrownReturned' && x.seat === e.seat);
+            segment = back ? back.segment : null;
+          }
+          out.push({ kind: 'score', seat: e.seat, seats: [e.seat], points: e.points, wheel: e.category,
+            text: wheelSentence(e, name(e.seat), segment) });
+          break;
+        }
         const group = [e];
         while (i + 1 < events.length && sameFeature(e, events[i + 1])) {
           group.push(events[i + 1]);
@@ -108,17 +158,32 @@ export function describe(events, names) {
           : `Game over — ${winners[0]} wins with ${top} points` });
         break;
       }
-      case 'PigMoved':
-        out.push({ kind: 'info', seat: e.seat, text: `${name(e.seat)} drew a wheel tile: the pig moves ${plural(e.steps, 'segment')} to ${e.segment[0].toUpperCase()}${e.segment.slice(1)}` });
+      case 'PigMoved': {
+        out.push({ kind: 'wheel', seat: e.seat, segment: e.segment,
+          text: `${name(e.seat)} drew a wheel tile: the pig moves ${plural(e.steps, 'segment')} to ${segmentLabel(e.segment)} — ${segmentEffect(e.segment)}` });
+        // An action nobody scores from still gets a line, so the log explains the silence.
+        const until = events.findIndex((x, j) => j > i && (x.type === 'TileDrawn' || x.type === 'PigMoved'));
+        const after = events.slice(i + 1, until < 0 ? events.length : until);
+        if (NOBODY[e.segment] && !after.some((x) => x.type === 'PointsScored' && x.category === e.segment)) {
+          out.push({ kind: 'info', text: `${segmentLabel(e.segment)}: ${NOBODY[e.segment]} — nobody scores` });
+        }
         break;
+      }
       case 'CrownPlaced':
-        out.push({ kind: 'move', seat: e.seat, tag: 'deployed', rest: `put a follower on a crown of ${e.segment}`,
-          text: `${name(e.seat)} put a follower on a crown of ${e.segment}` });
+        out.push({ kind: 'move', seat: e.seat, tag: 'deployed', rest: `put a follower on a crown space of ${segmentLabel(e.segment)}`,
+          text: `${name(e.seat)} put a follower on a crown space of ${segmentLabel(e.segment)}` });
+        break;
+      case 'FollowerReturned':
+        // First in its batch: a Plague decision (scoring returns followers after the points).
+        if (i === 0) {
+          const role = roleOfSpot(e.spot);
+          out.push({ kind: 'move', seat: e.seat, tag: 'plague',
+            text: `Plague: ${name(e.seat)} took back ${ARTICLE[role] || 'a follower'} ${WHERE[role] || ''}`.trim() });
+        }
         break;
       case 'TileDrawn':
       case 'CrownReturned':
       case 'TurnEnded':
-      case 'FollowerReturned':
         break;
       default: {
         // Events of expansions this client does not know in detail yet.

@@ -8,6 +8,7 @@ browser (or Playwright) fails them, so CI can never pass by skipping.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -58,10 +59,10 @@ def _serve_command(port: int) -> list[str]:
     return [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL of a fresh server (embedded defaults: SQLite file, in-process broker)."""
-    work = tmp_path_factory.mktemp("server")
+@contextlib.contextmanager
+def running_server(work: Path, **env_overrides: str) -> Iterator[str]:
+    """Run ``carcassonne serve`` on a free port in ``work`` (a SQLite file there, in-process
+    broker, fast bots) with ``env_overrides`` on top; yields its base URL."""
     port = _free_port()
     env = {
         **os.environ,
@@ -69,6 +70,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "ENVIRONMENT": "development",
         "BOT_DELAY": "0.05",
         "LOG_LEVEL": "warning",
+        **env_overrides,
     }
     env.pop("REDIS_URL", None)
     log_path = work / "server.log"
@@ -97,6 +99,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a fresh server (embedded defaults: SQLite file, in-process broker)."""
+    with running_server(tmp_path_factory.mktemp("server")) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

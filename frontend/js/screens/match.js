@@ -18,15 +18,20 @@ import * as session from '../session.js';
 import { h, clear, toast, copyText } from '../dom.js';
 import { LiveSocket } from '../socket.js';
 import { Board, cellKey } from '../board.js';
-import { tileSvg, spotPoint } from '../tiles.js';
+import { tileSvg, spotPoint, tileType } from '../tiles.js';
 import { COLOURS, colourOf, swatch, meepleIcon, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../pieces.js';
 import { describe, scoringDetail, joinNames } from '../words.js';
+import { segmentLabel, segmentEffect } from '../wheel.js';
 import { rulesSummary, matchingPreset } from './rules.js';
 import { loadPresets } from './create.js';
 import { errorPanel } from '../main.js';
 
 const EYE = '<svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true"><path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" fill="none" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.2" fill="currentColor"/></svg>';
 const TROPHY = '<svg width="56" height="56" viewBox="0 0 64 64"><path d="M18 8h28v14c0 10-6 17-14 17S18 32 18 22z" fill="#f2c318" stroke="#8a6b00" stroke-width="2.5"/><path d="M18 13H8c0 9 4 14 11 15M46 13h10c0 9-4 14-11 15" fill="none" stroke="#8a6b00" stroke-width="3"/><path d="M28 39h8v8h-8z" fill="#d9a90f"/><path d="M20 56h24l-3-9H23z" fill="#6d5234"/><path d="M27 17l5-4 5 4-2 7h-6z" fill="#fff6c4" opacity=".8"/></svg>';
+const PLAGUE_ICON = '<svg width="44" height="44" viewBox="-22 -22 44 44"><circle r="20" fill="#dfe6cf" stroke="#5d6b45" stroke-width="2"/>' +
+  '<path d="M-12,4 C-12,-4 -4,-8 3,-6 C7,-5 10,-2 12,2 L15,3 L11,5 C8,7 -6,8 -12,4 Z" fill="#8a8076" stroke="#3d2b18" stroke-width="1.5" stroke-linejoin="round"/>' +
+  '<circle cx="2" cy="-6" r="3" fill="#b3a89c" stroke="#3d2b18"/><circle cx="8" cy="-0.5" r="1.2" fill="#3d2b18"/>' +
+  '<path d="M-12,4 C-17,5 -17,11 -12,12" fill="none" stroke="#3d2b18" stroke-width="1.3" stroke-linecap="round"/></svg>';
 /** Where a point (tile units) lies on its tile, in words ("west", "south-east", "middle"). */
 function whereOnTile([x, y]) {
   const ns = y < 38 ? 'north' : y > 62 ? 'south' : '';
@@ -37,6 +42,7 @@ function whereOnTile([x, y]) {
 const SHORT = { road: 'Road', city: 'City', cloister: 'Clois.', farm: 'Farm' };
 const CATEGORIES = [['road', 'Roads'], ['city', 'Cities'], ['cloister', 'Cloisters'], ['farm', 'Farms']];
 const MAX_LOG = 250;
+const WHEEL_CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'crown'];
 const FOLLOWERS = 7;
 
 export function mount(root, ctx) {
@@ -53,7 +59,7 @@ export function mount(root, ctx) {
   let actionSeq = 0;
   let presetName = null;
   const ui = { rotation: 0, selected: null, hover: null, cursor: null, spotFocus: null, pending: null, pendingTimer: null,
-    keyboard: false, turnKey: null };
+    keyboard: false, turnKey: null, pigSteps: null, plagueDeadline: null };
 
   // ------------------------------------------------------------------ layout
 
@@ -169,13 +175,17 @@ export function mount(root, ctx) {
       ui.hover = null;
       ui.spotFocus = null;
       if (s.phase === 'place_tile') ui.rotation = 0; // a new tile starts as drawn
+      // A Plague decision falls to a computer after the server's timeout: count it down.
+      ui.plagueDeadline = s.phase === 'plague' && match.plague_timeout
+        ? Date.now() + match.plague_timeout * 1000 : null;
       if (ui.cursor && !legalCells().has(ui.cursor)) ui.cursor = null;
     }
     board.setTiles(s.board);
     const lp = lastPlaced || (s.placed ? { at: s.placed, seat: s.seat } : null);
     board.setLastMove(lp ? lp.at : null, lp ? colours()[lp.seat] : null);
     board.setFollowers(s.followers || [], colours());
-    board.setWheel(s.wheel || null, colours());
+    board.setWheel(s.wheel || null, colours(), { steps: ui.pigSteps });
+    ui.pigSteps = null;
     renderInteraction();
     renderStatus();
     renderPlayers();
@@ -206,15 +216,22 @@ export function mount(root, ctx) {
       const spots = s.legal_spots || [];
       const placedKey = cellKey(s.placed[0], s.placed[1]);
       if (spots.length && ui.focused !== `${s.turn}:${placedKey}`) {
-        // Zoom in on the tile just placed so its follower spots are easy to hit.
+        // Zoom in on the tile just placed so its follower spots are easy to hit (with the
+        // wheel too when a crown space is free and both fit on screen large enough).
         ui.focused = `${s.turn}:${placedKey}`;
-        board.focusCell(s.placed[0], s.placed[1]);
+        const crowns = spots.some((sp) => sp.startsWith('crown:'));
+        const onTile = spots.some((sp) => !sp.startsWith('crown:'));
+        const both = crowns && s.wheel && board.focusBox([s.placed, ...s.wheel.cells], onTile ? 105 : 40);
+        if (!both && onTile) board.focusCell(s.placed[0], s.placed[1]);
       }
       board.setTargets(s.placed, spots, colours()[you()], ui.keyboard ? ui.spotFocus : null);
     }
     if (myTurn() && s.phase === 'plague' && s.plague && !ui.pending) {
       board.setTargetList(plagueItems(), colours()[you()], ui.keyboard ? ui.spotFocus : null);
     }
+    // Everyone else sees which followers the Plague decision is about.
+    board.setMarks(!isOver() && s.phase === 'plague' && s.plague && !myTurn() ? plagueItems() : null,
+      s.plague ? colours()[s.plague.seat] : null);
   }
 
   function renderStatus() {
@@ -229,8 +246,10 @@ export function mount(root, ctx) {
     } else {
       const who = myTurn() ? 'Your turn' : `${n[s.seat]}'s turn`;
       const what = s.phase === 'place_tile' ? 'place the tile' : s.phase === 'deploy' ? 'deploy a follower or not'
-        : s.phase === 'plague' ? 'take back a follower' : s.phase;
-      text = `${who} — ${what} · ${s.tiles_remaining} tiles left`;
+        : s.phase;
+      text = s.phase === 'plague'
+        ? `Plague — ${myTurn() ? 'take back one of your followers' : `waiting for ${n[s.seat]}…`} · ${s.tiles_remaining} tiles left`
+        : `${who} — ${what} · ${s.tiles_remaining} tiles left`;
     }
     statusLine.textContent = text;
     document.title = `${myTurn() ? '● ' : ''}${match.name || 'Match'} · Carcassonne`;
@@ -256,7 +275,8 @@ export function mount(root, ctx) {
           h('div.player-sub', {},
             h('span.conn', { class: online ? 'on' : 'off', title: online ? 'Connected' : 'Disconnected' }, h('i.dot'), online ? '' : 'offline'),
             h('span.supply', { title: `${supply} followers in supply`, 'aria-label': `${supply} followers in supply` }, meeples),
-            active ? h('span.turn-tag', s.phase === 'place_tile' ? 'placing a tile' : s.phase === 'deploy' ? 'choosing a follower' : 'to act') : null)),
+            active ? h('span.turn-tag', s.phase === 'place_tile' ? 'placing a tile' : s.phase === 'deploy' ? 'choosing a follower'
+              : s.phase === 'plague' ? 'Plague: choosing' : 'to act') : null)),
         h('span.player-score', { dataset: { score: i } }, String((s.scores || [])[i] ?? 0))));
       scoreStrip.appendChild(h('span.strip-item', { class: active ? 'active' : '' },
         h('span', { html: swatch(seat.colour, 16) }), h('b', String((s.scores || [])[i] ?? 0))));
@@ -265,6 +285,8 @@ export function mount(root, ctx) {
       h('button.info-item.info-btn', { type: 'button', onclick: showRemaining, title: 'Which tiles are still to come' },
         h('span.info-num#tiles-left', String(s.tiles_remaining)), h('small', 'tiles left ›')),
       h('div.info-item', {}, h('span.info-num#spectators', String(match.spectators || 0)), h('small', 'watching')),
+      s.wheel ? h('div.info-item.wheel-info#pig-info', { dataset: { segment: s.wheel.pig }, title: segmentEffect(s.wheel.pig) },
+        h('span.pig-dot', { 'aria-hidden': 'true' }), h('small', {}, 'The pig is on ', h('b', segmentLabel(s.wheel.pig)), ` — ${segmentEffect(s.wheel.pig)}`)) : null,
       h('div.info-item.rules', {}, h('small', rulesSummary(s.rules, presetName))));
   }
 
@@ -273,6 +295,13 @@ export function mount(root, ctx) {
     if (!clickable) return h('div.tray-tile-wrap', {}, svg);
     return h('button.tray-tile-btn#drawn-tile', { type: 'button', title: 'Rotate (R)', 'aria-label': `Drawn tile, rotated ${rotation} degrees. Press to rotate.`,
       dataset: { tile: tileId, rotation }, onclick: () => rotate(1) }, svg, h('span.rotate-badge', '↻'));
+  }
+
+  /** "Wheel icon 2: the pig moved to Tax" when the drawn tile carries a wheel icon. */
+  function wheelNote(s) {
+    const t = s.tile && tileType(s.tile);
+    if (!t || !t.icon || !s.wheel) return null;
+    return h('small.wheel-note', `Wheel icon ${t.icon}: the pig moved to ${segmentLabel(s.wheel.pig)}`);
   }
 
   function renderTray() {
@@ -290,6 +319,21 @@ export function mount(root, ctx) {
       tray.append(h('div.tray-text', {}, h('b', 'Paused'), h('span', 'The match is waiting.')));
       return;
     }
+    if (!myTurn() && s.phase === 'plague' && s.plague) {
+      // Someone else decides which follower the Plague takes: everyone waits for them.
+      tray.classList.add('waiting', 'plague');
+      const next = (s.plague.waiting || []).slice(1).map((i) => (i === you() ? 'you' : n[i]));
+      tray.append(
+        h('div.tray-plague-icon', { 'aria-hidden': 'true', html: PLAGUE_ICON }),
+        h('div.tray-text#plague-waiting', { dataset: { seat: s.plague.seat } },
+          h('b', {}, 'Plague! Waiting for ', h('span.name-swatch', { html: swatch(colours()[s.seat], 16) }), `${n[s.seat]}…`),
+          h('span', `${n[s.seat]} must take back one of their followers from the land (marked on the board).` +
+            (next.length ? ` Then ${joinNames(next)}.` : '')),
+          h('small.plague-countdown', countdownText(false)),
+          you() === null ? h('small.spectating', {}, h('span', { html: EYE }), ' You are watching') : null));
+      tray.style.setProperty('--turn-colour', colourOf(colours()[s.seat]).fill);
+      return;
+    }
     if (!myTurn()) {
       tray.classList.add('waiting');
       const c = colourOf(colours()[s.seat]);
@@ -298,6 +342,7 @@ export function mount(root, ctx) {
         h('div.tray-text', {},
           h('b', {}, h('span', { html: swatch(colours()[s.seat], 16) }), ` ${n[s.seat]}`),
           h('span', s.phase === 'place_tile' ? 'is placing this tile…' : 'is choosing whether to deploy a follower…'),
+          s.phase === 'place_tile' ? wheelNote(s) : null,
           you() === null ? h('small.spectating', {}, h('span', { html: EYE }), ' You are watching') : null));
       tray.style.setProperty('--turn-colour', c.fill);
       return;
@@ -323,16 +368,18 @@ export function mount(root, ctx) {
               h('button.btn.ghost#cancel-placement', { onclick: cancelSelection }, 'Cancel')))
           : h('div.tray-text', {},
             h('b', 'Your turn'),
-            h('span.tray-hint', `Choose a glowing square (${legalCells().size} possible). Rotate with R or the arrows.`)));
+            h('span.tray-hint', `Choose a glowing square (${legalCells().size} possible). Rotate with R or the arrows.`),
+            wheelNote(s)));
       return;
     }
     if (s.phase === 'deploy') {
       const spots = s.legal_spots || [];
       const supply = (s.supply || [])[you()] ?? 0;
       const placedTile = s.placed ? s.board.find((t) => t.at[0] === s.placed[0] && t.at[1] === s.placed[1]) : null;
+      const crownsFree = spots.some((sp) => sp.startsWith('crown:'));
       tray.append(h('div.tray-text', {},
         h('b', spots.length ? 'Deploy a follower?' : supply ? 'No free feature on this tile' : 'No followers left'),
-        h('span', spots.length ? 'Tap a marker on the tile, or:' : 'End your turn.'),
+        h('span', spots.length ? `Tap a marker on the tile${crownsFree ? ' or a crown space on the wheel' : ''}, or:` : 'End your turn.'),
         spots.length ? h('div.spot-buttons', {}, spots.map((sp) => {
           const role = roleOfSpot(sp);
           const kind = sp === 'cloister' ? 'cloister' : sp.split(':')[0];
@@ -342,16 +389,27 @@ export function mount(root, ctx) {
             title: `${ROLE_LABEL[role] || 'Follower'} ${PLACE_LABEL[kind] || ''}` },
           h('span', { html: `<svg width="16" height="16" viewBox="-9 -9 18 18" aria-hidden="true">${roleIconMarkup(role)}</svg>` }),
           ` ${ROLE_LABEL[role] || sp}`, placedTile && !sp.startsWith('crown:')
-            ? h('small.spot-where', whereOnTile(spotPoint(placedTile.tile, sp, placedTile.rotation))) : null);
+            ? h('small.spot-where', whereOnTile(spotPoint(placedTile.tile, sp, placedTile.rotation)))
+            : sp.startsWith('crown:') ? h('small.spot-where', segmentLabel(sp.slice(6))) : null);
         })) : null,
         h('button.btn.primary#no-follower', { onclick: pass }, spots.length ? 'No follower' : 'End turn')));
       return;
     }
     if (s.phase === 'plague' && s.plague) {
-      tray.append(h('div.tray-text', {}, h('b', 'Plague!'), h('span', 'Tap one of your followers on the board to take it back.'),
-        h('div.spot-buttons', {}, plagueItems().map((it) => h('button.btn.small.secondary',
-          { onclick: () => pickSpot(it.id), dataset: { spotBtn: it.id } },
-          `${ROLE_LABEL[roleOfSpot(it.spot)] || 'Follower'} at ${it.at[0]}, ${it.at[1]}`)))));
+      tray.classList.add('plague');
+      const next = (s.plague.waiting || []).slice(1).map((i) => n[i]);
+      tray.append(
+        h('div.tray-plague-icon', { 'aria-hidden': 'true', html: PLAGUE_ICON }),
+        h('div.tray-text#plague-choice', {}, h('b', 'Plague! Take back one of your followers'),
+          h('span', `Tap a ringed follower on the board (it returns to your supply, no points)${next.length ? `; then ${joinNames(next)} choose` : ''}.`),
+          h('div.spot-buttons', {}, plagueItems().map((it) => {
+            const show = () => { ui.spotFocus = it.id; ui.keyboard = true; renderInteraction(); };
+            return h('button.btn.small.secondary.spot-btn', { onclick: () => pickSpot(it.id), dataset: { spotBtn: it.id },
+              onmouseenter: show, onfocus: show, title: `Take back: ${it.label}` },
+            h('span', { html: `<svg width="16" height="16" viewBox="-9 -9 18 18" aria-hidden="true">${roleIconMarkup(roleOfSpot(it.spot))}</svg>` }),
+            ` ${ROLE_LABEL[roleOfSpot(it.spot)] || 'Follower'}`, h('small.spot-where', it.where));
+          })),
+          h('small.plague-countdown', countdownText(true))));
       return;
     }
     tray.append(h('div.tray-text', {}, h('b', 'Your turn'), h('span', `Phase: ${s.phase}`)));
@@ -419,10 +477,41 @@ export function mount(root, ctx) {
     sendAction({ type: 'place_tile', at: [x, y], rotation: ui.rotation });
   }
 
-  /** Wheel of Fortune, Plague: the followers this seat may take back, as board targets. */
+  /** Wheel of Fortune, Plague: the followers the deciding seat may take back, as board targets. */
   function plagueItems() {
     const s = state();
-    return ((s.plague && s.plague.choices) || []).map(([x, y, spot]) => ({ id: `plague:${x},${y}:${spot}`, at: [x, y], spot }));
+    return ((s.plague && s.plague.choices) || []).map(([x, y, spot]) => {
+      const role = roleOfSpot(spot);
+      const kind = spot === 'cloister' ? 'cloister' : spot.split(':')[0];
+      const where = fromWheel([x, y]);
+      return { id: `plague:${x},${y}:${spot}`, at: [x, y], spot, where,
+        label: `${ROLE_LABEL[role] || 'Follower'} ${PLACE_LABEL[kind] || ''}, ${where}` };
+    });
+  }
+
+  /** Where a cell lies seen from the wheel ("2 tiles north-east of the wheel"). */
+  function fromWheel([x, y]) {
+    const s = state();
+    const cells = (s.wheel && s.wheel.cells) || [[0, 0]];
+    const xs = cells.map((c) => c[0]);
+    const ys = cells.map((c) => c[1]);
+    const dx = x < Math.min(...xs) ? x - Math.min(...xs) : x > Math.max(...xs) ? x - Math.max(...xs) : 0;
+    const dy = y < Math.min(...ys) ? y - Math.min(...ys) : y > Math.max(...ys) ? y - Math.max(...ys) : 0;
+    const ns = dy < 0 ? 'north' : dy > 0 ? 'south' : '';
+    const ew = dx < 0 ? 'west' : dx > 0 ? 'east' : '';
+    const far = Math.max(Math.abs(dx), Math.abs(dy));
+    const dir = ns && ew ? `${ns}-${ew}` : ns || ew;
+    if (!dir) return 'on the wheel';
+    return far > 1 ? `${far} tiles ${dir} of the wheel` : `${dir} of the wheel`;
+  }
+
+  /** "A computer chooses for you in 24 s" while a Plague decision is pending. */
+  function countdownText(mine) {
+    if (!ui.plagueDeadline) return '';
+    const left = Math.max(0, Math.ceil((ui.plagueDeadline - Date.now()) / 1000));
+    if (left === 0) return mine ? 'Time is up: a computer chooses for you…' : 'Time is up: a computer chooses…';
+    return mine ? `If you do not choose within ${left} s, a computer chooses for you.`
+      : `A computer chooses for them in ${left} s.`;
   }
 
   function pickSpot(spot) {
@@ -509,6 +598,8 @@ export function mount(root, ctx) {
     match.version = v;
     if (d.state) match.state = d.state;
     const events = d.events || [];
+    const pig = events.filter((e) => e.type === 'PigMoved');
+    if (pig.length && d.state) ui.pigSteps = pig.reduce((a, e) => a + e.steps, 0);
     for (const e of events) {
       if (e.type === 'TilePlaced') lastPlaced = { at: e.at, seat: e.seat };
       if (e.type === 'GameEnded') {
@@ -531,16 +622,38 @@ export function mount(root, ctx) {
       if (e.type === 'FeatureCompleted') board.highlight(e.tiles, 'rgba(255, 226, 92, 0.55)');
     }
     const scored = events.filter((e) => e.type === 'PointsScored' && !e.final);
+    // Wheel points rise from the wheel once the pig has landed (tax and famine from their
+    // cities and farms); crown points from the segment whose crowns scored.
+    const pigLands = events.filter((e) => e.type === 'PigMoved').reduce((a, e) => a + e.steps, 0) * 380;
+    const atSegment = {}; // segment → how many floaters already rise there (side by side)
     scored.forEach((e, i) => {
-      const detail = scoringDetail(e);
+      const k = events.indexOf(e);
+      const wheelish = WHEEL_CATEGORIES.includes(e.category);
+      let segment = null;
+      if (e.category === 'crown') {
+        const back = events.slice(k).find((x) => x.type === 'CrownReturned' && x.seat === e.seat);
+        segment = back ? back.segment : null;
+      } else if (wheelish) {
+        const moved = events.slice(0, k).reverse().find((x) => x.type === 'PigMoved');
+        segment = moved ? moved.segment : null;
+      }
+      const detail = wheelish ? '' : scoringDetail(e);
+      const onWheel = wheelish && !(e.tiles || []).length;
+      const slot = onWheel ? (atSegment[segment] = (atSegment[segment] ?? -1) + 1) : 0;
       setTimeout(() => {
-        if (alive) board.floatText(e.tiles, `+${e.points}`, `${names()[e.seat]} · ${e.category}${detail ? ` · ${detail}` : ''}`, cols[e.seat]);
-      }, i * 250);
+        if (!alive) return;
+        const caption = `${names()[e.seat]} · ${wheelish ? segmentLabel(e.category === 'crown' ? segment || 'crown' : e.category) : e.category}` +
+          `${e.category === 'crown' ? ' crown' : ''}${detail ? ` · ${detail}` : ''}`;
+        const at = onWheel ? board.segmentPoint(segment) : null;
+        if (at) board.floatAt(at[0] + (slot % 2 ? 1 : -1) * Math.ceil(slot / 2) * 105, at[1] + Math.ceil(slot / 2) * 12, `+${e.points}`, caption, cols[e.seat]);
+        else board.floatText(e.tiles, `+${e.points}`, caption, cols[e.seat]);
+      }, (wheelish ? pigLands : 0) + i * 300);
     });
   }
 
   function addLog(events, { quiet = false } = {}) {
     const lines = describe(events, names());
+    const wheelNews = [];
     for (const line of lines) {
       const top = logItems[0];
       if (line.tag === 'deployed' && top && top.tag === 'placed' && top.seat === line.seat) {
@@ -549,10 +662,17 @@ export function mount(root, ctx) {
         continue;
       }
       logItems.unshift(line);
-      if (!quiet && line.kind === 'score' && line.seats && !line.text.startsWith('Final')) {
+      if (!quiet && line.kind === 'score' && line.wheel) {
+        wheelNews.push(line.text);
+      } else if (!quiet && line.kind === 'score' && line.seats && !line.text.startsWith('Final')) {
         // Scoring is news: also a toast for a moment.
         toast(line.text, 'success', 2600);
       }
+    }
+    // The wheel's points of one batch in one toast, once the pig has landed.
+    if (wheelNews.length) {
+      const steps = events.filter((e) => e.type === 'PigMoved').reduce((a, e) => a + e.steps, 0);
+      setTimeout(() => { if (alive) toast(wheelNews.join(' · '), 'success', 3600); }, steps * 380);
     }
     logItems = logItems.slice(0, MAX_LOG);
     renderLog();
@@ -654,8 +774,14 @@ export function mount(root, ctx) {
       const data = await api.matchEvents(matchId, 0, code);
       if (!alive) return;
       const all = [];
+      const batches = [];
       // Batches after ``upTo`` arrive (or arrived) on the socket and are logged from there.
-      for (const b of data.batches || []) if (b.v === undefined || b.v <= upTo) all.push(...(b.events || []));
+      for (const b of data.batches || []) {
+        if (b.v === undefined || b.v <= upTo) {
+          all.push(...(b.events || []));
+          batches.push(b.events || []);
+        }
+      }
       for (let i = all.length - 1; i >= 0; i -= 1) {
         if (all[i].type === 'TilePlaced') {
           lastPlaced = lastPlaced || { at: all[i].at, seat: all[i].seat };
@@ -664,7 +790,7 @@ export function mount(root, ctx) {
       }
       const live = logItems;
       logItems = [];
-      addLog(all, { quiet: true });
+      for (const events of batches) addLog(events, { quiet: true }); // one action's events each
       logItems = [...live, ...logItems].slice(0, MAX_LOG);
       renderLog();
       render();
@@ -703,7 +829,8 @@ export function mount(root, ctx) {
         h('div.end-head', {},
           h('div.trophy', { 'aria-hidden': 'true', html: TROPHY }),
           h('h2#end-title', winners.length > 1 ? `${joinNames(winners)} share the win!` : winners.length ? `${winners[0]} wins!` : 'Game over'),
-          h('p.lead', `${s.board.length} tiles on the board · final scores by category`)),
+          h('p.lead', s.wheel ? `The wheel and ${s.board.length - s.wheel.cells.length} tiles on the board · final scores by category`
+            : `${s.board.length} tiles on the board · final scores by category`)),
         h('div.table-scroll', {}, table),
         h('p.help', '“Completed”: points for features finished during play. “Final”: the final scoring of unfinished features and farms.'),
         h('div.row.end-actions', {},
@@ -875,6 +1002,14 @@ export function mount(root, ctx) {
   }
   document.addEventListener('keydown', onKey);
 
+  // The Plague countdown ticks in the tray (no re-render: just its text).
+  const ticker = setInterval(() => {
+    if (!ui.plagueDeadline) return;
+    for (const node of tray.querySelectorAll('.plague-countdown')) {
+      node.textContent = countdownText(!!myTurn());
+    }
+  }, 1000);
+
   // ------------------------------------------------------------------ start
 
   (async () => {
@@ -898,6 +1033,7 @@ export function mount(root, ctx) {
 
   return () => {
     alive = false;
+    clearInterval(ticker);
     clearPending();
     clearInterval(bannerTimer);
     document.removeEventListener('keydown', onKey);
