@@ -583,7 +583,6 @@ export class Board {
     }
     if (!this.wheelView) this.wheelView = new WheelView(this.layers.wheel);
     this.wheelView.update(wheel, colours, { steps, animate });
-    if (this.targets) this.renderTargets(); // a crown space may have filled up
   }
 
   /** World point of a wheel segment (for floating points), or null without a wheel. */

@@ -103,9 +103,10 @@ function sameFeature(a, b) {
 /**
  * Log lines for one batch of events (one action's: a batch that starts with FollowerReturned is
  * a Plague decision): ``[{text, kind, seat}]`` where kind is ``move``, ``score``, ``wheel``,
- * ``end`` or ``info``. ``names``: seat → display name.
+ * ``end`` or ``info``. ``names``: seat → display name; ``auto``: the batch had no client action
+ * id though its seat is a person's (the server decided for them when their time ran out).
  */
-export function describe(events, names) {
+export function describe(events, names, { auto = false } = {}) {
   const out = [];
   const name = (seat) => names[seat] || `Seat ${seat + 1}`;
   for (let i = 0; i < events.length; i += 1) {
@@ -178,7 +179,8 @@ export function describe(events, names) {
         if (i === 0) {
           const role = roleOfSpot(e.spot);
           out.push({ kind: 'move', seat: e.seat, tag: 'plague',
-            text: `Plague: ${name(e.seat)} took back ${ARTICLE[role] || 'a follower'} ${WHERE[role] || ''}`.trim() });
+            text: `Plague: ${name(e.seat)} took back ${ARTICLE[role] || 'a follower'} ${WHERE[role] || ''}`.trim() +
+              (auto ? ' (time ran out: the computer chose)' : '') });
         }
         break;
       case 'TileDrawn':

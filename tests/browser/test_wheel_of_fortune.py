@@ -161,7 +161,8 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
     for p in (ann, ben):
         p.page.wait_for_selector("#board .wheel-pig")
         assert p.page.locator("#board .wheel-seg").count() == 6
-        labels = p.page.eval_on_selector_all("#board .wheel-label", "els => els.map(e => e.textContent)")
+        labels = p.page.eval_on_selector_all("#board .wheel-label",
+                                             "els => els.map(e => e.textContent)")
         assert labels == ["FORTUNE", "TAX", "FAMINE", "STORM", "INQUISITION", "PLAGUE"]
 
     for n in range(TAX + 1):
@@ -204,8 +205,9 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
             marks = other.page.eval_on_selector_all(
                 "#board [data-mark]", "els => els.map(e => e.dataset.mark)")
             assert set(marks) == {f"{x},{y} {spot}" for x, y, spot in plague["choices"]}
-            decider.screenshot(path=str(artifacts / f"wof-plague-{actor.name.lower()}-decides.png"))
-            other.page.screenshot(path=str(artifacts / f"wof-plague-{other.name.lower()}-waits.png"))
+            shot = f"wof-plague-{actor.name.lower()}-decides"
+            decider.screenshot(path=str(artifacts / f"{shot}.png"))
+            other.page.screenshot(path=str(artifacts / f"{shot}-{other.name.lower()}-waits.png"))
             decider.click(f'#board .target[data-spot="plague:{action.x},{action.y}:{action.spot}"]')
         else:
             actor.page.click("#no-follower")
@@ -260,8 +262,9 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
     ann.page.screenshot(path=str(artifacts / "wof-board.png"))
     _wheel_shot(ann, artifacts / "wof-wheel.png")
 
-    # A spectator arriving now reads the same story from the match's history.
-    cy = Player.open(browser, wof_server, "Cy")
+    # A spectator arriving now (on a phone) reads the same story from the match's history.
+    cy = Player.open(browser, wof_server, "Cy", viewport={"width": 390, "height": 844},
+                     is_mobile=True, has_touch=True, device_scale_factor=2)
     cy.page.goto(f"/#/match/{srv.match_id}?code={code}")
     cy.page.wait_for_selector('#match[data-role="spectator"]')
     cy.wait_version(final["version"])
@@ -276,6 +279,8 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
     assert re.search(r"Plague: Ann took back a \w+", log), log
     assert _scores(cy, 2) == final["state"]["scores"]
     assert (_pig(cy)["pig"], _pig(cy)["here"]) == ("tax", ["tax"])
+    cy.page.wait_for_timeout(600)  # new tiles fade in for 0.45 s
+    cy.page.screenshot(path=str(artifacts / "wof-spectator-phone.png"))
     assert cy.errors == []
     cy.context.close()
 

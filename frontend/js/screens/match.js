@@ -176,7 +176,7 @@ export function mount(root, ctx) {
       ui.spotFocus = null;
       if (s.phase === 'place_tile') ui.rotation = 0; // a new tile starts as drawn
       // A Plague decision falls to a computer after the server's timeout: count it down.
-      ui.plagueDeadline = s.phase === 'plague' && match.plague_timeout
+      ui.plagueDeadline = s.phase === 'plague' && match.plague_timeout && !(match.seats[s.seat] || {}).bot
         ? Date.now() + match.plague_timeout * 1000 : null;
       if (ui.cursor && !legalCells().has(ui.cursor)) ui.cursor = null;
     }
@@ -227,6 +227,13 @@ export function mount(root, ctx) {
       board.setTargets(s.placed, spots, colours()[you()], ui.keyboard ? ui.spotFocus : null);
     }
     if (myTurn() && s.phase === 'plague' && s.plague && !ui.pending) {
+      const focusKey = `${s.turn}:plague:${(s.plague.waiting || []).join(',')}`;
+      if (ui.focused !== focusKey) {
+        // Frame the followers to choose from (with the wheel), large enough to tap.
+        ui.focused = focusKey;
+        const cells = plagueItems().map((it) => it.at);
+        if (!board.focusBox([...cells, ...((s.wheel && s.wheel.cells) || [])], 90)) board.fit(true);
+      }
       board.setTargetList(plagueItems(), colours()[you()], ui.keyboard ? ui.spotFocus : null);
     }
     // Everyone else sees which followers the Plague decision is about.
@@ -401,7 +408,7 @@ export function mount(root, ctx) {
       tray.append(
         h('div.tray-plague-icon', { 'aria-hidden': 'true', html: PLAGUE_ICON }),
         h('div.tray-text#plague-choice', {}, h('b', 'Plague! Take back one of your followers'),
-          h('span', `Tap a ringed follower on the board (it returns to your supply, no points)${next.length ? `; then ${joinNames(next)} choose` : ''}.`),
+          h('span', `Tap a ringed follower on the board (it returns to your supply, no points)${next.length ? `; then ${joinNames(next)} ${next.length > 1 ? 'choose' : 'chooses'}` : ''}.`),
           h('div.spot-buttons', {}, plagueItems().map((it) => {
             const show = () => { ui.spotFocus = it.id; ui.keyboard = true; renderInteraction(); };
             return h('button.btn.small.secondary.spot-btn', { onclick: () => pickSpot(it.id), dataset: { spotBtn: it.id },
@@ -608,7 +615,8 @@ export function mount(root, ctx) {
       }
     }
     if (ui.pending && (d.action_id === ui.pending.id || ui.pending.v < v)) clearPending();
-    addLog(events, { quiet: !d.state });
+    // A person's Plague decision without a client action id: the server's timeout chose.
+    addLog(events, { quiet: !d.state, auto: d.action_id == null && !(match.seats[d.seat] || {}).bot });
     // In a catch-up only the last batch carries the state: draw once, at the end.
     if (d.state) {
       render();
@@ -651,8 +659,8 @@ export function mount(root, ctx) {
     });
   }
 
-  function addLog(events, { quiet = false } = {}) {
-    const lines = describe(events, names());
+  function addLog(events, { quiet = false, auto = false } = {}) {
+    const lines = describe(events, names(), { auto });
     const wheelNews = [];
     for (const line of lines) {
       const top = logItems[0];
@@ -779,7 +787,7 @@ export function mount(root, ctx) {
       for (const b of data.batches || []) {
         if (b.v === undefined || b.v <= upTo) {
           all.push(...(b.events || []));
-          batches.push(b.events || []);
+          batches.push(b);
         }
       }
       for (let i = all.length - 1; i >= 0; i -= 1) {
@@ -790,7 +798,9 @@ export function mount(root, ctx) {
       }
       const live = logItems;
       logItems = [];
-      for (const events of batches) addLog(events, { quiet: true }); // one action's events each
+      for (const b of batches) { // one action's events each
+        addLog(b.events || [], { quiet: true, auto: b.action_id == null && !(match.seats[b.seat] || {}).bot });
+      }
       logItems = [...live, ...logItems].slice(0, MAX_LOG);
       renderLog();
       render();
