@@ -101,11 +101,13 @@ class GameState:
 
     Treat it as immutable: :func:`apply` copies before changing anything. Public read-only
     attributes: ``options``, ``players`` (names by seat), ``phase`` (``place_tile`` | ``deploy``
-    | ``paused`` | ``game_over``), ``seat`` (the seat to act), ``tile`` (the drawn tile id or
-    None), ``placed`` (cell of the tile just placed, during ``deploy``), ``scores``, ``supply``,
-    ``winners``, ``actions`` (history), ``opening_events`` (events of the setup: the first
-    draw). Everything else is internal. ``deck`` and ``seed`` are secret: :func:`view` never
-    shows them.
+    | ``plague`` | ``paused`` | ``game_over``), ``seat`` (the seat to act: during ``plague`` the
+    seat choosing a follower to take back), ``active`` (the seat whose turn it is), ``tile``
+    (the drawn tile id or None), ``placed`` (cell of the tile just placed, during ``deploy``),
+    ``scores``, ``supply``, ``winners``, ``actions`` (history), ``opening_events`` (events of the
+    setup: the first draw), and for the Wheel of Fortune ``pig`` (segment index, Fortune = 0)
+    and ``crowns`` (seats on each segment's crown spaces).
+    Everything else is internal. ``deck`` and ``seed`` are secret: :func:`view` never shows them.
     """
 
     __slots__ = (
@@ -994,7 +996,8 @@ def follower_positions(state: GameState) -> list[dict[str, Any]]:
 def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     """What ``seat`` (or a spectator, ``None``) may see: never the deck order or the seed.
 
-    Shape: ``{"rules", "players", "phase", "seat", "tile", "placed", "turn", "board": [{"at",
+    Shape: ``{"rules", "players", "phase" (place_tile | deploy | plague | paused | game_over),
+    "seat" (who acts), "tile", "placed", "turn", "board": [{"at",
     "tile", "rotation"}], "followers": [...], "scores", "supply", "tiles_remaining",
     "remaining": {tile: count}, "winners", "breakdown", "legal_placements": [[x, y, r]],
     "legal_spots": [...]}``. Legal moves are filled in only for the seat whose turn it is.
