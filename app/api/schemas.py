@@ -187,3 +187,5 @@ class EventsOut(BaseModel):
 
     version: int
     batches: list[Batch]
+    #: With ``since=0``: the setup's events (the first draw; the Wheel of Fortune pig's move).
+    opening: list[dict[str, Any]] | None = None

@@ -445,7 +445,9 @@ async def batches_since(
 async def events_since(
     rt: Runtime, match_id: str, since: int, player_id: str | None, code: str | None
 ) -> dict[str, Any]:
-    """``{"version", "batches": [{"v", "seat", "action_id", "events"}]}`` after ``since``.
+    """``{"version", "batches": [{"v", "seat", "action_id", "events"}]}`` after ``since``;
+    from the start (``since`` 0) also ``"opening"``: the events of the setup (the first draw,
+    and with the Wheel of Fortune the pig's first move), which belong to no action.
 
     Raises :class:`NotFound`, :class:`Forbidden`.
     """
@@ -456,7 +458,10 @@ async def events_since(
     for b in batches:
         b["events"] = json.loads(b["events"])
     version = max([live.version, *(b["v"] for b in batches)])
-    return {"version": version, "batches": batches}
+    out: dict[str, Any] = {"version": version, "batches": batches}
+    if since == 0:
+        out["opening"] = [event_to_json(e) for e in live.state.opening_events]
+    return out
 
 
 async def record(

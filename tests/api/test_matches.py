@@ -93,6 +93,8 @@ def test_events_since_and_record(api: Api, client: TestClient) -> None:
     events = api.get(f"/api/matches/{match_id}/events?since=0")
     assert events["version"] == 2 and [b["v"] for b in events["batches"]] == [1, 2]
     assert events["batches"][0]["seat"] == 0
+    assert [e["type"] for e in events["opening"]] == ["TileDrawn"]  # the setup's first draw
+    assert events["opening"][0]["tile"] == state["tile"]
     assert api.get(f"/api/matches/{match_id}/events?since=1")["batches"][0]["v"] == 2
     assert api.get(f"/api/matches/{match_id}/events?since=2")["batches"] == []
     assert api.get(f"/api/matches/{match_id}/events?since=-1", status=422)

@@ -304,7 +304,12 @@ def test_whole_match_with_bots_replays_to_the_same_scores(wof: TestClient) -> No
     batches = api.get(f"/api/matches/{match_id}/events?since=0")["batches"]
     bot_plague = [b for b in batches if b["seat"] >= 2
                   and b["events"] and b["events"][0]["type"] == "FollowerReturned"]
-    assert bot_plague, "a bot seat made its own Plague decision"
+    # Every Plague decision of a bot seat in the record is a batch the bot made by itself.
+    # (Whether a bot holds a follower at some Plague depends on its random moves.)
+    by_bots = [p for p in plagues if p["seat"] >= 2]
+    assert [(b["seat"], b["events"][0]["at"]) for b in bot_plague] == [
+        (p["seat"], p["at"]) for p in by_bots
+    ]
     assert all(b["action_id"] is None for b in bot_plague)
     categories = {cat for seat in final["state"]["breakdown"] for cat in seat}
     assert {"crown", "storm"} <= categories

@@ -798,6 +798,8 @@ export function mount(root, ctx) {
       }
       const live = logItems;
       logItems = [];
+      // The setup's events (the first draw; the Wheel of Fortune pig's first move) come first.
+      if (data.opening && data.opening.length) addLog(data.opening, { quiet: true, auto: false });
       for (const b of batches) { // one action's events each
         addLog(b.events || [], { quiet: true, auto: b.action_id == null && !(match.seats[b.seat] || {}).bot });
       }
