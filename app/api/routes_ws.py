@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -19,6 +20,7 @@ from app.realtime.protocol import (
     ActionFrame,
     FrameError,
     PingFrame,
+    SyncFrame,
     error_frame,
     parse_client_frame,
 )
@@ -64,6 +66,24 @@ async def _receive_text(websocket: WebSocket) -> str | None:
         return "\x00"  # rejected by the parser as not JSON
 
 
+async def _frames(websocket: WebSocket, conn: Connection) -> AsyncIterator[ActionFrame | SyncFrame]:
+    """The client's valid frames until it leaves (or its outbox overflows); answers pings and
+    malformed frames itself, so callers see only frames that mean something to them."""
+    while True:
+        text = await _receive_text(websocket)
+        if text is None or conn.overflowed:
+            return
+        try:
+            frame = parse_client_frame(text)
+        except FrameError as exc:
+            conn.push(None, error_frame(exc.code, exc.message))
+            continue
+        if isinstance(frame, PingFrame):
+            conn.push(None, PONG)
+        else:
+            yield frame
+
+
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
     """Players and spectators of one match: snapshot or catch-up, then live batches."""
@@ -85,18 +105,8 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         return
     rt.metrics.websockets.labels("match").inc()
     try:
-        while True:
-            text = await _receive_text(websocket)
-            if text is None or conn.overflowed:
-                break
-            try:
-                frame = parse_client_frame(text)
-            except FrameError as exc:
-                conn.push(None, error_frame(exc.code, exc.message))
-                continue
-            if isinstance(frame, PingFrame):
-                conn.push(None, PONG)
-            elif isinstance(frame, ActionFrame):
+        async for frame in _frames(websocket, conn):
+            if isinstance(frame, ActionFrame):
                 if seat is None or player is None:
                     conn.push(None, error_frame("not_seated", "spectators cannot act", frame.id))
                     continue
@@ -141,20 +151,8 @@ async def lobby_socket(websocket: WebSocket, code: str) -> None:
         return
     rt.metrics.websockets.labels("lobby").inc()
     try:
-        while True:
-            text = await _receive_text(websocket)
-            if text is None or conn.overflowed:
-                break
-            try:
-                frame = parse_client_frame(text)
-            except FrameError as exc:
-                conn.push(None, error_frame(exc.code, exc.message))
-                continue
-            if isinstance(frame, PingFrame):
-                conn.push(None, PONG)
-            else:
-                conn.push(None, error_frame("validation_error",
-                                            "lobby sockets only take ping"))
+        async for _frame in _frames(websocket, conn):
+            conn.push(None, error_frame("validation_error", "lobby sockets only take ping"))
     except WebSocketDisconnect:
         pass
     finally:

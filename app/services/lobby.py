@@ -10,6 +10,7 @@ listed.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -290,13 +291,27 @@ async def update_options(
     return await _announce(rt, row)
 
 
-async def kick(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, Any]:
-    """Host only: empty ``seat`` (a person or a bot; not the host's own)."""
+async def _host_edits_seats(
+    rt: Runtime, code: str, player_id: str, change: Callable[[list[dict[str, Any]]], None]
+) -> dict[str, Any]:
+    """Host only, open lobby: apply ``change`` to a copy of the seats, save, announce.
+
+    ``change`` raises a :class:`ServiceError` to refuse; then nothing is saved.
+    """
     async with rt.db.transaction() as conn:
         row = await _locked(rt, conn, code)
         _require_host(row, player_id)
         _require_open(row)
         seats = [dict(s) for s in row.seats]
+        change(seats)
+        row = await _save(rt, conn, row, seats=seats)
+    return await _announce(rt, row)
+
+
+async def kick(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, Any]:
+    """Host only: empty ``seat`` (a person or a bot; not the host's own)."""
+
+    def change(seats: list[dict[str, Any]]) -> None:
         if not 0 <= seat < len(seats):
             raise ValidationFailed("no such seat")
         if seats[seat]["player"] == player_id:
@@ -304,38 +319,32 @@ async def kick(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, A
         if seats[seat]["player"] is None and not seats[seat]["bot"]:
             raise Conflict("that seat is already empty")
         seats[seat] = _empty_seat(seat)
-        row = await _save(rt, conn, row, seats=seats)
-    return await _announce(rt, row)
+
+    return await _host_edits_seats(rt, code, player_id, change)
 
 
 async def add_bot(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
     """Host only: put a bot in the first free seat. Raises :class:`Conflict` when full."""
-    async with rt.db.transaction() as conn:
-        row = await _locked(rt, conn, code)
-        _require_host(row, player_id)
-        _require_open(row)
-        seats = [dict(s) for s in row.seats]
+
+    def change(seats: list[dict[str, Any]]) -> None:
         free = next((s for s in seats if s["player"] is None and not s["bot"]), None)
         if free is None:
             raise Conflict("the lobby is full")
         number = sum(1 for s in seats if s["bot"]) + 1
         free.update(bot=True, name=f"Bot {number}", colour=_free_colour(seats))
-        row = await _save(rt, conn, row, seats=seats)
-    return await _announce(rt, row)
+
+    return await _host_edits_seats(rt, code, player_id, change)
 
 
 async def remove_bot(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, Any]:
     """Host only: remove the bot in ``seat``. Raises :class:`NotFound` when it holds none."""
-    async with rt.db.transaction() as conn:
-        row = await _locked(rt, conn, code)
-        _require_host(row, player_id)
-        _require_open(row)
-        seats = [dict(s) for s in row.seats]
+
+    def change(seats: list[dict[str, Any]]) -> None:
         if not 0 <= seat < len(seats) or not seats[seat]["bot"]:
             raise NotFound("no bot in that seat")
         seats[seat] = _empty_seat(seat)
-        row = await _save(rt, conn, row, seats=seats)
-    return await _announce(rt, row)
+
+    return await _host_edits_seats(rt, code, player_id, change)
 
 
 async def start(rt: Runtime, code: str, player_id: str) -> str:

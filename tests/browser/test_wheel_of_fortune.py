@@ -26,7 +26,7 @@ import pytest
 
 from app.engine import PlaceFollower, PlaceTile, RemoveFollower, apply_in_place, view
 from tests.browser.conftest import running_server
-from tests.browser.ui import Player, Server, join_by_code
+from tests.browser.ui import Player, Server, join_by_code, place_at
 from tests.support.wof import (
     FIRST_CROWN_DEPLOY,
     FIRST_CROWN_SCORING,
@@ -68,17 +68,8 @@ def _create_wof_lobby(player: Player) -> str:
 
 def _place(player: Player, x: int, y: int, rotation: int) -> None:
     """Click the glowing cell, rotate the preview to ``rotation``, confirm."""
-    page = player.page
-    page.wait_for_selector('#match[data-my-turn="true"][data-phase="place_tile"]')
-    page.click(f'#board .legal-cell[data-cell="{x},{y}"]')
-    for _ in range(4):
-        shown = page.get_attribute("#board .preview.selected", "data-rotation")
-        if shown is not None and int(shown) == rotation:
-            break
-        page.click("#rotate-cw")
-        page.wait_for_selector(f'#board .preview.selected:not([data-rotation="{shown}"])')
-    assert int(page.get_attribute("#board .preview.selected", "data-rotation") or -1) == rotation
-    page.click("#confirm-placement")
+    player.page.wait_for_selector('#match[data-my-turn="true"][data-phase="place_tile"]')
+    place_at(player, f"{x},{y}", rotation)
 
 
 def _targets(player: Player) -> list[str]:

@@ -108,6 +108,13 @@ def place_tile(player: Player, rng: random.Random) -> tuple[str, int]:
         "#board .legal-cell", "els => els.map(e => [e.dataset.cell, e.dataset.rotations])")
     cell, rotations = rng.choice(cells)
     rotation = int(rng.choice(rotations.split(",")))
+    place_at(player, cell, rotation)
+    return cell, rotation
+
+
+def place_at(player: Player, cell: str, rotation: int) -> None:
+    """Click the glowing ``cell`` ("x,y"), rotate the preview to ``rotation``, confirm."""
+    page = player.page
     page.click(f'#board .legal-cell[data-cell="{cell}"]')
     for _ in range(4):
         shown = page.get_attribute("#board .preview.selected", "data-rotation")
@@ -117,7 +124,6 @@ def place_tile(player: Player, rng: random.Random) -> tuple[str, int]:
         page.wait_for_selector(f'#board .preview.selected:not([data-rotation="{shown}"])')
     assert int(page.get_attribute("#board .preview.selected", "data-rotation") or -1) == rotation
     page.click("#confirm-placement")
-    return cell, rotation
 
 
 def deploy(player: Player, rng: random.Random, follower_chance: float = 0.6) -> str | None:
