@@ -5,6 +5,7 @@
  */
 
 import * as session from './session.js';
+import { t, errorText } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -14,23 +15,17 @@ export class ApiError extends Error {
   }
 }
 
-/** Friendlier words for codes whose server message may be terse. */
-const FRIENDLY = {
-  network: 'Cannot reach the server. Check your connection and try again.',
-  rate_limited: 'Slow down a little — too many requests. Try again in a moment.',
-  unauthorized: 'Your session has expired. Choose a name to continue.',
-  not_found: 'That table or match does not exist (or it has ended).',
-  not_your_turn: 'It is not your turn.',
-  stale_version: 'The game moved on; your view has been refreshed.',
-};
+/** Catalogue words for an error code (used when the server sent no message). */
+const FRIENDLY = new Proxy({}, { get: (_, code) => t(`error.${String(code)}`) });
 
+/**
+ * Words for people about ``err``: an ``ApiError`` or a websocket error frame's ``{code, message}``
+ * goes through the catalogue by its code (i18n.errorText); anything else shows its message.
+ */
 export function friendly(err) {
-  if (!err) return 'Something went wrong.';
-  if (err instanceof ApiError) {
-    if (err.code === 'network' || err.code === 'rate_limited' || err.code === 'unauthorized') {
-      return FRIENDLY[err.code];
-    }
-    return err.message || FRIENDLY[err.code] || `Error: ${err.code}`;
+  if (!err) return t('app.wrong');
+  if (err instanceof ApiError || (typeof err === 'object' && typeof err.code === 'string')) {
+    return errorText(err.code, err.message);
   }
   return err.message || String(err);
 }
@@ -64,7 +59,7 @@ export async function request(method, path, body, { auth = true, query } = {}) {
   }
   if (!res.ok) {
     const e = data && data.error;
-    if (e && e.code) throw new ApiError(res.status, e.code, e.message || FRIENDLY[e.code] || e.code);
+    if (e && e.code) throw new ApiError(res.status, e.code, e.message || '');
     if (data && data.detail) {
       const detail = Array.isArray(data.detail)
         ? data.detail.map((d) => d.msg || JSON.stringify(d)).join('; ') : String(data.detail);

@@ -3,6 +3,8 @@
  * No framework: screens build their DOM with ``h()`` and update it by hand.
  */
 
+import { t } from './i18n.js';
+
 /**
  * ``h('button.primary#go', {onclick, disabled}, 'Go')`` — tag with optional .classes and #id;
  * attributes (``on*`` become listeners, ``dataset`` an object, ``class`` extra classes);
@@ -65,7 +67,7 @@ export function toast(message, kind = 'info', ms) {
     document.body.appendChild(toastBox);
   }
   const node = h(`div.toast.${kind}`, {}, h('span', {}, message),
-    h('button.toast-close', { 'aria-label': 'Dismiss', onclick: () => node.remove() }, '×'));
+    h('button.toast-close', { 'aria-label': t('app.dismiss'), onclick: () => node.remove() }, '×'));
   if (kind === 'error') node.setAttribute('role', 'alert');
   toastBox.appendChild(node);
   setTimeout(() => node.classList.add('leaving'), (ms || (kind === 'error' ? 7000 : 3200)) - 300);
@@ -101,8 +103,8 @@ export function copyButton(label, text, attrs = {}) {
     ...attrs,
     onclick: async () => {
       const ok = await copyText(typeof text === 'function' ? text() : text);
-      btn.textContent = ok ? 'Copied ✓' : 'Copy failed';
-      toast(ok ? 'Copied to the clipboard' : 'Could not copy — select the text and copy it by hand',
+      btn.textContent = ok ? t('app.copied') : t('app.copyFailed');
+      toast(ok ? t('app.copiedToast') : t('app.copyFailedToast'),
         ok ? 'success' : 'error');
       setTimeout(() => { btn.textContent = label; }, 1600);
     },

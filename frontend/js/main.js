@@ -11,6 +11,7 @@ import * as api from './api.js';
 import * as session from './session.js';
 import { setCatalogue } from './tiles.js';
 import { h, clear, toast } from './dom.js';
+import { t, languageSelect, onLangChange } from './i18n.js';
 
 const screens = {
   start: () => import('./screens/start.js'),
@@ -68,14 +69,15 @@ function renderHeader() {
   const who = session.player();
   clear(header);
   header.append(
-    h('a.brand', { href: '#/lobbies', 'aria-label': 'Carcassonne — home' },
+    h('a.brand', { href: '#/lobbies', 'aria-label': t('nav.home') },
       h('span.brand-mark', { html: brandMark() }), h('span.brand-name', 'Carcassonne')),
     h('nav.topnav', {},
-      h('a', { href: '#/lobbies' }, 'Tables'),
-      h('a', { href: '#/tiles' }, 'Tile guide')),
-    who ? h('a.me-chip', { href: '#/start', title: 'Change your name' },
+      h('a', { href: '#/lobbies' }, t('nav.tables')),
+      h('a', { href: '#/tiles' }, t('nav.guide'))),
+    h('div.top-tools', {}, languageSelect()),
+    who ? h('a.me-chip', { href: '#/start', title: t('nav.changeName') },
       h('span.me-avatar', { 'aria-hidden': 'true' }, (who.name[0] || '?').toUpperCase()), h('span.me-name', who.name))
-      : h('a.me-chip', { href: '#/start' }, 'Sign in'),
+      : h('a.me-chip', { href: '#/start' }, t('nav.signin')),
   );
 }
 
@@ -105,7 +107,7 @@ export async function route() {
   document.body.dataset.screen = target.screen;
   renderHeader();
   const root = clear(document.getElementById('view'));
-  root.appendChild(h('div.loading', { 'aria-busy': 'true' }, h('div.spinner'), 'Loading…'));
+  root.appendChild(h('div.loading', { 'aria-busy': 'true' }, h('div.spinner'), t('app.loading')));
   let mod;
   try {
     [mod] = await Promise.all([screens[target.screen](), loadCatalogue()]);
@@ -126,11 +128,11 @@ export async function route() {
 
 export function errorPanel(err, retry) {
   return h('div.panel.error-panel', { role: 'alert' },
-    h('h2', 'Something went wrong'),
+    h('h2', t('app.wrong')),
     h('p', api.friendly(err)),
     h('div.row', {},
-      retry ? h('button.btn', { onclick: retry }, 'Try again') : null,
-      h('a.btn.secondary', { href: '#/lobbies' }, 'Back to the tables')));
+      retry ? h('button.btn', { onclick: retry }, t('app.tryAgain')) : null,
+      h('a.btn.secondary', { href: '#/lobbies' }, t('app.backToTables'))));
 }
 
 /** A 401 anywhere means the token is no longer valid: forget it and ask for a name. */
@@ -150,6 +152,13 @@ window.addEventListener('unhandledrejection', (ev) => {
 
 async function boot() {
   window.addEventListener('hashchange', route);
+  const skip = document.querySelector('.skip-link');
+  if (skip) skip.textContent = t('app.skip');
+  // A new language re-renders the current screen (screens read the catalogue as they build).
+  onLangChange(() => {
+    if (skip) skip.textContent = t('app.skip');
+    route();
+  });
   if (session.token()) {
     // Check the stored token once; a server that forgot us (new secret) means a new name.
     try {

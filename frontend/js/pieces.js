@@ -6,12 +6,21 @@
  * who cannot tell red from green still tell their pieces apart.
  */
 
+import { t } from './i18n.js';
+
+/** ``{key: value}`` whose values are catalogue words looked up at read time (``prefix.key``). */
+function wordsOf(prefix, keys) {
+  const out = {};
+  for (const k of keys) Object.defineProperty(out, k, { enumerable: true, get: () => t(`${prefix}.${k}`) });
+  return out;
+}
+
 export const COLOURS = {
-  red: { fill: '#d0382e', dark: '#7d1d17', ink: '#fff', shape: 'circle', label: 'Red' },
-  blue: { fill: '#2f6fd6', dark: '#173d7a', ink: '#fff', shape: 'square', label: 'Blue' },
-  green: { fill: '#2f9a4a', dark: '#195629', ink: '#fff', shape: 'triangle', label: 'Green' },
-  yellow: { fill: '#f2c318', dark: '#8a6b00', ink: '#3a2c00', shape: 'diamond', label: 'Yellow' },
-  black: { fill: '#2d2d33', dark: '#000', ink: '#fff', shape: 'star', label: 'Black' },
+  red: { fill: '#d0382e', dark: '#7d1d17', ink: '#fff', shape: 'circle', get label() { return t('colour.red'); } },
+  blue: { fill: '#2f6fd6', dark: '#173d7a', ink: '#fff', shape: 'square', get label() { return t('colour.blue'); } },
+  green: { fill: '#2f9a4a', dark: '#195629', ink: '#fff', shape: 'triangle', get label() { return t('colour.green'); } },
+  yellow: { fill: '#f2c318', dark: '#8a6b00', ink: '#3a2c00', shape: 'diamond', get label() { return t('colour.yellow'); } },
+  black: { fill: '#2d2d33', dark: '#000', ink: '#fff', shape: 'star', get label() { return t('colour.black'); } },
 };
 export const COLOUR_ORDER = ['red', 'blue', 'green', 'yellow', 'black'];
 
@@ -77,8 +86,10 @@ export function meepleIcon(colour, size = 14, empty = false) {
 }
 
 export const ROLE_OF_KIND = { city: 'knight', road: 'thief', cloister: 'monk', field: 'farmer', crown: 'crown' };
-export const ROLE_LABEL = { knight: 'Knight', thief: 'Thief', monk: 'Monk', farmer: 'Farmer', crown: 'Crown' };
-export const PLACE_LABEL = { city: 'in the city', road: 'on the road', cloister: 'in the cloister', field: 'in the field', crown: 'on the crown' };
+/** Role names in the current language (Knight / Ritter / Chevalier…). */
+export const ROLE_LABEL = wordsOf('role', ['knight', 'thief', 'monk', 'farmer', 'crown']);
+/** Where a role stands, in the current language ("in the city"). */
+export const PLACE_LABEL = wordsOf('place', ['city', 'road', 'cloister', 'field', 'crown']);
 
 /** Role icon markup centred on (0,0), about 14 units across, drawn in ``ink``. */
 export function roleIconMarkup(role, ink = '#2b2116') {
