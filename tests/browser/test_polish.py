@@ -10,7 +10,7 @@ from tests.browser.ui import Player
 pytestmark = pytest.mark.browser
 
 
-def test_language_follows_the_browser_and_the_switcher_and_is_remembered(server, browser, artifacts):
+def test_language_follows_the_browser_and_the_switcher_and_stays(server, browser, artifacts):
     # A German browser gets German, with <html lang="de">.
     anna = Player.open(browser, server, "Anna", locale="de-DE")
     page = anna.page
