@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.api import routes_lobbies, routes_matches, routes_players, routes_ws
+from app.api import routes_chat, routes_lobbies, routes_matches, routes_players, routes_ws
 from app.api.deps import RuntimeDep
 from app.engine import EngineError
 from app.services.errors import ServiceError, http_status
@@ -95,6 +95,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
     app.include_router(routes_lobbies.router)
     app.include_router(routes_matches.router)
     app.include_router(routes_ws.router)
+    app.include_router(routes_chat.router)
 
     @app.get("/healthz", tags=["ops"])
     async def healthz(rt: RuntimeDep) -> JSONResponse:

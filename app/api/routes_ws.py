@@ -18,13 +18,14 @@ from app.realtime.hub import Connection, Hub
 from app.realtime.protocol import (
     PONG,
     ActionFrame,
+    ChatFrame,
     FrameError,
     PingFrame,
     SyncFrame,
     error_frame,
     parse_client_frame,
 )
-from app.services import lobby, play
+from app.services import chat, lobby, play
 from app.services.errors import ServiceError, ValidationFailed
 from app.services.runtime import Runtime
 
@@ -66,7 +67,18 @@ async def _receive_text(websocket: WebSocket) -> str | None:
         return "\x00"  # rejected by the parser as not JSON
 
 
-async def _frames(websocket: WebSocket, conn: Connection) -> AsyncIterator[ActionFrame | SyncFrame]:
+async def _chat(rt: Runtime, conn: Connection, scope: str, key: str, player: str | None,
+                frame: ChatFrame) -> None:
+    """A ``chat`` frame on a lobby or match socket: app/services/chat.py decides."""
+    try:
+        await chat.post(rt, scope, key, player, frame.d.text, frame.d.quick)
+    except ServiceError as exc:
+        conn.push(None, error_frame(exc.code, exc.message))
+
+
+async def _frames(
+    websocket: WebSocket, conn: Connection
+) -> AsyncIterator[ActionFrame | SyncFrame | ChatFrame]:
     """The client's valid frames until it leaves (or its outbox overflows); answers pings and
     malformed frames itself, so callers see only frames that mean something to them."""
     while True:
@@ -115,6 +127,8 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                     await play.submit_action(rt, match_id, player, frame.v, frame.id, frame.d)
                 except (ServiceError, EngineError) as exc:
                     conn.push(None, error_frame(exc.code, exc.message, frame.id))
+            elif isinstance(frame, ChatFrame):
+                await _chat(rt, conn, "match", match_id, player, frame)
             else:
                 conn.request_sync(frame.since)
     except WebSocketDisconnect:
@@ -151,8 +165,12 @@ async def lobby_socket(websocket: WebSocket, code: str) -> None:
         return
     rt.metrics.websockets.labels("lobby").inc()
     try:
-        async for _frame in _frames(websocket, conn):
-            conn.push(None, error_frame("validation_error", "lobby sockets only take ping"))
+        async for frame in _frames(websocket, conn):
+            if isinstance(frame, ChatFrame):
+                await _chat(rt, conn, "lobby", code, player, frame)
+            else:
+                conn.push(None, error_frame("validation_error",
+                                            "lobby sockets only take ping and chat"))
     except WebSocketDisconnect:
         pass
     finally:

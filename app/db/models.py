@@ -148,8 +148,46 @@ class SeatPresence(Base):
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class ChatMessage(Base):
+    """One chat message of a lobby's waiting room (``scope`` "lobby", ``key`` its code) or of
+    a match (``scope`` "match", ``key`` its id). ``room``: "lobby", "players" or "spectators"
+    (spectators' messages reach players only once the match is over). ``text`` is plain text
+    as typed (escaped by whoever displays it), or empty with ``quick`` naming a quick message.
+    """
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
+    scope: Mapped[str] = mapped_column(String(8))
+    key: Mapped[str] = mapped_column(String(32))
+    room: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(24))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    colour: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    quick: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_chat_messages_scope_key_id", "scope", "key", "id"),)
+
+
+class ChatMute(Base):
+    """A person the host of a lobby muted: no chat in its waiting room nor in its matches."""
+
+    __tablename__ = "chat_mutes"
+
+    lobby_code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 players = cast(Table, Player.__table__)
 lobbies = cast(Table, Lobby.__table__)
 matches = cast(Table, Match.__table__)
 match_actions = cast(Table, MatchAction.__table__)
 seat_presence = cast(Table, SeatPresence.__table__)
+chat_messages = cast(Table, ChatMessage.__table__)
+chat_mutes = cast(Table, ChatMute.__table__)

@@ -32,6 +32,10 @@ log = logging.getLogger(__name__)
 #: None: up to the latest), in order; a snapshot frame may stand for several versions.
 Fetch = Callable[[int, int | None], Awaitable[list[tuple[int, str]]]]
 
+#: Broker kinds of unversioned frames (chat): for every socket / for spectators' sockets only.
+NOTE_ALL = "note"
+NOTE_SPECTATORS = "note-spectators"
+
 PRESENCE_TTL = 45.0
 HEARTBEAT = 15.0
 
@@ -191,6 +195,13 @@ class Hub:
         if self.last_v is None or version > self.last_v:
             self.last_v = version
 
+    def deliver_note(self, frame: str, only_spectators: bool = False) -> None:
+        """Push an unversioned frame (a chat message) to local sockets now: all of them, or
+        only spectators' (``key`` None). Other instances get it as a ``note`` message."""
+        for conn in list(self.connections):
+            if not only_spectators or conn.key is None:
+                conn.push(None, frame)
+
     def _on_message(self, message: str) -> None:
         try:
             origin, kind, version, payload = parse_broker_message(message)
@@ -200,6 +211,9 @@ class Hub:
         if kind == "batch":
             if origin != self.manager.broker.instance_id:
                 self._inbox.put_nowait((version, payload))
+        elif kind in (NOTE_ALL, NOTE_SPECTATORS):
+            if origin != self.manager.broker.instance_id:
+                self.deliver_note(payload, kind == NOTE_SPECTATORS)
         elif kind == "presence" and origin != self.manager.broker.instance_id:
             try:
                 data = json.loads(payload)

@@ -54,11 +54,29 @@ class SyncFrame(BaseModel):
     since: int = Field(ge=0, le=1_000_000)
 
 
-ClientFrame = Annotated[ActionFrame | PingFrame | SyncFrame, Field(discriminator="t")]
-_CLIENT_FRAME: TypeAdapter[ActionFrame | PingFrame | SyncFrame] = TypeAdapter(ClientFrame)
+class ChatBody(BaseModel):
+    """A chat message's content: ``text`` as typed, or a ``quick`` message's name."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    text: str | None = None
+    quick: str | None = Field(default=None, max_length=24)
 
 
-def parse_client_frame(text: str) -> ActionFrame | PingFrame | SyncFrame:
+class ChatFrame(BaseModel):
+    """``{"t": "chat", "d": {"text": "well played!"}}`` or ``{"d": {"quick": "good_game"}}``
+    (content rules and their error codes: app/services/chat.py)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    t: Literal["chat"]
+    d: ChatBody
+
+
+AnyClientFrame = ActionFrame | PingFrame | SyncFrame | ChatFrame
+ClientFrame = Annotated[AnyClientFrame, Field(discriminator="t")]
+_CLIENT_FRAME: TypeAdapter[AnyClientFrame] = TypeAdapter(ClientFrame)
+
+
+def parse_client_frame(text: str) -> AnyClientFrame:
     """Parse one client frame; raises :class:`FrameError` (size, JSON, unknown ``t``, shape)."""
     if len(text) > MAX_FRAME_BYTES or len(text.encode("utf-8")) > MAX_FRAME_BYTES:
         raise FrameError(f"frames are limited to {MAX_FRAME_BYTES} bytes")
@@ -69,7 +87,7 @@ def parse_client_frame(text: str) -> ActionFrame | PingFrame | SyncFrame:
     if not isinstance(data, dict):
         raise FrameError("a frame must be a JSON object")
     kind = data.get("t")
-    if kind not in ("action", "ping", "sync"):
+    if kind not in ("action", "ping", "sync", "chat"):
         raise FrameError(f"unknown frame type {kind!r}" if isinstance(kind, str)
                          else "a frame needs a string 't'")
     try:

@@ -23,7 +23,8 @@ from tests.support.services import (
 
 pytestmark = pytest.mark.timeout(120)
 
-TABLES = {"players", "lobbies", "matches", "match_actions", "seat_presence"}
+TABLES = {"players", "lobbies", "matches", "match_actions", "seat_presence", "chat_messages",
+          "chat_mutes"}
 
 
 def _inspect(url: str) -> tuple[set[str], list[object]]:
