@@ -12,6 +12,7 @@ import * as session from './session.js';
 import { setCatalogue } from './tiles.js';
 import { h, clear, toast } from './dom.js';
 import { t, languageSelect, onLangChange } from './i18n.js';
+import { errorPanel } from './errorPanel.js';
 
 const screens = {
   start: () => import('./screens/start.js'),
@@ -124,15 +125,6 @@ export async function route() {
     console.error(err);
     root.appendChild(errorPanel(err, () => route()));
   }
-}
-
-export function errorPanel(err, retry) {
-  return h('div.panel.error-panel', { role: 'alert' },
-    h('h2', t('app.wrong')),
-    h('p', api.friendly(err)),
-    h('div.row', {},
-      retry ? h('button.btn', { onclick: retry }, t('app.tryAgain')) : null,
-      h('a.btn.secondary', { href: '#/lobbies' }, t('app.backToTables'))));
 }
 
 /** A 401 anywhere means the token is no longer valid: forget it and ask for a name. */

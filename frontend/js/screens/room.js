@@ -12,7 +12,7 @@ import { LiveSocket } from '../socket.js';
 import { COLOURS, COLOUR_ORDER, swatch } from '../pieces.js';
 import { loadPresets, rulesEditor, seatPicker } from './create.js';
 import { rulesLines, rulesSummary } from './rules.js';
-import { errorPanel } from '../main.js';
+import { errorPanel } from '../errorPanel.js';
 
 export function inviteLink(code) {
   return `${location.origin}${location.pathname}#/lobby/${encodeURIComponent(code)}`;

@@ -1,0 +1,56 @@
+/**
+ * The match socket: opening it (resuming from the last version seen) and the banner shown while
+ * the connection is down (retry countdown, "Retry now").
+ */
+
+import * as api from '../api.js';
+import * as session from '../session.js';
+import { LiveSocket } from '../socket.js';
+import { h, clear, toast } from '../dom.js';
+
+/** Show the socket's state (``st`` from ``LiveSocket``: open, connecting, retrying, failed). */
+export function onStatus(m, st) {
+  const conn = m.conn;
+  clearInterval(conn.bannerTimer);
+  if (st.state === 'open') {
+    if (conn.wasDown) toast('Reconnected — you are up to date.', 'success', 2200);
+    conn.wasDown = false;
+    m.dom.banner.hidden = true;
+    m.dom.section.dataset.conn = 'open';
+    return;
+  }
+  m.dom.section.dataset.conn = st.state;
+  if (st.state === 'connecting' && !conn.wasDown) return;
+  conn.wasDown = true;
+  m.dom.banner.hidden = false;
+  const retry = h('button.btn.small#retry-now', { onclick: () => m.socket.retryNow() }, 'Retry now');
+  if (st.state === 'failed') {
+    clear(m.dom.banner).append(h('span', 'Cannot follow this match live: the server refused the connection.'),
+      h('button.btn.small', { onclick: () => location.reload() }, 'Reload'));
+    return;
+  }
+  const paint = () => {
+    const left = st.at ? Math.max(0, Math.ceil((st.at - Date.now()) / 1000)) : 0;
+    clear(m.dom.banner).append(h('span.spinner.small'),
+      h('span', st.state === 'connecting' ? 'Connection lost — reconnecting…'
+        : `Connection lost — retrying in ${left} s (attempt ${st.attempt})`), retry);
+  };
+  paint();
+  if (st.state === 'retrying') conn.bannerTimer = setInterval(paint, 500);
+}
+
+/** Open the match socket; ``onMessage(msg)`` receives its frames. Resumes from ``m.version``. */
+export function connect(m, onMessage) {
+  m.socket = new LiveSocket(() => api.wsUrl(`/ws/matches/${encodeURIComponent(m.matchId)}`,
+    { token: session.token(), code: m.code, since: m.version >= 0 ? m.version : undefined }),
+  { onMessage, onStatus: (st) => onStatus(m, st) });
+  // Tests and the curious can reach the live socket (e.g. to cut it and watch it resume).
+  window.carcassonne = Object.assign(window.carcassonne || {}, {
+    socket: m.socket, match: () => m.match, version: () => m.version,
+  });
+}
+
+/** Stop the banner's countdown (the screen is going away). */
+export function stopBanner(m) {
+  clearInterval(m.conn.bannerTimer);
+}

@@ -1,0 +1,131 @@
+/**
+ * The match screen's dialogs: the end screen (final scores by category, rematch, download the
+ * record), the tiles still to come, the keyboard help, and the watch link.
+ */
+
+import * as api from '../api.js';
+import { h, clear, toast, copyText } from '../dom.js';
+import { tileSvg } from '../tiles.js';
+import { swatch } from '../pieces.js';
+import { joinNames } from '../words.js';
+
+const SHORT = { road: 'Road', city: 'City', cloister: 'Clois.', farm: 'Farm' };
+const CATEGORIES = [['road', 'Roads'], ['city', 'Cities'], ['cloister', 'Cloisters'], ['farm', 'Farms']];
+const TROPHY = '<svg width="56" height="56" viewBox="0 0 64 64"><path d="M18 8h28v14c0 10-6 17-14 17S18 32 18 22z" fill="#f2c318" stroke="#8a6b00" stroke-width="2.5"/><path d="M18 13H8c0 9 4 14 11 15M46 13h10c0 9-4 14-11 15" fill="none" stroke="#8a6b00" stroke-width="3"/><path d="M28 39h8v8h-8z" fill="#d9a90f"/><path d="M20 56h24l-3-9H23z" fill="#6d5234"/><path d="M27 17l5-4 5 4-2 7h-6z" fill="#fff6c4" opacity=".8"/></svg>';
+
+/** The end screen: final scores by category (completed + final), the winners, what next. */
+export function showEnd(m) {
+  const s = m.state();
+  const n = m.names();
+  const cols = m.colours();
+  const extra = new Set();
+  (s.breakdown || []).forEach((b) => Object.keys(b || {}).forEach((k) => { if (!CATEGORIES.some(([c]) => c === k)) extra.add(k); }));
+  const cats = [...CATEGORIES, ...[...extra].map((k) => [k, k[0].toUpperCase() + k.slice(1)])];
+  const order = m.match.seats.map((_, i) => i).sort((a, b) => (s.scores[b] - s.scores[a]) || a - b);
+  const winners = (s.winners || []).map((i) => n[i]);
+  const cell = (b) => {
+    const done = (b && b.completed) || 0;
+    const fin = (b && b.final) || 0;
+    return h('td', { class: done + fin ? '' : 'zero' }, h('b', String(done + fin)),
+      done + fin ? h('small', `${done} + ${fin}`) : null);
+  };
+  const table = h('table.score-table#final-scores', {},
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'),
+      cats.map(([k, label]) => h('th', { scope: 'col' }, h('span.long', label), h('span.short', SHORT[k] || label),
+        h('small', 'completed + final'))),
+      h('th', { scope: 'col' }, 'Total'))),
+    h('tbody', {}, order.map((i) => h('tr', { class: (s.winners || []).includes(i) ? 'winner' : '', dataset: { seat: i } },
+      h('th', { scope: 'row' }, h('span', { html: swatch(cols[i], 18) }), ` ${n[i]}`, (s.winners || []).includes(i) ? ' ★' : ''),
+      cats.map(([k]) => cell((s.breakdown[i] || {})[k])),
+      h('td.total', { dataset: { finalTotal: i } }, String(s.scores[i]))))));
+  const close = () => { clear(m.dom.endLayer); m.board.svg.focus(); };
+  const dialog = h('div.end-screen#end-screen', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'end-title' },
+    h('div.end-card', {},
+      h('div.end-head', {},
+        h('div.trophy', { 'aria-hidden': 'true', html: TROPHY }),
+        h('h2#end-title', winners.length > 1 ? `${joinNames(winners)} share the win!` : winners.length ? `${winners[0]} wins!` : 'Game over'),
+        h('p.lead', s.wheel ? `The wheel and ${s.board.length - s.wheel.cells.length} tiles on the board · final scores by category`
+          : `${s.board.length} tiles on the board · final scores by category`)),
+      h('div.table-scroll', {}, table),
+      h('p.help', '“Completed”: points for features finished during play. “Final”: the final scoring of unfinished features and farms.'),
+      h('div.row.end-actions', {},
+        m.you() !== null ? h('button.btn.primary#rematch', { onclick: () => rematch(m) }, 'Rematch') : null,
+        h('button.btn.secondary#download-record', { onclick: () => downloadRecord(m) }, 'Download record'),
+        h('button.btn.ghost#view-board', { onclick: close }, 'View the board'),
+        h('a.btn.ghost', { href: '#/lobbies' }, 'Back to tables'))));
+  dialog.addEventListener('keydown', (e) => { if (e.key === 'Escape') close(); });
+  clear(m.dom.endLayer).appendChild(dialog);
+  setTimeout(() => { const b = dialog.querySelector('#rematch, #download-record'); if (b) b.focus(); }, 50);
+}
+
+/** Ask for a rematch and go to its waiting room. */
+export async function rematch(m) {
+  try {
+    const res = await api.rematch(m.matchId);
+    m.go(`#/lobby/${encodeURIComponent(res.code)}`);
+  } catch (err) {
+    toast(api.friendly(err), 'error');
+  }
+}
+
+/** Save the match record (JSON, see docs/record.md) as a file. */
+export async function downloadRecord(m) {
+  try {
+    const record = await api.matchRecord(m.matchId, m.code);
+    const blob = new Blob([JSON.stringify(record, null, 2)], { type: 'application/json' });
+    const url = URL.createObjectURL(blob);
+    const a = h('a', { href: url, download: `carcassonne-${m.matchId}.json` });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 4000);
+  } catch (err) {
+    toast(api.friendly(err), 'error');
+  }
+}
+
+/** Copy the watch link (with the lobby code for a private match). */
+export async function share(m) {
+  const lobbyCode = m.match && m.match.lobby_code;
+  const q = m.match && m.match.private && (m.code || lobbyCode) ? `?code=${encodeURIComponent(m.code || lobbyCode)}` : '';
+  const link = `${location.origin}${location.pathname}#/match/${encodeURIComponent(m.matchId)}${q}`;
+  const ok = await copyText(link);
+  toast(ok ? 'Watch link copied — anyone with it can spectate.' : link, ok ? 'success' : 'info');
+}
+
+/** The tiles still to be drawn, by type (public information: counts only, never order). */
+export function showRemaining(m) {
+  const s = m.state();
+  const close = () => { clear(m.dom.endLayer); m.board.svg.focus(); };
+  const entries = Object.entries(s.remaining || {}).filter(([, n]) => n > 0)
+    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }));
+  const dialog = h('div.end-screen', { role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Tiles still to come',
+    onkeydown: (e) => { if (e.key === 'Escape') close(); }, onclick: (e) => { if (e.target === dialog) close(); } },
+  h('div.end-card', {},
+    h('h2', `${s.tiles_remaining} tiles still to come`),
+    entries.length ? h('div.remaining-grid#remaining', {}, entries.map(([id, n]) => h('figure.remaining-tile', { dataset: { tile: id } },
+      tileSvg(id, 0, 56), h('figcaption', `×${n}`)))) : h('p', 'No tiles left.'),
+    h('div.row.end-actions', {}, h('button.btn.primary#close-remaining', { onclick: close }, 'Close'))));
+  clear(m.dom.endLayer).appendChild(dialog);
+  dialog.querySelector('#close-remaining').focus();
+}
+
+/** The keyboard help. */
+export function showKeys(m) {
+  const close = () => { clear(m.dom.endLayer); m.board.svg.focus(); };
+  const dialog = h('div.end-screen.keys', { role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Keyboard controls',
+    onkeydown: (e) => { if (e.key === 'Escape') close(); } },
+  h('div.end-card.small', {},
+    h('h2', 'Keyboard controls'),
+    h('dl.keys-list', {}, [
+      ['Arrow keys', 'move between the glowing squares (or follower markers)'],
+      ['R / Shift+R', 'rotate the tile clockwise / anticlockwise'],
+      ['Enter', 'preview the tile on the square, then place it; place a follower'],
+      ['N', 'no follower (end the turn)'],
+      ['Esc', 'cancel the preview'],
+      ['+ / − / C', 'zoom in, zoom out, centre the board'],
+    ].map(([k, v]) => [h('dt', h('kbd', k)), h('dd', v)])),
+    h('button.btn.primary#close-keys', { onclick: close }, 'Got it')));
+  clear(m.dom.endLayer).appendChild(dialog);
+  dialog.querySelector('#close-keys').focus();
+}

@@ -1,0 +1,58 @@
+/**
+ * The match screen's skeleton: header (title, status, score strip, actions), the board with its
+ * zoom controls, connection banner and tray, the side panel (players, info, log) and the layer
+ * the dialogs open in. Returns the nodes the other modules fill; buttons call hooks on ``m``.
+ */
+
+import { h } from '../dom.js';
+
+const MENU = '<svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true"><path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>';
+const CENTRE = '<svg viewBox="0 0 20 20" width="18" height="18"><circle cx="10" cy="10" r="3.2" fill="currentColor"/><path d="M10 1v4M10 15v4M1 10h4M15 10h4" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
+
+/** Build the screen for match ``m.matchId``; ``m.board`` is used by the zoom buttons once set. */
+export function buildLayout(m) {
+  const title = h('h1.match-title', 'Match');
+  const statusLine = h('p.match-status#turn-status', { 'aria-live': 'polite' }, 'Loading…');
+  const banner = h('div.conn-banner#conn-banner', { role: 'status', 'aria-live': 'assertive', hidden: true });
+  const boardHost = h('div.board-host');
+  const tray = h('div.tray#tray', { 'aria-live': 'polite' });
+  const playersBox = h('ol.players#players');
+  const infoBox = h('div.match-info');
+  const logList = h('ol.log#log', { 'aria-label': 'What happened' });
+  const endLayer = h('div.end-layer');
+  const panelToggle = h('button.btn.small.ghost.panel-toggle', { 'aria-expanded': 'false', 'aria-controls': 'side-panel',
+    onclick: () => {
+      const open = !section.classList.contains('panel-open');
+      section.classList.toggle('panel-open', open);
+      panelToggle.setAttribute('aria-expanded', String(open));
+    } }, h('span', { html: MENU }),
+  h('span.visually-hidden', 'Scores and log'));
+  const scoreStrip = h('div.score-strip', { 'aria-hidden': 'true' });
+
+  const zoom = h('div.board-controls', { role: 'group', 'aria-label': 'Board view' },
+    h('button.icon-btn#zoom-in', { type: 'button', title: 'Zoom in (+)', 'aria-label': 'Zoom in', onclick: () => m.board.zoomBy(1.25) }, '+'),
+    h('button.icon-btn#zoom-out', { type: 'button', title: 'Zoom out (−)', 'aria-label': 'Zoom out', onclick: () => m.board.zoomBy(0.8) }, '−'),
+    h('button.icon-btn#centre', { type: 'button', title: 'Centre the board (C)', 'aria-label': 'Centre the board', onclick: () => m.board.centre() },
+      h('span', { html: CENTRE })));
+
+  const section = h('section.match#match', { dataset: { match: m.matchId } },
+    h('header.match-top', {},
+      h('a.back', { href: '#/lobbies', title: 'Back to the tables', 'aria-label': 'Back to the tables' }, '‹'),
+      h('div.match-heading', {}, title, statusLine),
+      scoreStrip,
+      h('div.match-actions', {},
+        h('button.btn.small.ghost#share-match', { type: 'button', onclick: m.share, title: 'Copy a link to watch this match' }, 'Share'),
+        h('button.btn.small.ghost#keys-help', { type: 'button', onclick: m.showKeys, title: 'Keyboard controls' }, 'Keys'),
+        panelToggle)),
+    h('div.match-body', {},
+      h('div.board-wrap', {}, boardHost, zoom, banner, tray),
+      h('aside.side-panel#side-panel', { 'aria-label': 'Players and log' },
+        h('h2.visually-hidden', 'Players'), playersBox, infoBox,
+        h('h2.log-title', 'Game log'), logList,
+        h('div.panel-links', {},
+          h('button.btn.small.secondary', { type: 'button', onclick: m.share }, 'Copy watch link'),
+          h('button.btn.small.secondary', { type: 'button', onclick: m.showKeys }, 'Keyboard controls'),
+          h('a.btn.small.ghost', { href: '#/lobbies' }, 'Back to tables')))),
+    endLayer);
+  return { section, title, statusLine, banner, boardHost, tray, playersBox, infoBox, logList, endLayer, scoreStrip, panelToggle };
+}

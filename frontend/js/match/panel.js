@@ -1,0 +1,87 @@
+/**
+ * The side panel: players (score, followers in supply, connection, whose turn), the score strip
+ * for narrow screens, the match info (tiles left, spectators, the pig, the rules) and the log.
+ */
+
+import { h, clear, toast } from '../dom.js';
+import { COLOURS, swatch, meepleIcon } from '../pieces.js';
+import { describe } from '../words.js';
+import { segmentLabel, segmentEffect } from '../wheel.js';
+import { rulesSummary } from '../screens/rules.js';
+import { FOLLOWERS, MAX_LOG } from './state.js';
+
+/** Players, the score strip and the match info, from the current state. */
+export function renderPlayers(m) {
+  const s = m.state();
+  const n = m.names();
+  clear(m.dom.playersBox);
+  clear(m.dom.scoreStrip);
+  m.match.seats.forEach((seat, i) => {
+    const active = !m.isOver() && s.seat === i;
+    const winner = m.isOver() && (s.winners || []).includes(i);
+    const supply = (s.supply || [])[i] ?? 0;
+    const online = seat.bot || seat.connected;
+    const meeples = [];
+    for (let k = 0; k < FOLLOWERS; k += 1) meeples.push(h('span', { html: meepleIcon(seat.colour, 13, k >= supply) }));
+    m.dom.playersBox.appendChild(h('li.player', { class: `${active ? 'active' : ''} ${winner ? 'winner' : ''}`.trim(), dataset: { seat: i, colour: seat.colour } },
+      h('span.player-swatch', { html: swatch(seat.colour, 26), title: COLOURS[seat.colour] ? COLOURS[seat.colour].label : '' }),
+      h('div.player-main', {},
+        h('div.player-name', {}, h('b', n[i]), m.you() === i ? h('span.tag.you', 'You') : null,
+          seat.bot ? h('span.tag.bot', 'Computer') : null, winner ? h('span.tag.win', '★ Winner') : null),
+        h('div.player-sub', {},
+          h('span.conn', { class: online ? 'on' : 'off', title: online ? 'Connected' : 'Disconnected' }, h('i.dot'), online ? '' : 'offline'),
+          h('span.supply', { title: `${supply} followers in supply`, 'aria-label': `${supply} followers in supply` }, meeples),
+          active ? h('span.turn-tag', s.phase === 'place_tile' ? 'placing a tile' : s.phase === 'deploy' ? 'choosing a follower'
+            : s.phase === 'plague' ? 'Plague: choosing' : 'to act') : null)),
+      h('span.player-score', { dataset: { score: i } }, String((s.scores || [])[i] ?? 0))));
+    m.dom.scoreStrip.appendChild(h('span.strip-item', { class: active ? 'active' : '' },
+      h('span', { html: swatch(seat.colour, 16) }), h('b', String((s.scores || [])[i] ?? 0))));
+  });
+  // (No wheel: no pig item; ``append`` would write "null".)
+  clear(m.dom.infoBox).append(...[
+    h('button.info-item.info-btn', { type: 'button', onclick: m.showRemaining, title: 'Which tiles are still to come' },
+      h('span.info-num#tiles-left', String(s.tiles_remaining)), h('small', 'tiles left ›')),
+    h('div.info-item', {}, h('span.info-num#spectators', String(m.match.spectators || 0)), h('small', 'watching')),
+    s.wheel ? h('div.info-item.wheel-info#pig-info', { dataset: { segment: s.wheel.pig }, title: segmentEffect(s.wheel.pig) },
+      h('span.pig-dot', { 'aria-hidden': 'true' }), h('small', {}, 'The pig is on ', h('b', segmentLabel(s.wheel.pig)), ` — ${segmentEffect(s.wheel.pig)}`)) : null,
+    h('div.info-item.rules', {}, h('small', rulesSummary(s.rules, m.presetName)))].filter(Boolean));
+}
+
+/** Add the lines describing ``events`` to the log (``quiet``: no toasts; ``auto``: a timeout chose). */
+export function addLog(m, events, { quiet = false, auto = false } = {}) {
+  const lines = describe(events, m.names(), { auto });
+  const wheelNews = [];
+  for (const line of lines) {
+    const top = m.logItems[0];
+    if (line.tag === 'deployed' && top && top.tag === 'placed' && top.seat === line.seat) {
+      // One line per turn: "Ann placed a tile and deployed a knight in a city".
+      m.logItems[0] = { ...top, tag: 'turn', text: `${top.text} and ${line.rest}` };
+      continue;
+    }
+    m.logItems.unshift(line);
+    if (!quiet && line.kind === 'score' && line.wheel) {
+      wheelNews.push(line.text);
+    } else if (!quiet && line.kind === 'score' && line.seats && !line.text.startsWith('Final')) {
+      // Scoring is news: also a toast for a moment.
+      toast(line.text, 'success', 2600);
+    }
+  }
+  // The wheel's points of one batch in one toast, once the pig has landed.
+  if (wheelNews.length) {
+    const steps = events.filter((e) => e.type === 'PigMoved').reduce((a, e) => a + e.steps, 0);
+    setTimeout(() => { if (m.alive) toast(wheelNews.join(' · '), 'success', 3600); }, steps * 380);
+  }
+  m.logItems = m.logItems.slice(0, MAX_LOG);
+  renderLog(m);
+}
+
+/** Draw the log, newest first. */
+export function renderLog(m) {
+  clear(m.dom.logList);
+  const cols = m.colours();
+  for (const line of m.logItems) {
+    m.dom.logList.appendChild(h('li', { class: `log-${line.kind}` },
+      line.seat !== undefined && cols[line.seat] ? h('span.log-swatch', { html: swatch(cols[line.seat], 12) }) : h('span.log-swatch'),
+      h('span', line.text)));
+  }
+}
