@@ -1,15 +1,18 @@
-"""``carcassonne``: one console script — ``serve``, ``replay`` and ``simulate``.
+"""``carcassonne``: one console script — ``serve``, ``replay``, ``simulate`` and ``duel``.
 
 ``replay RECORD.json [--events]`` checks every move of a ``carcassonne-record/1`` file and prints
 one JSON object (``scores`` by seat, ``winners``, and with ``--events`` every event); an illegal or
 malformed record exits with status 1 and names the move. ``simulate`` plays random legal games and
-prints throughput. ``serve`` migrates the database and runs the web service.
+prints throughput. ``duel`` plays computer levels against each other (seat-rotated pairs from
+the same seeds) and prints A's win rate with a 95 % interval, the mean margin and think time.
+``serve`` migrates the database and runs the web service.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -97,6 +100,25 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_duel(args: argparse.Namespace) -> int:
+    from app.bots.duel import run_duel
+
+    try:
+        options = Options(tileset=args.tileset, river=args.river, farm_scoring=args.farm_scoring,
+                          small_city_two_points=args.small_city)
+    except EngineError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 1
+    started = time.perf_counter()
+    result = run_duel(args.a, args.b, games=args.games, players=args.players, seed=args.seed,
+                      options=options, think=args.think, jobs=args.jobs)
+    out = {"a": args.a, "b": args.b, "players": args.players, "rules": options.to_json(),
+           "think": args.think, **result.summary(),
+           "seconds": round(time.perf_counter() - started, 1)}
+    print(json.dumps(out))
+    return 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from app.server import serve  # imported lazily: the engine commands need no web stack
 
@@ -124,6 +146,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--small-city", action="store_true")
     p.add_argument("--records", metavar="DIR", help="write each game as a record in DIR")
     p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("duel", help="bot against bot: seat-rotated games from the same seeds")
+    p.add_argument("--a", choices=("easy", "normal", "strong"), default="strong")
+    p.add_argument("--b", choices=("easy", "normal", "strong"), default="normal")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--players", type=int, default=2, choices=range(2, 6))
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--tileset", choices=("base", "wheel_of_fortune"), default="base")
+    p.add_argument("--river", action="store_true")
+    p.add_argument("--farm-scoring", choices=("modern", "original"), default="modern")
+    p.add_argument("--small-city", action="store_true")
+    p.add_argument("--think", type=float, default=1.0, help="Strong: seconds per decision")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
+    p.set_defaults(func=_cmd_duel)
 
     p = sub.add_parser("serve", help="migrate the database and serve the web app")
     p.add_argument("--host", default="127.0.0.1")

@@ -61,6 +61,10 @@ class Settings(BaseSettings):
     plague_timeout: float = Field(default=30.0, gt=0)
     #: Seconds between two sweeps of the database for due bot turns (any instance may take one).
     bot_poll_interval: float = Field(default=1.0, gt=0)
+    #: Worker processes that run bot searches (None: cores − 1, at least 1); never the loop.
+    bot_workers: int | None = Field(default=None, ge=1)
+    #: Seconds a Strong bot searches per decision (Easy and Normal answer at once).
+    bot_think: float = Field(default=1.0, ge=0, le=30)
     #: Engine states kept in memory per instance (least recently used are dropped).
     state_cache_size: int = Field(default=5000, ge=1)
     #: A reconnecting client further behind than this gets a snapshot instead of the batches.

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Path
 from app.api.deps import CurrentPlayer, RuntimeDep
 from app.api.schemas import (
     CODE_PATTERN,
+    BotChoice,
     ColourChoice,
     LobbyList,
     LobbyOut,
@@ -84,9 +85,18 @@ async def kick(code: Code, body: SeatChoice, rt: RuntimeDep,
 
 
 @router.post("/{code}/bots", response_model=LobbyOut)
-async def add_bot(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
-    """Host only: a bot takes the first free seat."""
-    return await lobby.add_bot(rt, code, player)
+async def add_bot(code: Code, rt: RuntimeDep, player: CurrentPlayer,
+                  body: BotChoice | None = None) -> dict[str, Any]:
+    """Host only: a bot (level easy, normal — the default — or strong) takes the first free
+    seat."""
+    return await lobby.add_bot(rt, code, player, (body or BotChoice()).level)
+
+
+@router.post("/{code}/seats/{seat}/level", response_model=LobbyOut)
+async def set_level(code: Code, seat: Annotated[int, Path(ge=0, le=4)], body: BotChoice,
+                    rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Host only: a bot's level; on a person's seat, the computer's level if they leave."""
+    return await lobby.set_level(rt, code, player, seat, body.level)
 
 
 @router.delete("/{code}/bots/{seat}", response_model=LobbyOut)

@@ -86,6 +86,9 @@ class LobbyPatch(Strict):
     max_seats: Annotated[int, Field(ge=2, le=5)] | None = None
 
 
+Level = Literal["easy", "normal", "strong"]
+
+
 class ColourChoice(Strict):
     """``POST /api/lobbies/{code}/colour``."""
 
@@ -99,7 +102,8 @@ class SeatChoice(Strict):
 
 
 class Seat(BaseModel):
-    """One lobby seat."""
+    """One lobby seat. ``level``: a bot's level; on a person's seat, the level the computer
+    plays at for them if they leave (absent: Normal)."""
 
     seat: int
     player: str | None
@@ -107,6 +111,13 @@ class Seat(BaseModel):
     colour: str | None
     bot: bool
     connected: bool
+    level: Level | None = None
+
+
+class BotChoice(Strict):
+    """``POST /api/lobbies/{code}/bots`` (optional body) and ``…/seats/{seat}/level``."""
+
+    level: Level = "normal"
 
 
 class LobbyOut(BaseModel):

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.bots import DEFAULT_LEVEL, LEVELS
 from app.db.models import lobbies, matches, players, utcnow
 from app.engine import PRESETS, InvalidOptions, Options, new_game
 from app.realtime.hub import Connection, Hub
@@ -323,15 +324,41 @@ async def kick(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, A
     return await _host_edits_seats(rt, code, player_id, change)
 
 
-async def add_bot(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
-    """Host only: put a bot in the first free seat. Raises :class:`Conflict` when full."""
+def _check_level(level: str) -> str:
+    if level not in LEVELS:
+        raise ValidationFailed(f"a computer level is one of {', '.join(LEVELS)}")
+    return level
+
+
+async def add_bot(rt: Runtime, code: str, player_id: str,
+                  level: str = DEFAULT_LEVEL) -> dict[str, Any]:
+    """Host only: put a bot of ``level`` (easy, normal, strong) in the first free seat.
+    Raises :class:`Conflict` when full, :class:`ValidationFailed` for an unknown level."""
+    _check_level(level)
 
     def change(seats: list[dict[str, Any]]) -> None:
         free = next((s for s in seats if s["player"] is None and not s["bot"]), None)
         if free is None:
             raise Conflict("the lobby is full")
         number = sum(1 for s in seats if s["bot"]) + 1
-        free.update(bot=True, name=f"Bot {number}", colour=_free_colour(seats))
+        free.update(bot=True, name=f"Bot {number}", colour=_free_colour(seats), level=level)
+
+    return await _host_edits_seats(rt, code, player_id, change)
+
+
+async def set_level(rt: Runtime, code: str, player_id: str, seat: int,
+                    level: str) -> dict[str, Any]:
+    """Host only: the computer level of ``seat`` — for a bot, how it plays; for a person, how
+    the computer plays for them if they leave the match (Normal unless set). Raises
+    :class:`ValidationFailed` (level, seat), :class:`Conflict` (an empty seat)."""
+    _check_level(level)
+
+    def change(seats: list[dict[str, Any]]) -> None:
+        if not 0 <= seat < len(seats):
+            raise ValidationFailed("no such seat")
+        if seats[seat]["player"] is None and not seats[seat]["bot"]:
+            raise Conflict("that seat is empty")
+        seats[seat]["level"] = level
 
     return await _host_edits_seats(rt, code, player_id, change)
 
@@ -364,7 +391,8 @@ async def start(rt: Runtime, code: str, player_id: str) -> str:
         state = new_game(options, [s["name"] for s in taken], seed=rt.settings.deck_seed)
         match_id = secrets.token_hex(8)
         seats = [{"seat": i, "player": s["player"], "name": s["name"], "colour": s["colour"],
-                  "bot": s["bot"]} for i, s in enumerate(taken)]
+                  "bot": s["bot"], "level": s.get("level") or DEFAULT_LEVEL}
+                 for i, s in enumerate(taken)]
         now = utcnow()
         delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
         setup = state.to_json()
@@ -400,7 +428,8 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
             return str(m.rematch_code)
         code = secrets.token_urlsafe(8)
         seats = [{"seat": i, "player": s["player"], "name": s["name"], "colour": s["colour"],
-                  "bot": s["bot"]} for i, s in enumerate(m.seats)]
+                  "bot": s["bot"], "level": s.get("level") or DEFAULT_LEVEL}
+                 for i, s in enumerate(m.seats)]
         lobby = (await conn.execute(
             select(lobbies.c.preset, lobbies.c.max_seats).where(lobbies.c.code == m.lobby_code)
         )).first()

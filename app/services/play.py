@@ -20,13 +20,14 @@ import json
 import logging
 import random
 import time
+import zlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
 
-from app.bots import choose_action
+from app.bots import DEFAULT_LEVEL, choose_action
 from app.db.models import match_actions, matches, utcnow
 from app.db.session import as_utc
 from app.engine import (
@@ -40,6 +41,7 @@ from app.engine import (
     apply_in_place,
     event_to_json,
     export_record,
+    legal_actions,
     view,
 )
 from app.engine.actions import Action
@@ -301,6 +303,7 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
     Returns True when an action was applied.
     """
     started = time.perf_counter()
+    advice = await bot_advice(rt, match_id)  # thought in a worker, before any lock is taken
     async with rt.cache.lock(match_id):
         async with write_tx(rt.db) as tx:
             now = utcnow()
@@ -315,8 +318,10 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
                 await tx.update_match(match_id, {
                     "next_bot_at": now + timedelta(seconds=rt.settings.abandon_after)})
                 return False
-            rng = random.Random(f"{match_id}:{row.version}")
-            action = choose_action(state, rng)
+            if advice is not None and advice[0] != row.version:
+                return False  # the match moved on while the bot thought: think again later
+            action = advice[1] if advice is not None else choose_action(
+                state, random.Random(f"{match_id}:{row.version}"))
             applied = await _apply_and_store(rt, tx, live, seat, action, None, True)
         frame = _after_commit(rt, live, applied)
     rt.metrics.actions.labels("bot").inc()
@@ -330,6 +335,19 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
         elif live.state.seat == seat:  # a taken-over seat still has to deploy or pass
             rt.spawn(_play_later(rt, match_id))
     return True
+
+
+async def bot_advice(rt: Runtime, match_id: str) -> tuple[int, Action] | None:
+    """``(version, action)`` the computer would play for the seat to act (at its seat's
+    ``level``, default Normal), thought out in the bot worker pool; None when finished."""
+    live = await current(rt, match_id)
+    state, version = live.state, live.version
+    if state.is_over or not legal_actions(state):
+        return None
+    level = str(live.seats[state.seat].get("level") or DEFAULT_LEVEL)
+    seed = zlib.crc32(f"{match_id}:{version}".encode())
+    actions = await rt.bots.decide(match_id, version, state, level, seed)
+    return version, actions[0]
 
 
 async def _play_later(rt: Runtime, match_id: str) -> None:

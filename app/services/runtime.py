@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from app.bots.pool import BotPool
 from app.db.session import Database
 from app.realtime.broker import Broker, create_broker
 from app.realtime.hub import HubManager
@@ -34,6 +35,7 @@ class Runtime:
         self.cache = StateCache(settings.state_cache_size)
         self.tokens = Tokens(settings.secret_key)
         self.metrics = Metrics()
+        self.bots = BotPool(settings.bot_workers, settings.bot_think)
         self.action_limiter = RateLimiter(settings.action_rate, settings.action_burst, "actions")
         self.lobby_limiter = RateLimiter(
             settings.lobby_rate_per_minute / 60.0, settings.lobby_burst, "new lobbies")
@@ -75,3 +77,4 @@ class Runtime:
         await self.hubs.close()
         await self.broker.close()
         await self.db.dispose()
+        self.bots.close()

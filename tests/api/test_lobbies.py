@@ -18,7 +18,7 @@ def test_create_defaults_and_presets(api: Api) -> None:
     assert lobby["host"] == ann and lobby["status"] == "open" and lobby["max_seats"] == 3
     assert lobby["preset"] == "standard" and lobby["rules"]["farm_scoring"] == "modern"
     assert lobby["seats"][0] == {"seat": 0, "player": ann, "name": "Ann", "colour": "red",
-                                 "bot": False, "connected": False}
+                                 "bot": False, "connected": False, "level": None}
     assert len(lobby["code"]) >= 11
     first = api.lobby(a, preset="first_edition", name="Old school")
     assert first["rules"]["small_city_two_points"] is True and first["name"] == "Old school"

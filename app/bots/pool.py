@@ -1,0 +1,150 @@
+"""Bots think in worker processes, never on the server's event loop.
+
+:class:`BotPool` owns a bounded ``ProcessPoolExecutor`` (started on first use). A decision is
+asked with :meth:`BotPool.decide`: the game is reduced to its public position
+(:func:`app.bots.public.public_position`, computed at once, so later changes to the live state
+do not matter) and sent to a worker, which rebuilds it and runs the level's search for at most
+``think`` seconds. The caller awaits the answer without blocking the loop.
+
+Failure never loses a turn: when the worker dies (the pool is rebuilt) or does not answer in
+time, the move is chosen by the Normal level in this process (a few milliseconds). A Strong
+placement comes with the follower decision it was planned with; that is kept (per match and
+version) so the bot's deploy needs no second search.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from app.bots import DEFAULT_LEVEL, LEVELS, actions_from_json, heuristic, plan_position
+from app.bots.public import public_position, redacted
+from app.engine import Action, GameState, legal_actions
+
+log = logging.getLogger(__name__)
+
+#: Worker entry: (position, seed, level, think, not_after epoch seconds) -> action JSON list.
+Target = Callable[[dict[str, Any], int, str, float, float], list[dict[str, object]]]
+
+
+def default_workers() -> int:
+    """Cores minus one (the event loop keeps one), at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def think_in_worker(position: dict[str, Any], seed: int, level: str, think: float,
+                    not_after: float) -> list[dict[str, object]]:
+    """Run in a worker: decide, searching ``think`` seconds at most and never past
+    ``not_after`` (epoch seconds; a task that started late searches less)."""
+    budget = max(0.0, min(think, not_after - time.time()))
+    return plan_position(position, seed, level, budget)
+
+
+class BotPool:
+    """A bounded pool of bot worker processes.
+
+    ``workers``: processes (None: :func:`default_workers`); ``think``: seconds a Strong bot
+    searches per decision; ``target``: the function run in a worker (tests swap it);
+    ``grace``: seconds past ``think`` after which a worker counts as stuck. Decisions beyond
+    ``workers`` at once wait their turn on the event loop (awaiting costs nothing).
+    """
+
+    def __init__(self, workers: int | None = None, think: float = 1.0,
+                 target: Target = think_in_worker, grace: float = 5.0) -> None:
+        self.workers = workers or default_workers()
+        self.think = think
+        self.target = target
+        #: Seconds past the budget before a worker counts as stuck.
+        self.grace = grace
+        self._slots = asyncio.Semaphore(self.workers)
+        self._executor: ProcessPoolExecutor | None = None
+        self._plans: OrderedDict[tuple[str, int], Action] = OrderedDict()
+        self._inflight: dict[tuple[str, int], asyncio.Future[list[Action]]] = {}
+        #: Counters for logs and tests: decisions answered by a worker, and fallbacks.
+        self.answered = 0
+        self.fallbacks = 0
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
+                else "spawn"
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context(method))
+        return self._executor
+
+    def _restart(self) -> None:
+        broken, self._executor = self._executor, None
+        if broken is not None:
+            broken.shutdown(wait=False, cancel_futures=True)
+
+    def warm_up(self) -> None:
+        """Start the worker processes now (else on the first decision)."""
+        pool = self._pool()
+        for _ in range(self.workers):
+            pool.submit(time.sleep, 0)
+
+    def close(self) -> None:
+        """Stop the workers (running searches end by themselves within their budget)."""
+        self._restart()
+
+    async def decide(self, key: str, version: int, state: GameState, level: str,
+                     seed: int) -> list[Action]:
+        """Actions for ``state.seat`` of the game ``key`` at ``version``: the first is to be
+        played now. Never raises for a worker failure (Normal decides instead); two calls for
+        the same ``(key, version)`` share one search."""
+        planned = self._plans.pop((key, version), None)
+        if planned is not None and planned in legal_actions(state):
+            return [planned]
+        if level not in LEVELS:
+            level = DEFAULT_LEVEL
+        slot = (key, version)
+        running = self._inflight.get(slot)
+        if running is not None:
+            return await asyncio.shield(running)
+        future: asyncio.Future[list[Action]] = asyncio.get_running_loop().create_future()
+        self._inflight[slot] = future
+        try:
+            actions = await self._ask(state, level, seed)
+            future.set_result(actions)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: no "never retrieved" warning
+            raise
+        finally:
+            del self._inflight[slot]
+        if len(actions) > 1:
+            self._plans[(key, version + 1)] = actions[1]
+            while len(self._plans) > 10_000:
+                self._plans.popitem(last=False)
+        return actions
+
+    async def _ask(self, state: GameState, level: str, seed: int) -> list[Action]:
+        position = public_position(state)
+        loop = asyncio.get_running_loop()
+        async with self._slots:  # queue here, not in the executor: only thinking is timed
+            wait = self.think + self.grace
+            try:
+                raw = await asyncio.wait_for(
+                    loop.run_in_executor(self._pool(), self.target, position, seed, level,
+                                         self.think, time.time() + self.think),
+                    timeout=wait)
+                self.answered += 1
+                return actions_from_json(raw)
+            except (BrokenProcessPool, OSError, RuntimeError):
+                log.warning("bot worker died; the pool is restarted and Normal decides")
+                self._restart()
+            except TimeoutError:
+                log.warning("bot worker took over %.1f s; Normal decides this move", wait)
+            except Exception:
+                log.exception("bot worker failed; Normal decides this move")
+        self.fallbacks += 1
+        return [heuristic.choose_action(redacted(state), random.Random(seed))]

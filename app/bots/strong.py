@@ -1,0 +1,142 @@
+"""The Strong level: every placement-and-follower choice scored, the best few searched.
+
+1. **Every choice, scored.** For each legal placement of the drawn tile and each follower
+   decision on it (a spot, a crown space, or none), the turn is played on a copy of the
+   position with no tile left to draw, so the engine's final scoring says what every feature
+   is worth; :func:`app.bots.evaluate.worth` weights it for the future (cities likely to
+   complete, cloisters to fill, followers still in supply, crowns the pig may reach) and the
+   choice is ranked by the margin over the best opponent.
+2. **The best few, searched** (determinized Monte Carlo): until the time budget runs out,
+   imagine the next few draws — sampled from the *public* counts of unseen tiles, never the
+   real order (:mod:`app.bots.public`) — and play them out for every short-listed choice with
+   the same imagined tiles (common random numbers), a light policy for everyone, then score
+   the imagined end the same way. The choice with the best mean margin wins; the scores of
+   step 1 break ties and stand alone when no time is left.
+
+Handles every rule set the engine plays: the River (its draw stages are kept when imagining),
+first-edition farm and small-city scoring (the engine scores), the Wheel of Fortune (crown
+spaces are spots; the pig moves in imagined draws; Plague decisions in playouts are random,
+the bot's own take back the cheapest follower as :mod:`app.bots.heuristic` does).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from app.bots import heuristic
+from app.bots.evaluate import margin, worth
+from app.bots.public import exhausted, sample_future, with_future
+from app.engine import (
+    DEPLOY,
+    PLACE_TILE,
+    PLAGUE,
+    Action,
+    Event,
+    GameState,
+    Pass,
+    PlaceFollower,
+    PlaceTile,
+    apply_in_place,
+    legal_actions,
+    legal_placements,
+)
+from app.engine import wheel as _wheel
+
+#: Choices kept for the search, and how many draws each imagined future has per player.
+SHORTLIST = 6
+ROUNDS = 2
+
+
+def _crown_points(state: GameState) -> list[float]:
+    out = [0.0] * len(state.players)
+    if state.options.tileset != "wheel_of_fortune":
+        return out
+    for capacity, held in zip(_wheel.CROWNS, state.crowns, strict=True):
+        for seat in held:
+            out[seat] += _wheel.crown_points(capacity, len(held))
+    return out
+
+
+def _value(state: GameState, events: Sequence[Event], frac: float, seat: int) -> float:
+    return margin(worth(state, events, frac, _crown_points(state)), seat)
+
+
+def _choices(root: GameState, seat: int, frac: float) -> list[tuple[float, list[Action]]]:
+    """Every (placement, follower decision) of this turn with its static value, best first."""
+    ex = exhausted(root)
+    scored: list[tuple[float, list[Action]]] = []
+    firsts = legal_actions(ex)
+    for first in firsts:
+        if ex.phase == PLACE_TILE:
+            placed = ex.copy()
+            apply_in_place(placed, first)
+            for second in legal_actions(placed):
+                done = placed.copy()
+                events = apply_in_place(done, second)
+                scored.append((_value(done, events, frac, seat), [first, second]))
+        else:
+            done = ex.copy()
+            events = apply_in_place(done, first)
+            scored.append((_value(done, events, frac, seat), [first]))
+    scored.sort(key=lambda c: -c[0])
+    return scored
+
+
+def _light_move(state: GameState, rng: random.Random) -> Action:
+    """The playout policy: a random placement; now and then a follower on a road, city or
+    cloister; a random Plague choice."""
+    seat = state.seat
+    if state.phase == PLACE_TILE:
+        x, y, r = rng.choice(legal_placements(state))
+        return PlaceTile(seat, x, y, r)
+    actions = legal_actions(state)
+    if state.phase == DEPLOY:
+        spots = [a for a in actions if isinstance(a, PlaceFollower)
+                 and not a.spot.startswith(("field", "crown"))]
+        if spots and rng.random() < 0.3:
+            return rng.choice(spots)
+        return Pass(seat)
+    return rng.choice(actions)
+
+
+def _playout(state: GameState, plan: list[Action], rng: random.Random, frac_end: float,
+             seat: int) -> float:
+    events: list[Event] = []
+    for action in plan:
+        events = apply_in_place(state, action)
+    while not state.is_over:
+        events = apply_in_place(state, _light_move(state, rng))
+    return _value(state, events, frac_end, seat)
+
+
+def plan(root: GameState, rng: random.Random, think: float) -> list[Action]:
+    """The Strong decision for ``root.seat`` of a redacted ``root`` (see
+    :func:`app.bots.public.redacted`): the action to play now, followed by the follower
+    decision it intends after a placement. ``think``: seconds of search (0: scores only)."""
+    deadline = time.perf_counter() + think
+    seat = root.seat
+    if root.phase == PLAGUE or root.phase not in (PLACE_TILE, DEPLOY):
+        return [heuristic.choose_action(root, rng)]
+    total = max(len(root.deck), 1)
+    frac = root.tiles_remaining / total
+    scored = _choices(root, seat, frac)
+    if len(scored) == 1 or root.tiles_remaining == 0:
+        return scored[0][1]
+    short = scored[:SHORTLIST]
+    horizon = min(ROUNDS * len(root.players), root.tiles_remaining)
+    frac_end = (root.tiles_remaining - horizon) / total
+    sums = [0.0] * len(short)
+    runs = 0
+    while time.perf_counter() < deadline:
+        future = sample_future(root, rng, horizon)
+        seed = rng.getrandbits(32)
+        for i, (_, actions) in enumerate(short):
+            sums[i] += _playout(with_future(root, future), actions, random.Random(seed),
+                                frac_end, seat)
+        runs += 1
+    if runs == 0:
+        return short[0][1]
+    best = max(range(len(short)), key=lambda i: (sums[i] / runs, short[i][0]))
+    return short[best][1]
