@@ -93,8 +93,16 @@ class BotPool:
             pool.submit(time.sleep, 0)
 
     def close(self) -> None:
-        """Stop the workers (running searches end by themselves within their budget)."""
-        self._restart()
+        """Stop the workers now (a search under way is abandoned)."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(2)
 
     async def decide(self, key: str, version: int, state: GameState, level: str,
                      seed: int) -> list[Action]:

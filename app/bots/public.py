@@ -31,7 +31,7 @@ def _river_stage() -> dict[str, int]:
     for tile in catalogue_json():
         tid = str(tile["id"])
         if tile["river"]:
-            stage[tid] = 1 if str(tile["edges"]).count("R") == 1 else 0
+            stage[tid] = 1 if str(tile["edges"]).count("I") == 1 else 0  # I: a river edge
         else:
             stage[tid] = 2
     return stage

@@ -111,10 +111,12 @@ def _playout(state: GameState, plan: list[Action], rng: random.Random, frac_end:
     return _value(state, events, frac_end, seat)
 
 
-def plan(root: GameState, rng: random.Random, think: float) -> list[Action]:
+def plan(root: GameState, rng: random.Random, think: float,
+         playouts: int | None = None) -> list[Action]:
     """The Strong decision for ``root.seat`` of a redacted ``root`` (see
     :func:`app.bots.public.redacted`): the action to play now, followed by the follower
-    decision it intends after a placement. ``think``: seconds of search (0: scores only)."""
+    decision it intends after a placement. ``think``: seconds of search (0: scores only);
+    ``playouts``: instead, exactly this many imagined futures (reproducible, for tests)."""
     deadline = time.perf_counter() + think
     seat = root.seat
     if root.phase == PLAGUE or root.phase not in (PLACE_TILE, DEPLOY):
@@ -129,7 +131,7 @@ def plan(root: GameState, rng: random.Random, think: float) -> list[Action]:
     frac_end = (root.tiles_remaining - horizon) / total
     sums = [0.0] * len(short)
     runs = 0
-    while time.perf_counter() < deadline:
+    while (runs < playouts) if playouts is not None else (time.perf_counter() < deadline):
         future = sample_future(root, rng, horizon)
         seed = rng.getrandbits(32)
         for i, (_, actions) in enumerate(short):

@@ -1,0 +1,101 @@
+"""The bot worker pool: answers come from worker processes; a dead or stuck worker costs a
+Normal move, never a lost turn; a Strong placement's follower decision is reused."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from app.bots import plan_position
+from app.bots.pool import BotPool
+from app.engine import DEPLOY, PLACE_TILE, Options, apply_in_place, legal_actions, new_game
+
+
+def _worker_pid(position: dict[str, Any], seed: int, level: str, think: float,
+                not_after: float) -> list[dict[str, object]]:
+    """A worker target that reports where it ran (as the seat of a pass) — for the test only."""
+    return [{"type": "pass", "seat": os.getpid() % 1000}]
+
+
+def _die(position: dict[str, Any], seed: int, level: str, think: float,
+         not_after: float) -> list[dict[str, object]]:
+    os._exit(3)
+
+
+def _hang(position: dict[str, Any], seed: int, level: str, think: float,
+          not_after: float) -> list[dict[str, object]]:
+    time.sleep(3)
+    return plan_position(position, seed, level, 0.0)
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[BotPool]:
+    p = BotPool(workers=1, think=0.05)
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+def _state() -> Any:
+    state = new_game(Options(), ["A", "B"], seed=5)
+    rng = random.Random(5)
+    for _ in range(10):
+        apply_in_place(state, rng.choice(legal_actions(state)))
+    while state.phase != PLACE_TILE:
+        apply_in_place(state, legal_actions(state)[-1])
+    return state
+
+
+async def test_a_worker_process_decides(pool: BotPool) -> None:
+    state = _state()
+    actions = await pool.decide("m1", 10, state, "strong", seed=1)
+    assert actions[0] in legal_actions(state)
+    assert pool.answered == 1 and pool.fallbacks == 0
+    pool.target = _worker_pid
+    probe = await pool.decide("m1", 11, state, "normal", seed=1)
+    assert probe[0].seat != os.getpid() % 1000  # thought in another process
+
+
+async def test_strong_placement_brings_its_follower_decision(pool: BotPool) -> None:
+    state = _state()
+    first = await pool.decide("m2", 20, state, "strong", seed=2)
+    assert len(first) == 2
+    apply_in_place(state, first[0])
+    assert state.phase == DEPLOY
+    pool.target = _die  # the deploy must not need a worker at all
+    second = await pool.decide("m2", 21, state, "strong", seed=2)
+    assert second == [first[1]] and pool.fallbacks == 0
+
+
+async def test_a_dead_worker_costs_one_normal_move_then_the_pool_recovers(pool: BotPool) -> None:
+    state = _state()
+    pool.target = _die
+    actions = await pool.decide("m3", 1, state, "strong", seed=3)
+    assert actions[0] in legal_actions(state) and pool.fallbacks == 1
+    pool.target = plan_position_target
+    again = await pool.decide("m3", 2, state, "strong", seed=3)
+    assert again[0] in legal_actions(state) and pool.answered == 1
+
+
+async def test_a_stuck_worker_times_out_into_a_normal_move() -> None:
+    pool = BotPool(workers=1, think=0.05, target=_hang, grace=0.5)
+    try:
+        state = _state()
+        started = time.perf_counter()
+        actions = await pool.decide("m4", 1, state, "strong", seed=4)
+        assert time.perf_counter() - started < 2.5
+        assert actions[0] in legal_actions(state) and pool.fallbacks == 1
+    finally:
+        pool.close()
+
+
+def plan_position_target(position: dict[str, Any], seed: int, level: str, think: float,
+                         not_after: float) -> list[dict[str, object]]:
+    """The real worker entry with no search time (fast tests)."""
+    return plan_position(position, seed, level, 0.0)
