@@ -27,7 +27,7 @@ class MuteIn(BaseModel):
     """``{"player": id, "muted": true}`` — the host mutes (or unmutes) one person."""
 
     model_config = ConfigDict(extra="forbid")
-    player: str = Field(min_length=1, max_length=32)
+    player: str = Field(pattern=CODE_PATTERN, description="the player id to (un)mute")
     muted: bool = True
 
 

@@ -177,3 +177,10 @@ def test_the_host_mutes_and_unmutes_in_the_waiting_room(api: Api, client: TestCl
         assert _next(b, "chat")["text"] == "sorry"
     texts = [m["text"] for m in api.get(f"/api/lobbies/{code}/chat", ann)["messages"]]
     assert texts == ["hi all", "sorry"]
+
+
+def test_a_malformed_player_id_to_mute_is_a_validation_error(api: Api) -> None:
+    _, _, ann = api.player("Ann")
+    code = api.lobby(ann, seats=2)["code"]
+    r = api.client.post(f"/api/lobbies/{code}/mute", json={"player": "a\x00b"}, headers=ann)
+    assert r.status_code == 422, r.text
