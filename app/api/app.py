@@ -15,12 +15,12 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import routes_chat, routes_lobbies, routes_matches, routes_players, routes_ws
 from app.api.deps import RuntimeDep
+from app.api.static import static_app
 from app.engine import EngineError
 from app.services.errors import ServiceError, http_status
 from app.services.runtime import Runtime
@@ -113,6 +113,6 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
 
     frontend = settings.frontend_dir
     if frontend.is_dir():  # the client's static files: / serves index.html, /static/... too
-        app.mount("/static", StaticFiles(directory=frontend), name="static")
-        app.mount("/", StaticFiles(directory=frontend, html=True), name="frontend")
+        app.mount("/static", static_app(frontend), name="static")
+        app.mount("/", static_app(frontend, html=True), name="frontend")
     return app
