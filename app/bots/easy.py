@@ -1,6 +1,6 @@
 """The Easy level: legal, sensible-looking moves a beginner can beat.
 
-Half of the time it plays the placement :mod:`app.bots.heuristic` would (the move that scores
+One time in three it plays the placement :mod:`app.bots.heuristic` would (the move that scores
 most now), otherwise any legal placement. It puts followers on roads, cities and cloisters now
 and then (never a farmer), takes points that are right there only sometimes, and takes back
 the cheapest follower on a Plague. It only ever looks at what ``view(seat)`` shows.
@@ -21,7 +21,7 @@ def choose_action(state: GameState, rng: random.Random) -> Action:
     if not actions:
         raise ValueError("no legal action: the game is over or paused")
     if state.phase == PLACE_TILE:
-        if rng.random() < 0.5:
+        if rng.random() < 0.3:
             return heuristic.choose_action(state, rng)
         return rng.choice(actions)
     if state.phase == DEPLOY:

@@ -100,6 +100,7 @@ export const pickColour = (code, colour) => post(`/api/lobbies/${encodeURICompon
 export const updateLobby = (code, body) => patch(`/api/lobbies/${encodeURIComponent(code)}`, body);
 export const kick = (code, seat) => post(`/api/lobbies/${encodeURIComponent(code)}/kick`, { seat });
 export const addBot = (code) => post(`/api/lobbies/${encodeURIComponent(code)}/bots`);
+export const setSeatLevel = (code, seat, level) => post(`/api/lobbies/${encodeURIComponent(code)}/seats/${seat}/level`, { level });
 export const removeBot = (code, seat) => del(`/api/lobbies/${encodeURIComponent(code)}/bots/${seat}`);
 export const startMatch = (code) => post(`/api/lobbies/${encodeURIComponent(code)}/start`);
 

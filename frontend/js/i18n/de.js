@@ -74,4 +74,11 @@ export default {
   'unit.point': { one: '{n} Punkt', other: '{n} Punkte' },
   'unit.tile': { one: '{n} Karte', other: '{n} Karten' },
   'unit.pennant': { one: '{n} Wappen', other: '{n} Wappen' },
+  'bot.level': 'Stärke',
+  'bot.standin': 'Computer, falls weg',
+  'bot.level.easy': 'Leicht',
+  'bot.level.normal': 'Normal',
+  'bot.level.strong': 'Stark',
+  'bot.level.label': 'Wie stark {name} spielt',
+  'bot.standin.label': 'Wie der Computer für {name} spielt, falls er oder sie geht',
 };

@@ -76,4 +76,11 @@ export default {
   'unit.point': { one: '{n} point', other: '{n} points' },
   'unit.tile': { one: '{n} tile', other: '{n} tiles' },
   'unit.pennant': { one: '{n} pennant', other: '{n} pennants' },
+  'bot.level': 'Level',
+  'bot.standin': 'Computer if away',
+  'bot.level.easy': 'Easy',
+  'bot.level.normal': 'Normal',
+  'bot.level.strong': 'Strong',
+  'bot.level.label': 'How strongly {name} plays',
+  'bot.standin.label': 'How the computer plays for {name} if they leave',
 };

@@ -74,4 +74,11 @@ export default {
   'unit.point': { one: '{n} point', other: '{n} points' },
   'unit.tile': { one: '{n} tuile', other: '{n} tuiles' },
   'unit.pennant': { one: '{n} blason', other: '{n} blasons' },
+  'bot.level': 'Niveau',
+  'bot.standin': 'Ordinateur si absent',
+  'bot.level.easy': 'Facile',
+  'bot.level.normal': 'Normal',
+  'bot.level.strong': 'Fort',
+  'bot.level.label': 'Niveau de jeu de {name}',
+  'bot.standin.label': "Niveau de l'ordinateur qui joue pour {name} en cas de départ",
 };

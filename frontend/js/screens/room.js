@@ -13,6 +13,7 @@ import { COLOURS, COLOUR_ORDER, swatch } from '../pieces.js';
 import { loadPresets, rulesEditor, seatPicker } from './create.js';
 import { rulesLines, rulesSummary } from './rules.js';
 import { errorPanel } from '../errorPanel.js';
+import { t } from '../i18n.js';
 
 export function inviteLink(code) {
   return `${location.origin}${location.pathname}#/lobby/${encodeURIComponent(code)}`;
@@ -93,13 +94,27 @@ export function mount(root, ctx) {
           mine ? h('span.tag.you', 'You') : null,
           host ? h('span.tag.host', 'Host') : null,
           s.bot ? h('span.tag.bot', 'Computer') : null,
+          s.bot && !(isHost() && lobby.status === 'open') ? h('span.tag.level', t(`bot.level.${s.level || 'normal'}`)) : null,
           h('span.conn', { class: online ? 'on' : 'off', title: online ? 'Connected' : 'Not connected' },
             h('i.dot'), s.bot ? 'ready' : online ? 'online' : 'offline'))),
+      isHost() && lobby.status === 'open' ? levelSelect(s) : null,
       isHost() && !mine && lobby.status === 'open'
         ? (s.bot
           ? h('button.btn.small.ghost.remove-bot', { onclick: () => act(() => api.removeBot(code, i)), 'aria-label': `Remove computer player ${s.name}` }, 'Remove')
           : h('button.btn.small.ghost.kick', { onclick: () => { if (window.confirm(`Remove ${s.name} from the table?`)) act(() => api.kick(code, i)); }, 'aria-label': `Remove ${s.name}` }, 'Remove'))
         : null);
+  }
+
+  // The computer's level for a seat (host only): how a bot plays, or who stands in for a
+  // person who leaves the match (Normal unless chosen).
+  function levelSelect(s) {
+    const label = s.bot ? t('bot.level.label', { name: s.name }) : t('bot.standin.label', { name: s.name });
+    return h('label.bot-level', { title: label },
+      h('span', s.bot ? t('bot.level') : t('bot.standin')),
+      h('select.level-select', {
+        'aria-label': label,
+        onchange: (e) => act(() => api.setSeatLevel(code, s.seat, e.target.value)),
+      }, ['easy', 'normal', 'strong'].map((lv) => h('option', { value: lv, selected: (s.level || 'normal') === lv }, t(`bot.level.${lv}`)))));
   }
 
   function colourPicker() {
