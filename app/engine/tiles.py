@@ -1,4 +1,5 @@
-"""The tile catalogue: base tiles A–X and the River tiles R1–R10, as data.
+"""The tile catalogue: base tiles A–X, the River tiles R1–R10 and the Wheel of Fortune's tiles
+and board cells, as data.
 
 This module only describes tiles; it never looks at a board. Everything here is computed once at
 import time and is immutable afterwards.
@@ -19,7 +20,9 @@ Conventions (RULES.md §1):
   Half-edge ``h`` lies on side ``h // 2``.
 * A rotation is clockwise, in degrees (0, 90, 180, 270). Rotating 90° moves side ``s`` to
   ``(s + 1) % 4`` and half-edge ``h`` to ``(h + 2) % 8``.
-* Edge kinds are ``F`` field, ``R`` road, ``C`` city, ``I`` river (edge codes 0..3).
+* Edge kinds are ``F`` field, ``R`` road, ``C`` city, ``I`` river (edge codes 0..3). A Wheel
+  of Fortune board cell marks its inner sides ``-`` (facing another board cell, never matched;
+  packed as a field edge, and allowed to be half field, half wheel — RULES.md §6.2).
 
 Each tile lists its segments in the orientation of RULES.md's tables (JCloisterZone orientation):
 ``city:<sides>`` (``+`` marks a pennant), ``road:<sides>``, ``river:<sides>``, ``cloister`` and
@@ -43,6 +46,8 @@ ROTATIONS = (0, 90, 180, 270)
 FIELD_EDGE, ROAD_EDGE, CITY_EDGE, RIVER_EDGE = 0, 1, 2, 3
 EDGE_CODES = {"F": FIELD_EDGE, "R": ROAD_EDGE, "C": CITY_EDGE, "I": RIVER_EDGE}
 EDGE_NAMES = {v: k for k, v in EDGE_CODES.items()}
+#: The inner side of a Wheel of Fortune board cell (RULES.md §6.2).
+INNER_EDGE = "-"
 
 # Segment kinds.
 CITY, ROAD, FIELD, CLOISTER, RIVER = 0, 1, 2, 3, 4
@@ -72,6 +77,7 @@ class TileType:
     segments: tuple[str, ...]
     river: bool = False
     icon: int = 0  # Wheel of Fortune: the coloured wheel icon (1–3), 0 for none
+    board: bool = False  # a cell of the Wheel of Fortune board (count 0, never drawn)
 
 
 @dataclass(frozen=True)
@@ -205,16 +211,62 @@ LAKE = "R2"
 
 
 
+#: Wheel of Fortune: the 9 tiles of other expansions' designs, RULES.md §6.7 (JCZ orientation;
+#: no inns, cathedrals, goods or pennants on these copies). Counts and icons: ``wheel_data``.
+WHEEL_SHAPES: tuple[TileType, ...] = (
+    TileType("IC-CFR", 1, "CFRF", ("city:N", "road:S", "field:ENE ESE SSE>N",
+                                   "field:SSW WSW WNW>N")),
+    TileType("IC-RCc", 1, "CFRC", ("city:NW", "road:S", "field:SSW>N", "field:ENE ESE SSE>N")),
+    TileType("IC-CcR", 1, "CRFC", ("city:NW", "road:E", "field:ENE>N", "field:ESE SSE SSW>N")),
+    TileType("IC-CCC", 1, "CCFC", ("city:N", "city:E", "city:W", "field:SSE SSW>N,E,W")),
+    TileType("IC-LRFR", 1, "FRFR", ("cloister", "road:E", "road:W", "field:NNW NNE ENE WNW",
+                                    "field:ESE SSE SSW WSW")),
+    TileType("IC-RrRr", 1, "RRRR", ("road:NW", "road:ES", "field:NNW WNW", "field:ESE SSE",
+                                    "field:NNE ENE SSW WSW")),
+    TileType("TB-CR", 1, "CRFF", ("city:N", "road:E", "field:ENE>N",
+                                  "field:ESE SSE SSW WSW WNW>N")),
+    TileType("KS-RC", 1, "CFFR", ("city:N", "road:W", "field:WNW>N",
+                                  "field:ENE ESE SSE SSW WSW>N")),
+    TileType("KS-CRrR", 1, "CRRR", ("city:N", "road:W", "road:ES", "field:WNW>N",
+                                    "field:ENE SSW WSW>N", "field:ESE SSE")),
+)
+
+
+def _board_tile(pos: tuple[int, int], sides: str, halves: str) -> TileType:
+    """A board cell of RULES.md §6.2 (``wheel_data.BOARD``) as a tile in the mini-notation."""
+    labels = halves.split()
+    cities: dict[str, list[str]] = {}
+    segments: list[str] = []
+    for side, letter in enumerate(sides):
+        if letter == "C":
+            cities.setdefault(labels[2 * side], []).append(SIDES[side])
+    segments += [f"city:{''.join(c)}" for c in cities.values()]
+    segments += [f"road:{SIDES[side]}" for side, letter in enumerate(sides) if letter == "R"]
+    farms: dict[str, list[str]] = {}
+    for h, label in enumerate(labels):
+        if label.startswith("farm"):
+            farms.setdefault(label, []).append(HALVES[h])
+    for farm, names in farms.items():
+        city = cities.get(wheel_data.FARM_CITY[farm])
+        segments.append(f"field:{' '.join(names)}" + (f">{city[0]}" if city else ""))
+    return TileType(wheel_data.cell_id(pos), 0, sides, tuple(segments), board=True)
+
+
 def _wheel_tiles() -> tuple[TileType, ...]:
-    """Wheel of Fortune tiles with icons (``U.1``) and the board's cell types (count 0)."""
-    base = {t.id: t for t in BASE_TILES}
+    """Wheel of Fortune tile types: the copies with icons (``U.1``), the 9 expansion-design
+    shapes (the plain ones), and the 16 board cells (count 0)."""
+    shapes = {t.id: t for t in BASE_TILES + WHEEL_SHAPES}
     out: list[TileType] = []
-    for letter, icons in wheel_data.ICON_TILES.items():
-        t = base[letter]
+    for t in WHEEL_SHAPES:
+        plain = wheel_data.DECK[t.id] - len(wheel_data.ICON_TILES.get(t.id, ()))
+        if plain:
+            out.append(TileType(t.id, plain, t.edges, t.segments))
+    for tid, icons in wheel_data.ICON_TILES.items():
+        t = shapes[tid]
         for n in sorted(set(icons)):
-            out.append(TileType(f"{letter}.{n}", icons.count(n), t.edges, t.segments, icon=n))
-    for tid, edges, segments in wheel_data.BOARD_TILE_TYPES:
-        out.append(TileType(tid, 0, edges, segments))
+            out.append(TileType(f"{tid}.{n}", icons.count(n), t.edges, t.segments, icon=n))
+    for pos, (sides, halves) in wheel_data.BOARD.items():
+        out.append(_board_tile(pos, sides, halves))
     return tuple(out)
 
 
@@ -224,13 +276,16 @@ TILE_TYPES: dict[str, TileType] = {t.id: t for t in BASE_TILES + RIVER_TILES + W
 
 
 def wheel_deck_counts() -> dict[str, int]:
-    """Tile id → copies in the Wheel of Fortune deck (72 tiles, all drawable; PROVISIONAL)."""
-    counts = {t.id: t.count for t in BASE_TILES}
-    for t in WHEEL_TILES:
-        if t.count:
-            counts[t.id] = t.count
-            counts[t.id.split(".")[0]] -= t.count
-    return {tid: n for tid, n in counts.items() if n > 0}
+    """Tile id → copies in the Wheel of Fortune deck (72 tiles, all drawable; RULES.md §6.7):
+    plain copies under the type's id, icon copies under ``<type>.<n>``."""
+    counts: dict[str, int] = {}
+    for tid, copies in wheel_data.DECK.items():
+        icons = wheel_data.ICON_TILES.get(tid, ())
+        if copies > len(icons):
+            counts[tid] = copies - len(icons)
+        for n in sorted(set(icons)):
+            counts[f"{tid}.{n}"] = icons.count(n)
+    return counts
 
 
 def _parse_segments(tile: TileType) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int,
@@ -259,7 +314,7 @@ def _rotate(tile: TileType, rotation: int) -> RotatedTile:
     parsed = _parse_segments(tile)
     edges_list = [0, 0, 0, 0]
     for side, letter in enumerate(tile.edges):
-        edges_list[(side + k) % 4] = EDGE_CODES[letter]
+        edges_list[(side + k) % 4] = FIELD_EDGE if letter == INNER_EDGE else EDGE_CODES[letter]
     edges = (edges_list[0], edges_list[1], edges_list[2], edges_list[3])
     code = sum(e << (2 * s) for s, e in enumerate(edges))
     side_seg = [-1, -1, -1, -1]
@@ -320,16 +375,33 @@ ROTATED: dict[str, tuple[RotatedTile, RotatedTile, RotatedTile, RotatedTile]] = 
 
 
 def _check_catalogue() -> None:
-    """Self-check of the data (RULES.md §2 "Totals and checks"); raises AssertionError."""
+    """Self-check of the data (RULES.md §2 "Totals and checks", §6.2, §6.7); raises
+    AssertionError.
+
+    Every side of every tile is a full city, road, river or field edge — except the inner sides
+    of the Wheel of Fortune board cells (``-``), which face other board cells and may carry no
+    feature, or field on one half and wheel on the other; there, each half must meet the same
+    board feature (or the wheel) on the neighbouring cell.
+    """
     assert sum(t.count for t in BASE_TILES) == 72
     assert sum(t.count for t in RIVER_TILES) == 12
-    assert sum(wheel_deck_counts().values()) == 72
-    assert sum(t.count for t in WHEEL_TILES) == 19
+    wof = wheel_deck_counts()
+    assert sum(wof.values()) == 72
+    assert sum(n for tid, n in wof.items() if TILE_TYPES[tid].icon) == 19
+    assert sorted(TILE_TYPES[tid].icon for tid, n in wof.items() for _ in range(n)
+                  if TILE_TYPES[tid].icon) == [1] * 11 + [2] * 5 + [3] * 3
+    assert sum(n for tid, n in wof.items() if ROTATED[tid][0].cloister >= 0) == 7
+    assert sum(n * p for tid, n in wof.items()
+               for p in (s.pennants for s in ROTATED[tid][0].segments) if p) == 10
     for tid, rots in ROTATED.items():
         rt = rots[0]
+        inner = TILE_TYPES[tid].edges
         for s, e in enumerate(rt.edges):
             halves = (rt.half_seg[2 * s], rt.half_seg[2 * s + 1])
-            if e == CITY_EDGE:
+            if inner[s] == INNER_EDGE:
+                assert TILE_TYPES[tid].board, (tid, s)
+                assert rt.side_seg[s] == -1, (tid, s)
+            elif e == CITY_EDGE:
                 assert halves == (-1, -1), (tid, s)
                 assert rt.segments[rt.side_seg[s]].kind == CITY, (tid, s)
             elif e == FIELD_EDGE:
@@ -341,6 +413,18 @@ def _check_catalogue() -> None:
                 assert -1 not in halves, (tid, s)
                 kind = ROAD if e == ROAD_EDGE else RIVER
                 assert rt.segments[rt.side_seg[s]].kind == kind, (tid, s)
+    # The board: inner sides face board cells, outer sides face off the board; inner half-edges
+    # meet the same feature (or the wheel) on both cells.
+    board = wheel_data.BOARD
+    for (x, y), (sides, halves) in board.items():
+        labels = halves.split()
+        for s, letter in enumerate(sides):
+            dx, dy = SIDE_DELTAS[s]
+            there = board.get((x + dx, y + dy))
+            assert (letter == INNER_EDGE) == (there is not None), ((x, y), s)
+            if there is not None:
+                for h in (2 * s, 2 * s + 1):
+                    assert there[1].split()[OPPOSITE_HALF[h]] == labels[h], ((x, y), h)
 
 
 _check_catalogue()
