@@ -28,7 +28,7 @@ from tests.support.client import Api, receive
 from tests.support.wof import (
     FIRST_CROWN_SCORING,
     FIRST_PLAGUE,
-    TAX,
+    FORTUNE,
     WOF_SEED,
     new_wof_game,
     plan_action,
@@ -92,14 +92,14 @@ def test_the_scripted_match_shows_its_milestones() -> None:
     state = new_wof_game()
     crowns: list[int] = []
     plague_seats: list[int] = []
-    for n in range(TAX + 1):
+    for n in range(FORTUNE + 1):
         action = plan_action(state)
         if isinstance(action, RemoveFollower):
             plague_seats.append(action.seat)
         events = apply_in_place(state, action)
         if any(isinstance(e, PointsScored) and e.category == "crown" for e in events):
             crowns.append(n)
-    assert crowns[0] == FIRST_CROWN_SCORING and FIRST_PLAGUE + 1 in crowns and TAX in crowns
+    assert crowns[0] == FIRST_CROWN_SCORING and FIRST_PLAGUE + 1 in crowns and FORTUNE in crowns
     assert plague_seats == [0, 1]
 
 
@@ -109,14 +109,15 @@ def test_preset_catalogue_icons_and_the_fixed_deck(wof: TestClient) -> None:
     assert presets["wheel_of_fortune"]["tileset"] == "wheel_of_fortune"
     tiles = {t["id"]: t for t in api.get("/api/catalogue")["tiles"]}
     assert tiles["U.1"]["icon"] == 1 and tiles["V.3"]["icon"] == 3 and tiles["U"]["icon"] == 0
-    assert tiles["WHEEL"]["count"] == 0  # a board cell, never drawn
+    assert tiles["WHEEL-00"]["count"] == 0  # a board cell, never drawn
+    assert tiles["IC-RrRr.1"]["icon"] == 1 and "IC-RrRr" not in tiles
 
     match_id, _ = _start(api)
     m = api.get(f"/api/matches/{match_id}")
     expected = view(new_wof_game(), 0)
     assert m["state"] == json.loads(json.dumps(expected))  # the seeded deck, nothing more
-    # The first tile drawn, U.2, already moved the pig two segments.
-    assert m["state"]["wheel"]["pig"] == "famine" and m["state"]["plague"] is None
+    # The first tile drawn, TB-CR, has no wheel icon: the pig is still on Fortune.
+    assert m["state"]["wheel"]["pig"] == "fortune" and m["state"]["plague"] is None
     assert [s["name"] for s in m["state"]["wheel"]["segments"]] == [
         "fortune", "tax", "famine", "storm", "inquisition", "plague"]
     assert len(m["state"]["wheel"]["cells"]) == 16

@@ -75,12 +75,11 @@ def test_bots_play_wheel_of_fortune_and_choose_cheap_plague_victims() -> None:
 
 
 def test_bots_never_count_what_the_hidden_deck_brings() -> None:
-    """Seed 208: Ann may deploy on Famine's crown right before the next tile moves the pig to
-    Famine (6 points). Only the deck knows that, so it must not make the crown look good."""
-    state = new_game(Options(tileset="wheel_of_fortune"), ["A", "B"], seed=208)
-    for _ in range(11):  # the scripted moves up to Ann's sixth turn's deployment
-        apply_in_place(state, plan_action(state))
-    crown = PlaceFollower(state.seat, "crown:famine")
+    """Seed 1258: Ann may deploy on Tax's crown right before the next tile moves the pig to
+    Tax (6 points). Only the deck knows that, so it must not make the crown look good."""
+    state = new_game(Options(tileset="wheel_of_fortune"), ["A", "B"], seed=1258)
+    apply_in_place(state, plan_action(state))  # Ann's first tile; her deployment is next
+    crown = PlaceFollower(state.seat, "crown:tax")
     assert crown in legal_actions(state)
     assert _net(state, [crown]) == 6  # what happens if the deck is peeked at
     assert _gain(state, [crown], state.seat) == 0

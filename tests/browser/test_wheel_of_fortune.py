@@ -1,16 +1,19 @@
 """A Wheel of Fortune match played through the browser (issue 5, "Server and browser").
 
-The server runs with ``ENVIRONMENT=test`` and ``DECK_SEED=535`` (:data:`tests.support.wof.WOF_SEED`,
-chosen by simulating seeds with the engine): with the scripted moves of
-:func:`tests.support.wof.plan_action` the pig reaches Storm with Ann's follower on its crown
-(action 5), then Plague with both players holding followers on the land (actions 8–9, Ben's
-crown on Plague scoring after the decisions), then Tax (action 17).
+The server runs with ``ENVIRONMENT=test`` and ``DECK_SEED=1258`` (:data:`tests.support.wof.WOF_SEED`,
+chosen by simulating seeds with the engine on the real components of RULES.md §6): with the
+scripted moves of :func:`tests.support.wof.plan_action` Ann's first tile completes the board's
+city on N1 (action 0), her follower on Tax's crown scores at once (action 1), Storm follows
+(action 3), then Plague with both players holding followers on the land (actions 16–17, Ben's
+crown on Plague scoring after the decisions), then Ann's crown choice on Fortune right before
+the pig lands there (action 19).
 
 Ann creates a private table with the Wheel of Fortune preset, Ben joins, and every move of the
 script goes through clicks: cells and rotations on the board, follower and crown-space targets,
 and the Plague choice on the ringed followers, while the other page must say it is waiting for
 the deciding player. After each move both pages must show the server's scores, and the pig on
-the server's segment. The test stops after Tax instead of playing all 72 tiles. Screenshots of
+the server's segment; a crown space being chosen must be on screen. The test stops after
+Fortune instead of playing all 72 tiles. Screenshots of
 the wheel and of the Plague (decider and waiting side) go to ``test-artifacts/``.
 """
 
@@ -28,10 +31,12 @@ from app.engine import PlaceFollower, PlaceTile, RemoveFollower, apply_in_place,
 from tests.browser.conftest import running_server
 from tests.browser.ui import Player, Server, join_by_code, place_at
 from tests.support.wof import (
+    BOARD_CITY,
     FIRST_CROWN_DEPLOY,
     FIRST_CROWN_SCORING,
     FIRST_PLAGUE,
-    TAX,
+    FORTUNE,
+    STORM,
     WOF_SEED,
     new_wof_game,
     plan_action,
@@ -156,7 +161,7 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
                                              "els => els.map(e => e.textContent)")
         assert labels == ["FORTUNE", "TAX", "FAMINE", "STORM", "INQUISITION", "PLAGUE"]
 
-    for n in range(TAX + 1):
+    for n in range(FORTUNE + 1):
         action = plan_action(state)
         actor = pages[action.seat]
         other = pages[1 - action.seat]
@@ -174,8 +179,18 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
                     f"crown:{s['name']}" for s in before["state"]["wheel"]["segments"]
                     if len(s["occupants"]) < s["crowns"]}
                 assert actor.page.is_visible(f'[data-spot-btn="{action.spot}"]')
-                if n == FIRST_CROWN_DEPLOY:
-                    actor.page.screenshot(path=str(artifacts / "wof-crown-choice.png"))
+                # The crown space to choose is on screen (the view brings the wheel in).
+                actor.page.wait_for_timeout(400)  # the view glides for 260 ms
+                box = actor.page.locator(
+                    f'#board .target[data-spot="{action.spot}"]').bounding_box()
+                view_box = actor.page.locator("#board").bounding_box()
+                assert box and view_box
+                assert view_box["x"] <= box["x"] and box["x"] + box["width"] <= (
+                    view_box["x"] + view_box["width"]), (box, view_box)
+                assert view_box["y"] <= box["y"] and box["y"] + box["height"] <= (
+                    view_box["y"] + view_box["height"]), (box, view_box)
+                if n in (FIRST_CROWN_DEPLOY, FORTUNE):
+                    actor.page.screenshot(path=str(artifacts / f"wof-crown-choice-{n}.png"))
             actor.page.click(f'#board .target[data-spot="{action.spot}"]')
         elif isinstance(action, RemoveFollower):
             plague = before["state"]["plague"]
@@ -214,18 +229,22 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
             assert (shown["pig"], shown["here"], shown["info"]) == (pig, [pig], pig)
             assert shown["crowns"] == _expect_crowns(after["state"])
 
-        if n == TAX - 1:
-            # Both players' followers wait on Tax's crowns: the wheel, close up.
-            _wheel_shot(ann, artifacts / "wof-wheel-crowns.png")
+        if n == BOARD_CITY:
+            ann.page.screenshot(path=str(artifacts / "wof-board-city.png"))
         if n == FIRST_CROWN_SCORING:
-            # Storm: both score their supply; Ann's lone follower on Storm's crown scores 3.
+            # Tax: Ann's lone follower on Tax's two crown spaces scores 6.
+            for p in (ann, ben):
+                p.page.wait_for_function("(window.__landed || []).includes('tax')")
+                log = _log(p)
+                assert "A city was completed" in log, log  # the board's cityA, nobody on it
+                assert "Crown on Tax: Ann alone on both crown spaces = 6" in log, log
+        if n == STORM:
             for p in (ann, ben):
                 p.page.wait_for_function("(window.__landed || []).includes('storm')")
                 log = _log(p)
-                assert "the pig moves 1 segment to Storm" in log, log
-                assert "Storm: Ann 5 followers in supply × 1 = 5" in log, log
+                assert "Storm: Ann 7 followers in supply × 1 = 7" in log, log
                 assert "Storm: Ben 6 followers in supply × 1 = 6" in log, log
-                assert "Crown on Storm: Ann alone on its crown space = 3" in log, log
+                assert "Crown on Storm: Ben alone on both crown spaces = 6" in log, log
         if n == FIRST_PLAGUE + 1:
             for p in (ann, ben):
                 p.page.wait_for_function("(window.__landed || []).includes('plague')")
@@ -235,21 +254,20 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
                 assert "Crown on Plague: Ben alone on both crown spaces = 6" in log, log
                 assert p.page.query_selector("#plague-waiting, #plague-choice") is None
 
-    # Tax: Ann's knight pays, both followers on Tax's crowns score 3 each.
+    # Fortune: Ben moved the pig (3), Ann's follower on Fortune's one crown space scores 3.
     for p in (ann, ben):
-        p.page.wait_for_function("(window.__landed || []).includes('tax')")
+        p.page.wait_for_function("(window.__landed || []).includes('fortune')")
         log = _log(p)
-        assert "Tax: Ann 1 knight × (0 pennants + 1 knight) = 1" in log, log
-        assert "Crown on Tax: Ann shares the 2 crown spaces = 3" in log, log
-        assert "Crown on Tax: Ben shares the 2 crown spaces = 3" in log, log
-        assert _pig(p)["landed"] == ["storm", "plague", "tax"]
+        assert "Fortune: Ben moved the pig = 3" in log, log
+        assert "Crown on Fortune: Ann alone on its crown space = 3" in log, log
+        assert _pig(p)["landed"] == ["tax", "storm", "inquisition", "plague", "fortune"]
     final = srv.match()
     for p in (ann, ben):
         assert _scores(p, 2) == final["state"]["scores"]
     breakdown = final["state"]["breakdown"]
-    assert breakdown[0]["crown"]["completed"] == 6 and breakdown[1]["crown"]["completed"] == 9
+    assert breakdown[0]["crown"]["completed"] == 12 and breakdown[1]["crown"]["completed"] == 12
 
-    # The whole screen as the points of Tax rise, then the wheel close up with the pig on Tax.
+    # The whole screen as the points of Fortune rise, then the wheel close up with the pig there.
     ann.page.screenshot(path=str(artifacts / "wof-board.png"))
     _wheel_shot(ann, artifacts / "wof-wheel.png")
 
@@ -261,15 +279,15 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
     cy.wait_version(final["version"])
     cy.page.wait_for_function("document.querySelectorAll('#log li').length > 10")
     log = _log(cy)
-    for line in ("Crown on Storm: Ann alone on its crown space = 3",
+    for line in ("Crown on Tax: Ann alone on both crown spaces = 6",
                  "Storm: Ben 6 followers in supply × 1 = 6",
                  "Crown on Plague: Ben alone on both crown spaces = 6",
-                 "Tax: Ann 1 knight × (0 pennants + 1 knight) = 1",
-                 "Crown on Tax: Ben shares the 2 crown spaces = 3"):
+                 "Fortune: Ben moved the pig = 3",
+                 "Crown on Fortune: Ann alone on its crown space = 3"):
         assert line in log, (line, log)
     assert re.search(r"Plague: Ann took back a \w+", log), log
     assert _scores(cy, 2) == final["state"]["scores"]
-    assert (_pig(cy)["pig"], _pig(cy)["here"]) == ("tax", ["tax"])
+    assert (_pig(cy)["pig"], _pig(cy)["here"]) == ("fortune", ["fortune"])
     cy.page.wait_for_timeout(600)  # new tiles fade in for 0.45 s
     cy.page.screenshot(path=str(artifacts / "wof-spectator-phone.png"))
     assert cy.errors == []
