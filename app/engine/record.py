@@ -42,11 +42,10 @@ def export_record(state: GameState) -> dict[str, Any]:
         icon = TILE_TYPES[tile].icon
         pig = (pig + icon) % len(SEGMENT_NAMES)
         plague: list[dict[str, Any]] = []
-        while ai < len(actions) and isinstance(actions[ai], RemoveFollower):
-            action = actions[ai]
-            rt = state.board[(action.x, action.y)][0]
-            plague.append({"seat": action.seat, "at": [action.x, action.y],
-                           "follower": rt.segments[rt.spots[action.spot]].name})
+        while ai < len(actions) and isinstance(removal := actions[ai], RemoveFollower):
+            rt = state.board[(removal.x, removal.y)][0]
+            plague.append({"seat": removal.seat, "at": [removal.x, removal.y],
+                           "follower": rt.segments[rt.spots[removal.spot]].name})
             ai += 1
         on_plague = bool(icon) and pig == PLAGUE_SEGMENT
         action = actions[ai] if ai < len(actions) else None

@@ -416,8 +416,8 @@ def _check_catalogue() -> None:
     # The board: inner sides face board cells, outer sides face off the board; inner half-edges
     # meet the same feature (or the wheel) on both cells.
     board = wheel_data.BOARD
-    for (x, y), (sides, halves) in board.items():
-        labels = halves.split()
+    for (x, y), (sides, cell_halves) in board.items():
+        labels = cell_halves.split()
         for s, letter in enumerate(sides):
             dx, dy = SIDE_DELTAS[s]
             there = board.get((x + dx, y + dy))
@@ -433,7 +433,8 @@ _check_catalogue()
 def catalogue_json() -> list[dict[str, object]]:
     """The catalogue for clients: one dict per tile type (catalogue orientation).
 
-    Shape: ``{"id", "count", "edges": "CRFR", "river": bool, "segments": [{"kind", "sides":
+    Shape: ``{"id", "count", "edges": "CRFR", "river": bool, "icon": 0..3, "board": bool (a
+    Wheel of Fortune board cell; inner sides ``-``), "segments": [{"kind", "sides":
     ["N"], "halves": ["NNW"], "pennants", "cities": [local index], "name"}]}``.
     """
     out: list[dict[str, object]] = []
@@ -446,6 +447,7 @@ def catalogue_json() -> list[dict[str, object]]:
                 "edges": t.edges,
                 "river": t.river,
                 "icon": t.icon,
+                "board": t.board,
                 "segments": [
                     {
                         "kind": KIND_NAMES[seg.kind],

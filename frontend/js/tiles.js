@@ -143,6 +143,33 @@ function cityShape(sides, deep) {
 
 // ---------------------------------------------------------------- preparation
 
+/** Radius of the wheel on the board, in tile units: every half-edge RULES.md §6.2 marks as
+ * wheel lies inside it, every board field's half-edge outside (the closest are 161 and 175). */
+export const WHEEL_R = 168;
+
+/** A cap whose two neighbouring half-edges belong to different fields must reach the middle of
+ * the tile to keep them apart (R4: city, then river; TB-CR: city, then a road stub). */
+function capIsDeep(s, fieldOfHalf) {
+  if (s.sides.length !== 1) return false;
+  const side = s.sideIdx[0];
+  const left = fieldOfHalf[(2 * side + 7) % 8];
+  const right = fieldOfHalf[(2 * side + 2) % 8];
+  return left >= 0 && right >= 0 && left !== right;
+}
+
+/** From ``p`` towards the wheel's centre, to well inside the wheel, cut at the tile border. */
+function towardsWheel(p, wheel) {
+  const dx = wheel.cx - p[0];
+  const dy = wheel.cy - p[1];
+  const len = Math.hypot(dx, dy);
+  let t = (len - wheel.r + 24) / len;
+  for (const [v, d] of [[p[0], dx], [p[1], dy]]) {
+    if (v + t * d < 0) t = Math.min(t, -v / d);
+    if (v + t * d > 100) t = Math.min(t, (100 - v) / d);
+  }
+  return [p[0] + t * dx, p[1] + t * dy];
+}
+
 /** True when road segment ``s`` runs straight across a straight river (a bridge). */
 function crossesRiver(s, segs) {
   if (s.kind !== 'road' || s.sideIdx.length !== 2) return false;
@@ -187,21 +214,19 @@ function prepare(entry) {
     cloisterAt = rotPoint([50, 25], side);
   }
 
+  // A Wheel of Fortune board cell (``WHEEL-xy``): the wheel covers the middle of the 4 × 4
+  // board, a disc round the board's centre in this cell's coordinates.
+  const wheel = entry.board
+    ? { cx: 200 - 100 * Number(entry.id[6]), cy: 200 - 100 * Number(entry.id[7]), r: WHEEL_R }
+    : null;
   const plan = { cities: [], roads: [], bridges: [], rivers: [], cloister: null, junction: null,
-    pennants: [], anchors: {} };
+    pennants: [], anchors: {}, wheel };
 
   for (const s of segs) {
     if (s.kind === 'city') {
       // A cap whose two neighbouring half-edges belong to different fields must reach the
       // middle of the tile to keep them apart (R4: city, then river).
-      let deep = false;
-      if (s.sides.length === 1) {
-        const side = s.sideIdx[0];
-        const left = fieldOfHalf[(2 * side + 7) % 8];
-        const right = fieldOfHalf[(2 * side + 2) % 8];
-        deep = left >= 0 && right >= 0 && left !== right;
-      }
-      const { shape, k } = cityShape(s.sideIdx, deep);
+      const { shape, k } = cityShape(s.sideIdx, capIsDeep(s, fieldOfHalf));
       plan.cities.push({ seg: s.index, fill: shape.fill, walls: shape.walls, k });
       plan.anchors[s.index] = rotPoint(shape.anchor, k);
       if (s.pennants) plan.pennants.push(rotPoint(shape.pennant, k));
@@ -211,10 +236,19 @@ function prepare(entry) {
       let anchor;
       if (s.sides.length === 1) {
         const side = s.sideIdx[0];
-        let depth = 50;
-        if (!isRiver && !junction && !cloister && !hasRiver) depth = 34; // ends under a city
-        cmds = [['M', [50, 0]], ['L', [50, depth]]];
-        cmds = cmds.map(([op, p]) => [op, rotPoint(p, side)]);
+        const city = segs.find((c) => c.kind === 'city');
+        if (wheel && !isRiver) {
+          // A board road ends at the wheel: it runs from its side towards the wheel's centre
+          // (inside the disc that covers the middle of the board), cut at the cell's border.
+          cmds = [['M', SIDE_MID[side]], ['L', towardsWheel(SIDE_MID[side], wheel)]];
+        } else if (!isRiver && !junction && !cloister && !hasRiver && city) {
+          // A stub that ends at the city: it runs under the city's walls (S, T, and the
+          // Wheel of Fortune's IC-CFR, IC-RCc, IC-CcR, TB-CR, KS-RC, KS-CRrR).
+          const { shape, k } = cityShape(city.sideIdx, capIsDeep(city, fieldOfHalf));
+          cmds = [['M', SIDE_MID[side]], ['L', [50, 50]], ['L', rotPoint(shape.anchor, k)]];
+        } else {
+          cmds = [['M', [50, 0]], ['L', [50, 50]]].map(([op, p]) => [op, rotPoint(p, side)]);
+        }
         anchor = rotPoint([50, 17], side);
         // A river that ends on the tile: the spring (the first river tile) or the lake.
         if (isRiver) plan.pond = { at: [50, 50], lake: entry.id !== 'R1' };
@@ -277,6 +311,11 @@ function drawBarriers(ctx, tile, scale) {
     ctx.fillRect(x - 14, y - 15, 28, 28);
   }
   if (plan.junction) ctx.fillRect(41, 41, 18, 18);
+  if (plan.wheel) {
+    ctx.beginPath();
+    ctx.arc(plan.wheel.cx, plan.wheel.cy, plan.wheel.r, 0, Math.PI * 2);
+    ctx.fill();
+  }
   ctx.restore();
 }
 
@@ -540,6 +579,12 @@ export function tileArt(tileId, rotation = 0) {
     return rg;
   };
   g.appendChild(roadGroup(plan.roads));
+  if (plan.wheel) {
+    // The wheel's rim over the board cell (wheel.js paints the wheel itself on top).
+    const [cx, cy] = rotPoint([plan.wheel.cx, plan.wheel.cy], k);
+    g.appendChild(el('circle', { class: 'wheel-ground', cx, cy, r: plan.wheel.r,
+      fill: '#d8c79c', stroke: '#7a5f3a', 'stroke-width': 3 }));
+  }
   for (const c of plan.cities) {
     const kk = (c.k + k) % 4;
     g.appendChild(el('path', { d: pathString(c.fill, kk), fill: 'url(#pat-city)' }));

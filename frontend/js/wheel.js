@@ -1,8 +1,9 @@
 /**
  * Carcassonne: Wheel of Fortune — the wheel drawn on the board, as SVG.
  *
- * The wheel board covers the 4×4 cells the view names in ``wheel.cells`` (x 0..3, y 0..3): a
- * painted plate over those cells, the wheel with its six segments clockwise from Fortune at the
+ * The wheel board covers the 4×4 cells the view names in ``wheel.cells`` (x 0..3, y 0..3): its
+ * land (three cities, three roads, three farms) is drawn by tiles.js as the cells ``WHEEL-xy``;
+ * this module adds the board's edge and, over the middle, the wheel with its six segments clockwise from Fortune at the
  * top (labels along the rim, an emblem each), the crown spaces of each segment (a follower in
  * its player's colour and emblem shape when taken) and the pig riding the rim over the current
  * segment. When the pig moves it runs clockwise over the segments it passes, one hop each.
@@ -13,7 +14,7 @@
  * ``.wheel-pig[data-segment]`` (the segment the pig is on, set as soon as it starts moving).
  */
 
-import { svgEl as el } from './tiles.js';
+import { svgEl as el, WHEEL_R } from './tiles.js';
 import { meepleMarkup, colourOf, COLOURS } from './pieces.js';
 
 export const SEGMENT_INFO = {
@@ -191,19 +192,20 @@ export class WheelView {
     const hgt = (Math.max(...ys) + 1) * T - y0;
     const cx = x0 + w / 2;
     const cy = y0 + hgt / 2;
-    const r = Math.min(w, hgt) / 2 - 30;
+    // The wheel sits on the board's rim of radius WHEEL_R (tiles.js), inside the ring of land.
+    const r = Math.min(Math.min(w, hgt) / 2 - 30, WHEEL_R - 12);
     this.geometry = { cx, cy, r };
     this.n = wheel.segments.length;
     const n = this.n;
     const L = this.layer;
     const uid = `wh${Math.random().toString(36).slice(2, 7)}`;
 
-    // The plate: grass over the board cells (hiding the cell edges), a path round the wheel.
+    // The plate: the board's edge round its cells (whose cities, roads and farms show, drawn
+    // by tiles.js like any land), a path round the wheel.
     const plate = el('g', { class: 'wheel-plate', 'aria-hidden': 'true' });
-    plate.appendChild(el('rect', { x: x0 + 1, y: y0 + 1, width: w - 2, height: hgt - 2, rx: 10, fill: 'url(#pat-grass)' }));
     plate.appendChild(el('rect', { x: x0 + 1, y: y0 + 1, width: w - 2, height: hgt - 2, rx: 10, fill: 'none',
       stroke: 'rgba(60, 45, 20, 0.45)', 'stroke-width': 2.5 }));
-    plate.appendChild(el('circle', { cx, cy, r: r + 13, fill: '#d8c59a', stroke: '#b59c68', 'stroke-width': 2 }));
+    plate.appendChild(el('circle', { cx, cy, r: r + 12, fill: '#d8c59a', stroke: '#b59c68', 'stroke-width': 2 }));
     plate.appendChild(el('circle', { cx, cy: cy + 4, r: r + 6, fill: 'rgba(0,0,0,0.35)' }));
     L.appendChild(plate);
 

@@ -1,12 +1,12 @@
 """A Wheel of Fortune match played through the browser (issue 5, "Server and browser").
 
-The server runs with ``ENVIRONMENT=test`` and ``DECK_SEED=1258`` (:data:`tests.support.wof.WOF_SEED`,
-chosen by simulating seeds with the engine on the real components of RULES.md §6): with the
-scripted moves of :func:`tests.support.wof.plan_action` Ann's first tile completes the board's
-city on N1 (action 0), her follower on Tax's crown scores at once (action 1), Storm follows
-(action 3), then Plague with both players holding followers on the land (actions 16–17, Ben's
-crown on Plague scoring after the decisions), then Ann's crown choice on Fortune right before
-the pig lands there (action 19).
+The server runs with ``ENVIRONMENT=test`` and ``DECK_SEED=1258``
+(:data:`tests.support.wof.WOF_SEED`, chosen by simulating seeds with the engine on the real
+components of RULES.md §6): with the scripted moves of :func:`tests.support.wof.plan_action`
+Ann's first tile completes the board's city on N1 (action 0), her follower on Tax's crown
+scores at once (action 1), Storm follows (action 3), then Plague with both players holding
+followers on the land (actions 16–17, Ben's crown on Plague scoring after the decisions), then
+Ann's crown choice on Fortune right before the pig lands there (action 19).
 
 Ann creates a private table with the Wheel of Fortune preset, Ben joins, and every move of the
 script goes through clicks: cells and rotations on the board, follower and crown-space targets,

@@ -44,7 +44,8 @@ WOF_SEED = 1258
 PLAYERS = ("Ann", "Ben")
 WOF = Options(tileset="wheel_of_fortune")
 #: Action indexes (0-based) of the milestones above.
-BOARD_CITY, FIRST_CROWN_DEPLOY, FIRST_CROWN_SCORING, STORM, FIRST_PLAGUE, FORTUNE = 0, 1, 1, 3, 16, 19
+BOARD_CITY, FIRST_CROWN_DEPLOY, FIRST_CROWN_SCORING, STORM = 0, 1, 1, 3
+FIRST_PLAGUE, FORTUNE = 16, 19
 
 
 def new_wof_game(players: tuple[str, ...] = PLAYERS, seed: int = WOF_SEED) -> GameState:

@@ -23,8 +23,10 @@ function describeTile(t) {
 
 export function mount(root) {
   const groups = [
-    ['Base game', allTileTypes().filter((t) => !t.river && !t.icon && t.count > 0)],
+    // Ids with a dash are the Wheel of Fortune's shapes from other expansions (IC-CCC, KS-RC…).
+    ['Base game', allTileTypes().filter((t) => !t.river && !t.icon && t.count > 0 && !t.id.includes('-'))],
     ['The River', allTileTypes().filter((t) => t.river)],
+    ['Wheel of Fortune: other expansions\' designs', allTileTypes().filter((t) => !t.icon && t.count > 0 && t.id.includes('-'))],
     ['Wheel of Fortune icons', allTileTypes().filter((t) => t.icon)],
   ].filter(([, list]) => list.length);
   const problems = checkFields();
