@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-server venv clean
+.PHONY: run test lint bench bench-server bench-bots venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -30,6 +30,10 @@ bench: $(STAMP)
 
 bench-server: $(STAMP)
 	$(BIN)/python benchmarks/load.py
+
+# Strength of the computer levels (duels); GAMES/THINK override the quick defaults.
+bench-bots: $(STAMP)
+	$(BIN)/python benchmarks/bots.py $(if $(GAMES),--games $(GAMES)) $(if $(THINK),--think $(THINK))
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,132 @@
+"""Bots never slow people down: human action → event latency with and without Strong bots.
+
+Starts one server (Postgres + Redis, like ``benchmarks/load.py``, whose websocket players and
+measurement this reuses), then runs the same human load twice: ``--matches`` 2-player matches
+of people acting about once a second (load.py's ``latency`` mode), first alone, then with
+``--bots`` extra matches in which two Strong computers play each other (a Strong bot and an
+absent host whose seat the computer plays at Strong), so that many Strong searches are asked
+for at once. Searches run in the bot worker pool (``BOT_WORKERS``, default cores − 1), never on
+the event loop; the target is a human p99 within 10 ms of the run without bots.
+
+    python benchmarks/bot_isolation.py                  # 100 human matches, 20 bot matches
+    python benchmarks/bot_isolation.py --matches 50 --bots 20 --duration 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import load  # noqa: E402  (benchmarks/load.py: the human players and their statistics)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextlib.contextmanager
+def _server(database_url: str, redis_url: str, think: float) -> Any:
+    asyncio.run(load._ensure_database(database_url))
+    port = load._free_port()
+    env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis_url,
+               ENVIRONMENT="development", LOG_LEVEL="warning", ACTION_RATE="1000",
+               ACTION_BURST="1000", LOBBY_RATE_PER_MINUTE="100000", LOBBY_BURST="100000",
+               PLAYER_RATE_PER_MINUTE="1000000", PLAYER_BURST="100000",
+               ABANDON_AFTER="1", BOT_THINK=str(think))
+    code = f"from app.server import serve; serve(host='127.0.0.1', port={port})"
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                    break
+            time.sleep(0.1)
+        else:
+            raise RuntimeError("the server did not start")
+        yield url
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+async def _bot_matches(url: str, count: int) -> list[str]:
+    """``count`` matches of two Strong computers (one stands in for an absent host)."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        ids = []
+        for i in range(count):
+            token = (await load._rest(client, "POST", "/api/players", name=f"Away{i}"))["token"]
+            code = (await load._rest(client, "POST", "/api/lobbies", token, seats=2))["code"]
+            await load._rest(client, "POST", f"/api/lobbies/{code}/bots", token, level="strong")
+            await load._rest(client, "POST", f"/api/lobbies/{code}/seats/0/level", token,
+                             level="strong")
+            started = await load._rest(client, "POST", f"/api/lobbies/{code}/start", token)
+            ids.append(str(started["match_id"]))
+        return ids
+
+
+async def _versions(url: str, ids: list[str]) -> int:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        total = 0
+        for match_id in ids:
+            total += int((await client.get(f"/api/matches/{match_id}")).json()["version"])
+        return total
+
+
+def _line(label: str, stats: load.Stats, duration: float, extra: str = "") -> str:
+    lat = [x * 1000 for x in stats.latencies]
+    return (f"{label:22} {stats.actions / duration:9.0f} "
+            f"{statistics.median(lat) if lat else float('nan'):8.1f} "
+            f"{load._percentile(lat, 0.99):8.1f}  {stats.errors or ''} {extra}")
+
+
+def main() -> int:
+    """Run the load without, then with, bot matches; print one line each."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--bots", type=int, default=20, help="matches of two Strong computers")
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--database-url", default=os.environ.get(
+        "DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/carcassonne_bench"))
+    parser.add_argument("--redis-url", default=os.environ.get(
+        "REDIS_URL", "redis://127.0.0.1:6379/0"))
+    args = parser.parse_args()
+    with _server(args.database_url, args.redis_url, args.think) as url:
+        print(f"server {url}: {args.matches} human matches (latency mode), "
+              f"{args.duration}s after {args.warmup}s warm-up; Strong thinks {args.think}s")
+        print(f"{'run':22} {'actions/s':>9} {'p50 ms':>8} {'p99 ms':>8}")
+        warmup = max(args.warmup, args.matches / 50)
+        alone = asyncio.run(load.run(url, args.matches, "latency", args.duration, warmup))
+        print(_line("people only", alone, args.duration), flush=True)
+        ids = asyncio.run(_bot_matches(url, args.bots))
+        time.sleep(3)  # the absent hosts' seats are handed to the computer after 1 s
+        before = asyncio.run(_versions(url, ids))
+        mixed = asyncio.run(load.run(url, args.matches, "latency", args.duration, warmup))
+        moves = asyncio.run(_versions(url, ids)) - before
+        print(_line(f"with {args.bots} Strong matches", mixed, args.duration,
+                    f"(bot actions meanwhile: {moves})"), flush=True)
+        lat_a = [x * 1000 for x in alone.latencies]
+        lat_b = [x * 1000 for x in mixed.latencies]
+        if lat_a and lat_b:
+            diff = load._percentile(lat_b, 0.99) - load._percentile(lat_a, 0.99)
+            print(f"p99 difference: {diff:+.1f} ms (target: within 10 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
