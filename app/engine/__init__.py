@@ -32,24 +32,19 @@ from app.engine.errors import (
 )
 from app.engine.events import Event, event_from_json, event_to_json
 from app.engine.game import (
-    DEPLOY,
-    GAME_OVER,
-    PAUSED,
-    PLACE_TILE,
-    PLAGUE,
-    GameState,
     apply,
     apply_in_place,
     legal_actions,
     legal_follower_spots,
     legal_placements,
     new_game,
-    score_breakdown,
-    view,
 )
 from app.engine.options import PRESETS, Options
 from app.engine.record import export_record, replay
+from app.engine.scoring import score_breakdown
+from app.engine.state import DEPLOY, GAME_OVER, PAUSED, PLACE_TILE, PLAGUE, GameState
 from app.engine.tiles import catalogue_json
+from app.engine.view import view
 
 __all__ = [
     "DEPLOY", "GAME_OVER", "PAUSED", "PLACE_TILE", "PLAGUE", "PRESETS", "RemoveFollower",

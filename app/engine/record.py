@@ -12,15 +12,9 @@ from typing import Any
 from app.engine.actions import Pass, PlaceFollower, PlaceTile, RemoveFollower
 from app.engine.errors import EngineError, RecordError
 from app.engine.events import Event, PigMoved, TileDiscarded, TileDrawn
-from app.engine.game import (
-    GAME_OVER,
-    PLACE_TILE,
-    PLAGUE,
-    GameState,
-    apply_in_place,
-    new_game,
-)
+from app.engine.game import apply_in_place, new_game
 from app.engine.options import Options
+from app.engine.state import GAME_OVER, PLACE_TILE, PLAGUE, GameState
 from app.engine.tiles import ROTATED, TILE_TYPES
 from app.engine.wheel import PLAGUE_SEGMENT, SEGMENT_NAMES
 

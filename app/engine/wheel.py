@@ -1,6 +1,7 @@
 """Carcassonne: Wheel of Fortune — the pig, the six actions, crown spaces and the Plague.
 
-Implements RULES.md §6.4–§6.6 (seed 004) on top of :mod:`app.engine.game`. The physical layout
+Implements RULES.md §6.4–§6.6 (seed 004) on top of :mod:`app.engine.board` and
+:mod:`app.engine.scoring`; :mod:`app.engine.game` calls it from the draw. The physical layout
 (board land, crowns per segment, icon tiles) is data in :mod:`app.engine.wheel_data`.
 
 Turn order when a drawn tile shows a wheel icon ``n`` (§6.4): the pig moves ``n`` segments
@@ -12,15 +13,12 @@ are decisions by seats whose turn it is not (phase ``plague``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from app.engine import game as _game
+from app.engine.board import completed_cities, spot_of
 from app.engine.events import CrownReturned, Event, FollowerReturned, PigMoved
+from app.engine.scoring import award
+from app.engine.state import PLAGUE, GameState, find
 from app.engine.tiles import CITY, CLOISTER, FIELD
 from app.engine.wheel_data import SEGMENTS
-
-if TYPE_CHECKING:
-    from app.engine.game import GameState
 
 SEGMENT_NAMES: tuple[str, ...] = tuple(name for name, _ in SEGMENTS)
 CROWNS: tuple[int, ...] = tuple(crowns for _, crowns in SEGMENTS)
@@ -54,29 +52,28 @@ def spin(s: GameState, icon: int, events: list[Event]) -> None:
     if name == "plague":
         s.plague_queue = plague_order(s)
         if s.plague_queue:
-            s.phase = _game.PLAGUE
+            s.phase = PLAGUE
             s.seat = s.plague_queue[0]
             return
     elif name == "fortune":
-        _game._award(s, events, (s.active,), 3, "fortune", False, frozenset(), 0, 0, (),
-                     [0] * len(s.players), "Fortune: 3 points to the player who moved the pig")
+        award(s, events, (s.active,), 3, category="fortune",
+              rule="Fortune: 3 points to the player who moved the pig")
     elif name == "tax":
         _tax(s, events)
     elif name == "famine":
         _famine(s, events)
     elif name == "storm":
         for seat, supply in enumerate(s.supply):
-            _game._award(s, events, (seat,), supply, "storm", False, frozenset(), 0, 0, (),
-                         [0] * len(s.players),
-                         f"Storm: 1 point per follower in supply ({supply})")
+            award(s, events, (seat,), supply, category="storm",
+                  rule=f"Storm: 1 point per follower in supply ({supply})")
     elif name == "inquisition":
         monks = [0] * len(s.players)
         for gid, seat in s.followers.items():
             if s.seg_kind[gid] == CLOISTER:
                 monks[seat] += 1
         for seat, n in enumerate(monks):
-            _game._award(s, events, (seat,), 2 * n, "inquisition", False, frozenset(), 0, 0, (),
-                         monks, f"Inquisition: 2 points per monk ({n})")
+            award(s, events, (seat,), 2 * n, category="inquisition",
+                  rule=f"Inquisition: 2 points per monk ({n})", counts=monks)
     score_crowns(s, s.pig, events)
 
 
@@ -92,7 +89,7 @@ def plague_choices(s: GameState) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     for gid, seat in s.followers.items():
         if seat == s.seat:
-            (x, y), spot = _game._spot_of(s, gid)
+            (x, y), spot = spot_of(s, gid)
             out.append((x, y, spot))
     out.sort()
     return out
@@ -101,10 +98,10 @@ def plague_choices(s: GameState) -> list[tuple[int, int, str]]:
 def remove_follower(s: GameState, gid: int, events: list[Event]) -> None:
     """Take the follower on segment ``gid`` back to its owner's supply, unscored (Plague)."""
     seat = s.followers.pop(gid)
-    root = _game._find(s.parent, gid)
+    root = find(s.parent, gid)
     s.f_followers[root] = tuple(g for g in s.f_followers[root] if g != gid)
     s.supply[seat] += 1
-    pos, spot = _game._spot_of(s, gid)
+    pos, spot = spot_of(s, gid)
     events.append(FollowerReturned(seat, pos, spot))
 
 
@@ -130,8 +127,8 @@ def score_crowns(s: GameState, segment: int, events: list[Event]) -> None:
     for seat in occupants:
         counts[seat] += 1
     for seat in occupants:
-        _game._award(s, events, (seat,), points, "crown", False, frozenset(), 0, 0, (), counts,
-                     f"crown space on {name}: {points} points")
+        award(s, events, (seat,), points, category="crown",
+              rule=f"crown space on {name}: {points} points", counts=counts)
     for seat in occupants:
         s.supply[seat] += 1
         events.append(CrownReturned(seat, name))
@@ -142,15 +139,15 @@ def _tax(s: GameState, events: list[Event]) -> None:
     cities: dict[int, list[int]] = {}
     for gid, seat in sorted(s.followers.items()):
         if s.seg_kind[gid] == CITY:
-            cities.setdefault(_game._find(s.parent, gid), [0] * len(s.players))[seat] += 1
+            cities.setdefault(find(s.parent, gid), [0] * len(s.players))[seat] += 1
     for root, counts in cities.items():
         pennants = s.f_pennants[root]
         for seat, k in enumerate(counts):
             if k:
-                _game._award(
-                    s, events, (seat,), tax_points(k, pennants), "tax", False, s.f_tiles[root],
-                    pennants, 0, (), counts,
-                    f"Tax: {k} knight(s) × ({pennants} pennant(s) + {k} knight(s))",
+                award(
+                    s, events, (seat,), tax_points(k, pennants), category="tax",
+                    rule=f"Tax: {k} knight(s) × ({pennants} pennant(s) + {k} knight(s))",
+                    tiles=s.f_tiles[root], pennants=pennants, counts=counts,
                 )
 
 
@@ -158,13 +155,13 @@ def _famine(s: GameState, events: list[Event]) -> None:
     farms: dict[int, list[int]] = {}
     for gid, seat in sorted(s.followers.items()):
         if s.seg_kind[gid] == FIELD:
-            farms.setdefault(_game._find(s.parent, gid), [0] * len(s.players))[seat] += 1
+            farms.setdefault(find(s.parent, gid), [0] * len(s.players))[seat] += 1
     for root, counts in farms.items():
-        cities = len(_game._completed_cities(s, root))
+        cities = len(completed_cities(s, root))
         for seat, k in enumerate(counts):
             if k and cities:
-                _game._award(
-                    s, events, (seat,), k * cities, "famine", False, s.f_tiles[root], 0, cities,
-                    (), counts,
-                    f"Famine: {k} farmer(s) × {cities} completed cit(ies) supplied",
+                award(
+                    s, events, (seat,), k * cities, category="famine",
+                    rule=f"Famine: {k} farmer(s) × {cities} completed cit(ies) supplied",
+                    tiles=s.f_tiles[root], cities=cities, counts=counts,
                 )

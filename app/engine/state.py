@@ -1,0 +1,229 @@
+"""The state of one game: :class:`GameState`, its phases, and its JSON forms.
+
+A :class:`GameState` is the whole truth of one game: setup (rules, players, deck), the board and
+its features (a union–find over tile segments, see :mod:`app.engine.board`), followers, scores,
+whose decision the game waits for (:class:`Phase`) and the history of actions. The rules that
+change it live in :mod:`app.engine.game` (the turn), :mod:`app.engine.board` (placement),
+:mod:`app.engine.scoring` and :mod:`app.engine.wheel`; what a seat may see in
+:mod:`app.engine.view`.
+
+Board positions are ``(x, y)``: x grows to the east, y to the south; the start tile is at
+``(0, 0)``. Rotations are clockwise degrees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any
+
+from app.engine.actions import Action
+from app.engine.events import Event
+from app.engine.options import Options
+from app.engine.tiles import RotatedTile
+
+Pos = tuple[int, int]
+
+FOLLOWERS_PER_PLAYER = 7
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+
+class Phase(StrEnum):
+    """Whose decision the game waits for, and of what kind (equal to its string value)."""
+
+    PLACE_TILE = "place_tile"
+    DEPLOY = "deploy"
+    PLAGUE = "plague"  # Wheel of Fortune: a seat chooses the follower it takes back
+    PAUSED = "paused"  # a partial record ran out of known tiles; no final scoring
+    GAME_OVER = "game_over"
+
+
+PLACE_TILE = Phase.PLACE_TILE
+DEPLOY = Phase.DEPLOY
+PLAGUE = Phase.PLAGUE
+PAUSED = Phase.PAUSED
+GAME_OVER = Phase.GAME_OVER
+
+
+def find(parent: list[int], a: int) -> int:
+    """The root of ``a`` in the union–find forest ``parent`` (with path halving)."""
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]
+        a = parent[a]
+    return a
+
+
+# How a state is rebuilt from its setup and actions (``GameState.from_json`` of a state without
+# a position): a replay, which needs the rules; :mod:`app.engine.game` installs it.
+_replay: Callable[[dict[str, Any]], GameState] | None = None
+
+
+def install_replay(replay: Callable[[dict[str, Any]], GameState]) -> None:
+    """Set the function :meth:`GameState.from_json` replays a setup-and-actions state with."""
+    global _replay
+    _replay = replay
+
+
+class GameState:
+    """One game, complete: setup, deck, board, features, followers, scores and history.
+
+    Treat it as immutable: :func:`apply` copies before changing anything. Public read-only
+    attributes: ``options``, ``players`` (names by seat), ``phase`` (``place_tile`` | ``deploy``
+    | ``plague`` | ``paused`` | ``game_over``), ``seat`` (the seat to act: during ``plague`` the
+    seat choosing a follower to take back), ``active`` (the seat whose turn it is), ``tile``
+    (the drawn tile id or None), ``placed`` (cell of the tile just placed, during ``deploy``),
+    ``scores``, ``supply``, ``winners``, ``actions`` (history), ``opening_events`` (events of the
+    setup: the first draw), and for the Wheel of Fortune ``pig`` (segment index, Fortune = 0)
+    and ``crowns`` (seats on each segment's crown spaces).
+    Everything else is internal. ``deck`` and ``seed`` are secret: :func:`view` never shows them.
+    """
+
+    __slots__ = (
+        "options", "players", "seed", "deck", "deck_pos", "partial", "actions",
+        "board", "seg_pos", "seg_kind", "parent", "f_tiles", "f_open", "f_pennants",
+        "f_followers", "f_cities", "followers", "supply", "scores", "tally", "frontier",
+        "river_end", "river_turn", "phase", "seat", "active", "tile", "placed", "turn",
+        "winners", "opening_events", "pig", "crowns", "plague_queue",
+    )
+
+    options: Options
+    players: tuple[str, ...]
+    seed: int | None
+    deck: tuple[str, ...]
+    deck_pos: int
+    partial: bool
+    actions: list[Action]
+    board: dict[Pos, tuple[RotatedTile, int]]
+    seg_pos: list[Pos]
+    seg_kind: list[int]
+    parent: list[int]
+    f_tiles: list[frozenset[Pos]]
+    f_open: list[int]
+    f_pennants: list[int]
+    f_followers: list[tuple[int, ...]]
+    f_cities: list[frozenset[int]]
+    followers: dict[int, int]
+    supply: list[int]
+    scores: list[int]
+    tally: dict[tuple[int, str, bool], int]
+    frontier: dict[Pos, tuple[int, int]]
+    river_end: tuple[Pos, int] | None
+    river_turn: int
+    phase: Phase
+    seat: int
+    active: int
+    tile: str | None
+    placed: Pos | None
+    turn: int
+    winners: tuple[int, ...]
+    opening_events: tuple[Event, ...]
+    pig: int
+    crowns: tuple[tuple[int, ...], ...]
+    plague_queue: tuple[int, ...]
+
+    def copy(self) -> GameState:
+        """A state equal to this one that shares no mutable container with it."""
+        c = GameState.__new__(GameState)
+        c.options = self.options
+        c.players = self.players
+        c.seed = self.seed
+        c.deck = self.deck
+        c.deck_pos = self.deck_pos
+        c.partial = self.partial
+        c.actions = self.actions.copy()
+        c.board = self.board.copy()
+        c.seg_pos = self.seg_pos.copy()
+        c.seg_kind = self.seg_kind.copy()
+        c.parent = self.parent.copy()
+        c.f_tiles = self.f_tiles.copy()
+        c.f_open = self.f_open.copy()
+        c.f_pennants = self.f_pennants.copy()
+        c.f_followers = self.f_followers.copy()
+        c.f_cities = self.f_cities.copy()
+        c.followers = self.followers.copy()
+        c.supply = self.supply.copy()
+        c.scores = self.scores.copy()
+        c.tally = self.tally.copy()
+        c.frontier = self.frontier.copy()
+        c.river_end = self.river_end
+        c.river_turn = self.river_turn
+        c.phase = self.phase
+        c.seat = self.seat
+        c.active = self.active
+        c.tile = self.tile
+        c.placed = self.placed
+        c.turn = self.turn
+        c.winners = self.winners
+        c.opening_events = self.opening_events
+        c.pig = self.pig
+        c.crowns = self.crowns
+        c.plague_queue = self.plague_queue
+        return c
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        """True once the final scoring has run."""
+        return self.phase == GAME_OVER
+
+    @property
+    def tiles_remaining(self) -> int:
+        """Tiles left to draw (the drawn tile not included)."""
+        return len(self.deck) - self.deck_pos
+
+    def remaining_counts(self) -> dict[str, int]:
+        """How many of each tile id are still to be drawn (public information), keyed in tile-id
+        order: the keys must not follow the deck, or the first key would be the next tile."""
+        counts: dict[str, int] = {}
+        for tid in self.deck[self.deck_pos:]:
+            counts[tid] = counts.get(tid, 0) + 1
+        return dict(sorted(counts.items()))
+
+    def find(self, gid: int) -> int:
+        """The feature (union–find root) that segment ``gid`` belongs to."""
+        return find(self.parent, gid)
+
+    def to_json(self) -> dict[str, Any]:
+        """Setup plus history: ``{"format", "rules", "players", "seed", "deck", "partial",
+        "actions"}``. Contains the deck order: server-side only, never for clients."""
+        return {
+            "format": "carcassonne-state/1",
+            "rules": self.options.to_json(),
+            "players": list(self.players),
+            "seed": self.seed,
+            "deck": list(self.deck),
+            "partial": self.partial,
+            "actions": [a.to_json() for a in self.actions],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameState:
+        """Rebuild a state from :meth:`to_json` by replaying its actions."""
+        if _replay is None:  # pragma: no cover - app.engine.game is imported with the package
+            raise RuntimeError("app.engine.game is not loaded")
+        return _replay(data)
+
+    def __eq__(self, other: object) -> bool:
+        """Same rules, players, deck, history and position; the seed is not compared (a game
+        rebuilt from its record has the same deck but no seed)."""
+        if not isinstance(other, GameState):
+            return NotImplemented
+        mine, theirs = self.to_json(), other.to_json()
+        del mine["seed"], theirs["seed"]
+        return (
+            mine == theirs
+            and self.scores == other.scores
+            and self.phase == other.phase
+            and self.seat == other.seat
+            and self.tile == other.tile
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        """Turn, phase, seat, drawn tile and scores (never the deck)."""
+        return (
+            f"<GameState turn={self.turn} phase={self.phase} seat={self.seat} tile={self.tile}"
+            f" scores={self.scores}>"
+        )
