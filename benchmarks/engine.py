@@ -1,7 +1,9 @@
 """Engine speed: random 2-player games per second and per-call latency late in a game.
 
 Prints one JSON object. Targets (issue 2, one core): ≥ 50 games/s, ``legal_placements`` p99
-≤ 1 ms, ``apply`` p99 ≤ 0.5 ms. Run with ``make bench``; these are figures, never a test.
+≤ 1 ms, ``apply`` p99 ≤ 0.5 ms; (issue 12) loading a state at move 70 from its stored position
+p99 ≤ 2 ms, shown beside the same load by replaying the log. Run with ``make bench``; these
+are figures, never a test.
 """
 
 from __future__ import annotations
@@ -11,7 +13,15 @@ import random
 import statistics
 import time
 
-from app.engine import apply, apply_in_place, legal_actions, legal_placements, new_game
+from app.engine import (
+    GameState,
+    Options,
+    apply,
+    apply_in_place,
+    legal_actions,
+    legal_placements,
+    new_game,
+)
 
 
 def _percentile(samples: list[float], q: float) -> float:
@@ -62,6 +72,35 @@ def late_game_latency(games: int, from_turn: int = 50) -> dict[str, float]:
     }
 
 
+def snapshot_load(games: int, move: int = 70) -> dict[str, float]:
+    """p50/p99 in milliseconds of loading a game at ``move`` (tiles placed) from its stored JSON:
+    from the position (``GameState.from_json``) and by replaying the action log."""
+    rng = random.Random(3)
+    from_position: list[float] = []
+    from_log: list[float] = []
+    clock = time.perf_counter
+    tilesets = [Options(), Options(river=True), Options(tileset="wheel_of_fortune")]
+    for seed in range(games):
+        state = new_game(tilesets[seed % len(tilesets)], ["A", "B", "C"], seed=20_000 + seed)
+        while state.turn < move and not state.is_over:
+            apply_in_place(state, rng.choice(legal_actions(state)))
+        stored = json.loads(json.dumps(state.to_json()))
+        legacy = {k: v for k, v in stored.items() if k != "position"}
+        t0 = clock()
+        GameState.from_json(stored)
+        from_position.append(clock() - t0)
+        t0 = clock()
+        GameState.from_json(legacy)
+        from_log.append(clock() - t0)
+    return {
+        "snapshot_load_move": move,
+        "snapshot_load_p50_ms": round(statistics.median(from_position) * 1e3, 3),
+        "snapshot_load_p99_ms": round(_percentile(from_position, 0.99) * 1e3, 3),
+        "replay_load_p50_ms": round(statistics.median(from_log) * 1e3, 3),
+        "replay_load_p99_ms": round(_percentile(from_log, 0.99) * 1e3, 3),
+    }
+
+
 def main() -> None:
     """Run the benchmark and print the figures as JSON."""
     games_per_second(5, pure=True)  # warm-up
@@ -69,7 +108,9 @@ def main() -> None:
         "games_per_second_pure_apply": round(games_per_second(200, pure=True), 1),
         "games_per_second_in_place": round(games_per_second(200, pure=False), 1),
         **late_game_latency(100),
-        "targets": {"games_per_second": 50, "legal_placements_p99_us": 1000, "apply_p99_us": 500},
+        **snapshot_load(150),
+        "targets": {"games_per_second": 50, "legal_placements_p99_us": 1000, "apply_p99_us": 500,
+                    "snapshot_load_p99_ms": 2},
     }
     print(json.dumps(result, indent=2))
 

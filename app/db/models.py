@@ -1,9 +1,9 @@
 """The tables (SQLAlchemy 2 typed models). The schema itself is made by Alembic (migrations/).
 
-``matches.setup`` and ``matches.snapshot`` hold ``GameState.to_json()``: the seed and the deck
-order. They are server-side only and never leave through the API. ``match_actions`` is the
-action log, the source of truth: a match is rebuilt from ``setup`` plus its actions (or from the
-latest ``snapshot`` plus the actions after ``snapshot_version``).
+``matches.setup`` and ``matches.snapshot`` hold ``GameState.to_json()``: the seed, the deck
+order and the position. They are server-side only and never leave through the API.
+``match_actions`` is the action log, the source of truth: a match is rebuilt from the latest
+``snapshot`` (its position loads without replaying) plus the actions after ``snapshot_version``.
 """
 
 from __future__ import annotations

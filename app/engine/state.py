@@ -17,15 +17,18 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
-from app.engine.actions import Action
-from app.engine.events import Event
+from app.engine.actions import Action, Pass, PlaceFollower, PlaceTile, action_from_json
+from app.engine.events import Event, event_from_json, event_to_json
 from app.engine.options import Options
-from app.engine.tiles import RotatedTile
+from app.engine.tiles import ROTATED, RotatedTile
 
 Pos = tuple[int, int]
 
 FOLLOWERS_PER_PLAYER = 7
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+
+FORMAT = "carcassonne-state/2"
 
 
 class Phase(StrEnum):
@@ -185,24 +188,87 @@ class GameState:
         return find(self.parent, gid)
 
     def to_json(self) -> dict[str, Any]:
-        """Setup plus history: ``{"format", "rules", "players", "seed", "deck", "partial",
-        "actions"}``. Contains the deck order: server-side only, never for clients."""
+        """The whole state as JSON (``carcassonne-state/2``): setup, history and position.
+
+        ``{"format", "rules", "players", "seed", "deck", "partial", "actions", "position"}``;
+        ``position`` is everything a replay of ``actions`` would rebuild (board, features,
+        followers, scores, supplies, deck position, phase, pending decisions), so
+        :meth:`from_json` loads it without replaying. Contains the deck order and the seed:
+        server-side only, never for clients (they get :func:`app.engine.view`).
+        """
         return {
-            "format": "carcassonne-state/1",
+            "format": FORMAT,
             "rules": self.options.to_json(),
             "players": list(self.players),
             "seed": self.seed,
             "deck": list(self.deck),
             "partial": self.partial,
             "actions": [a.to_json() for a in self.actions],
+            "position": self._position(),
+        }
+
+    def _position(self) -> dict[str, Any]:
+        """The position part of :meth:`to_json`, normalised: a union–find root per segment and
+        the feature data of roots only (what a replay with other path compression rebuilds)."""
+        parent = self.parent
+        roots = []
+        for gid in range(len(parent)):
+            while parent[gid] != gid:
+                gid = parent[gid]
+            roots.append(gid)
+        features = [
+            [gid, sorted(self.f_tiles[gid]), self.f_open[gid], self.f_pennants[gid],
+             list(self.f_followers[gid]), sorted(self.f_cities[gid])]
+            for gid, root in enumerate(roots) if root == gid
+        ]
+        return {
+            "deck_pos": self.deck_pos,
+            "board": [[x, y, rt.tile, rt.rotation] for (x, y), (rt, _) in self.board.items()],
+            "roots": roots,
+            "features": features,
+            "followers": [[gid, seat] for gid, seat in self.followers.items()],
+            "supply": list(self.supply),
+            "scores": list(self.scores),
+            "tally": [[seat, category, final, points]
+                      for (seat, category, final), points in self.tally.items()],
+            "frontier": [[x, y, mask, value] for (x, y), (mask, value) in self.frontier.items()],
+            "river_end": [list(self.river_end[0]), self.river_end[1]] if self.river_end else None,
+            "river_turn": self.river_turn,
+            "phase": str(self.phase),
+            "seat": self.seat,
+            "active": self.active,
+            "tile": self.tile,
+            "placed": list(self.placed) if self.placed else None,
+            "turn": self.turn,
+            "winners": list(self.winners),
+            "opening_events": [event_to_json(e) for e in self.opening_events],
+            "pig": self.pig,
+            "crowns": [list(c) for c in self.crowns],
+            "plague_queue": list(self.plague_queue),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameState:
-        """Rebuild a state from :meth:`to_json` by replaying its actions."""
-        if _replay is None:  # pragma: no cover - app.engine.game is imported with the package
-            raise RuntimeError("app.engine.game is not loaded")
-        return _replay(data)
+        """Load a state from :meth:`to_json`: from its position, without replaying.
+
+        A ``carcassonne-state/1`` document (setup and actions, no position) is rebuilt by
+        replaying its actions. The data is trusted (the server wrote it): a malformed document
+        raises ``KeyError``/``ValueError``/``TypeError``.
+        """
+        position = data.get("position")
+        if position is None:
+            if _replay is None:  # pragma: no cover - app.engine.game comes with the package
+                raise RuntimeError("app.engine.game is not loaded")
+            return _replay(data)
+        s = cls.__new__(cls)
+        s.options = Options.from_json(data.get("rules"))
+        s.players = tuple(data["players"])
+        s.seed = data.get("seed")
+        s.deck = tuple(data["deck"])
+        s.partial = bool(data.get("partial", False))
+        s.actions = [_stored_action(a) for a in data.get("actions", [])]
+        _load_position(s, position)
+        return s
 
     def __eq__(self, other: object) -> bool:
         """Same rules, players, deck, history and position; the seed is not compared (a game
@@ -227,3 +293,80 @@ class GameState:
             f"<GameState turn={self.turn} phase={self.phase} seat={self.seat} tile={self.tile}"
             f" scores={self.scores}>"
         )
+
+
+def _stored_action(data: dict[str, Any]) -> Action:
+    """An action of a stored history (written by the server): the common kinds without the
+    checks :func:`action_from_json` makes on input from clients."""
+    kind = data["type"]
+    if kind == "place_tile":
+        at = data["at"]
+        return PlaceTile(data["seat"], at[0], at[1], data["rotation"])
+    if kind == "place_follower":
+        return PlaceFollower(data["seat"], data["spot"])
+    if kind == "pass":
+        return Pass(data["seat"])
+    return action_from_json(data)
+
+
+_NO_CELLS: frozenset[Pos] = frozenset()
+_NO_SEGMENTS: frozenset[int] = frozenset()
+
+
+def _load_position(s: GameState, p: dict[str, Any]) -> None:
+    """Fill ``s`` from the ``position`` of :meth:`GameState.to_json` (the inverse of
+    ``GameState._position``): segments come from the board's tiles in placement order."""
+    s.deck_pos = p["deck_pos"]
+    board: dict[Pos, tuple[RotatedTile, int]] = {}
+    seg_pos: list[Pos] = []
+    seg_kind: list[int] = []
+    for x, y, tile, rotation in p["board"]:
+        rt = ROTATED[tile][rotation // 90]
+        pos = (x, y)
+        board[pos] = (rt, len(seg_pos))
+        for seg in rt.segments:
+            seg_pos.append(pos)
+            seg_kind.append(seg.kind)
+    n = len(seg_pos)
+    parent = list(p["roots"])
+    if len(parent) != n:
+        raise ValueError(f"position: {len(parent)} segment roots for {n} segments")
+    f_tiles: list[frozenset[Pos]] = [_NO_CELLS] * n
+    f_open = [0] * n
+    f_pennants = [0] * n
+    f_followers: list[tuple[int, ...]] = [()] * n
+    f_cities: list[frozenset[int]] = [_NO_SEGMENTS] * n
+    for root, tiles, open_edges, pennants, followers, cities in p["features"]:
+        f_tiles[root] = frozenset((x, y) for x, y in tiles)
+        f_open[root] = open_edges
+        f_pennants[root] = pennants
+        f_followers[root] = tuple(followers)
+        f_cities[root] = frozenset(cities) if cities else _NO_SEGMENTS
+    s.board = board
+    s.seg_pos = seg_pos
+    s.seg_kind = seg_kind
+    s.parent = parent
+    s.f_tiles = f_tiles
+    s.f_open = f_open
+    s.f_pennants = f_pennants
+    s.f_followers = f_followers
+    s.f_cities = f_cities
+    s.followers = {gid: seat for gid, seat in p["followers"]}
+    s.supply = list(p["supply"])
+    s.scores = list(p["scores"])
+    s.tally = {(seat, category, final): points for seat, category, final, points in p["tally"]}
+    s.frontier = {(x, y): (mask, value) for x, y, mask, value in p["frontier"]}
+    end = p["river_end"]
+    s.river_end = ((end[0][0], end[0][1]), end[1]) if end else None
+    s.river_turn = p["river_turn"]
+    s.phase = Phase(p["phase"])
+    s.seat = p["seat"]
+    s.active = p["active"]
+    s.tile = p["tile"]
+    s.placed = (p["placed"][0], p["placed"][1]) if p["placed"] else None
+    s.turn = p["turn"]
+    s.winners = tuple(p["winners"])
+    s.opening_events = tuple(event_from_json(e) for e in p["opening_events"])
+    s.pig = p["pig"]
+    s.crowns = tuple(tuple(c) for c in p["crowns"])
+    s.plague_queue = tuple(p["plague_queue"])
