@@ -2,7 +2,7 @@
 
 ``create_app(settings)`` builds one app with its own :class:`Runtime` (started by the lifespan),
 so tests can run several apps side by side. Every error leaves as
-``{"error": {"code", "message"}}`` with the status of :func:`app.services.errors.http_status`.
+``{"error": {"code", "message"}}`` with the status of :func:`app.api.errors.http_status`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import routes_chat, routes_lobbies, routes_matches, routes_players, routes_ws
 from app.api.deps import RuntimeDep
+from app.api.errors import http_status
 from app.api.static import static_app
 from app.engine import EngineError
-from app.services.errors import ServiceError, http_status
+from app.services.errors import ServiceError
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS
 from app.settings import Settings, get_settings

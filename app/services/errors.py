@@ -1,19 +1,17 @@
-"""Service errors: each has a stable ``code`` (the wire's error code) and an HTTP status.
+"""Service errors: each has a stable ``code`` (the wire's error code) and a message.
 
-Engine errors (:class:`app.engine.EngineError`) pass through the services unchanged; the API
-maps both families with :func:`http_status`.
+Engine errors (:class:`app.engine.EngineError`) pass through the services unchanged. Their
+HTTP statuses (and the websocket close codes) are the API's business: see
+:func:`app.api.errors.http_status`.
 """
 
 from __future__ import annotations
 
-from app.engine import EngineError
-
 
 class ServiceError(Exception):
-    """Base class: ``code`` for machines, ``message`` for people, ``status`` for HTTP."""
+    """Base class: ``code`` for machines, ``message`` for people."""
 
     code = "error"
-    status = 400
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -23,37 +21,37 @@ class ServiceError(Exception):
 class ValidationFailed(ServiceError):
     """A well-typed request whose content is not acceptable (bad name, bad option)."""
 
-    code, status = "validation_error", 422
+    code = "validation_error"
 
 
 class Unauthorized(ServiceError):
     """No token, or a token whose signature does not verify."""
 
-    code, status = "unauthorized", 401
+    code = "unauthorized"
 
 
 class Forbidden(ServiceError):
     """Authenticated but not allowed (host-only operation, private match without its code)."""
 
-    code, status = "forbidden", 403
+    code = "forbidden"
 
 
 class NotFound(ServiceError):
     """No such lobby, match or player."""
 
-    code, status = "not_found", 404
+    code = "not_found"
 
 
 class Conflict(ServiceError):
     """The request does not fit the current state (lobby full, colour taken, already started)."""
 
-    code, status = "conflict", 409
+    code = "conflict"
 
 
 class StaleVersion(ServiceError):
     """The action was made against an older version of the match."""
 
-    code, status = "stale_version", 409
+    code = "stale_version"
 
     def __init__(self, message: str, version: int) -> None:
         super().__init__(message)
@@ -63,23 +61,10 @@ class StaleVersion(ServiceError):
 class NotSeated(ServiceError):
     """The sender holds no seat in this match (a spectator, or another match's player)."""
 
-    code, status = "not_seated", 403
+    code = "not_seated"
 
 
 class RateLimited(ServiceError):
     """Too many requests from one token."""
 
-    code, status = "rate_limited", 429
-
-
-_ENGINE_STATUS = {
-    "invalid_action": 422,
-    "invalid_options": 422,
-}
-
-
-def http_status(exc: ServiceError | EngineError) -> int:
-    """The HTTP status of a service or engine error (engine: 422 malformed, else 409)."""
-    if isinstance(exc, ServiceError):
-        return exc.status
-    return _ENGINE_STATUS.get(exc.code, 409)
+    code = "rate_limited"

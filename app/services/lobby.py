@@ -14,11 +14,11 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.bots import DEFAULT_LEVEL, LEVELS
-from app.db.models import lobbies, matches, players, utcnow
+from app.db import lobbies as sql
+from app.db.models import utcnow
 from app.engine import PRESETS, InvalidOptions, Options, new_game
 from app.realtime.hub import Connection, Hub
 from app.realtime.protocol import broker_message, lobby_frame
@@ -81,18 +81,14 @@ def _lobby_presence(rt: Runtime, code: str) -> set[str]:
 
 
 async def _player_name(conn: AsyncConnection, player_id: str) -> str:
-    name = (await conn.execute(
-        select(players.c.name).where(players.c.id == player_id))).scalar()
+    name = await sql.player_name(conn, player_id)
     if name is None:
         raise NotFound("no such player: create one with POST /api/players")
-    return str(name)
+    return name
 
 
 async def _locked(rt: Runtime, conn: AsyncConnection, code: str) -> Any:
-    query = select(lobbies).where(lobbies.c.code == code)
-    if rt.db.is_postgres:
-        query = query.with_for_update()
-    row = (await conn.execute(query)).first()
+    row = await sql.lobby(conn, code, lock=rt.db.is_postgres)
     if row is None:
         raise NotFound("no such lobby")
     return row
@@ -101,8 +97,7 @@ async def _locked(rt: Runtime, conn: AsyncConnection, code: str) -> Any:
 async def _save(rt: Runtime, conn: AsyncConnection, row: Any, **values: Any) -> Any:
     values["version"] = row.version + 1
     values["updated_at"] = utcnow()
-    await conn.execute(update(lobbies).where(lobbies.c.code == row.code).values(**values))
-    return (await conn.execute(select(lobbies).where(lobbies.c.code == row.code))).first()
+    return await sql.update_lobby(conn, row.code, values)
 
 
 async def _announce(rt: Runtime, row: Any) -> dict[str, Any]:
@@ -150,12 +145,12 @@ async def create_lobby(
         table = [_empty_seat(i) for i in range(seats)]
         table[0].update(player=player_id, name=host, colour=COLOURS[0])
         now = utcnow()
-        await conn.execute(insert(lobbies).values(
+        await sql.insert_lobby(conn, dict(
             code=code, name=title, host_id=player_id, private=private, preset=preset_name,
             rules=options.to_json(), max_seats=seats, seats=table, status="open",
             match_id=None, version=1, created_at=now, updated_at=now,
         ))
-        row = (await conn.execute(select(lobbies).where(lobbies.c.code == code))).first()
+        row = await sql.lobby(conn, code)
     return lobby_json(row, _lobby_presence(rt, code))
 
 
@@ -169,7 +164,7 @@ def _clean_title(name: str) -> str:
 async def get_lobby(rt: Runtime, code: str) -> dict[str, Any]:
     """Lobby JSON by invite code; raises :class:`NotFound`."""
     async with rt.db.reading() as conn:
-        row = (await conn.execute(select(lobbies).where(lobbies.c.code == code))).first()
+        row = await sql.lobby(conn, code)
     if row is None:
         raise NotFound("no such lobby")
     return lobby_json(row, _lobby_presence(rt, code))
@@ -179,13 +174,7 @@ async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
     """``{"lobbies": [public open Lobby], "matches": [{"id", "name", "players", "turn",
     "spectators"}]}`` — private lobbies and matches are never listed."""
     async with rt.db.reading() as conn:
-        rows = (await conn.execute(
-            select(lobbies).where(lobbies.c.status == "open", lobbies.c.private.is_(False))
-            .order_by(lobbies.c.created_at.desc()).limit(limit))).all()
-        live = (await conn.execute(
-            select(matches.c.id, matches.c.name, matches.c.seats, matches.c.turn)
-            .where(matches.c.status == "live", matches.c.private.is_(False))
-            .order_by(matches.c.created_at.desc()).limit(limit))).all()
+        rows, live = await sql.open_public(conn, limit)
     return {
         "lobbies": [lobby_json(r, _lobby_presence(rt, r.code)) for r in rows],
         "matches": [
@@ -396,7 +385,7 @@ async def start(rt: Runtime, code: str, player_id: str) -> str:
         now = utcnow()
         delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
         setup = state.to_json()
-        await conn.execute(insert(matches).values(
+        await sql.insert_match(conn, dict(
             id=match_id, lobby_code=code, name=row.name, private=row.private, status="live",
             seats=seats, rules=options.to_json(), setup=setup, snapshot=setup,
             snapshot_version=0, version=0, seat_to_act=state.seat, turn=state.turn,
@@ -414,10 +403,7 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
     host. Repeated calls return the same lobby code. Raises :class:`NotFound`,
     :class:`Forbidden` (not seated), :class:`Conflict` (still being played)."""
     async with rt.db.transaction() as conn:
-        query = select(matches).where(matches.c.id == match_id)
-        if rt.db.is_postgres:
-            query = query.with_for_update()
-        m = (await conn.execute(query)).first()
+        m = await sql.match(conn, match_id, lock=rt.db.is_postgres)
         if m is None:
             raise NotFound("no such match")
         if not any(s["player"] == player_id for s in m.seats):
@@ -430,18 +416,15 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
         seats = [{"seat": i, "player": s["player"], "name": s["name"], "colour": s["colour"],
                   "bot": s["bot"], "level": s.get("level") or DEFAULT_LEVEL}
                  for i, s in enumerate(m.seats)]
-        lobby = (await conn.execute(
-            select(lobbies.c.preset, lobbies.c.max_seats).where(lobbies.c.code == m.lobby_code)
-        )).first()
+        lobby = await sql.lobby_setup(conn, m.lobby_code)
         now = utcnow()
-        await conn.execute(insert(lobbies).values(
+        await sql.insert_lobby(conn, dict(
             code=code, name=m.name, host_id=player_id, private=m.private,
             preset=lobby.preset if lobby else None, rules=m.rules, max_seats=len(seats),
             seats=seats, status="open", match_id=None, version=1, created_at=now,
             updated_at=now,
         ))
-        await conn.execute(update(matches).where(matches.c.id == match_id)
-                           .values(rematch_code=code))
+        await sql.set_rematch(conn, match_id, code)
     return code
 
 

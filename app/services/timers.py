@@ -9,9 +9,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from sqlalchemy import func, select
-
-from app.db.models import matches
+from app.db.lobbies import count_live_matches
 from app.services.play import due_matches, play_due_turn, touch_many
 from app.services.runtime import Runtime
 
@@ -46,10 +44,8 @@ async def presence_heartbeat(rt: Runtime) -> None:
                     connected += [(key, int(k)) for k in hub.local_presence()[0]]
             await touch_many(rt, connected)
             async with rt.db.reading() as conn:
-                live = (await conn.execute(
-                    select(func.count()).select_from(matches)
-                    .where(matches.c.status == "live"))).scalar()
-            rt.metrics.matches_live.set(live or 0)
+                live = await count_live_matches(conn)
+            rt.metrics.matches_live.set(live)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -1,0 +1,85 @@
+"""The SQL of lobbies (and of creating a match from one): the statements
+:mod:`app.services.lobby` runs, each on a connection inside the caller's transaction.
+
+Rows are SQLAlchemy ``Row`` objects of :data:`app.db.models.lobbies` / ``matches``; ``lock``
+adds ``FOR UPDATE`` (Postgres; SQLite serialises writers itself).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.models import lobbies, matches, players
+
+
+async def player_name(conn: AsyncConnection, player_id: str) -> str | None:
+    """The display name of a player, or None when there is no such player."""
+    name = (await conn.execute(select(players.c.name).where(players.c.id == player_id))).scalar()
+    return None if name is None else str(name)
+
+
+async def lobby(conn: AsyncConnection, code: str, *, lock: bool = False) -> Any:
+    """The lobby row with invite ``code`` (locked for update with ``lock``), or None."""
+    query = select(lobbies).where(lobbies.c.code == code)
+    if lock:
+        query = query.with_for_update()
+    return (await conn.execute(query)).first()
+
+
+async def update_lobby(conn: AsyncConnection, code: str, values: dict[str, Any]) -> Any:
+    """Set ``values`` on lobby ``code`` and return the updated row."""
+    await conn.execute(update(lobbies).where(lobbies.c.code == code).values(**values))
+    return await lobby(conn, code)
+
+
+async def insert_lobby(conn: AsyncConnection, values: dict[str, Any]) -> None:
+    """Add a lobby row (``values``: every column)."""
+    await conn.execute(insert(lobbies).values(**values))
+
+
+async def open_public(conn: AsyncConnection, limit: int) -> tuple[list[Any], list[Any]]:
+    """Newest first, at most ``limit`` each: open public lobbies, and live public matches
+    (``id, name, seats, turn``)."""
+    rows = (await conn.execute(
+        select(lobbies).where(lobbies.c.status == "open", lobbies.c.private.is_(False))
+        .order_by(lobbies.c.created_at.desc()).limit(limit))).all()
+    live = (await conn.execute(
+        select(matches.c.id, matches.c.name, matches.c.seats, matches.c.turn)
+        .where(matches.c.status == "live", matches.c.private.is_(False))
+        .order_by(matches.c.created_at.desc()).limit(limit))).all()
+    return list(rows), list(live)
+
+
+async def insert_match(conn: AsyncConnection, values: dict[str, Any]) -> None:
+    """Add a match row (``values``: every column)."""
+    await conn.execute(insert(matches).values(**values))
+
+
+async def match(conn: AsyncConnection, match_id: str, *, lock: bool = False) -> Any:
+    """The match row ``match_id`` (locked for update with ``lock``), or None."""
+    query = select(matches).where(matches.c.id == match_id)
+    if lock:
+        query = query.with_for_update()
+    return (await conn.execute(query)).first()
+
+
+async def lobby_setup(conn: AsyncConnection, code: str) -> Any:
+    """``preset, max_seats`` of lobby ``code``, or None."""
+    return (await conn.execute(
+        select(lobbies.c.preset, lobbies.c.max_seats).where(lobbies.c.code == code))).first()
+
+
+async def set_rematch(conn: AsyncConnection, match_id: str, code: str) -> None:
+    """Remember the rematch lobby ``code`` of match ``match_id``."""
+    await conn.execute(update(matches).where(matches.c.id == match_id)
+                       .values(rematch_code=code))
+
+
+async def count_live_matches(conn: AsyncConnection) -> int:
+    """How many matches are being played (for the live-matches gauge)."""
+    live = (await conn.execute(
+        select(func.count()).select_from(matches).where(matches.c.status == "live"))).scalar()
+    return int(live or 0)
