@@ -23,6 +23,7 @@ import httpx
 import pytest
 
 from tests.support.services import unavailable
+from tests.support.wait import START_TIMEOUT
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -78,7 +79,7 @@ def running_server(work: Path, **env_overrides: str) -> Iterator[str]:
     proc = subprocess.Popen(_serve_command(port), cwd=work, env=env, stdout=log,
                             stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + START_TIMEOUT
     try:
         while True:
             if proc.poll() is not None:

@@ -218,6 +218,7 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
         else:
             actor.page.click("#no-follower")
         apply_in_place(state, action)
+        actor.wait_version(before["version"] + 1)  # the click's action has committed
         after = srv.match()
         assert after["version"] == before["version"] + 1
         assert after["state"] == _json(view(state, state.seat))

@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import pytest
 from app.settings import ROOT
 from tests.support.services import *  # noqa: F403 - the backing-service fixtures
 from tests.support.services import free_port
+from tests.support.wait import START_TIMEOUT, wait_until
 
 
 class Server:
@@ -39,21 +39,29 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
-        """Run ``serve`` and wait (15 s at most) for it to answer."""
+        """Run ``serve`` and wait until it answers (``START_TIMEOUT`` at most). A server that
+        exits or does not answer in time is stopped before the error is raised."""
         code = f"from app.server import serve; serve(host='127.0.0.1', port={self.port})"
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen([sys.executable, "-c", code], env=self.env,
                                          stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            try:
-                httpx.get(f"{self.url}/healthz", timeout=1)
-                return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")
+        try:
+            wait_until(self._answers, timeout=START_TIMEOUT, interval=0.1,
+                       message="server did not start")
+        except BaseException as exc:
+            self.kill()
+            raise RuntimeError(f"{exc}: {self.log.read_text()[-2000:]}") from exc
+        return self
+
+    def _answers(self) -> bool:
+        assert self.proc is not None
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"server exited with {self.proc.returncode}")
+        try:
+            httpx.get(f"{self.url}/healthz", timeout=1)
+        except httpx.HTTPError:
+            return False
+        return True
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no cleanup."""

@@ -14,6 +14,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.server.conftest import Server, new_match, rest
 from tests.support.services import free_port, unavailable
+from tests.support.wait import START_TIMEOUT, wait_until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
               pytest.mark.timeout(120)]
@@ -149,15 +150,20 @@ def private_redis(tmp_path: Path) -> Any:
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             except FileNotFoundError as exc:
                 unavailable("redis-server", str(exc))
-            for _ in range(50):
-                try:
-                    import redis
+            try:
+                wait_until(self._answers, timeout=START_TIMEOUT, interval=0.1,
+                           message="private redis did not start")
+            except BaseException:
+                self.stop()
+                raise
 
-                    redis.Redis.from_url(self.url, socket_connect_timeout=0.2).ping()
-                    return
-                except Exception:  # noqa: BLE001
-                    time.sleep(0.1)
-            raise RuntimeError("private redis did not start")
+        def _answers(self) -> bool:
+            import redis
+
+            try:
+                return bool(redis.Redis.from_url(self.url, socket_connect_timeout=0.2).ping())
+            except redis.RedisError:
+                return False
 
         def stop(self) -> None:
             if self.proc is not None:
@@ -169,6 +175,12 @@ def private_redis(tmp_path: Path) -> Any:
     server.start()
     yield server
     server.stop()
+
+
+def _health_if(server: Server, status: int) -> httpx.Response | None:
+    """The server's ``/healthz`` answer if it has ``status``, else None."""
+    health = httpx.get(f"{server.url}/healthz", timeout=5)
+    return health if health.status_code == status else None
 
 
 def test_redis_outage_actions_commit_and_clients_catch_up(
@@ -183,9 +195,9 @@ def test_redis_outage_actions_commit_and_clients_catch_up(
         snap = recv(spectator)
         state, version = snap["d"]["state"], 0
         private_redis.stop()
-        time.sleep(0.3)
-        health = httpx.get(f"{a.url}/healthz", timeout=5)
-        assert health.status_code == 503 and health.json()["database"] is True
+        health = wait_until(lambda: _health_if(a, 503), timeout=15,
+                            message="instance A never noticed Redis going")
+        assert health.json()["database"] is True
         for _ in range(4):  # REST actions on instance A while the broker is down
             seat = state["seat"]
             d = ({"type": "place_tile", "at": state["legal_placements"][0][:2],
@@ -199,10 +211,8 @@ def test_redis_outage_actions_commit_and_clients_catch_up(
         frames = recv_version(spectator, version, timeout=15)
         assert [f["v"] for f in frames if f["t"] == "events"] == list(range(1, version + 1))
         private_redis.start()
-        deadline = time.monotonic() + 15
-        while httpx.get(f"{a.url}/healthz", timeout=5).status_code != 200:
-            assert time.monotonic() < deadline, "instance A never saw Redis come back"
-            time.sleep(0.2)
+        wait_until(lambda: _health_if(a, 200), timeout=15, interval=0.2,
+                   message="instance A never saw Redis come back")
         seat = state["seat"]
         with connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[seat]}") as player:
             recv(player)
