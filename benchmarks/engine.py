@@ -73,8 +73,10 @@ def late_game_latency(games: int, from_turn: int = 50) -> dict[str, float]:
 
 
 def snapshot_load(games: int, move: int = 70) -> dict[str, float]:
-    """p50/p99 in milliseconds of loading a game at ``move`` (tiles placed) from its stored JSON:
-    from the position (``GameState.from_json``) and by replaying the action log."""
+    """p50/p99 in milliseconds of loading a game at ``move`` (tiles placed) from its JSON.
+
+    From the stored position (``GameState.from_json``) and by replaying the action log.
+    """
     rng = random.Random(3)
     from_position: list[float] = []
     from_log: list[float] = []

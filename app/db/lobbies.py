@@ -1,5 +1,7 @@
-"""The SQL of lobbies (and of creating a match from one): the statements
-:mod:`app.services.lobby` runs, each on a connection inside the caller's transaction.
+"""The SQL of lobbies and of creating a match from one.
+
+The statements :mod:`app.services.lobby` runs, each on a connection inside the caller's
+transaction.
 
 Rows are SQLAlchemy ``Row`` objects of :data:`app.db.models.lobbies` / ``matches``; ``lock``
 adds ``FOR UPDATE`` (Postgres; SQLite serialises writers itself).
@@ -41,8 +43,10 @@ async def insert_lobby(conn: AsyncConnection, values: dict[str, Any]) -> None:
 
 
 async def open_public(conn: AsyncConnection, limit: int) -> tuple[list[Any], list[Any]]:
-    """Newest first, at most ``limit`` each: open public lobbies, and live public matches
-    (``id, name, seats, turn``)."""
+    """Open public lobbies and live public matches (``id, name, seats, turn``).
+
+    Newest first, at most ``limit`` of each.
+    """
     rows = (await conn.execute(
         select(lobbies).where(lobbies.c.status == "open", lobbies.c.private.is_(False))
         .order_by(lobbies.c.created_at.desc()).limit(limit))).all()

@@ -51,6 +51,7 @@ def river_turn(rt: RotatedTile, in_side: int) -> int:
 
 
 def fits(s: GameState, rt: RotatedTile, pos: Pos) -> bool:
+    """Whether tile ``rt`` (rotated) may go on the empty cell ``pos`` (RULES.md §3.2b, §5.2)."""
     con = s.frontier.get(pos)
     if con is None or rt.code & con[0] != con[1]:
         return False
@@ -66,6 +67,10 @@ def fits(s: GameState, rt: RotatedTile, pos: Pos) -> bool:
 
 
 def placements(s: GameState, tile: str, first_only: bool = False) -> list[tuple[int, int, int]]:
+    """Every ``(x, y, rotation)`` where ``tile`` fits, in frontier order.
+
+    With ``first_only`` the first one only (does it fit anywhere?).
+    """
     rots = ROTATED[tile]
     out: list[tuple[int, int, int]] = []
     if TILE_TYPES[tile].river:
@@ -176,12 +181,14 @@ def put_tile(s: GameState, rt: RotatedTile, pos: Pos) -> None:
 
 
 def spot_of(s: GameState, gid: int) -> tuple[Pos, str]:
+    """The cell and canonical spot name (``city:N``...) of segment ``gid``."""
     pos = s.seg_pos[gid]
     rt, base = s.board[pos]
     return pos, rt.segments[gid - base].name
 
 
 def cloister_neighbours(s: GameState, pos: Pos) -> int:
+    """How many of the 8 cells around ``pos`` hold a tile."""
     x, y = pos
     board = s.board
     return sum(1 for dx, dy in RING if (x + dx, y + dy) in board)

@@ -214,9 +214,11 @@ def new_game(
 
 
 def _draw(s: GameState, events: list[Event]) -> None:
-    """Draw for the active seat, discarding tiles that fit nowhere (RULES.md §3.2a, §3.2c,
-    §3.5); a Wheel of Fortune icon first moves the pig (§6.4), which may pause the draw for
-    Plague decisions. Resumes with the drawn tile when ``s.tile`` is already set."""
+    """Draw for the active seat, discarding tiles that fit nowhere.
+
+    RULES.md §3.2a, §3.2c, §3.5; a Wheel of Fortune icon first moves the pig (§6.4), which may
+    pause the draw for Plague decisions. Resumes with the drawn tile when ``s.tile`` is set.
+    """
     while True:
         if s.tile is None:
             if s.deck_pos >= len(s.deck):

@@ -34,9 +34,12 @@ def legal_placements(state: GameState) -> list[tuple[int, int, int]]:
 
 
 def legal_follower_spots(state: GameState) -> list[str]:
-    """Spots (``city:N``, ``road:E``, ``field:SSW``, ``cloister``) on the tile just placed where
-    the acting seat may deploy a follower (RULES.md §3.2d); empty outside ``deploy`` or with an
-    empty supply. Each segment is named once, by its canonical spot."""
+    """Where the acting seat may deploy a follower on the tile just placed (RULES.md §3.2d).
+
+    Spots are ``city:N``, ``road:E``, ``field:SSW``, ``cloister`` (and ``crown:<segment>`` with
+    the Wheel of Fortune); empty outside ``deploy`` or with an empty supply. Each segment is
+    named once, by its canonical spot.
+    """
     if state.phase != DEPLOY or state.placed is None or state.supply[state.seat] == 0:
         return []
     rt, base = state.board[state.placed]

@@ -53,6 +53,7 @@ def award(
 
 
 def follower_counts(s: GameState, gids: Iterable[int]) -> list[int]:
+    """Followers by seat among the segments ``gids``."""
     counts = [0] * len(s.players)
     for gid in gids:
         counts[s.followers[gid]] += 1
@@ -68,6 +69,7 @@ def leaders(counts: list[int]) -> tuple[int, ...]:
 
 
 def return_followers(s: GameState, root: int, events: list[Event]) -> None:
+    """Return the followers of feature ``root`` to their supplies (RULES.md §3.2e)."""
     for gid in s.f_followers[root]:
         seat = s.followers.pop(gid)
         s.supply[seat] += 1

@@ -176,8 +176,11 @@ class GameState:
         return len(self.deck) - self.deck_pos
 
     def remaining_counts(self) -> dict[str, int]:
-        """How many of each tile id are still to be drawn (public information), keyed in tile-id
-        order: the keys must not follow the deck, or the first key would be the next tile."""
+        """How many of each tile id are still to be drawn (public information).
+
+        Keyed in tile-id order: the keys must not follow the deck, or the first key would be
+        the next tile.
+        """
         counts: dict[str, int] = {}
         for tid in self.deck[self.deck_pos:]:
             counts[tid] = counts.get(tid, 0) + 1
@@ -208,8 +211,11 @@ class GameState:
         }
 
     def _position(self) -> dict[str, Any]:
-        """The position part of :meth:`to_json`, normalised: a union–find root per segment and
-        the feature data of roots only (what a replay with other path compression rebuilds)."""
+        """The position part of :meth:`to_json`, normalised.
+
+        A union–find root per segment and the feature data of roots only: what a replay with
+        another history of path compression rebuilds too.
+        """
         parent = self.parent
         roots = []
         for gid in range(len(parent)):
@@ -271,8 +277,10 @@ class GameState:
         return s
 
     def __eq__(self, other: object) -> bool:
-        """Same rules, players, deck, history and position; the seed is not compared (a game
-        rebuilt from its record has the same deck but no seed)."""
+        """Same rules, players, deck, history and position.
+
+        The seed is not compared: a game rebuilt from its record has the same deck but no seed.
+        """
         if not isinstance(other, GameState):
             return NotImplemented
         mine, theirs = self.to_json(), other.to_json()
@@ -296,8 +304,10 @@ class GameState:
 
 
 def _stored_action(data: dict[str, Any]) -> Action:
-    """An action of a stored history (written by the server): the common kinds without the
-    checks :func:`action_from_json` makes on input from clients."""
+    """An action of a stored history, written by the server.
+
+    The common kinds skip the checks :func:`action_from_json` makes on input from clients.
+    """
     kind = data["type"]
     if kind == "place_tile":
         at = data["at"]
@@ -314,8 +324,11 @@ _NO_SEGMENTS: frozenset[int] = frozenset()
 
 
 def _load_position(s: GameState, p: dict[str, Any]) -> None:
-    """Fill ``s`` from the ``position`` of :meth:`GameState.to_json` (the inverse of
-    ``GameState._position``): segments come from the board's tiles in placement order."""
+    """Fill ``s`` from the ``position`` of :meth:`GameState.to_json`.
+
+    The inverse of ``GameState._position``: segments come from the board's tiles in placement
+    order.
+    """
     s.deck_pos = p["deck_pos"]
     board: dict[Pos, tuple[RotatedTile, int]] = {}
     seg_pos: list[Pos] = []

@@ -55,6 +55,7 @@ def replayed(data: dict[str, Any]) -> GameState:
 
 
 def through_text(state: GameState) -> dict[str, Any]:
+    """``state.to_json()`` after a trip through JSON text (as stored)."""
     data: dict[str, Any] = json.loads(json.dumps(state.to_json()))
     return data
 

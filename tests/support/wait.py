@@ -1,5 +1,8 @@
-"""Polling instead of sleeping: wait for a condition with a deadline, and how long a test
-process may take to start on a busy machine."""
+"""Polling instead of sleeping.
+
+Wait for a condition with a deadline, and how long a test process may take to start on a
+busy machine.
+"""
 
 from __future__ import annotations
 
