@@ -34,8 +34,9 @@ from app.engine import (
     replay,
     view,
 )
-from app.engine import game as game_module
+from app.engine.board import spot_of
 from app.engine.events import CrownReturned, Event, PigMoved, PointsScored, TileDiscarded
+from app.engine.state import find
 from app.engine.tiles import CITY, FIELD, ROAD, SIDES
 from app.engine.wheel import crown_points, tax_points
 
@@ -95,10 +96,9 @@ def test_board_features_three_cities_three_roads_three_farms() -> None:
     """§6.2: one-cell cities A (0,0), B (3,2), C (0,3) over two sides; one-cell roads that end
     at the wheel; farms round the wheel, each touching its own city only."""
     s = start(["B"])
-    find = game_module._find
     features: dict[int, list[tuple[int, tuple[int, int], str]]] = {}
     for gid, kind in enumerate(s.seg_kind):
-        (x, y), name = game_module._spot_of(s, gid)
+        (x, y), name = spot_of(s, gid)
         features.setdefault(find(s.parent, gid), []).append((kind, (x, y), name))
     cities = sorted(sorted(p for _, p, _ in segs) for root, segs in features.items()
                     if segs[0][0] == CITY)
