@@ -1,12 +1,13 @@
 """Bots never slow people down: human action → event latency with and without Strong bots.
 
-Starts one server (Postgres + Redis, like ``benchmarks/load.py``, whose websocket players and
-measurement this reuses), then runs the same human load twice: ``--matches`` 2-player matches
-of people acting about once a second (load.py's ``latency`` mode), first alone, then with
-``--bots`` extra matches in which two Strong computers play each other (a Strong bot and an
-absent host whose seat the computer plays at Strong), so that many Strong searches are asked
-for at once. Searches run in the bot worker pool (``BOT_WORKERS``, default cores − 1), never on
-the event loop; the target is a human p99 within 10 ms of the run without bots.
+Starts one server (Postgres + Redis, on a fresh ``carcassonne_bench_bots`` database by
+default) and reuses ``benchmarks/load.py``'s websocket players and measurement: the same human
+load runs twice — ``--matches`` 2-player matches of people acting about once a second (load.py's
+``latency`` mode) — first alone, then with ``--bots`` extra matches in which two Strong
+computers play each other (a Strong bot and an absent host whose seat the computer plays at
+Strong), so that many Strong searches are asked for at once. Searches run in the bot worker
+pool (``BOT_WORKERS``, default cores − 1), never on the event loop; the target is a human p99
+within 10 ms of the run without bots.
 
     python benchmarks/bot_isolation.py                  # 100 human matches, 20 bot matches
     python benchmarks/bot_isolation.py --matches 50 --bots 20 --duration 20
@@ -34,9 +35,24 @@ import load  # noqa: E402  (benchmarks/load.py: the human players and their stat
 ROOT = Path(__file__).resolve().parent.parent
 
 
+async def _fresh_database(url: str) -> None:
+    """Drop and create the benchmark's database: live matches of earlier runs, handed to the
+    computer after ``ABANDON_AFTER``, would otherwise be played by bots during the run."""
+    import asyncpg
+
+    name = url.rpartition("/")[2]
+    admin = url.rpartition("/")[0].replace("postgresql+asyncpg://", "postgresql://") + "/postgres"
+    conn = await asyncpg.connect(admin)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+
+
 @contextlib.contextmanager
 def _server(database_url: str, redis_url: str, think: float) -> Any:
-    asyncio.run(load._ensure_database(database_url))
+    asyncio.run(_fresh_database(database_url))
     port = load._free_port()
     env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis_url,
                ENVIRONMENT="development", LOG_LEVEL="warning", ACTION_RATE="1000",
@@ -102,7 +118,9 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--database-url", default=os.environ.get(
-        "DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/carcassonne_bench"))
+        "BOTS_DATABASE_URL",
+        "postgresql+asyncpg://postgres@127.0.0.1:5432/carcassonne_bench_bots"),
+        help="dropped and created afresh")
     parser.add_argument("--redis-url", default=os.environ.get(
         "REDIS_URL", "redis://127.0.0.1:6379/0"))
     args = parser.parse_args()

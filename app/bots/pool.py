@@ -69,6 +69,8 @@ class BotPool:
         self._executor: ProcessPoolExecutor | None = None
         self._plans: OrderedDict[tuple[str, int], Action] = OrderedDict()
         self._inflight: dict[tuple[str, int], asyncio.Future[list[Action]]] = {}
+        #: Matches whose due turns this instance is playing (see app.services.bot_turns).
+        self.driving: set[str] = set()
         #: Counters for logs and tests: decisions answered by a worker, and fallbacks.
         self.answered = 0
         self.fallbacks = 0

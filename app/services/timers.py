@@ -10,7 +10,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from app.db.lobbies import count_live_matches
-from app.services.play import due_matches, play_due_turn, touch_many
+from app.services.bot_turns import drive
+from app.services.play import due_matches, touch_many
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -24,8 +25,7 @@ async def bot_sweep(rt: Runtime) -> None:
         await asyncio.sleep(rt.settings.bot_poll_interval)
         try:
             for match_id in await due_matches(rt):
-                while await play_due_turn(rt, match_id):
-                    pass
+                drive(rt, match_id)  # one task per match: a bot's search delays no other
         except asyncio.CancelledError:
             raise
         except Exception:
