@@ -1,8 +1,12 @@
-"""``carcassonne``: one console script — ``serve``, ``replay``, ``simulate`` and ``duel``.
+"""``carcassonne``: one console script — ``serve``, ``replay``, ``verify``, ``simulate`` and
+``duel``.
 
 ``replay RECORD.json [--events]`` checks every move of a ``carcassonne-record/1`` file and prints
 one JSON object (``scores`` by seat, ``winners``, and with ``--events`` every event); an illegal or
-malformed record exits with status 1 and names the move. ``simulate`` plays random legal games and
+malformed record exits with status 1 and names the move. ``verify RECORD.json [--commitment
+HEX]`` checks a finished match's shuffle (app/engine/fairness.py): the revealed seed and salt
+against the commitment, every drawn tile against the committed deck, every move; it prints each
+check and exits 1 on the first failure. ``simulate`` plays random legal games and
 prints throughput. ``duel`` plays computer levels against each other (seat-rotated pairs from
 the same seeds) and prints A's win rate with a 95 % interval, the mean margin and think time.
 ``serve`` migrates the database and runs the web service.
@@ -28,6 +32,33 @@ from app.engine import (
     new_game,
     replay,
 )
+
+
+def _read_record(path: str) -> object:
+    """The JSON of a record file; prints why and returns None when unreadable."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"error: {path} is not JSON: {exc}", file=sys.stderr)
+        return None
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from app.engine.fairness import verify_record
+
+    record = _read_record(args.record)
+    if record is None:
+        return 1
+    verdict = verify_record(record, args.commitment)
+    for name, passed, detail in verdict.checks:
+        print(f"{'ok  ' if passed else 'FAIL'} {name}: {detail}")
+    print("the shuffle is verified" if verdict.ok else f"NOT verified: {verdict.problem}")
+    return 0 if verdict.ok else 1
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -135,6 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("record")
     p.add_argument("--events", action="store_true", help="include every event")
     p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("verify", help="check a finished record's shuffle against its commitment")
+    p.add_argument("record")
+    p.add_argument("--commitment", help="the commitment published when the match started")
+    p.set_defaults(func=_cmd_verify)
 
     p = sub.add_parser("simulate", help="play random legal games")
     p.add_argument("--games", type=int, default=100)

@@ -18,7 +18,14 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.api import routes_chat, routes_lobbies, routes_matches, routes_players, routes_ws
+from app.api import (
+    routes_chat,
+    routes_community,
+    routes_lobbies,
+    routes_matches,
+    routes_players,
+    routes_ws,
+)
 from app.api.deps import RuntimeDep
 from app.api.errors import http_status
 from app.api.static import static_app
@@ -97,6 +104,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
     app.include_router(routes_matches.router)
     app.include_router(routes_ws.router)
     app.include_router(routes_chat.router)
+    app.include_router(routes_community.router)
 
     @app.get("/healthz", tags=["ops"])
     async def healthz(rt: RuntimeDep) -> JSONResponse:

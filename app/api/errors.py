@@ -36,6 +36,7 @@ SERVICE_STATUS: dict[type[ServiceError], int] = {
 ENGINE_STATUS = {
     "invalid_action": 422,
     "invalid_options": 422,
+    "invalid_record": 422,
 }
 
 

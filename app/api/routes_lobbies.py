@@ -32,7 +32,7 @@ async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[
     return await lobby.create_lobby(
         rt, player, name=body.name, preset=body.preset,
         rules=body.rules.model_dump() if body.rules else None, seats=body.seats,
-        private=body.private,
+        private=body.private, rated=body.rated,
     )
 
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Query
 
 from app.api.deps import CurrentPlayer, OptionalPlayer, RuntimeDep
 from app.api.schemas import CODE_PATTERN, ActionIn, ActionOut, EventsOut, RematchOut
-from app.services import lobby, play
+from app.services import lobby, play, shuffle
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -45,8 +45,9 @@ async def events(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
 @router.get("/{match_id}/record")
 async def record(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
                  code: InviteCode = None) -> dict[str, Any]:
-    """The game record ``carcassonne-record/1`` (only tiles already drawn while live)."""
-    return await play.record(rt, match_id, player, code)
+    """The game record ``carcassonne-record/1`` (only tiles already drawn while live; once
+    finished with ``fairness``: the revealed shuffle seed and salt)."""
+    return await shuffle.reveal_into(rt, match_id, await play.record(rt, match_id, player, code))
 
 
 @router.post("/{match_id}/rematch", response_model=RematchOut)

@@ -74,6 +74,7 @@ class NewLobby(Strict):
     rules: Rules | None = None
     seats: Annotated[int, Field(ge=2, le=5)] = 2
     private: bool = False
+    rated: bool = Field(False, description="accounts only, a standard preset, no computers")
 
 
 class LobbyPatch(Strict):
@@ -134,6 +135,7 @@ class LobbyOut(BaseModel):
     status: Literal["open", "started", "closed"]
     match_id: str | None
     version: int
+    rated: bool = False
 
 
 class LiveMatchOut(BaseModel):

@@ -71,9 +71,10 @@ async def match(conn: AsyncConnection, match_id: str, *, lock: bool = False) -> 
 
 
 async def lobby_setup(conn: AsyncConnection, code: str) -> Any:
-    """``preset, max_seats`` of lobby ``code``, or None."""
+    """``preset, max_seats, rated`` of lobby ``code``, or None."""
     return (await conn.execute(
-        select(lobbies.c.preset, lobbies.c.max_seats).where(lobbies.c.code == code))).first()
+        select(lobbies.c.preset, lobbies.c.max_seats, lobbies.c.rated)
+        .where(lobbies.c.code == code))).first()
 
 
 async def set_rematch(conn: AsyncConnection, match_id: str, code: str) -> None:

@@ -23,6 +23,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -66,6 +67,8 @@ class Lobby(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: A rated lobby (issue 15): accounts only, a standard preset, no computer seats.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (Index("ix_lobbies_status_private", "status", "private"),)
 
@@ -191,3 +194,6 @@ match_actions = cast(Table, MatchAction.__table__)
 seat_presence = cast(Table, SeatPresence.__table__)
 chat_messages = cast(Table, ChatMessage.__table__)
 chat_mutes = cast(Table, ChatMute.__table__)
+
+# Accounts, history, ratings and shuffle commitments share this metadata (Alembic's target).
+from app.db import community as _community  # noqa: E402,F401

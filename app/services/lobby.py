@@ -22,6 +22,7 @@ from app.db.models import utcnow
 from app.engine import PRESETS, InvalidOptions, Options, new_game
 from app.realtime.hub import Connection, Hub
 from app.realtime.protocol import broker_message, lobby_frame
+from app.services import history, ratings, shuffle
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.services.play import presence_of
 from app.services.runtime import Runtime
@@ -72,6 +73,7 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
         "status": row.status,
         "match_id": row.match_id,
         "version": row.version,
+        "rated": bool(row.rated),
     }
 
 
@@ -129,7 +131,7 @@ def _require_open(row: Any) -> None:
 
 async def create_lobby(
     rt: Runtime, player_id: str, *, name: str | None, preset: str | None,
-    rules: dict[str, Any] | None, seats: int, private: bool,
+    rules: dict[str, Any] | None, seats: int, private: bool, rated: bool = False,
 ) -> dict[str, Any]:
     """Create a lobby; the creator takes seat 0 and is host. Returns Lobby JSON.
 
@@ -144,11 +146,12 @@ async def create_lobby(
         title = _clean_title(name) if name else f"{host}'s table"
         table = [_empty_seat(i) for i in range(seats)]
         table[0].update(player=player_id, name=host, colour=COLOURS[0])
+        await ratings.check_lobby(conn, rated, preset_name, table, options.to_json())
         now = utcnow()
         await sql.insert_lobby(conn, dict(
             code=code, name=title, host_id=player_id, private=private, preset=preset_name,
             rules=options.to_json(), max_seats=seats, seats=table, status="open",
-            match_id=None, version=1, created_at=now, updated_at=now,
+            match_id=None, version=1, created_at=now, updated_at=now, rated=rated,
         ))
         row = await sql.lobby(conn, code)
     return lobby_json(row, _lobby_presence(rt, code))
@@ -199,6 +202,7 @@ async def join(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
             raise Conflict("the lobby is full")
         free.update(player=player_id, name=await _player_name(conn, player_id),
                     colour=_free_colour(seats))
+        await ratings.check_lobby(conn, row.rated, row.preset, seats)
         row = await _save(rt, conn, row, seats=seats)
     return await _announce(rt, row)
 
@@ -265,6 +269,7 @@ async def update_options(
         if rules is not None or preset is not None:
             preset_name, options = _rules_from(preset, rules)
             values.update(preset=preset_name, rules=options.to_json())
+            await ratings.check_lobby(conn, row.rated, preset_name, row.seats, values["rules"])
         if private is not None:
             values["private"] = private
         if name is not None:
@@ -294,6 +299,7 @@ async def _host_edits_seats(
         _require_open(row)
         seats = [dict(s) for s in row.seats]
         change(seats)
+        await ratings.check_lobby(conn, row.rated, row.preset, seats)
         row = await _save(rt, conn, row, seats=seats)
     return await _announce(rt, row)
 
@@ -375,9 +381,12 @@ async def start(rt: Runtime, code: str, player_id: str) -> str:
         taken = [s for s in row.seats if s["player"] is not None or s["bot"]]
         if len(taken) < MIN_SEATS:
             raise Conflict("a match needs at least 2 filled seats")
+        await ratings.check_lobby(conn, row.rated, row.preset, taken, row.rules)
         options = Options.from_json(row.rules)
-        # ``deck_seed``: a fixed deck for tests (refused in production by the settings).
-        state = new_game(options, [s["name"] for s in taken], seed=rt.settings.deck_seed)
+        # ``deck_seed``: a fixed deck for tests (refused in production by the settings);
+        # the seed is committed to (shuffle.deal) and revealed after the end.
+        dealt = shuffle.deal(rt.settings.deck_seed)
+        state = new_game(options, [s["name"] for s in taken], seed=dealt.seed)
         match_id = secrets.token_hex(8)
         seats = [{"seat": i, "player": s["player"], "name": s["name"], "colour": s["colour"],
                   "bot": s["bot"], "level": s.get("level") or DEFAULT_LEVEL}
@@ -392,6 +401,7 @@ async def start(rt: Runtime, code: str, player_id: str) -> str:
             scores=list(state.scores), next_bot_at=now + timedelta(seconds=delay),
             rematch_code=None, created_at=now, updated_at=now, finished_at=None,
         ))
+        await history.on_match_started(conn, match_id, seats, row.preset, row.rated, dealt)
         row = await _save(rt, conn, row, status="started", match_id=match_id)
     rt.metrics.matches_live.inc()
     await _announce(rt, row)
@@ -422,7 +432,7 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
             code=code, name=m.name, host_id=player_id, private=m.private,
             preset=lobby.preset if lobby else None, rules=m.rules, max_seats=len(seats),
             seats=seats, status="open", match_id=None, version=1, created_at=now,
-            updated_at=now,
+            updated_at=now, rated=bool(lobby.rated) if lobby else False,
         ))
         await sql.set_rematch(conn, match_id, code)
     return code

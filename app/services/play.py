@@ -53,6 +53,7 @@ from app.realtime.protocol import (
     presence_frame,
     snapshot_frame,
 )
+from app.services import history
 from app.services.cache import Live
 from app.services.errors import Conflict, Forbidden, NotFound, NotSeated, StaleVersion
 from app.services.runtime import Runtime
@@ -199,6 +200,7 @@ def _after_commit(rt: Runtime, live: Live, applied: Applied) -> str:
         hub.deliver(applied.version, frame)
     if state.is_over:
         rt.metrics.matches_live.dec()
+        rt.spawn(history.match_finished(rt, live.match_id))  # history + ratings (issue 15)
     return frame
 
 
@@ -320,6 +322,8 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
                 return False
             if advice is not None and advice[0] != row.version:
                 return False  # the match moved on while the bot thought: think again later
+            if not live.seats[seat].get("bot") and state.phase != PLAGUE:
+                rt.spawn(history.seat_taken_over(rt, match_id, seat))  # ratings: a leaver
             action = advice[1] if advice is not None else choose_action(
                 state, random.Random(f"{match_id}:{row.version}"))
             applied = await _apply_and_store(rt, tx, live, seat, action, None, True)

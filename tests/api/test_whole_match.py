@@ -129,6 +129,8 @@ def test_whole_match_to_the_end(api: Api, client: TestClient) -> None:
             if version % 40 == 0:
                 rest(f"/api/matches/{match_id}")
                 rest(f"/api/matches/{match_id}/record")
+                rest(f"/api/matches/{match_id}/fairness")
+                rest(f"/api/matches/{match_id}/replay")
                 rest(f"/api/matches/{match_id}/events?since={version - 5}")
         for ws, who in ((p0, "p0"), (p1, "p1")):
             while not seen[who] or seen[who][-1] != version:
@@ -151,14 +153,22 @@ def test_whole_match_to_the_end(api: Api, client: TestClient) -> None:
     assert [s["name"] for s in lobby["seats"]] == ["Ann", "Ben", "Bot 1"]
     assert lobby["seats"][2]["bot"] and lobby["status"] == "open"
 
-    # Nothing secret in any message of the game.
+    # After the end (only then) the record reveals the shuffle, and it checks out.
+    fair = record.pop("fairness")
+    assert fair["seed"] == _setup(client, match_id)["seed"]
+    assert api.post("/api/verify", **{**record, "fairness": fair})["ok"]
+    messages = [(v, text) for v, text in messages if not _revealed(json.loads(text))]
+
+    # Nothing secret in any message of the game (the salt included).
     setup = _setup(client, match_id)
+    salt = fair["salt"]
     deck: list[str] = setup["deck"]
     drawn = _drawn_by_version(setup, _actions_from_record(record, setup))
     seed = str(setup["seed"])
     assert len(seed) >= 6
     for version, text in messages:
         assert seed not in text, "the seed leaked"
+        assert salt not in text, "the salt leaked"
         undrawn = deck[drawn[min(version, len(drawn) - 1)]:]
         for strings in _string_lists(json.loads(text)):
             if len(strings) >= 6:
@@ -168,6 +178,16 @@ def test_whole_match_to_the_end(api: Api, client: TestClient) -> None:
                 and not body["finished"]:
             assert body["draw_order"] == deck[:len(body["draw_order"])]
             assert len(body["draw_order"]) <= drawn[min(version, len(drawn) - 1)]
+
+
+def _revealed(body: Any) -> bool:
+    """A body sent after the end that carries the revealed shuffle (allowed to hold the seed)."""
+    if not isinstance(body, dict):
+        return False
+    if body.get("revealed") is True:
+        return True
+    record = body.get("record", body)
+    return isinstance(record, dict) and record.get("finished") is True and "fairness" in record
 
 
 def _actions_from_record(record: dict[str, Any], setup: dict[str, Any]) -> list[dict[str, Any]]:

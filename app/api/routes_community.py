@@ -1,0 +1,172 @@
+"""Accounts, history, ratings, replays and the shuffle check (docs/API.md § Accounts,
+§ History and replays, § Ratings, § Fair bag)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Path, Query, Request, Response
+
+from app.api.deps import CurrentPlayer, OptionalPlayer, RuntimeDep
+from app.api.routes_matches import InviteCode, MatchId
+from app.api.schemas import CODE_PATTERN
+from app.api.schemas_community import (
+    AccountCreated,
+    AccountOut,
+    Credentials,
+    MatchPage,
+    PasswordChange,
+    PasswordConfirm,
+    Profile,
+    Verdict,
+)
+from app.services import accounts, history, play, ratings, replays, shuffle
+from app.services.errors import ValidationFailed
+
+router = APIRouter(prefix="/api", tags=["accounts and history"])
+
+PlayerId = Annotated[str, Path(pattern=CODE_PATTERN, description="the player id")]
+PresetName = Annotated[str, Path(max_length=32, description="a key of GET /api/presets")]
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+@router.post("/accounts", status_code=201, response_model=AccountCreated)
+async def register(body: Credentials, rt: RuntimeDep, guest: OptionalPlayer) -> dict[str, Any]:
+    """Create an account. With a guest's bearer token the guest becomes the account and keeps
+    its matches and name; without one a new player named after the username is made."""
+    account, token = await accounts.register(rt, body.username, body.password, guest)
+    return {"account": account, "token": token}
+
+
+@router.post("/accounts/login", response_model=AccountCreated)
+async def login(body: Credentials, rt: RuntimeDep, request: Request) -> dict[str, Any]:
+    """Log in (any device): a new bearer token for the account's player. Unknown username and
+    wrong password give the same 401; attempts are limited per username and per client."""
+    account, token = await accounts.login(rt, body.username, body.password, _client(request))
+    return {"account": account, "token": token}
+
+
+@router.get("/accounts/me", response_model=AccountOut)
+async def me(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """The caller: ``username`` is null for a guest."""
+    return await accounts.whoami(rt, player)
+
+
+@router.post("/accounts/password", status_code=204, response_class=Response)
+async def change_password(body: PasswordChange, rt: RuntimeDep,
+                          player: CurrentPlayer) -> Response:
+    """Change the caller's password (the current one is checked)."""
+    await accounts.change_password(rt, player, body.password, body.new_password)
+    return Response(status_code=204)
+
+
+@router.post("/accounts/delete", status_code=204, response_class=Response)
+async def delete_account(body: PasswordConfirm, rt: RuntimeDep,
+                         player: CurrentPlayer) -> Response:
+    """Delete the caller's account (password checked). Matches stay, the name becomes
+    "Deleted player"; ratings are removed."""
+    await accounts.delete_account(rt, player, body.password)
+    return Response(status_code=204)
+
+
+@router.get("/players/{player_id}/profile", response_model=Profile)
+async def profile(player_id: PlayerId, rt: RuntimeDep, viewer: OptionalPlayer) -> dict[str, Any]:
+    """Matches played and won, ratings by preset, the 10 most recent matches."""
+    return await history.profile(rt, player_id, viewer)
+
+
+@router.get("/players/{player_id}/matches", response_model=MatchPage)
+async def player_matches(
+    player_id: PlayerId, rt: RuntimeDep, viewer: OptionalPlayer,
+    page: Annotated[int, Query(ge=1, le=10_000)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> dict[str, Any]:
+    """A player's matches, newest first (private ones only to the player)."""
+    return await history.player_matches(rt, player_id, page, per_page, viewer)
+
+
+@router.get("/me/records.zip", response_class=Response,
+            responses={200: {"content": {"application/zip": {}}}})
+async def my_records(rt: RuntimeDep, player: CurrentPlayer) -> Response:
+    """Every finished match of the caller as ``carcassonne-record/1`` files in one zip."""
+    data = await history.records_zip(rt, player)
+    return Response(data, media_type="application/zip", headers={
+        "Content-Disposition": 'attachment; filename="carcassonne-records.zip"'})
+
+
+@router.get("/leaderboard/{preset}")
+async def leaderboard(preset: PresetName, rt: RuntimeDep,
+                      page: Annotated[int, Query(ge=1, le=10_000)] = 1,
+                      per_page: Annotated[int, Query(ge=1, le=100)] = 50) -> dict[str, Any]:
+    """Rated players of one preset, best first: ``{"preset", "total", "players": [...]}``."""
+    return await ratings.leaderboard(rt, preset, per_page, (page - 1) * per_page)
+
+
+@router.get("/ratings")
+async def ratings_of(rt: RuntimeDep,
+                     preset: Annotated[str, Query(max_length=32)],
+                     players: Annotated[str, Query(max_length=200,
+                                                   description="ids, comma-separated")]
+                     ) -> dict[str, Any]:
+    """``{"preset", "ratings": {player_id: rating}}`` for seats and lobby cards (at most 5)."""
+    ratings.require_preset(preset)
+    ids = [p for p in players.split(",") if p][:5]
+    return {"preset": preset, "ratings": await ratings.of_players(rt, ids, preset)}
+
+
+@router.get("/matches/{match_id}/replay")
+async def match_replay(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
+                       code: InviteCode = None) -> dict[str, Any]:
+    """The match cut into steps for the replay viewer: a finished match whole (with its
+    revealed shuffle), a live one up to its last completed move (never beyond)."""
+    record = await shuffle.reveal_into(rt, match_id, await play.record(rt, match_id, player,
+                                                                       code))
+    out = replays.steps(record)
+    out["record"] = record
+    out["id"] = match_id
+    out["commitment"] = await shuffle.commitment_of(rt, match_id)
+    out["rating_changes"] = await ratings.changes(rt, match_id)
+    return out
+
+
+@router.get("/matches/{match_id}/fairness")
+async def fairness(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
+                   code: InviteCode = None) -> dict[str, Any]:
+    """The shuffle commitment, published from the start: ``{"scheme", "commitment",
+    "revealed"}``, plus ``"seed"`` and ``"salt"`` once the match is finished."""
+    await play.get_match(rt, match_id, player, code)  # exists and may be watched
+    return await shuffle.public(rt, match_id)
+
+
+@router.get("/matches/{match_id}/ratings")
+async def match_ratings(match_id: MatchId, rt: RuntimeDep) -> dict[str, Any]:
+    """Rating changes of a rated match (empty until settled or when unrated)."""
+    return {"changes": await ratings.changes(rt, match_id)}
+
+
+def _record_body(record: Any) -> Any:
+    if not isinstance(record, dict):
+        raise ValidationFailed("body: a carcassonne-record/1 JSON object")
+    return record
+
+
+@router.post("/replay")
+async def replay_file(rt: RuntimeDep, record: Annotated[Any, Body()]) -> dict[str, Any]:
+    """Any ``carcassonne-record/1`` cut into steps. An invalid record: 422 ``invalid_record``
+    naming the move and the reason."""
+    out = replays.steps(_record_body(record))
+    out["record"] = record
+    return out
+
+
+@router.post("/verify", response_model=Verdict)
+async def verify(record: Annotated[Any, Body()],
+                 commitment: Annotated[str | None, Query(pattern=r"^[0-9a-f]{64}$")] = None
+                 ) -> dict[str, Any]:
+    """Check a finished record's shuffle: the commitment, every drawn tile against the
+    committed deck, and every move. ``commitment``: the one you saw published, if you kept it."""
+    return replays.verify(_record_body(record), commitment)
+

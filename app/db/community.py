@@ -1,0 +1,117 @@
+"""Tables of what makes players come back (issue 15): accounts, match history, ratings and the
+commitment to each match's shuffle.
+
+Kept apart from :mod:`app.db.models` (the play path's tables); both share its ``Base`` so
+Alembic sees one metadata. ``match_fairness.seed``/``salt`` are secret while the match is live:
+only ``commitment`` may leave the server before the end.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import cast
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db.models import Base, utcnow
+
+
+class Account(Base):
+    """A player identity that can log in: ``username_key`` is the lower-cased, unique name."""
+
+    __tablename__ = "accounts"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    username: Mapped[str] = mapped_column(String(24))
+    username_key: Mapped[str] = mapped_column(String(24), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MatchPlayer(Base):
+    """One seat of one match, for history: written when the match starts, completed (score,
+    place, ``finished_at``) when it ends. ``player_id`` is null for computer seats; ``left``:
+    the server played this (human) seat's turn for it at least once."""
+
+    __tablename__ = "match_players"
+
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    preset: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    left: Mapped[bool] = mapped_column(Boolean, default=False)
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_match_players_player", "player_id", "started_at"),)
+
+
+class MatchFairness(Base):
+    """The shuffle commitment of a match: ``commitment`` = SHA-256 over seed and salt
+    (:mod:`app.engine.fairness`). ``seed`` (decimal text) and ``salt`` stay on the server until
+    the match is finished."""
+
+    __tablename__ = "match_fairness"
+
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    scheme: Mapped[str] = mapped_column(String(40))
+    commitment: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[str] = mapped_column(String(40))
+    salt: Mapped[str] = mapped_column(String(64))
+
+
+class Rating(Base):
+    """A player's OpenSkill (Plackett–Luce) rating for one rule preset."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_ratings_preset", "preset"),)
+
+
+class RatingChange(Base):
+    """What one rated match did to one seat's rating (shown on the end screen and history)."""
+
+    __tablename__ = "rating_changes"
+
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32))
+    preset: Mapped[str] = mapped_column(String(32))
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+
+
+accounts = cast(Table, Account.__table__)
+match_players = cast(Table, MatchPlayer.__table__)
+match_fairness = cast(Table, MatchFairness.__table__)
+ratings = cast(Table, Rating.__table__)
+rating_changes = cast(Table, RatingChange.__table__)

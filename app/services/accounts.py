@@ -1,0 +1,255 @@
+"""Accounts: a username and password on top of a player identity (guests keep playing as today).
+
+An account is a row of ``accounts`` pointing at a ``players`` row, so everything keyed by the
+player id (seats, match history, ratings) follows the account. Registering with a guest's token
+turns that guest into the account and keeps its matches. Logging in answers with a bearer token
+for the account's player (the same token family as guests', :class:`app.services.identity.Tokens`).
+
+Passwords are hashed with Argon2id through ``pwdlib``; an unknown username and a wrong password
+get the same error, and an unknown username still costs one hash so timing tells nothing.
+Failed logins are limited per username and per client address with the ``limits`` library,
+on Redis when ``REDIS_URL`` is set (so the limit holds across instances), in memory otherwise.
+Deleting an account keeps its matches: the player's name becomes "Deleted player" everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import weakref
+from typing import Any
+
+from limits import parse
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+from pwdlib import PasswordHash
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.community import accounts, match_players, ratings
+from app.db.models import matches, players, utcnow
+from app.services.errors import Conflict, NotFound, RateLimited, Unauthorized, ValidationFailed
+from app.services.runtime import Runtime
+
+USERNAME_RE = re.compile(r"^[A-Za-z0-9_\-]{3,20}$")
+MIN_PASSWORD, MAX_PASSWORD = 8, 128
+DELETED_NAME = "Deleted player"
+#: Failed logins allowed per username and per client address (``limits`` notation).
+PER_ACCOUNT, PER_CLIENT = "10/minute", "30/minute"
+_COMMON = {"password", "12345678", "123456789", "1234567890", "qwertyui", "qwerty123",
+           "iloveyou", "11111111", "password1", "abcdefgh", "carcassonne", "00000000"}
+
+_hasher = PasswordHash.recommended()
+_DUMMY_HASH = _hasher.hash("not-a-real-password-" + secrets.token_hex(8))
+_limiters: weakref.WeakKeyDictionary[Runtime, MovingWindowRateLimiter] = \
+    weakref.WeakKeyDictionary()
+
+WRONG = "wrong username or password"
+
+
+def _limiter(rt: Runtime) -> MovingWindowRateLimiter:
+    limiter = _limiters.get(rt)
+    if limiter is None:
+        url = rt.settings.redis_url
+        if url:
+            storage = storage_from_string("async+" + url, implementation="redispy")
+        else:
+            storage = storage_from_string("async+memory://")
+        limiter = _limiters[rt] = MovingWindowRateLimiter(storage)
+    return limiter
+
+
+async def check_login_rate(rt: Runtime, username_key: str, client: str) -> None:
+    """Raise :class:`RateLimited` when the username or the client address has used up its
+    window of failed login attempts (:func:`count_failure` counts them)."""
+    limiter = _limiter(rt)
+    prefix = rt.settings.channel_prefix
+    if not (await limiter.test(parse(PER_ACCOUNT), prefix, "login-account", username_key)
+            and await limiter.test(parse(PER_CLIENT), prefix, "login-client", client)):
+        raise RateLimited("too many failed logins: wait a minute and try again")
+
+
+async def count_failure(rt: Runtime, username_key: str, client: str) -> None:
+    """Count one failed login for the username and for the client address."""
+    limiter = _limiter(rt)
+    prefix = rt.settings.channel_prefix
+    await limiter.hit(parse(PER_ACCOUNT), prefix, "login-account", username_key)
+    await limiter.hit(parse(PER_CLIENT), prefix, "login-client", client)
+
+
+def clean_username(username: Any) -> str:
+    """A valid username (3–20 letters, digits, ``_`` or ``-``); raises
+    :class:`ValidationFailed` naming the field."""
+    if not isinstance(username, str) or not USERNAME_RE.fullmatch(username):
+        raise ValidationFailed("username: 3–20 letters, digits, '_' or '-'")
+    return username
+
+
+def check_password(password: Any, username: str = "", field: str = "password") -> str:
+    """A password strong enough to keep: 8–128 characters, not a common one, not the username,
+    not one repeated character. Raises :class:`ValidationFailed` naming ``field``."""
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise ValidationFailed(f"{field}: {MIN_PASSWORD}–{MAX_PASSWORD} characters")
+    lowered = password.lower()
+    if lowered in _COMMON or len(set(password)) < 3 or (username and lowered == username.lower()):
+        raise ValidationFailed(f"{field}: too easy to guess; choose a longer, less common one")
+    return password
+
+
+def account_json(player_id: str, name: str, username: str | None) -> dict[str, Any]:
+    """``{"id", "name", "username"}`` (``username`` null for a guest)."""
+    return {"id": player_id, "name": name, "username": username}
+
+
+async def _account_of(conn: AsyncConnection, player_id: str) -> Any:
+    return (await conn.execute(select(accounts).where(accounts.c.player_id == player_id))).first()
+
+
+async def register(
+    rt: Runtime, username: Any, password: Any, guest_id: str | None = None
+) -> tuple[dict[str, Any], str]:
+    """Create an account; returns ``(account JSON, token)``.
+
+    ``guest_id``: the caller's guest player (from its token), which becomes the account and
+    keeps its matches and name; without one a new player named ``username`` is made.
+    Raises :class:`ValidationFailed` (username, password), :class:`Conflict` (username taken,
+    the guest already has an account). Nothing is created on error.
+    """
+    username = clean_username(username)
+    check_password(password, username)
+    digest = _hasher.hash(password)
+    now = utcnow()
+    try:
+        async with rt.db.transaction() as conn:
+            if guest_id is not None:
+                row = (await conn.execute(
+                    select(players.c.name).where(players.c.id == guest_id))).first()
+                if row is None:
+                    raise NotFound("no such player")
+                if await _account_of(conn, guest_id) is not None:
+                    raise Conflict("you already have an account: log in instead")
+                player_id, name = guest_id, str(row.name)
+            else:
+                player_id, name = secrets.token_hex(8), username
+                await conn.execute(insert(players).values(id=player_id, name=name,
+                                                          created_at=now))
+            taken = (await conn.execute(select(accounts.c.player_id).where(
+                accounts.c.username_key == username.lower()))).first()
+            if taken is not None:
+                raise Conflict("username: already taken")
+            await conn.execute(insert(accounts).values(
+                player_id=player_id, username=username, username_key=username.lower(),
+                password_hash=digest, created_at=now, updated_at=now))
+    except IntegrityError:
+        raise Conflict("username: already taken") from None
+    return account_json(player_id, name, username), rt.tokens.issue(player_id)
+
+
+async def login(rt: Runtime, username: Any, password: Any, client: str) -> tuple[dict[str, Any],
+                                                                                str]:
+    """Check a username and password; returns ``(account JSON, token)``.
+
+    Raises :class:`RateLimited` (too many failures for this username or client),
+    :class:`Unauthorized` with the same message for an unknown user and a wrong password.
+    """
+    if not isinstance(username, str) or not isinstance(password, str) \
+            or len(username) > 64 or len(password) > MAX_PASSWORD:
+        raise ValidationFailed("username and password: text, at most 64 and 128 characters")
+    key = username.lower()
+    await check_login_rate(rt, key, client)
+    async with rt.db.reading() as conn:
+        row = (await conn.execute(
+            select(accounts.c.player_id, accounts.c.username, accounts.c.password_hash,
+                   players.c.name)
+            .join(players, players.c.id == accounts.c.player_id)
+            .where(accounts.c.username_key == key))).first()
+    if row is None:
+        _hasher.verify(password, _DUMMY_HASH)  # the same cost as a real check
+        await count_failure(rt, key, client)
+        raise Unauthorized(WRONG)
+    valid, new_hash = _hasher.verify_and_update(password, row.password_hash)
+    if not valid:
+        await count_failure(rt, key, client)
+        raise Unauthorized(WRONG)
+    if new_hash is not None:  # parameters were raised since: store the stronger hash
+        async with rt.db.transaction() as conn:
+            await conn.execute(update(accounts).where(accounts.c.player_id == row.player_id)
+                               .values(password_hash=new_hash))
+    return account_json(row.player_id, row.name, row.username), rt.tokens.issue(row.player_id)
+
+
+async def whoami(rt: Runtime, player_id: str) -> dict[str, Any]:
+    """Account JSON of a player (``username`` null for a guest); raises :class:`NotFound`."""
+    async with rt.db.reading() as conn:
+        row = (await conn.execute(
+            select(players.c.id, players.c.name, accounts.c.username)
+            .outerjoin(accounts, accounts.c.player_id == players.c.id)
+            .where(players.c.id == player_id))).first()
+    if row is None:
+        raise NotFound("no such player")
+    return account_json(row.id, row.name, row.username)
+
+
+async def _verified(conn: AsyncConnection, player_id: str, password: Any) -> Any:
+    row = await _account_of(conn, player_id)
+    if row is None:
+        raise NotFound("you have no account")
+    if not isinstance(password, str) or not _hasher.verify(password, row.password_hash):
+        raise Unauthorized("password: wrong password")
+    return row
+
+
+async def change_password(rt: Runtime, player_id: str, password: Any, new_password: Any) -> None:
+    """Replace the caller's password after checking the current one.
+
+    Raises :class:`NotFound` (no account), :class:`Unauthorized` (wrong current password),
+    :class:`ValidationFailed` (new password too weak).
+    """
+    async with rt.db.transaction() as conn:
+        row = await _verified(conn, player_id, password)
+        check_password(new_password, row.username, "new_password")
+        await conn.execute(update(accounts).where(accounts.c.player_id == player_id).values(
+            password_hash=_hasher.hash(new_password), updated_at=utcnow()))
+
+
+async def delete_account(rt: Runtime, player_id: str, password: Any) -> None:
+    """Delete the caller's account after checking its password. Its matches stay, with the
+    name replaced by "Deleted player" in seats and records; its ratings are removed.
+
+    Raises :class:`NotFound`, :class:`Unauthorized`.
+    """
+    async with rt.db.transaction() as conn:
+        await _verified(conn, player_id, password)
+        await conn.execute(delete(accounts).where(accounts.c.player_id == player_id))
+        await conn.execute(delete(ratings).where(ratings.c.player_id == player_id))
+        await conn.execute(update(players).where(players.c.id == player_id)
+                           .values(name=DELETED_NAME))
+        ids = [r[0] for r in await conn.execute(
+            select(match_players.c.match_id).where(match_players.c.player_id == player_id))]
+        for match_id in ids:
+            await _anonymise_match(conn, match_id, player_id)
+    for match_id in ids:
+        rt.cache.drop(match_id)
+
+
+async def _anonymise_match(conn: AsyncConnection, match_id: str, player_id: str) -> None:
+    """Rename the player's seat(s) of one match in the seats, setup and snapshot."""
+    row = (await conn.execute(select(matches.c.seats, matches.c.setup, matches.c.snapshot)
+                              .where(matches.c.id == match_id))).first()
+    if row is None:
+        return
+    seats = [dict(s) for s in row.seats]
+    mine = [s["seat"] for s in seats if s.get("player") == player_id]
+    for s in seats:
+        if s["seat"] in mine:
+            s["name"] = DELETED_NAME
+    setup, snapshot = dict(row.setup), dict(row.snapshot)
+    for state in (setup, snapshot):
+        names = list(state.get("players", []))
+        for seat in mine:
+            if seat < len(names):
+                names[seat] = DELETED_NAME
+        state["players"] = names
+    await conn.execute(update(matches).where(matches.c.id == match_id)
+                       .values(seats=seats, setup=setup, snapshot=snapshot))

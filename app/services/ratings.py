@@ -1,0 +1,180 @@
+"""Ratings: OpenSkill (Plackett–Luce, the ``openskill`` library), one rating per rule preset.
+
+A rated lobby takes accounts only, one of the standard presets (:data:`app.engine.PRESETS`,
+unchanged) and no computer seats. When a rated match finishes (:func:`rate_match`, called by
+the history settlement in the same transaction), every seat is ranked by final score — equal
+scores share a placement — and all ratings of the preset move together. The policy for seats
+the server had to play (docs/RATINGS.md): such a seat *left*; leavers share the last placement
+below everyone who stayed, who are ranked among themselves by score.
+
+The number people see is :func:`display`: OpenSkill's ordinal ``mu − 3σ`` scaled to
+``1000 + 40·ordinal`` (a new player shows 1000).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.community import accounts, rating_changes, ratings
+from app.db.models import players, utcnow
+from app.engine import PRESETS
+from app.services.errors import Conflict, NotFound, ValidationFailed
+from app.services.runtime import Runtime
+
+MODEL = PlackettLuce()
+MU, SIGMA = MODEL.mu, MODEL.sigma
+
+
+def display(mu: float, sigma: float) -> int:
+    """The rating people see: ``round(1000 + 40·(mu − 3σ))`` (OpenSkill's ordinal, scaled)."""
+    return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(alpha=40, target=1000))
+
+
+def rating_json(mu: float, sigma: float, games: int) -> dict[str, Any]:
+    """``{"rating", "mu", "sigma", "games"}``."""
+    return {"rating": display(mu, sigma), "mu": mu, "sigma": sigma, "games": games}
+
+
+def new_ratings(before: Sequence[tuple[float, float]], places: Sequence[int]
+                ) -> list[tuple[float, float]]:
+    """OpenSkill Plackett–Luce update of one match: ``before[i]`` is seat i's ``(mu, sigma)``,
+    ``places[i]`` its placement (1 = best; equal numbers tie). Returns the new ``(mu, sigma)``
+    by seat. 2–5 seats."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    rated = MODEL.rate(teams, ranks=[float(p) for p in places])
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def placements(scores: Sequence[int], left: Sequence[bool]) -> list[int]:
+    """Placement by seat: 1 + the number of staying seats with a higher score; every leaver
+    shares the placement after the last staying seat (docs/RATINGS.md)."""
+    stayed = [s for s, gone in zip(scores, left, strict=True) if not gone]
+    out = []
+    for score, gone in zip(scores, left, strict=True):
+        out.append(len(stayed) + 1 if gone else 1 + sum(1 for s in stayed if s > score))
+    return out
+
+
+async def check_lobby(conn: AsyncConnection, rated: bool, preset: str | None,
+                      seats: Sequence[dict[str, Any]], rules: dict[str, Any] | None = None
+                      ) -> None:
+    """Refuse a rated lobby that breaks the rules of rated play: a custom rule set, a computer
+    seat, or a seat without an account. Raises :class:`ValidationFailed` (``preset``) or
+    :class:`Conflict` (seats)."""
+    if not rated:
+        return
+    if preset not in PRESETS or (rules is not None and rules != PRESETS[preset].to_json()):
+        raise ValidationFailed("rated: a rated table plays one of the standard presets, "
+                               "unchanged")
+    if any(s.get("bot") for s in seats):
+        raise Conflict("rated: computer players cannot sit at a rated table")
+    people = [s["player"] for s in seats if s.get("player")]
+    if people:
+        found = {r[0] for r in await conn.execute(
+            select(accounts.c.player_id).where(accounts.c.player_id.in_(people)))}
+        if set(people) - found:
+            raise Conflict("rated: only players with an account can sit at a rated table")
+
+
+async def rate_match(conn: AsyncConnection, match_id: str, preset: str,
+                     seats: Sequence[tuple[int, str | None, int]]) -> None:
+    """Update the ratings of a finished rated match: ``seats`` are ``(seat, player_id,
+    placement)``. Seats whose player has no account (deleted meanwhile) or no id are skipped,
+    and a match with fewer than two rated seats changes nothing. Idempotent per match."""
+    people = [(seat, pid, place) for seat, pid, place in seats if pid]
+    if not people:
+        return
+    if (await conn.execute(select(rating_changes.c.seat)
+                           .where(rating_changes.c.match_id == match_id))).first() is not None:
+        return
+    ids = [pid for _, pid, _ in people]
+    with_account = {r[0] for r in await conn.execute(
+        select(accounts.c.player_id).where(accounts.c.player_id.in_(ids)))}
+    people = [p for p in people if p[1] in with_account]
+    if len(people) < 2:
+        return
+    current = {r.player_id: r for r in await conn.execute(
+        select(ratings).where(ratings.c.preset == preset, ratings.c.player_id.in_(ids)))}
+    before = [(current[p].mu, current[p].sigma) if p in current else (MU, SIGMA)
+              for _, p, _ in people]
+    after = new_ratings(before, [place for _, _, place in people])
+    now = utcnow()
+    for (seat, pid, _), (mu0, s0), (mu1, s1) in zip(people, before, after, strict=True):
+        assert pid is not None
+        if pid in current:
+            await conn.execute(update(ratings).where(
+                ratings.c.player_id == pid, ratings.c.preset == preset).values(
+                mu=mu1, sigma=s1, games=current[pid].games + 1, updated_at=now))
+        else:
+            await conn.execute(insert(ratings).values(
+                player_id=pid, preset=preset, mu=mu1, sigma=s1, games=1, updated_at=now))
+        await conn.execute(insert(rating_changes).values(
+            match_id=match_id, seat=seat, player_id=pid, preset=preset, mu_before=mu0,
+            sigma_before=s0, mu_after=mu1, sigma_after=s1))
+
+
+async def of_players(rt: Runtime, player_ids: Sequence[str], preset: str | None
+                     ) -> dict[str, dict[str, Any]]:
+    """``{player_id: rating JSON}`` for one preset (players never rated there are absent)."""
+    ids = [p for p in player_ids if p]
+    if not ids or preset is None:
+        return {}
+    async with rt.db.reading() as conn:
+        rows = await conn.execute(select(ratings).where(
+            ratings.c.preset == preset, ratings.c.player_id.in_(ids)))
+        return {r.player_id: rating_json(r.mu, r.sigma, r.games) for r in rows}
+
+
+async def of_player(conn: AsyncConnection, player_id: str) -> dict[str, dict[str, Any]]:
+    """``{preset: rating JSON}`` of one player."""
+    rows = await conn.execute(select(ratings).where(ratings.c.player_id == player_id))
+    return {r.preset: rating_json(r.mu, r.sigma, r.games) for r in rows}
+
+
+async def changes(rt: Runtime, match_id: str) -> list[dict[str, Any]]:
+    """``[{"seat", "player", "preset", "before", "after", "delta"}]`` of a rated match (empty
+    when unrated or not yet settled); ``before``/``after`` are displayed ratings."""
+    async with rt.db.reading() as conn:
+        rows = (await conn.execute(select(rating_changes).where(
+            rating_changes.c.match_id == match_id).order_by(rating_changes.c.seat))).all()
+    out = []
+    for r in rows:
+        b, a = display(r.mu_before, r.sigma_before), display(r.mu_after, r.sigma_after)
+        out.append({"seat": r.seat, "player": r.player_id, "preset": r.preset,
+                    "before": b, "after": a, "delta": a - b})
+    return out
+
+
+async def leaderboard(rt: Runtime, preset: str, limit: int = 50, offset: int = 0
+                      ) -> dict[str, Any]:
+    """``{"preset", "total", "players": [{"rank", "id", "name", "username", "rating", "mu",
+    "sigma", "games"}]}`` best first (by displayed rating). Raises :class:`NotFound` for an
+    unknown preset."""
+    if preset not in PRESETS:
+        raise NotFound(f"no preset {preset!r}")
+    ordinal = ratings.c.mu - 3 * ratings.c.sigma
+    async with rt.db.reading() as conn:
+        total = (await conn.execute(select(func.count()).select_from(ratings).where(
+            ratings.c.preset == preset))).scalar_one()
+        rows = (await conn.execute(
+            select(ratings, players.c.name, accounts.c.username)
+            .join(players, players.c.id == ratings.c.player_id)
+            .join(accounts, accounts.c.player_id == ratings.c.player_id)
+            .where(ratings.c.preset == preset)
+            .order_by(ordinal.desc(), ratings.c.games.desc(), ratings.c.player_id)
+            .limit(limit).offset(offset))).all()
+    return {"preset": preset, "total": int(total), "players": [
+        {"rank": offset + i + 1, "id": r.player_id, "name": r.name, "username": r.username,
+         **rating_json(r.mu, r.sigma, r.games)} for i, r in enumerate(rows)]}
+
+
+def require_preset(preset: str | None) -> str:
+    """A known preset name; raises :class:`NotFound`."""
+    if preset not in PRESETS:
+        raise NotFound(f"no preset {preset!r}")
+    return preset

@@ -1,0 +1,163 @@
+"""Accounts on both backends: register, log in elsewhere, change password, delete, a guest
+keeping its matches, bad input refused (naming the field, creating nothing), the same error for
+an unknown user and a wrong password, and login attempts limited per account and per client."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from app.api.app import create_app
+from app.db.community import accounts
+from app.db.models import players
+from app.services.runtime import Runtime
+from app.settings import Settings
+from tests.api.conftest import make_settings
+from tests.support.client import Api
+
+pytestmark = pytest.mark.timeout(120)
+PASSWORD = "correct horse battery"
+
+
+def _counts(client: TestClient) -> tuple[int, int]:
+    runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
+
+    async def count() -> tuple[int, int]:
+        async with runtime.db.reading() as conn:
+            a = (await conn.execute(select(func.count()).select_from(accounts))).scalar_one()
+            p = (await conn.execute(select(func.count()).select_from(players))).scalar_one()
+        return int(a), int(p)
+
+    return client.portal.call(count)  # type: ignore[union-attr]
+
+
+def _register(client: TestClient, username: str, password: str = PASSWORD,
+              headers: dict[str, str] | None = None) -> Any:
+    return client.post("/api/accounts", json={"username": username, "password": password},
+                       headers=headers or {})
+
+
+def _name(stem: str) -> str:
+    """A username no other test of the session uses (the databases are shared)."""
+    return f"{stem}{secrets.token_hex(3)}"
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_register_login_elsewhere_change_password_delete(api: Api, client: TestClient) -> None:
+    user = _name("Ann_")
+    r = _register(client, user)
+    assert r.status_code == 201, r.text
+    ann = r.json()
+    assert ann["account"]["username"] == user and ann["account"]["name"] == user
+    assert api.get("/api/me", _auth(ann["token"]))["id"] == ann["account"]["id"]
+
+    # Another device: log in (any case) and get a token for the same player.
+    other = api.post("/api/accounts/login", username=user.lower(), password=PASSWORD)
+    assert other["account"]["id"] == ann["account"]["id"]
+    assert api.get("/api/accounts/me", _auth(other["token"]))["username"] == user
+
+    # The same answer for an unknown user and a wrong password.
+    wrong = client.post("/api/accounts/login", json={"username": user, "password": "nope-nope"})
+    unknown = client.post("/api/accounts/login", json={"username": "Nobody", "password": PASSWORD})
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.json() == unknown.json()
+
+    # Change password: the current one is checked, the new one must be strong.
+    h = _auth(ann["token"])
+    bad = client.post("/api/accounts/password", headers=h,
+                      json={"password": "wrong-pass", "new_password": "another good one"})
+    assert bad.status_code == 401
+    weak = client.post("/api/accounts/password", headers=h,
+                       json={"password": PASSWORD, "new_password": "password"})
+    assert weak.status_code == 422 and "new_password" in weak.json()["error"]["message"]
+    ok = client.post("/api/accounts/password", headers=h,
+                     json={"password": PASSWORD, "new_password": "another good one"})
+    assert ok.status_code == 204
+    assert client.post("/api/accounts/login",
+                       json={"username": user, "password": PASSWORD}).status_code == 401
+    api.post("/api/accounts/login", username=user, password="another good one")
+
+    # Delete: password checked; the player stays (anonymised), the account is gone.
+    assert client.post("/api/accounts/delete", headers=h,
+                       json={"password": PASSWORD}).status_code == 401
+    assert client.post("/api/accounts/delete", headers=h,
+                       json={"password": "another good one"}).status_code == 204
+    assert client.post("/api/accounts/login", json={
+        "username": user, "password": "another good one"}).status_code == 401
+    profile = api.get(f"/api/players/{ann['account']['id']}/profile")
+    assert profile["player"] == {"id": ann["account"]["id"], "name": "Deleted player",
+                                 "username": None}
+    # The name is free again.
+    assert _register(client, user.upper()).status_code == 201
+
+
+@pytest.mark.parametrize("body, field, status", [
+    ({"username": "ab", "password": PASSWORD}, "username", 422),
+    ({"username": "has space", "password": PASSWORD}, "username", 422),
+    ({"username": "x" * 300, "password": PASSWORD}, "username", 422),
+    ({"username": "Cat", "password": "short"}, "password", 422),
+    ({"username": "Cat", "password": "password1"}, "password", 422),
+    ({"username": "Cat", "password": "aaaaaaaaaaaa"}, "password", 422),
+    ({"username": "Cat", "password": "y" * 300}, "password", 422),
+    ({"username": "Cat"}, "password", 422),
+    ({"username": "Cat", "password": PASSWORD, "admin": True}, "admin", 422),
+    ({"username": "taken", "password": PASSWORD}, "username", 409),
+])
+def test_bad_input_names_the_field_and_creates_nothing(
+        client: TestClient, body: dict[str, Any], field: str, status: int) -> None:
+    taken = _name("Taken")
+    assert _register(client, taken).status_code == 201
+    before = _counts(client)
+    if body.get("username") == "taken":
+        body = {**body, "username": taken.lower()}
+    r = client.post("/api/accounts", json=body)
+    assert r.status_code == status, r.text
+    assert field in r.json()["error"]["message"]
+    assert _counts(client) == before
+
+
+def test_guest_becomes_an_account_and_keeps_its_matches(api: Api, client: TestClient) -> None:
+    match_id, people, _ = api.match(seats=2)
+    guest_id, _, guest_headers = people[0]
+    user = _name("AnnPlays")
+    r = _register(client, user, headers=guest_headers)
+    assert r.status_code == 201, r.text
+    assert r.json()["account"] == {"id": guest_id, "name": "Ann", "username": user}
+    # Registering again with the same identity is refused, and creates nothing.
+    again = _register(client, _name("AnnAgain"), headers=guest_headers)
+    assert again.status_code == 409
+    # Logged in on another device, the match is in the history.
+    token = api.post("/api/accounts/login", username=user, password=PASSWORD)["token"]
+    page = api.get(f"/api/players/{guest_id}/matches", _auth(token))
+    assert [m["id"] for m in page["matches"]] == [match_id]
+    assert page["matches"][0]["seat"] == 0 and page["matches"][0]["status"] == "live"
+
+
+def test_failed_logins_are_limited_per_account_and_per_client(
+        backend: tuple[str, str | None], frontend: Any) -> None:
+    # Its own channel prefix: the counters (in Redis on Postgres+Redis) start from zero.
+    settings: Settings = make_settings(backend[0], backend[1], f"t15-{secrets.token_hex(4)}",
+                                       frontend)
+    with TestClient(create_app(settings)) as client:
+        user = _name("Dan")
+        assert _register(client, user).status_code == 201
+        codes = [client.post("/api/accounts/login", json={"username": user,
+                                                          "password": "bad-guess"}).status_code
+                 for _ in range(10)]
+        assert codes == [401] * 10
+        # The account is locked for a while, even with the right password...
+        locked = client.post("/api/accounts/login", json={"username": user,
+                                                           "password": PASSWORD})
+        assert locked.status_code == 429
+        # ... and one client guessing across many accounts is stopped too.
+        codes = [client.post("/api/accounts/login", json={"username": f"user{i}",
+                                                          "password": "bad-guess"}).status_code
+                 for i in range(21)]
+        assert codes[:20] == [401] * 20 and codes[20] == 429
