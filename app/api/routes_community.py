@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response
@@ -25,6 +26,7 @@ from app.services.errors import ValidationFailed
 
 router = APIRouter(prefix="/api", tags=["accounts and history"])
 
+_PLAYER_ID = re.compile(CODE_PATTERN)
 PlayerId = Annotated[str, Path(pattern=CODE_PATTERN, description="the player id")]
 PresetName = Annotated[str, Path(max_length=32, description="a key of GET /api/presets")]
 
@@ -113,7 +115,7 @@ async def ratings_of(rt: RuntimeDep,
                      ) -> dict[str, Any]:
     """``{"preset", "ratings": {player_id: rating}}`` for seats and lobby cards (at most 5)."""
     ratings.require_preset(preset)
-    ids = [p for p in players.split(",") if p][:5]
+    ids = [p for p in players.split(",") if _PLAYER_ID.fullmatch(p)][:5]
     return {"preset": preset, "ratings": await ratings.of_players(rt, ids, preset)}
 
 

@@ -4,7 +4,8 @@ When a match starts the server draws a ``seed`` (the shuffle's only input beside
 a secret random ``salt``, and publishes ``commitment(seed, salt)``: SHA-256 over
 ``"carcassonne-shuffle/1:<seed>:<salt>"``. The salt (128 random bits) makes the commitment
 useless for guessing the seed, so it reveals nothing about the order. After the end the record
-carries ``"fairness": {"scheme", "commitment", "seed", "salt"}`` and anyone can check, with
+carries ``"fairness": {"scheme", "commitment", "seed", "salt"}`` (``seed`` as decimal text: JSON
+numbers lose precision past 2**53 in browsers; an int is accepted too) and anyone can check, with
 :func:`verify_record`, that
 
 1. the revealed seed and salt hash to the published commitment,
@@ -22,7 +23,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine.errors import EngineError, RecordError
+from app.engine.errors import EngineError
 from app.engine.game import new_game
 from app.engine.options import Options
 from app.engine.record import replay
@@ -134,7 +135,7 @@ def verify_record(record: Any, published: str | None = None) -> Verdict:
     verdict.check("deck", True, f"all {len(drawn)} draws follow the committed order")
     try:
         state, _ = replay(record)
-    except RecordError as exc:
+    except EngineError as exc:
         verdict.check("moves", False, str(exc))
         return verdict
     verdict.check("moves", True, f"every move is legal; scores {state.scores}")

@@ -23,6 +23,7 @@ from limits import parse
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 from pwdlib import PasswordHash
+from pwdlib.hashers.argon2 import Argon2Hasher
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -41,11 +42,24 @@ _COMMON = {"password", "12345678", "123456789", "1234567890", "qwertyui", "qwert
            "iloveyou", "11111111", "password1", "abcdefgh", "carcassonne", "00000000"}
 
 _hasher = PasswordHash.recommended()
+#: ENVIRONMENT=test only: Argon2id with the smallest cost, so suites hashing hundreds of
+#: passwords stay fast (a hash made with other parameters still verifies: they are stored in it).
+_test_hasher = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))
 _DUMMY_HASH = _hasher.hash("not-a-real-password-" + secrets.token_hex(8))
+_TEST_DUMMY_HASH = _test_hasher.hash("not-a-real-password-" + secrets.token_hex(8))
 _limiters: weakref.WeakKeyDictionary[Runtime, MovingWindowRateLimiter] = \
     weakref.WeakKeyDictionary()
 
 WRONG = "wrong username or password"
+
+
+def _hash_for(rt: Runtime) -> PasswordHash:
+    return _test_hasher if rt.settings.environment == "test" else _hasher
+
+
+def _dummy_check(rt: Runtime, password: str) -> None:
+    test = rt.settings.environment == "test"
+    _hash_for(rt).verify(password, _TEST_DUMMY_HASH if test else _DUMMY_HASH)
 
 
 def _limiter(rt: Runtime) -> MovingWindowRateLimiter:
@@ -118,7 +132,7 @@ async def register(
     """
     username = clean_username(username)
     check_password(password, username)
-    digest = _hasher.hash(password)
+    digest = _hash_for(rt).hash(password)
     now = utcnow()
     try:
         async with rt.db.transaction() as conn:
@@ -158,6 +172,10 @@ async def login(rt: Runtime, username: Any, password: Any, client: str) -> tuple
         raise ValidationFailed("username and password: text, at most 64 and 128 characters")
     key = username.lower()
     await check_login_rate(rt, key, client)
+    if not USERNAME_RE.fullmatch(username):  # cannot exist: answer as for an unknown user
+        _dummy_check(rt, password)
+        await count_failure(rt, key, client)
+        raise Unauthorized(WRONG)
     async with rt.db.reading() as conn:
         row = (await conn.execute(
             select(accounts.c.player_id, accounts.c.username, accounts.c.password_hash,
@@ -165,10 +183,10 @@ async def login(rt: Runtime, username: Any, password: Any, client: str) -> tuple
             .join(players, players.c.id == accounts.c.player_id)
             .where(accounts.c.username_key == key))).first()
     if row is None:
-        _hasher.verify(password, _DUMMY_HASH)  # the same cost as a real check
+        _dummy_check(rt, password)  # the same cost as a real check
         await count_failure(rt, key, client)
         raise Unauthorized(WRONG)
-    valid, new_hash = _hasher.verify_and_update(password, row.password_hash)
+    valid, new_hash = _hash_for(rt).verify_and_update(password, row.password_hash)
     if not valid:
         await count_failure(rt, key, client)
         raise Unauthorized(WRONG)
@@ -191,11 +209,11 @@ async def whoami(rt: Runtime, player_id: str) -> dict[str, Any]:
     return account_json(row.id, row.name, row.username)
 
 
-async def _verified(conn: AsyncConnection, player_id: str, password: Any) -> Any:
+async def _verified(rt: Runtime, conn: AsyncConnection, player_id: str, password: Any) -> Any:
     row = await _account_of(conn, player_id)
     if row is None:
         raise NotFound("you have no account")
-    if not isinstance(password, str) or not _hasher.verify(password, row.password_hash):
+    if not isinstance(password, str) or not _hash_for(rt).verify(password, row.password_hash):
         raise Unauthorized("password: wrong password")
     return row
 
@@ -207,10 +225,10 @@ async def change_password(rt: Runtime, player_id: str, password: Any, new_passwo
     :class:`ValidationFailed` (new password too weak).
     """
     async with rt.db.transaction() as conn:
-        row = await _verified(conn, player_id, password)
+        row = await _verified(rt, conn, player_id, password)
         check_password(new_password, row.username, "new_password")
         await conn.execute(update(accounts).where(accounts.c.player_id == player_id).values(
-            password_hash=_hasher.hash(new_password), updated_at=utcnow()))
+            password_hash=_hash_for(rt).hash(new_password), updated_at=utcnow()))
 
 
 async def delete_account(rt: Runtime, player_id: str, password: Any) -> None:
@@ -220,7 +238,7 @@ async def delete_account(rt: Runtime, player_id: str, password: Any) -> None:
     Raises :class:`NotFound`, :class:`Unauthorized`.
     """
     async with rt.db.transaction() as conn:
-        await _verified(conn, player_id, password)
+        await _verified(rt, conn, player_id, password)
         await conn.execute(delete(accounts).where(accounts.c.player_id == player_id))
         await conn.execute(delete(ratings).where(ratings.c.player_id == player_id))
         await conn.execute(update(players).where(players.c.id == player_id)

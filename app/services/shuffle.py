@@ -61,7 +61,8 @@ async def public(rt: Runtime, match_id: str) -> dict[str, Any]:
     out: dict[str, Any] = {"scheme": row.scheme, "commitment": row.commitment,
                            "revealed": row.status == "finished"}
     if out["revealed"]:
-        out.update(seed=int(row.seed), salt=row.salt)
+        # Decimal text: a 63-bit seed does not survive JSON numbers in browsers (2**53).
+        out.update(seed=str(row.seed), salt=row.salt)
     return out
 
 

@@ -4,6 +4,9 @@
  *   #/lobbies       lobby browser          #/create        create a table
  *   #/lobby/CODE    waiting room (joins)   #/match/ID[?code=LOBBYCODE]  match (play or watch)
  *   #/tiles         tile guide
+ *   #/account       register, log in, password, delete   #/player/ID   profile and history
+ *   #/replay/ID[?move=N]  replay viewer   #/replay   open a record file
+ *   #/leaderboard/PRESET  ratings
  * Screens are modules exporting ``mount(root, ctx) → cleanup``.
  */
 
@@ -21,6 +24,10 @@ const screens = {
   room: () => import('./screens/room.js'),
   match: () => import('./screens/match.js'),
   tiles: () => import('./screens/guide.js'),
+  account: () => import('./screens/account.js'),
+  profile: () => import('./screens/profile.js'),
+  replay: () => import('./screens/replay.js'),
+  leaderboard: () => import('./screens/leaderboard.js'),
 };
 
 let cleanup = null;
@@ -62,6 +69,10 @@ function resolve({ parts }) {
   if (head === 'match' && arg) return { screen: 'match', id: arg };
   if (head === 'tiles') return { screen: 'tiles' };
   if (head === 'start') return { screen: 'start' };
+  if (head === 'account') return { screen: 'account' };
+  if (head === 'player' && arg) return { screen: 'profile', id: arg };
+  if (head === 'replay') return { screen: 'replay', id: arg || null };
+  if (head === 'leaderboard') return { screen: 'leaderboard', preset: arg || 'standard' };
   return { screen: 'lobbies' };
 }
 
@@ -74,7 +85,11 @@ function renderHeader() {
       h('span.brand-mark', { html: brandMark() }), h('span.brand-name', 'Carcassonne')),
     h('nav.topnav', {},
       h('a', { href: '#/lobbies' }, t('nav.tables')),
-      h('a', { href: '#/tiles' }, t('nav.guide'))),
+      h('a', { href: '#/tiles' }, t('nav.guide')),
+      h('a', { href: '#/leaderboard/standard' }, t('nav.leaderboard')),
+      h('a', { href: '#/replay' }, t('nav.replays')),
+      who ? h('a#nav-account', { href: who.username ? `#/player/${encodeURIComponent(who.id)}` : '#/account' },
+        who.username ? t('nav.history') : t('nav.account')) : h('a#nav-account', { href: '#/account' }, t('nav.login'))),
     h('div.top-tools', {}, languageSelect()),
     who ? h('a.me-chip', { href: '#/start', title: t('nav.changeName') },
       h('span.me-avatar', { 'aria-hidden': 'true' }, (who.name[0] || '?').toUpperCase()), h('span.me-name', who.name))
@@ -94,7 +109,7 @@ export async function route() {
   const seq = ++routeSeq;
   const parsed = parseHash();
   const target = resolve(parsed);
-  const needsIdentity = !['start', 'tiles'].includes(target.screen);
+  const needsIdentity = !['start', 'tiles', 'account', 'profile', 'replay', 'leaderboard'].includes(target.screen);
   // Spectating a match needs an identity too (the API wants a token); the start screen
   // brings the visitor back here afterwards.
   if (needsIdentity && !session.token()) {
@@ -154,9 +169,10 @@ async function boot() {
   if (session.token()) {
     // Check the stored token once; a server that forgot us (new secret) means a new name.
     try {
-      const who = await api.me();
+      const who = await api.get('/api/accounts/me');
       const stored = session.player();
-      if (!stored || stored.id !== who.id || stored.name !== who.name) session.save(session.token(), who);
+      if (!stored || stored.id !== who.id || stored.name !== who.name
+          || (stored.username || null) !== who.username) session.save(session.token(), who);
     } catch (err) {
       if (err instanceof api.ApiError && (err.status === 401 || err.code === 'unauthorized')) {
         session.forget();

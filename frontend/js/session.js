@@ -10,7 +10,8 @@ export function token() {
   return localStorage.getItem(TOKEN_KEY);
 }
 
-/** ``{id, name}`` of the player this browser plays as, or null. */
+/** ``{id, name, username?}`` of the player this browser plays as, or null (``username``: set
+ * when the identity is an account). */
 export function player() {
   try {
     return JSON.parse(localStorage.getItem(PLAYER_KEY) || 'null');
@@ -21,7 +22,8 @@ export function player() {
 
 export function save(tok, who) {
   localStorage.setItem(TOKEN_KEY, tok);
-  localStorage.setItem(PLAYER_KEY, JSON.stringify({ id: who.id, name: who.name }));
+  localStorage.setItem(PLAYER_KEY, JSON.stringify({ id: who.id, name: who.name,
+    username: who.username || null }));
 }
 
 export function forget() {

@@ -155,7 +155,7 @@ def test_whole_match_to_the_end(api: Api, client: TestClient) -> None:
 
     # After the end (only then) the record reveals the shuffle, and it checks out.
     fair = record.pop("fairness")
-    assert fair["seed"] == _setup(client, match_id)["seed"]
+    assert fair["seed"] == str(_setup(client, match_id)["seed"])
     assert api.post("/api/verify", **{**record, "fairness": fair})["ok"]
     messages = [(v, text) for v, text in messages if not _revealed(json.loads(text))]
 

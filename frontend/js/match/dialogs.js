@@ -8,6 +8,7 @@ import { h, clear, toast, copyText } from '../dom.js';
 import { tileSvg } from '../tiles.js';
 import { swatch } from '../pieces.js';
 import { joinNames } from '../words.js';
+import { showRatingChanges } from '../ratings.js';
 
 const SHORT = { road: 'Road', city: 'City', cloister: 'Clois.', farm: 'Farm' };
 const CATEGORIES = [['road', 'Roads'], ['city', 'Cities'], ['cloister', 'Cloisters'], ['farm', 'Farms']];
@@ -51,10 +52,12 @@ export function showEnd(m) {
       h('div.row.end-actions', {},
         m.you() !== null ? h('button.btn.primary#rematch', { onclick: () => rematch(m) }, 'Rematch') : null,
         h('button.btn.secondary#download-record', { onclick: () => downloadRecord(m) }, 'Download record'),
+        h('a.btn.secondary#open-replay', { href: `#/replay/${encodeURIComponent(m.matchId)}` }, 'Replay'),
         h('button.btn.ghost#view-board', { onclick: close }, 'View the board'),
         h('a.btn.ghost', { href: '#/lobbies' }, 'Back to tables'))));
   dialog.addEventListener('keydown', (e) => { if (e.key === 'Escape') close(); });
   clear(m.dom.endLayer).appendChild(dialog);
+  showRatingChanges(dialog.querySelector('.end-card'), m.matchId, n);
   setTimeout(() => { const b = dialog.querySelector('#rematch, #download-record'); if (b) b.focus(); }, 50);
 }
 

@@ -8,6 +8,7 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, clear } from '../dom.js';
 import { PRESET_INFO, presetTitle, matchingPreset } from './rules.js';
+import { t } from '../i18n.js';
 
 let presetCache = null;
 export async function loadPresets() {
@@ -121,6 +122,8 @@ export function mount(root, ctx) {
       }
     };
     renderVis();
+    // Rated tables: accounts only (the server checks rules and seats too).
+    const rated = h('input#create-rated', { type: 'checkbox', disabled: !(who && who.username) });
     const error = h('p.field-error', { role: 'alert' });
     const submit = h('button.btn.primary.big#create-submit', { type: 'submit' }, 'Create table');
     const form = h('form.panel.create-form', {
@@ -129,6 +132,7 @@ export function mount(root, ctx) {
         submit.disabled = true;
         error.textContent = '';
         const body = { name: state.name.trim() || undefined, seats: state.seats, private: state.private };
+        if (rated.checked) body.rated = true;
         if (state.preset) body.preset = state.preset;
         else body.rules = state.rules;
         try {
@@ -144,6 +148,7 @@ export function mount(root, ctx) {
     h('div.form-row', {}, h('span.label', 'Rules'), editor.node),
     h('div.form-row', {}, h('span.label', 'Seats'), seats.node, h('small.help', 'Fill seats with friends or computer players in the waiting room.')),
     h('div.form-row', {}, h('span.label', 'Who can join'), vis),
+    h('label.check', { for: 'create-rated' }, rated, t('create.rated')),
     error,
     h('div.row.end', {}, h('a.btn.secondary', { href: '#/lobbies' }, 'Cancel'), submit));
     clear(wrap).append(h('h1', 'Create a table'), form);

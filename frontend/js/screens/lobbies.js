@@ -4,6 +4,7 @@
  * while the page is visible.
  */
 
+import { ratedTag } from '../ratings.js';
 import * as api from '../api.js';
 import { h, clear, toast, onVisibility } from '../dom.js';
 import { rulesSummary } from './rules.js';
@@ -68,7 +69,7 @@ export function mount(root, ctx) {
       const host = l.seats.find((s) => s.player === l.host);
       openList.appendChild(h('li.card', { dataset: { lobby: l.code } },
         h('div.card-main', {},
-          h('b', l.name || 'Table'),
+          h('b', l.name || 'Table', ratedTag(l)),
           h('small', `${host ? `${host.name}'s table · ` : ''}${rulesSummary(l.rules, l.preset)}`)),
         h('span.badge', `${filled}/${l.max_seats}`),
         h('a.btn.join', { href: `#/lobby/${encodeURIComponent(l.code)}` }, filled >= l.max_seats ? 'View' : 'Join')));

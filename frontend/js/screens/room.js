@@ -5,6 +5,7 @@
  * websocket (with a polling fallback); when the match starts everyone moves to it.
  */
 
+import { decorateSeats } from '../ratings.js';
 import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, clear, toast, copyButton } from '../dom.js';
@@ -168,6 +169,7 @@ export function mount(root, ctx) {
     const filled = lobby.seats.filter((s) => s.player || s.bot).length;
     const seats = h('ol.seats#seats');
     for (let i = 0; i < lobby.max_seats; i += 1) seats.appendChild(seatRow(i));
+    decorateSeats(seats, lobby);
     const link = inviteLink(lobby.code);
     const invite = h('div.panel.invite#invite', {},
       h('h2', lobby.private ? 'Invite your friends' : 'Invite'),

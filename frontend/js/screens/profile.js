@@ -1,0 +1,80 @@
+/**
+ * A player's profile: matches played and won, ratings by preset, and their matches (newest
+ * first, paginated), each linking to its replay (``#/replay/ID``) — or to the live match.
+ */
+
+import * as api from '../api.js';
+import * as session from '../session.js';
+import { h, clear } from '../dom.js';
+import { t } from '../i18n.js';
+import { swatch } from '../pieces.js';
+
+const PER_PAGE = 10;
+
+export function presetName(preset) {
+  return preset ? t(`preset.${preset}`) : t('history.customRules');
+}
+
+function matchRow(m) {
+  const finished = m.status === 'finished';
+  const href = finished ? `#/replay/${encodeURIComponent(m.id)}` : `#/match/${encodeURIComponent(m.id)}`;
+  const change = m.rating_change;
+  return h('li.card.history-row', { 'data-match': m.id },
+    h('div.card-main', {},
+      h('a.history-link', { href }, m.name),
+      h('span.help', {},
+        `${presetName(m.preset)}${m.rated ? ` · ${t('history.rated')}` : ''} · `,
+        finished ? new Date(m.finished_at).toLocaleString() : t('history.live')),
+      h('span.history-seats', {}, ...m.seats.map((s) => h('span.history-seat', {
+        class: s.seat === m.seat ? 'history-seat me' : 'history-seat' },
+      h('span', { html: swatch(s.colour, 12) }), ` ${s.name} ${s.score ?? ''}`)))),
+    finished ? h('span.badge', { class: m.won ? 'badge won' : 'badge' },
+      m.left ? t('history.left') : t('history.place', { n: m.place })) : h('span.badge', t('history.live')),
+    change ? h('span.rating-delta', { class: change.delta >= 0 ? 'rating-delta up' : 'rating-delta down' },
+      `${change.delta >= 0 ? '+' : ''}${change.delta}`) : null);
+}
+
+export function mount(root, ctx) {
+  const id = ctx.id;
+  let page = 1;
+  let alive = true;
+  const list = h('ul.card-list#history');
+  const pager = h('div.row.pager');
+
+  async function loadPage() {
+    const data = await api.get(`/api/players/${encodeURIComponent(id)}/matches`, { query: { page, per_page: PER_PAGE } });
+    if (!alive) return;
+    clear(list);
+    if (!data.matches.length) list.appendChild(h('li.help', t('history.none')));
+    data.matches.forEach((m) => list.appendChild(matchRow(m)));
+    clear(pager);
+    const pages = Math.max(1, Math.ceil(data.total / PER_PAGE));
+    pager.append(
+      h('button.btn.secondary', { type: 'button', disabled: page <= 1, onclick: () => { page -= 1; loadPage(); } }, t('history.newer')),
+      h('span.help', t('history.page', { page, pages })),
+      h('button.btn.secondary', { type: 'button', disabled: page >= pages, onclick: () => { page += 1; loadPage(); } }, t('history.older')));
+  }
+
+  (async () => {
+    const p = await api.get(`/api/players/${encodeURIComponent(id)}/profile`);
+    if (!alive) return;
+    const me = session.player();
+    const ratings = Object.entries(p.ratings);
+    root.append(h('section.profile', {},
+      h('div.lobbies-head', {},
+        h('div', {},
+          h('h1#profile-name', p.player.name),
+          h('p.lead', p.player.username ? `@${p.player.username}` : t('profile.guest'))),
+        me && me.id === id ? h('a.btn.secondary', { href: '#/account' }, t('profile.account')) : null),
+      h('div.profile-stats', {},
+        h('div.panel.stat', {}, h('strong#stat-played', String(p.played)), h('span', t('profile.played'))),
+        h('div.panel.stat', {}, h('strong#stat-won', String(p.won)), h('span', t('profile.won'))),
+        ...ratings.map(([preset, r]) => h('a.panel.stat', { href: `#/leaderboard/${preset}`, 'data-rating': preset },
+          h('strong', String(r.rating)), h('span', `${presetName(preset)} · ${t('profile.games', { n: r.games })}`)))),
+      h('div.panel', {}, h('h2', t('profile.matches')), list, pager)));
+    await loadPage();
+  })().catch((err) => {
+    if (alive) root.appendChild(h('p.field-error', api.friendly(err)));
+  });
+  return () => { alive = false; };
+}
