@@ -1,1 +1,5 @@
 """SQLAlchemy models and the session factory (migrations live in migrations/)."""
+
+# The tables of accounts, history, ratings and shuffle commitments join ``models.Base.metadata``
+# (Alembic's target) whenever anything of app.db is imported.
+from app.db import community as _community  # noqa: E402,F401

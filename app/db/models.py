@@ -194,6 +194,3 @@ match_actions = cast(Table, MatchAction.__table__)
 seat_presence = cast(Table, SeatPresence.__table__)
 chat_messages = cast(Table, ChatMessage.__table__)
 chat_mutes = cast(Table, ChatMute.__table__)
-
-# Accounts, history, ratings and shuffle commitments share this metadata (Alembic's target).
-from app.db import community as _community  # noqa: E402,F401
