@@ -10,8 +10,12 @@ import { swatch } from '../pieces.js';
 import { joinNames } from '../words.js';
 import { showRatingChanges } from '../ratings.js';
 
-const SHORT = { road: 'Road', city: 'City', cloister: 'Clois.', farm: 'Farm' };
+const SHORT = { road: 'Road', city: 'City', cloister: 'Clois.', farm: 'Farm', fortune: 'Fort.',
+  famine: 'Fam.', storm: 'Storm', inquisition: 'Inq.', crown: 'Crown' };
 const CATEGORIES = [['road', 'Roads'], ['city', 'Cities'], ['cloister', 'Cloisters'], ['farm', 'Farms']];
+/** The Wheel of Fortune's six ways to score (its end table always shows them). */
+const WHEEL_CATEGORIES = [['fortune', 'Fortune'], ['tax', 'Tax'], ['famine', 'Famine'],
+  ['storm', 'Storm'], ['inquisition', 'Inquisition'], ['crown', 'Crowns']];
 const TROPHY = '<svg width="56" height="56" viewBox="0 0 64 64"><path d="M18 8h28v14c0 10-6 17-14 17S18 32 18 22z" fill="#f2c318" stroke="#8a6b00" stroke-width="2.5"/><path d="M18 13H8c0 9 4 14 11 15M46 13h10c0 9-4 14-11 15" fill="none" stroke="#8a6b00" stroke-width="3"/><path d="M28 39h8v8h-8z" fill="#d9a90f"/><path d="M20 56h24l-3-9H23z" fill="#6d5234"/><path d="M27 17l5-4 5 4-2 7h-6z" fill="#fff6c4" opacity=".8"/></svg>';
 
 /** The end screen: final scores by category (completed + final), the winners, what next. */
@@ -19,25 +23,26 @@ export function showEnd(m) {
   const s = m.state();
   const n = m.names();
   const cols = m.colours();
+  const known = [...CATEGORIES, ...(s.wheel ? WHEEL_CATEGORIES : [])];
   const extra = new Set();
-  (s.breakdown || []).forEach((b) => Object.keys(b || {}).forEach((k) => { if (!CATEGORIES.some(([c]) => c === k)) extra.add(k); }));
-  const cats = [...CATEGORIES, ...[...extra].map((k) => [k, k[0].toUpperCase() + k.slice(1)])];
+  (s.breakdown || []).forEach((b) => Object.keys(b || {}).forEach((k) => { if (!known.some(([c]) => c === k)) extra.add(k); }));
+  const cats = [...known, ...[...extra].map((k) => [k, k[0].toUpperCase() + k.slice(1)])];
   const order = m.match.seats.map((_, i) => i).sort((a, b) => (s.scores[b] - s.scores[a]) || a - b);
   const winners = (s.winners || []).map((i) => n[i]);
-  const cell = (b) => {
+  const cell = (b, k) => {
     const done = (b && b.completed) || 0;
     const fin = (b && b.final) || 0;
-    return h('td', { class: done + fin ? '' : 'zero' }, h('b', String(done + fin)),
+    return h('td', { class: done + fin ? '' : 'zero', dataset: { cat: k } }, h('b', String(done + fin)),
       done + fin ? h('small', `${done} + ${fin}`) : null);
   };
-  const table = h('table.score-table#final-scores', {},
+  const table = h('table.score-table#final-scores', { class: cats.length > 6 ? 'many' : '' },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'),
       cats.map(([k, label]) => h('th', { scope: 'col' }, h('span.long', label), h('span.short', SHORT[k] || label),
         h('small', 'completed + final'))),
       h('th', { scope: 'col' }, 'Total'))),
     h('tbody', {}, order.map((i) => h('tr', { class: (s.winners || []).includes(i) ? 'winner' : '', dataset: { seat: i } },
       h('th', { scope: 'row' }, h('span', { html: swatch(cols[i], 18) }), ` ${n[i]}`, (s.winners || []).includes(i) ? ' ★' : ''),
-      cats.map(([k]) => cell((s.breakdown[i] || {})[k])),
+      cats.map(([k]) => cell((s.breakdown[i] || {})[k], k)),
       h('td.total', { dataset: { finalTotal: i } }, String(s.scores[i]))))));
   const close = () => { clear(m.dom.endLayer); m.board.svg.focus(); };
   const dialog = h('div.end-screen#end-screen', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'end-title' },
