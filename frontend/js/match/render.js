@@ -70,12 +70,16 @@ export function renderInteraction(m) {
     const spots = s.legal_spots || [];
     const placedKey = cellKey(s.placed[0], s.placed[1]);
     if (spots.length && m.ui.focused !== `${s.turn}:${placedKey}`) {
-      // Zoom in on the tile just placed so its follower spots are easy to hit (with the
-      // wheel too when a crown space is free and both fit on screen large enough).
+      // Zoom in on the tile just placed so its follower spots are easy to hit, with the wheel
+      // too when a crown space is free: large if both fit, else smaller (every spot is also a
+      // button in the tray) so the crown spaces stay in view; only a tile far from the wheel
+      // gets the view to itself (its crown spaces are then the tray's buttons).
       m.ui.focused = `${s.turn}:${placedKey}`;
       const crowns = spots.some((sp) => sp.startsWith('crown:'));
       const onTile = spots.some((sp) => !sp.startsWith('crown:'));
-      const both = crowns && s.wheel && m.board.focusBox([s.placed, ...s.wheel.cells], onTile ? 105 : 40);
+      const box = s.wheel ? [s.placed, ...s.wheel.cells] : [];
+      const both = crowns && s.wheel && (m.board.focusBox(box, onTile ? 105 : 40)
+        || m.board.focusBox(box, 56));
       if (!both && onTile) m.board.focusCell(s.placed[0], s.placed[1]);
     }
     m.board.setTargets(s.placed, spots, m.colours()[m.you()], m.ui.keyboard ? m.ui.spotFocus : null);
