@@ -34,7 +34,8 @@ SHOW = """async (s) => {
   const layer = document.createElement('div');
   document.body.appendChild(layer);
   showEnd({
-    state: () => s, names: () => s.players, colours: () => ['red', 'blue', 'green', 'yellow', 'black'],
+    state: () => s, names: () => s.players,
+    colours: () => ['red', 'blue', 'green', 'yellow', 'black'],
     match: { seats: s.players.map((name) => ({ name })) }, dom: { endLayer: layer },
     you: () => 0, board: { svg: { focus() {} } }, matchId: 'x', go() {},
   });
@@ -43,13 +44,15 @@ SHOW = """async (s) => {
 BOXES = """() => {
   const vw = document.documentElement.clientWidth;
   const scroller = document.querySelector('#end-screen .table-scroll').getBoundingClientRect();
-  const inside = (r) => r.left >= Math.max(0, scroller.left) - 1 && r.right <= Math.min(vw, scroller.right) + 1
-    && r.width > 0;
+  const inside = (r) => r.left >= Math.max(0, scroller.left) - 1
+    && r.right <= Math.min(vw, scroller.right) + 1 && r.width > 0;
   const rows = [...document.querySelectorAll('#final-scores tbody tr')];
   return {
-    cats: [...document.querySelectorAll('#final-scores tbody tr:first-child td[data-cat]')].map((td) => td.dataset.cat),
+    cats: [...document.querySelectorAll('#final-scores tbody tr:first-child td[data-cat]')]
+      .map((td) => td.dataset.cat),
     totals: rows.map((tr) => inside(tr.querySelector('td.total').getBoundingClientRect())),
-    totalHead: inside(document.querySelector('#final-scores thead th:last-child').getBoundingClientRect()),
+    totalHead: inside(
+      document.querySelector('#final-scores thead th:last-child').getBoundingClientRect()),
     names: rows.map((tr) => inside(tr.querySelector('th').getBoundingClientRect())),
     winner: document.querySelector('#final-scores tr.winner th')?.textContent,
     scrolls: document.querySelector('#end-screen .table-scroll').scrollWidth > scroller.width,
