@@ -10,6 +10,13 @@ pool (``BOT_WORKERS``, default cores − 1), never on the event loop; the target
 within 10 ms of the run without bots.
 
     python benchmarks/bot_isolation.py                  # 100 human matches, 20 bot matches
+    python benchmarks/bot_isolation.py --probe          # event-loop stalls, no server
+
+``--probe`` measures what the server's loop pays for bots without the noise of a shared
+machine's scheduler in the latency figures: an asyncio loop wakes every millisecond and records
+how late it is (its stalls), first idle, then while ``--bots`` Strong decisions (mid-game
+positions) are asked of a :class:`~app.bots.pool.BotPool` at once, then while the same number
+of Normal decisions are computed on the loop (what the server did before the pool).
     python benchmarks/bot_isolation.py --matches 50 --bots 20 --duration 20
 """
 
@@ -109,6 +116,83 @@ def _line(label: str, stats: load.Stats, duration: float, extra: str = "") -> st
             f"{load._percentile(lat, 0.99):8.1f}  {stats.errors or ''} {extra}")
 
 
+def _positions(count: int) -> list[Any]:
+    import random
+
+    from app.engine import Options, apply_in_place, legal_actions, new_game
+
+    out = []
+    for i in range(count):
+        state = new_game(Options(), ["A", "B"], seed=i)
+        rng = random.Random(i)
+        for _ in range(40):
+            apply_in_place(state, rng.choice(legal_actions(state)))
+        out.append(state)
+    return out
+
+
+async def _lag_while(work: Any, seconds: float) -> list[float]:
+    """Stalls (ms) of a loop that wants to wake every 1 ms while ``work`` runs (at least
+    ``seconds``)."""
+    stalls: list[float] = []
+    done = asyncio.Event()
+
+    async def probe() -> None:
+        while not done.is_set():
+            before = time.perf_counter()
+            await asyncio.sleep(0.001)
+            stalls.append((time.perf_counter() - before - 0.001) * 1000)
+
+    task = asyncio.create_task(probe())
+    started = time.perf_counter()
+    await work()
+    await asyncio.sleep(max(0.0, seconds - (time.perf_counter() - started)))
+    done.set()
+    await task
+    return stalls
+
+
+def probe(bots: int, think: float) -> None:
+    """Loop stalls idle, with ``bots`` Strong decisions in the pool, with Normal on the loop."""
+    import random
+
+    from app.bots import choose_action
+    from app.bots.pool import BotPool
+
+    states = _positions(bots)
+
+    async def run() -> None:
+        pool = BotPool(think=think)
+        pool.warm_up()
+        await asyncio.sleep(3)
+
+        async def idle() -> None:
+            await asyncio.sleep(0)
+
+        async def strong() -> None:
+            await asyncio.gather(*(pool.decide(f"m{i}", 1, s, "strong", i)
+                                   for i, s in enumerate(states)))
+
+        async def normal_inline() -> None:
+            for i, s in enumerate(states):
+                choose_action(s, random.Random(i), "normal")
+                await asyncio.sleep(0)
+
+        print(f"{'event loop':34} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'wall s':>7}")
+        for label, work in (("idle", idle),
+                            (f"{bots} Strong decisions in {pool.workers} worker(s)", strong),
+                            (f"{bots} Normal decisions on the loop", normal_inline)):
+            started = time.perf_counter()
+            stalls = await _lag_while(work, 2.0)
+            print(f"{label:34} {statistics.median(stalls):7.2f} "
+                  f"{load._percentile(stalls, 0.99):7.2f} {max(stalls):7.2f} "
+                  f"{time.perf_counter() - started:7.1f}", flush=True)
+        print(f"pool: {pool.answered} answered, {pool.fallbacks} fell back to Normal")
+        pool.close()
+
+    asyncio.run(run())
+
+
 def main() -> int:
     """Run the load without, then with, bot matches; print one line each."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -123,7 +207,11 @@ def main() -> int:
         help="dropped and created afresh")
     parser.add_argument("--redis-url", default=os.environ.get(
         "REDIS_URL", "redis://127.0.0.1:6379/0"))
+    parser.add_argument("--probe", action="store_true", help="event-loop stalls only")
     args = parser.parse_args()
+    if args.probe:
+        probe(args.bots, args.think)
+        return 0
     with _server(args.database_url, args.redis_url, args.think) as url:
         print(f"server {url}: {args.matches} human matches (latency mode), "
               f"{args.duration}s after {args.warmup}s warm-up; Strong thinks {args.think}s")

@@ -7,14 +7,16 @@ do not matter) and sent to a worker, which rebuilds it and runs the level's sear
 ``think`` seconds. The caller awaits the answer without blocking the loop.
 
 Failure never loses a turn: when the worker dies (the pool is rebuilt) or does not answer in
-time, the move is chosen by the Normal level in this process (a few milliseconds). A Strong
-placement comes with the follower decision it was planned with; that is kept (per match and
-version) so the bot's deploy needs no second search.
+time, the move is chosen by the Normal level in this process (a few milliseconds). Workers run
+at a lower CPU priority (``nice`` + 10) so that, on a busy machine, serving people comes first.
+A Strong placement comes with the follower decision it was planned with; that is kept (per
+match and version) so the bot's deploy needs no second search.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -39,6 +41,17 @@ Target = Callable[[dict[str, Any], int, str, float, float], list[dict[str, objec
 def default_workers() -> int:
     """Cores minus one (the event loop keeps one), at least one."""
     return max(1, (os.cpu_count() or 2) - 1)
+
+
+#: Niceness added to worker processes: under CPU contention the server's event loop (people's
+#: moves) goes first and searches take what is left.
+WORKER_NICENESS = 10
+
+
+def _init_worker() -> None:
+    """Worker start: lower the process's CPU priority (best effort) and import the bots."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
 
 
 def think_in_worker(position: dict[str, Any], seed: int, level: str, think: float,
@@ -80,7 +93,8 @@ class BotPool:
             method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
                 else "spawn"
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context(method))
+                max_workers=self.workers, mp_context=multiprocessing.get_context(method),
+                initializer=_init_worker)
         return self._executor
 
     def _restart(self) -> None:
