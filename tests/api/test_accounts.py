@@ -161,3 +161,18 @@ def test_failed_logins_are_limited_per_account_and_per_client(
                                                           "password": "bad-guess"}).status_code
                  for i in range(21)]
         assert codes[:20] == [401] * 20 and codes[20] == 429
+
+
+def test_deleting_an_account_keeps_its_matches_with_the_name_anonymised(
+        api: Api, client: TestClient) -> None:
+    match_id, people, _ = api.match(seats=2)
+    guest_id, _, headers = people[1]
+    assert _register(client, _name("Ben"), headers=headers).status_code == 201
+    assert client.post("/api/accounts/delete", headers=headers,
+                       json={"password": PASSWORD}).status_code == 204
+    match = api.get(f"/api/matches/{match_id}")
+    assert [s["name"] for s in match["seats"]] == ["Ann", "Deleted player"]
+    assert api.get(f"/api/matches/{match_id}/record")["players"] == ["Ann", "Deleted player"]
+    page = api.get(f"/api/players/{people[0][0]}/matches")
+    assert [s["name"] for s in page["matches"][0]["seats"]] == ["Ann", "Deleted player"]
+

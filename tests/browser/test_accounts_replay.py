@@ -168,3 +168,43 @@ def test_open_a_record_file(server: str, browser: Any, artifacts: Path, tmp_path
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_spectator_scrolls_back_through_a_live_match(server: str, browser: Any,
+                                                       artifacts: Path) -> None:
+    with httpx.Client(base_url=server, timeout=90) as http:
+        people = [http.post("/api/players", json={"name": n}).json() for n in ("Ann", "Ben")]
+        heads = [{"Authorization": f"Bearer {p['token']}"} for p in people]
+        code = http.post("/api/lobbies", headers=heads[0], json={"private": False}).json()["code"]
+        http.post(f"/api/lobbies/{code}/join", headers=heads[1])
+        match_id = http.post(f"/api/lobbies/{code}/start", headers=heads[0]).json()["match_id"]
+        for _ in range(8):  # four turns: tile and follower decision each
+            m = http.get(f"/api/matches/{match_id}").json()
+            s = m["state"]
+            d = ({"type": "place_tile", "at": s["legal_placements"][0][:2],
+                  "rotation": s["legal_placements"][0][2]} if s["phase"] == "place_tile"
+                 else {"type": "pass"})
+            r = http.post(f"/api/matches/{match_id}/actions", headers=heads[s["seat"]],
+                          json={"v": m["version"], "id": f"x{m['version']}", "d": d})
+            assert r.status_code == 200, r.text
+    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 860})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        page.goto("/")
+        page.fill("#name", "Watcher")
+        page.click("#start-continue")
+        page.wait_for_selector("#create-lobby")
+        page.goto(f"/#/match/{match_id}")
+        page.click("#rewind-match")
+        page.wait_for_selector("#replay-counter:has-text('Move 4 of 4')")
+        assert page.locator("#back-to-live").count() == 1
+        assert page.locator("#verify-shuffle").count() == 0  # revealed only after the end
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_selector("#replay-counter:has-text('Move 3 of 4')")
+        page.keyboard.press("End")
+        page.keyboard.press("ArrowRight")  # never past what has been played
+        page.wait_for_selector("#replay-counter:has-text('Move 4 of 4')")
+        page.screenshot(path=str(artifacts / "i15-live-rewind.png"))
+    finally:
+        context.close()

@@ -172,6 +172,8 @@ export default {
   'replay.notVerified': '✗ Not verified:',
   'replay.download': 'Download the record',
   'replay.open': 'Replay',
+  'replay.backToLive': 'Back to the live game',
+  'replay.rewind': 'Step back through the moves so far',
   'rating.changes': 'Rating changes',
   'create.rated': 'Rated game (accounts only, standard rules, no computer players)',
 };

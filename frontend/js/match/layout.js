@@ -4,6 +4,7 @@
  * the dialogs open in. Returns the nodes the other modules fill; buttons call hooks on ``m``.
  */
 
+import { t } from '../i18n.js';
 import { h } from '../dom.js';
 
 const MENU = '<svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true"><path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>';
@@ -43,6 +44,9 @@ export function buildLayout(m) {
       h('div.match-actions', {},
         h('button.btn.small.ghost#share-match', { type: 'button', onclick: m.share, title: 'Copy a link to watch this match' }, 'Share'),
         h('button.btn.small.ghost#keys-help', { type: 'button', onclick: m.showKeys, title: 'Keyboard controls' }, 'Keys'),
+        // Step back through what has happened so far (the replay viewer; never past now).
+        h('a.btn.small.ghost#rewind-match', { href: `#/replay/${encodeURIComponent(m.matchId)}${m.code ? `?code=${encodeURIComponent(m.code)}` : ''}`,
+          title: t('replay.rewind') }, t('replay.open')),
         panelToggle)),
     h('div.match-body', {},
       h('div.board-wrap', {}, boardHost, zoom, banner, tray),

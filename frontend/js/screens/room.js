@@ -5,7 +5,7 @@
  * websocket (with a polling fallback); when the match starts everyone moves to it.
  */
 
-import { decorateSeats } from '../ratings.js';
+import { decorateSeats, ratedTag } from '../ratings.js';
 import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, clear, toast, copyButton } from '../dom.js';
@@ -195,7 +195,8 @@ export function mount(root, ctx) {
     clear(wrap).append(
       h('div.room-head', {},
         h('div', {}, h('h1#room-title', lobby.name || 'Table'),
-          h('p.lead', {}, h('span.badge', lobby.private ? 'Private' : 'Public'), ' ', rulesSummary(lobby.rules, lobby.preset))),
+          h('p.lead', {}, h('span.badge', lobby.private ? 'Private' : 'Public'), ' ', rulesSummary(lobby.rules, lobby.preset),
+            ratedTag(lobby))),
         h('div.row', {},
           seat ? h('button.btn.ghost#leave-table', { onclick: async () => {
             if (!window.confirm('Leave this table?')) return;
