@@ -13,6 +13,7 @@ import uvicorn
 
 from app.api.app import create_app
 from app.db.migrate import upgrade
+from app.serving import RedactSecrets, header_timeout_protocol, log_config
 from app.settings import get_settings
 
 #: Cyclic-GC thresholds of the server process (CPython's default is (700, 10, 10)). A full
@@ -36,6 +37,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     settings = get_settings()
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RedactSecrets())
     upgrade(settings.database_url, settings.migrations_dir)
     app = create_app(settings)
     # Everything imported so far lives as long as the process: keep it out of every collection.
@@ -49,6 +52,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=False,  # compressing every frame for every socket costs CPU
         log_level=settings.log_level.lower(),
+        log_config=log_config(),  # no ?token= in the access log
+        http=header_timeout_protocol(settings.header_timeout),  # no slowloris
+        # X-Forwarded-For / -Proto are believed from the configured proxies only
         proxy_headers=True,
-        forwarded_allow_ips="*",
+        forwarded_allow_ips=settings.forwarded_allow_ips,
     )

@@ -50,6 +50,25 @@ class Settings(BaseSettings):
     #: Guests created per minute per client address, and the bucket size.
     player_rate_per_minute: float = Field(default=60.0, gt=0)
     player_burst: int = Field(default=30, ge=1)
+    #: Frames per second one websocket may send (every type: action, sync, ping), and how many
+    #: at once. Over it: a ``rate_limited`` error frame; far over it: the socket closes (1013).
+    ws_frame_rate: float = Field(default=20.0, gt=0)
+    ws_frame_burst: int = Field(default=40, ge=1)
+    #: Open websockets per player (token) and per client address, on each instance.
+    ws_sockets_per_token: int = Field(default=8, ge=1)
+    ws_sockets_per_address: int = Field(default=64, ge=1)
+    #: Largest request body the app reads, in bytes (larger ones get 413 before being read).
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024)
+    #: Seconds a client has to send a request's headers once its connection is open (slowloris).
+    header_timeout: float = Field(default=10.0, gt=0)
+    #: Addresses (comma-separated IPs or networks, ``*`` for any) whose ``X-Forwarded-For`` /
+    #: ``X-Forwarded-Proto`` headers are believed: the reverse proxy's. From anyone else the
+    #: headers are ignored and the connection's own address counts.
+    forwarded_allow_ips: str = "127.0.0.1"
+    #: Seconds a player token stays valid after it was issued. Active clients get a fresh one
+    #: (the ``X-Renewed-Token`` header) once theirs is older than ``token_renew_after``.
+    token_lifetime: int = Field(default=30 * 24 * 3600, ge=60)
+    token_renew_after: int = Field(default=24 * 3600, ge=0)
     #: Snapshot the engine state into the match row every this many actions (and at the end).
     snapshot_every: int = Field(default=25, ge=1)
     #: Seconds a bot waits before it moves (so people can follow the game).

@@ -11,6 +11,7 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
+from app.db.migrate import serialise_migrations
 from app.db.models import Base
 from app.db.session import create_engine
 
@@ -28,6 +29,7 @@ def _url() -> str:
 
 
 def _run(connection: Connection) -> None:
+    serialise_migrations(connection)  # instances started at once migrate one after the other
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

@@ -26,6 +26,7 @@ from app.api import (
     routes_players,
     routes_ws,
 )
+from app.api.body_limit import BodySizeLimit
 from app.api.deps import RuntimeDep
 from app.api.errors import http_status
 from app.api.static import static_app
@@ -99,6 +100,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         log.exception("unexpected error", exc_info=exc)
         return _error(500, "internal", "something went wrong on our side")
 
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.include_router(routes_players.router)
     app.include_router(routes_lobbies.router)
     app.include_router(routes_matches.router)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.services.errors import Unauthorized
@@ -24,17 +24,27 @@ async def get_runtime(request: Request) -> Runtime:
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 
 
+#: Response header carrying a fresh token for the caller when its own is getting old.
+RENEWED_TOKEN_HEADER = "X-Renewed-Token"
+
+
 async def optional_player(
     rt: RuntimeDep,
+    response: Response,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
-    """The player id of a valid bearer token, None without a token.
+    """The player id of a valid bearer token, None without a token. A token older than
+    ``TOKEN_RENEW_AFTER`` gets its successor in the ``X-Renewed-Token`` response header.
 
-    Raises :class:`Unauthorized` for a token that does not verify.
+    Raises :class:`Unauthorized` for a token that does not verify or has expired.
     """
     if credentials is None:
         return None
-    return rt.tokens.verify(credentials.credentials)
+    player = rt.tokens.verify(credentials.credentials)
+    renewed = rt.tokens.renewal(credentials.credentials)
+    if renewed is not None:
+        response.headers[RENEWED_TOKEN_HEADER] = renewed
+    return player
 
 
 async def current_player(player: Annotated[str | None, Depends(optional_player)]) -> str:

@@ -28,7 +28,7 @@ Code = Annotated[str, Path(pattern=CODE_PATTERN, description="the lobby's invite
 @router.post("", status_code=201, response_model=LobbyOut)
 async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Create a lobby; the creator takes seat 0 and is host."""
-    rt.lobby_limiter.hit(player)
+    await rt.lobby_limiter.hit(player)
     return await lobby.create_lobby(
         rt, player, name=body.name, preset=body.preset,
         rules=body.rules.model_dump() if body.rules else None, seats=body.seats,

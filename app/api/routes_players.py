@@ -20,7 +20,7 @@ _PRESETS: dict[str, Any] = {"presets": {k: v.to_json() for k, v in PRESETS.items
 @router.post("/players", status_code=201, response_model=PlayerCreated)
 async def create_player(body: NewPlayer, rt: RuntimeDep, request: Request) -> dict[str, Any]:
     """Create a guest player; keep the token and send it as ``Authorization: Bearer``."""
-    rt.player_limiter.hit(request.client.host if request.client else "unknown")
+    await rt.player_limiter.hit(request.client.host if request.client else "unknown")
     player, token = await identity.create_player(rt.db, rt.tokens, body.name)
     return {"player": player, "token": token}
 

@@ -1,18 +1,24 @@
 """The websockets: one per match (``/ws/matches/{id}``) and one per lobby.
 
 Parse and authorise here; the services do the rest. Every frame a client sends is validated
-(size, JSON, type, shape); a bad one gets an error frame and changes nothing.
+(size, JSON, type, shape, action id as on REST); a bad one gets an error frame and changes
+nothing. Every frame, whatever its type, counts against the socket's frame rate
+(``WS_FRAME_RATE``/``WS_FRAME_BURST``): one over it gets a ``rate_limited`` error frame, and a
+socket that keeps flooding (or stops reading its frames) is closed with 1013. Sockets are capped
+per player and per client address (``WS_SOCKETS_PER_TOKEN``/``WS_SOCKETS_PER_ADDRESS``); one
+over the cap gets a ``rate_limited`` error frame and a 1013 close.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.schemas import CODE_PATTERN
+from app.api.schemas import ACTION_ID_PATTERN, CODE_PATTERN
 from app.engine import EngineError
 from app.realtime.hub import Connection, Hub
 from app.realtime.protocol import (
@@ -26,20 +32,39 @@ from app.realtime.protocol import (
     parse_client_frame,
 )
 from app.services import chat, lobby, play
-from app.services.errors import ServiceError, ValidationFailed
+from app.services.errors import RateLimited, ServiceError, ValidationFailed
+from app.services.ratelimit import FrameBudget
 from app.services.runtime import Runtime
 
 router = APIRouter()
 
 _CODE = re.compile(CODE_PATTERN)
+_ACTION_ID = re.compile(ACTION_ID_PATTERN)
+#: Close code of a socket that floods, lags too far behind, or is one too many ("try again later").
+TRY_AGAIN_LATER = 1013
 _CLOSE = {"unauthorized": 4401, "forbidden": 4403, "not_found": 4404,
           "validation_error": 4400}
 
 
+class Flooded(Exception):
+    """The client sent frames far faster than allowed, or stopped reading what it is sent."""
+
+
 async def _refuse(websocket: WebSocket, exc: ServiceError) -> None:
+    code = TRY_AGAIN_LATER if isinstance(exc, RateLimited) else _CLOSE.get(exc.code, 4400)
     with contextlib.suppress(Exception):
         await websocket.send_text(error_frame(exc.code, exc.message))
-        await websocket.close(_CLOSE.get(exc.code, 4400), exc.code)
+        await websocket.close(code, exc.code)
+
+
+async def _close_flooded(websocket: WebSocket, reason: str) -> None:
+    # The client may not be reading: never wait long for the close handshake.
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(websocket.close(TRY_AGAIN_LATER, reason), 5.0)
+
+
+def _address(websocket: WebSocket) -> str:
+    return websocket.client.host if websocket.client else "unknown"
 
 
 def _identify(rt: Runtime, token: str | None) -> str | None:
@@ -77,16 +102,29 @@ async def _chat(rt: Runtime, conn: Connection, scope: str, key: str, player: str
 
 
 async def _frames(
-    websocket: WebSocket, conn: Connection
+    websocket: WebSocket, conn: Connection, budget: FrameBudget
 ) -> AsyncIterator[ActionFrame | SyncFrame | ChatFrame]:
-    """The client's valid frames until it leaves (or its outbox overflows); answers pings and
-    malformed frames itself, so callers see only frames that mean something to them."""
+    """The client's valid frames until it leaves; answers pings, malformed and over-rate frames
+    itself, so callers see only frames that mean something to them.
+
+    Raises :class:`Flooded` when the client keeps sending over its rate or its outbox overflows.
+    """
     while True:
         text = await _receive_text(websocket)
-        if text is None or conn.overflowed:
+        if text is None:
             return
+        if conn.overflowed:
+            raise Flooded("too far behind: reconnect with since")
+        if not budget.take():
+            if not budget.forgive():
+                raise Flooded("too many frames")
+            conn.push(None, error_frame("rate_limited", "too many frames: slow down"))
+            continue
         try:
             frame = parse_client_frame(text)
+            if isinstance(frame, ActionFrame) and frame.id is not None \
+                    and not _ACTION_ID.fullmatch(frame.id):
+                raise FrameError("id: client action ids are 1-64 of A-Z a-z 0-9 _ . : -")
         except FrameError as exc:
             conn.push(None, error_frame(exc.code, exc.message))
             continue
@@ -108,22 +146,27 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         player = _identify(rt, params.get("token"))
         since = _since(params.get("since"))
         code = params.get("code")
-        hub, conn, seat = await play.open_match_socket(
-            rt, websocket, match_id, player, code, since)
+        with rt.socket_caps.hold(player, _address(websocket)):
+            await _serve_match_socket(rt, websocket, match_id, player, code, since)
     except ServiceError as exc:
         await _refuse(websocket, exc)
-        return
     except WebSocketDisconnect:
-        return
+        pass
+
+
+async def _serve_match_socket(rt: Runtime, websocket: WebSocket, match_id: str,
+                              player: str | None, code: str | None, since: int | None) -> None:
+    """Open the match socket (raises :class:`ServiceError`), then serve it until it closes."""
+    hub, conn, seat = await play.open_match_socket(rt, websocket, match_id, player, code, since)
     rt.metrics.websockets.labels("match").inc()
     try:
-        async for frame in _frames(websocket, conn):
+        async for frame in _frames(websocket, conn, rt.frame_budget()):
             if isinstance(frame, ActionFrame):
                 if seat is None or player is None:
                     conn.push(None, error_frame("not_seated", "spectators cannot act", frame.id))
                     continue
                 try:
-                    rt.action_limiter.hit(player)
+                    await rt.action_limiter.hit(player)
                     await play.submit_action(rt, match_id, player, frame.v, frame.id, frame.d)
                 except (ServiceError, EngineError) as exc:
                     conn.push(None, error_frame(exc.code, exc.message, frame.id))
@@ -133,6 +176,8 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                 conn.request_sync(frame.since)
     except WebSocketDisconnect:
         pass
+    except Flooded as exc:
+        await _close_flooded(websocket, str(exc))
     finally:
         rt.metrics.websockets.labels("match").dec()
         # In a task of its own: the cleanup must finish even if this handler is cancelled.
@@ -157,15 +202,21 @@ async def lobby_socket(websocket: WebSocket, code: str) -> None:
         if not _CODE.fullmatch(code):
             raise ValidationFailed("malformed lobby code")
         player = _identify(rt, websocket.query_params.get("token"))
-        hub, conn = await lobby.open_lobby_socket(rt, websocket, code, player)
+        with rt.socket_caps.hold(player, _address(websocket)):
+            await _serve_lobby_socket(rt, websocket, code, player)
     except ServiceError as exc:
         await _refuse(websocket, exc)
-        return
     except WebSocketDisconnect:
-        return
+        pass
+
+
+async def _serve_lobby_socket(rt: Runtime, websocket: WebSocket, code: str,
+                              player: str | None) -> None:
+    """Open the lobby socket (raises :class:`ServiceError`), then serve it until it closes."""
+    hub, conn = await lobby.open_lobby_socket(rt, websocket, code, player)
     rt.metrics.websockets.labels("lobby").inc()
     try:
-        async for frame in _frames(websocket, conn):
+        async for frame in _frames(websocket, conn, rt.frame_budget()):
             if isinstance(frame, ChatFrame):
                 await _chat(rt, conn, "lobby", code, player, frame)
             else:
@@ -173,6 +224,8 @@ async def lobby_socket(websocket: WebSocket, code: str) -> None:
                                             "lobby sockets only take ping and chat"))
     except WebSocketDisconnect:
         pass
+    except Flooded as exc:
+        await _close_flooded(websocket, str(exc))
     finally:
         rt.metrics.websockets.labels("lobby").dec()
         rt.spawn(rt.hubs.release(hub, conn))

@@ -1,6 +1,9 @@
 """Run the Alembic migrations of ``migrations/`` programmatically (``carcassonne serve``, tests).
 
 Synchronous: call these before an event loop runs (the async ``env.py`` starts its own).
+On Postgres every run holds a transaction-level advisory lock (:func:`serialise_migrations`), so
+instances started at once on an empty database migrate it one after the other: the first
+applies the migrations, the others then find it at head and do nothing.
 """
 
 from __future__ import annotations
@@ -12,8 +15,24 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
 
 from app.db.session import ensure_sqlite_dir
+
+#: The advisory lock key of migrations (any constant 64-bit number; "carc" "migr" in ASCII).
+MIGRATION_LOCK_KEY = 0x63617263_6D696772
+
+
+def serialise_migrations(connection: Connection) -> None:
+    """Wait for (and hold until the transaction ends) the migration lock, on Postgres.
+
+    Called by ``migrations/env.py`` first thing in its transaction, before Alembic reads the
+    current revision. SQLite needs none (one file, one writer at a time).
+    """
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                           {"key": MIGRATION_LOCK_KEY})
 
 
 def alembic_config(url: str, migrations_dir: Path) -> Config:

@@ -60,7 +60,8 @@ class ChatError(ServiceError):
 def _limiter(rt: Runtime) -> RateLimiter:
     limiter: RateLimiter | None = getattr(rt, "_chat_limiter", None)
     if limiter is None:
-        limiter = RateLimiter(RATE, BURST, "chat messages")
+        limiter = RateLimiter(RATE, BURST, "chat messages", redis_url=rt.settings.redis_url,
+                              prefix=rt.settings.channel_prefix)
         rt._chat_limiter = limiter  # type: ignore[attr-defined]
     return limiter
 
@@ -150,7 +151,7 @@ async def post(rt: Runtime, scope: str, key: str, player_id: str | None, text: A
         body = clean_text(text)
     who = await _where(rt, scope, key, player_id)
     try:
-        _limiter(rt).hit(player_id)
+        await _limiter(rt).hit(player_id)
     except RateLimited:
         raise ChatError("chat_too_fast", "too many messages: wait a moment", 429) from None
     values = {"scope": scope, "key": key, "room": who["room"], "player_id": player_id,

@@ -1,35 +1,137 @@
-"""Per-key token buckets (in process): actions and lobby creation per token.
+"""Rate limits and caps: shared request limits (``limits``), per-socket frame budgets, socket caps.
 
-Each instance limits on its own; behind N instances a client gets at most N times the rate,
-which is enough to stop floods without a round trip to Redis per action.
+- :class:`RateLimiter`: "at most ``burst`` in any ``burst / rate`` seconds" per key (a token,
+  a client address), counted with the ``limits`` library's sliding-window counter. With
+  ``REDIS_URL`` the counts live in Redis, so N instances together allow the rate once, not N
+  times; without it, in this process's memory. When Redis does not answer, the instance falls
+  back to its own memory counts for a few seconds (a limit is never a reason to refuse play).
+- :class:`FrameBudget`: one websocket's frames (every type: action, sync, ping, malformed). A
+  token bucket of two floats on the connection: the budget dies with its socket and costs no
+  lookup, lock or round trip per frame.
+- :class:`SocketCaps`: open websockets per player and per client address on this instance.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import time
+from collections import Counter
+from collections.abc import Iterator
+
+from limits import RateLimitItem, RateLimitItemPerSecond
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from app.services.errors import RateLimited
 
+log = logging.getLogger(__name__)
+
+#: Seconds the shared limits stay on local memory after Redis failed to answer.
+REDIS_RETRY_AFTER = 5.0
+
+
+def window_item(rate: float, burst: int) -> RateLimitItem:
+    """``burst`` hits per window of ``burst / rate`` seconds (at least one second)."""
+    return RateLimitItemPerSecond(burst, max(1, round(burst / rate)))
+
 
 class RateLimiter:
-    """Token buckets keyed by string: ``rate`` tokens per second refill, ``burst`` capacity."""
+    """Hits per key in a sliding window, shared through Redis when ``redis_url`` is given.
 
-    MAX_KEYS = 100_000
+    ``rate``: sustained hits per second; ``burst``: hits allowed at once (the window's size);
+    ``what``: the plural noun of the error message; ``prefix``: Redis key prefix.
+    """
 
-    def __init__(self, rate: float, burst: int, what: str = "requests") -> None:
+    def __init__(self, rate: float, burst: int, what: str = "requests", *,
+                 redis_url: str | None = None, prefix: str = "carcassonne") -> None:
+        self.item = window_item(rate, burst)
+        self.what = what
+        self._memory = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self._shared: SlidingWindowCounterRateLimiter | None = None
+        self._redis_down_until = 0.0
+        if redis_url:
+            storage: Storage = RedisStorage(
+                "async+" + redis_url, implementation="redispy", key_prefix=f"{prefix}:limits",
+                socket_connect_timeout=0.5, socket_timeout=0.5)
+            self._shared = SlidingWindowCounterRateLimiter(storage)
+
+    async def _allowed(self, key: str) -> bool:
+        if self._shared is not None and time.monotonic() >= self._redis_down_until:
+            try:
+                return await self._shared.hit(self.item, self.what, key)
+            except Exception as exc:  # noqa: BLE001 - any Redis trouble: count locally
+                log.warning("rate limits on local memory for %ss: Redis: %s",
+                            REDIS_RETRY_AFTER, exc)
+                self._redis_down_until = time.monotonic() + REDIS_RETRY_AFTER
+        return await self._memory.hit(self.item, self.what, key)
+
+    async def hit(self, key: str) -> None:
+        """Count one hit for ``key``; raises :class:`RateLimited` when over the limit."""
+        if not await self._allowed(key):
+            raise RateLimited(f"too many {self.what}: slow down")
+
+
+class FrameBudget:
+    """One socket's frame allowance: ``rate`` frames per second refill, ``burst`` at once.
+
+    Frames over the budget are answered with ``rate_limited`` and cost the client a strike;
+    :meth:`forgive` is False once it has more strikes than ``burst`` (then close it).
+    """
+
+    def __init__(self, rate: float, burst: int, now: float | None = None) -> None:
         self.rate = rate
         self.burst = float(burst)
-        self.what = what
-        self._buckets: dict[str, tuple[float, float]] = {}
+        self._tokens = float(burst)
+        self._stamp = time.monotonic() if now is None else now
+        self._strikes = 0.0
 
-    def hit(self, key: str, now: float | None = None) -> None:
-        """Take one token for ``key``; raises :class:`RateLimited` when the bucket is empty."""
+    def take(self, now: float | None = None) -> bool:
+        """Spend one frame; False when the budget is empty."""
         now = time.monotonic() if now is None else now
-        tokens, stamp = self._buckets.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
-        if tokens < 1.0:
-            self._buckets[key] = (tokens, now)
-            raise RateLimited(f"too many {self.what}: slow down")
-        if len(self._buckets) >= self.MAX_KEYS and key not in self._buckets:
-            self._buckets.clear()  # crude but bounded; full buckets are the default anyway
-        self._buckets[key] = (tokens - 1.0, now)
+        elapsed, self._stamp = max(0.0, now - self._stamp), now
+        self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
+        self._strikes = max(0.0, self._strikes - elapsed * self.rate)
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+    def forgive(self) -> bool:
+        """Count a strike for a frame over budget; False when the client keeps flooding."""
+        self._strikes += 1.0
+        return self._strikes <= self.burst
+
+
+class SocketCaps:
+    """Open websockets of this instance per player (token) and per client address."""
+
+    def __init__(self, per_token: int, per_address: int) -> None:
+        self.per_token = per_token
+        self.per_address = per_address
+        self._tokens: Counter[str] = Counter()
+        self._addresses: Counter[str] = Counter()
+
+    @contextlib.contextmanager
+    def hold(self, player: str | None, address: str) -> Iterator[None]:
+        """Count one socket of ``player`` (None: anonymous) from ``address`` while the block runs.
+
+        Raises :class:`RateLimited` (before the block) when either cap is reached.
+        """
+        if player is not None and self._tokens[player] >= self.per_token:
+            raise RateLimited(f"at most {self.per_token} sockets per player: close one")
+        if self._addresses[address] >= self.per_address:
+            raise RateLimited(f"at most {self.per_address} sockets per address: close one")
+        if player is not None:
+            self._tokens[player] += 1
+        self._addresses[address] += 1
+        try:
+            yield
+        finally:
+            if player is not None:
+                self._tokens[player] -= 1
+                if self._tokens[player] <= 0:
+                    del self._tokens[player]
+            self._addresses[address] -= 1
+            if self._addresses[address] <= 0:
+                del self._addresses[address]

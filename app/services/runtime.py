@@ -18,7 +18,7 @@ from app.realtime.hub import HubManager
 from app.services.cache import StateCache
 from app.services.identity import Tokens
 from app.services.metrics import Metrics
-from app.services.ratelimit import RateLimiter
+from app.services.ratelimit import FrameBudget, RateLimiter, SocketCaps
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -33,16 +33,26 @@ class Runtime:
         self.broker = broker or create_broker(settings.redis_url, settings.channel_prefix)
         self.hubs = HubManager(self.broker)
         self.cache = StateCache(settings.state_cache_size)
-        self.tokens = Tokens(settings.secret_key)
+        self.tokens = Tokens(settings.secret_key, settings.token_lifetime,
+                             settings.token_renew_after)
         self.metrics = Metrics()
         self.bots = BotPool(settings.bot_workers, settings.bot_think)
-        self.action_limiter = RateLimiter(settings.action_rate, settings.action_burst, "actions")
+        shared = {"redis_url": settings.redis_url, "prefix": settings.channel_prefix}
+        self.action_limiter = RateLimiter(
+            settings.action_rate, settings.action_burst, "actions", **shared)
         self.lobby_limiter = RateLimiter(
-            settings.lobby_rate_per_minute / 60.0, settings.lobby_burst, "new lobbies")
+            settings.lobby_rate_per_minute / 60.0, settings.lobby_burst, "new lobbies", **shared)
         self.player_limiter = RateLimiter(
-            settings.player_rate_per_minute / 60.0, settings.player_burst, "new players")
+            settings.player_rate_per_minute / 60.0, settings.player_burst, "new players",
+            **shared)
+        self.socket_caps = SocketCaps(settings.ws_sockets_per_token,
+                                      settings.ws_sockets_per_address)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[Any]] = []
+
+    def frame_budget(self) -> FrameBudget:
+        """A new websocket's frame allowance (settings ``WS_FRAME_RATE``/``WS_FRAME_BURST``)."""
+        return FrameBudget(self.settings.ws_frame_rate, self.settings.ws_frame_burst)
 
     def channel(self, kind: str, key: str) -> str:
         """The broker channel of a match (``kind="match"``) or lobby."""

@@ -48,6 +48,7 @@ export async function request(method, path, body, { auth = true, query } = {}) {
   } catch {
     throw new ApiError(0, 'network', FRIENDLY.network);
   }
+  session.renew(res.headers.get('X-Renewed-Token'));
   const text = await res.text();
   let data = null;
   if (text) {

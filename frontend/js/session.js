@@ -26,6 +26,11 @@ export function save(tok, who) {
     username: who.username || null }));
 }
 
+/** Keep the fresh token the server hands an active client (``X-Renewed-Token``, same player). */
+export function renew(tok) {
+  if (tok && localStorage.getItem(TOKEN_KEY)) localStorage.setItem(TOKEN_KEY, tok);
+}
+
 export function forget() {
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(PLAYER_KEY);

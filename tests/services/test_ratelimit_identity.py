@@ -6,19 +6,24 @@ import pytest
 
 from app.services.errors import RateLimited, Unauthorized, ValidationFailed
 from app.services.identity import Tokens, clean_name
-from app.services.ratelimit import RateLimiter
+from app.services.ratelimit import FrameBudget, RateLimiter
 
 
-def test_token_bucket_refills() -> None:
-    limiter = RateLimiter(rate=2.0, burst=3)
+async def test_limits_count_per_key_in_a_window() -> None:
+    limiter = RateLimiter(rate=0.01, burst=3)  # 3 per 300 s
     for _ in range(3):
-        limiter.hit("k", now=0.0)
+        await limiter.hit("k")
     with pytest.raises(RateLimited):
-        limiter.hit("k", now=0.0)
-    limiter.hit("other", now=0.0)  # per key
-    limiter.hit("k", now=0.5)  # one token back after half a second
-    with pytest.raises(RateLimited):
-        limiter.hit("k", now=0.5)
+        await limiter.hit("k")
+    await limiter.hit("other")  # per key
+
+
+def test_frame_budget_refills_and_tells_a_flood() -> None:
+    budget = FrameBudget(rate=2.0, burst=3, now=0.0)
+    assert [budget.take(now=0.0) for _ in range(4)] == [True, True, True, False]
+    assert budget.take(now=0.5)  # one frame back after half a second
+    assert not budget.take(now=0.5)
+    assert [budget.forgive() for _ in range(4)] == [True, True, True, False]
 
 
 def test_tokens_round_trip_and_refuse_forgeries() -> None:
@@ -36,3 +41,18 @@ def test_names() -> None:
     for bad in ("", "   ", "a" * 25, "semi;colon", "new\nline"):
         with pytest.raises(ValidationFailed):
             clean_name(bad)
+
+
+def test_tokens_expire_and_old_ones_are_renewed() -> None:
+    now = [1_000_000.0]
+    tokens = Tokens("a-secret-key-for-tests", lifetime=100, renew_after=40,
+                    clock=lambda: now[0])
+    token = tokens.issue("p1")
+    assert tokens.renewal(token) is None  # young: nothing to renew
+    now[0] += 50
+    fresh = tokens.renewal(token)
+    assert fresh is not None and fresh != token and tokens.verify(fresh) == "p1"
+    now[0] += 60  # 110 s after the first token was issued
+    with pytest.raises(Unauthorized, match="expired"):
+        tokens.verify(token)
+    assert tokens.verify(fresh) == "p1"  # the renewed one lives on
