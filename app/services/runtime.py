@@ -37,14 +37,15 @@ class Runtime:
                              settings.token_renew_after)
         self.metrics = Metrics()
         self.bots = BotPool(settings.bot_workers, settings.bot_think)
-        shared = {"redis_url": settings.redis_url, "prefix": settings.channel_prefix}
-        self.action_limiter = RateLimiter(
-            settings.action_rate, settings.action_burst, "actions", **shared)
+        redis, prefix = settings.redis_url, settings.channel_prefix
+        self.action_limiter = RateLimiter(settings.action_rate, settings.action_burst, "actions",
+                                          redis_url=redis, prefix=prefix)
         self.lobby_limiter = RateLimiter(
-            settings.lobby_rate_per_minute / 60.0, settings.lobby_burst, "new lobbies", **shared)
+            settings.lobby_rate_per_minute / 60.0, settings.lobby_burst, "new lobbies",
+            redis_url=redis, prefix=prefix)
         self.player_limiter = RateLimiter(
             settings.player_rate_per_minute / 60.0, settings.player_burst, "new players",
-            **shared)
+            redis_url=redis, prefix=prefix)
         self.socket_caps = SocketCaps(settings.ws_sockets_per_token,
                                       settings.ws_sockets_per_address)
         self._tasks: set[asyncio.Task[Any]] = set()
