@@ -12,6 +12,7 @@ from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import CurrentPlayer, OptionalPlayer, RuntimeDep
+from app.api.responses import errors
 from app.api.schemas import CODE_PATTERN
 from app.services import chat
 
@@ -38,13 +39,13 @@ class ChatOut(BaseModel):
     muted: list[str]
 
 
-@router.get("/api/lobbies/{code}/chat", response_model=ChatOut)
+@router.get("/api/lobbies/{code}/chat", response_model=ChatOut, responses=errors(401, 403, 404))
 async def lobby_chat(code: Code, rt: RuntimeDep, player: OptionalPlayer) -> dict[str, Any]:
     """The waiting room's last messages, oldest first, and who is muted."""
     return await chat.history(rt, "lobby", code, player)
 
 
-@router.get("/api/matches/{match_id}/chat", response_model=ChatOut)
+@router.get("/api/matches/{match_id}/chat", response_model=ChatOut, responses=errors(401, 403, 404))
 async def match_chat(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
                      code: InviteCode = None) -> dict[str, Any]:
     """The match's last messages a reader may see (players see spectators' messages only
@@ -52,7 +53,8 @@ async def match_chat(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
     return await chat.history(rt, "match", match_id, player, code)
 
 
-@router.post("/api/lobbies/{code}/mute", response_model=ChatOut)
+@router.post("/api/lobbies/{code}/mute", response_model=ChatOut,
+             responses=errors(401, 403, 404, 409, 413))
 async def mute(code: Code, body: MuteIn, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Host only: mute (or unmute) a person at this table's chats."""
     muted = await chat.set_muted(rt, code, player, body.player, body.muted)

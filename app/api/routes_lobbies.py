@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 
 from app.api.deps import CurrentPlayer, RuntimeDep
+from app.api.responses import errors
 from app.api.schemas import (
     CODE_PATTERN,
     BotChoice,
@@ -25,7 +26,7 @@ router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 Code = Annotated[str, Path(pattern=CODE_PATTERN, description="the lobby's invite code")]
 
 
-@router.post("", status_code=201, response_model=LobbyOut)
+@router.post("", status_code=201, response_model=LobbyOut, responses=errors(401, 413, 429))
 async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Create a lobby; the creator takes seat 0 and is host."""
     await rt.lobby_limiter.hit(player)
@@ -42,13 +43,13 @@ async def list_lobbies(rt: RuntimeDep) -> dict[str, Any]:
     return await lobby.list_open(rt)
 
 
-@router.get("/{code}", response_model=LobbyOut)
+@router.get("/{code}", response_model=LobbyOut, responses=errors(404))
 async def get(code: Code, rt: RuntimeDep) -> dict[str, Any]:
     """A lobby by its invite code."""
     return await lobby.get_lobby(rt, code)
 
 
-@router.patch("/{code}", response_model=LobbyOut)
+@router.patch("/{code}", response_model=LobbyOut, responses=errors(401, 403, 404, 409, 413))
 async def patch(code: Code, body: LobbyPatch, rt: RuntimeDep,
                 player: CurrentPlayer) -> dict[str, Any]:
     """Host only: change rules or preset, privacy, name, number of seats."""
@@ -58,33 +59,33 @@ async def patch(code: Code, body: LobbyPatch, rt: RuntimeDep,
     )
 
 
-@router.post("/{code}/join", response_model=LobbyOut)
+@router.post("/{code}/join", response_model=LobbyOut, responses=errors(401, 404, 409))
 async def join(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Take the first free seat (idempotent)."""
     return await lobby.join(rt, code, player)
 
 
-@router.post("/{code}/leave", response_model=LobbyOut)
+@router.post("/{code}/leave", response_model=LobbyOut, responses=errors(401, 404, 409))
 async def leave(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Give up one's seat (a leaving host hands over)."""
     return await lobby.leave(rt, code, player)
 
 
-@router.post("/{code}/colour", response_model=LobbyOut)
+@router.post("/{code}/colour", response_model=LobbyOut, responses=errors(401, 404, 409, 413))
 async def colour(code: Code, body: ColourChoice, rt: RuntimeDep,
                  player: CurrentPlayer) -> dict[str, Any]:
     """Pick a free colour."""
     return await lobby.pick_colour(rt, code, player, body.colour)
 
 
-@router.post("/{code}/kick", response_model=LobbyOut)
+@router.post("/{code}/kick", response_model=LobbyOut, responses=errors(401, 403, 404, 409, 413))
 async def kick(code: Code, body: SeatChoice, rt: RuntimeDep,
                player: CurrentPlayer) -> dict[str, Any]:
     """Host only: empty a seat."""
     return await lobby.kick(rt, code, player, body.seat)
 
 
-@router.post("/{code}/bots", response_model=LobbyOut)
+@router.post("/{code}/bots", response_model=LobbyOut, responses=errors(401, 403, 404, 409))
 async def add_bot(code: Code, rt: RuntimeDep, player: CurrentPlayer,
                   body: BotChoice | None = None) -> dict[str, Any]:
     """Host only: a bot (level easy, normal — the default — or strong) takes the first free
@@ -92,21 +93,22 @@ async def add_bot(code: Code, rt: RuntimeDep, player: CurrentPlayer,
     return await lobby.add_bot(rt, code, player, (body or BotChoice()).level)
 
 
-@router.post("/{code}/seats/{seat}/level", response_model=LobbyOut)
+@router.post("/{code}/seats/{seat}/level", response_model=LobbyOut,
+             responses=errors(401, 403, 404, 409, 413))
 async def set_level(code: Code, seat: Annotated[int, Path(ge=0, le=4)], body: BotChoice,
                     rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Host only: a bot's level; on a person's seat, the computer's level if they leave."""
     return await lobby.set_level(rt, code, player, seat, body.level)
 
 
-@router.delete("/{code}/bots/{seat}", response_model=LobbyOut)
+@router.delete("/{code}/bots/{seat}", response_model=LobbyOut, responses=errors(401, 403, 404, 409))
 async def remove_bot(code: Code, seat: Annotated[int, Path(ge=0, le=4)], rt: RuntimeDep,
                      player: CurrentPlayer) -> dict[str, Any]:
     """Host only: remove the bot in ``seat``."""
     return await lobby.remove_bot(rt, code, player, seat)
 
 
-@router.post("/{code}/start", response_model=Started)
+@router.post("/{code}/start", response_model=Started, responses=errors(401, 403, 404, 409))
 async def start(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Host only: deal the filled seats into a match."""
     return {"match_id": await lobby.start(rt, code, player)}

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 
 from app.api.deps import CurrentPlayer, OptionalPlayer, RuntimeDep
+from app.api.responses import errors
 from app.api.schemas import CODE_PATTERN, ActionIn, ActionOut, EventsOut, RematchOut
 from app.services import lobby, play, shuffle
 
@@ -17,7 +18,7 @@ InviteCode = Annotated[str | None, Query(pattern=CODE_PATTERN,
                                          description="lobby code of a private match")]
 
 
-@router.get("/{match_id}")
+@router.get("/{match_id}", responses=errors(401, 403, 404))
 async def get_match(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
                     code: InviteCode = None) -> dict[str, Any]:
     """The match: seats, presence and the engine's public view (legal moves of the seat to
@@ -25,7 +26,8 @@ async def get_match(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
     return await play.get_match(rt, match_id, player, code)
 
 
-@router.post("/{match_id}/actions", response_model=ActionOut)
+@router.post("/{match_id}/actions", response_model=ActionOut,
+             responses=errors(401, 403, 404, 409, 413, 429))
 async def post_action(match_id: MatchId, body: ActionIn, rt: RuntimeDep,
                       player: CurrentPlayer) -> dict[str, Any]:
     """Apply an action of the caller's seat (the same path as the websocket's)."""
@@ -34,7 +36,7 @@ async def post_action(match_id: MatchId, body: ActionIn, rt: RuntimeDep,
     return {"version": applied.version, "events": applied.events}
 
 
-@router.get("/{match_id}/events", response_model=EventsOut)
+@router.get("/{match_id}/events", response_model=EventsOut, responses=errors(401, 403, 404))
 async def events(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
                  since: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
                  code: InviteCode = None) -> dict[str, Any]:
@@ -42,7 +44,7 @@ async def events(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
     return await play.events_since(rt, match_id, since, player, code)
 
 
-@router.get("/{match_id}/record")
+@router.get("/{match_id}/record", responses=errors(401, 403, 404))
 async def record(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
                  code: InviteCode = None) -> dict[str, Any]:
     """The game record ``carcassonne-record/1`` (only tiles already drawn while live; once
@@ -50,7 +52,7 @@ async def record(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
     return await shuffle.reveal_into(rt, match_id, await play.record(rt, match_id, player, code))
 
 
-@router.post("/{match_id}/rematch", response_model=RematchOut)
+@router.post("/{match_id}/rematch", response_model=RematchOut, responses=errors(401, 403, 404, 409))
 async def rematch(match_id: MatchId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """A new lobby with the same seats (the same one for every asker)."""
     return {"code": await lobby.rematch(rt, match_id, player)}

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from app.api.deps import CurrentPlayer, RuntimeDep
+from app.api.responses import errors
 from app.api.schemas import NewPlayer, PlayerCreated, PlayerOut
 from app.engine import PRESETS, catalogue_json
 from app.services import identity
@@ -17,7 +18,7 @@ _CATALOGUE: dict[str, Any] = {"tiles": catalogue_json()}
 _PRESETS: dict[str, Any] = {"presets": {k: v.to_json() for k, v in PRESETS.items()}}
 
 
-@router.post("/players", status_code=201, response_model=PlayerCreated)
+@router.post("/players", status_code=201, response_model=PlayerCreated, responses=errors(413, 429))
 async def create_player(body: NewPlayer, rt: RuntimeDep, request: Request) -> dict[str, Any]:
     """Create a guest player; keep the token and send it as ``Authorization: Bearer``."""
     await rt.player_limiter.hit(request.client.host if request.client else "unknown")
@@ -25,7 +26,7 @@ async def create_player(body: NewPlayer, rt: RuntimeDep, request: Request) -> di
     return {"player": player, "token": token}
 
 
-@router.get("/me", response_model=PlayerOut)
+@router.get("/me", response_model=PlayerOut, responses=errors(401, 404))
 async def me(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """The player the token belongs to."""
     return await identity.get_player(rt.db, player)

@@ -159,6 +159,8 @@ async def _serve_match_socket(rt: Runtime, websocket: WebSocket, match_id: str,
     """Open the match socket (raises :class:`ServiceError`), then serve it until it closes."""
     hub, conn, seat = await play.open_match_socket(rt, websocket, match_id, player, code, since)
     rt.metrics.websockets.labels("match").inc()
+    if seat is None:
+        await rt.spectators.changed(match_id)  # the lobby list counts them on every instance
     try:
         async for frame in _frames(websocket, conn, rt.frame_budget()):
             if isinstance(frame, ActionFrame):
@@ -187,6 +189,8 @@ async def _serve_match_socket(rt: Runtime, websocket: WebSocket, match_id: str,
 async def _close_match_socket(rt: Runtime, hub: Hub, conn: Connection, match_id: str,
                               seat: int | None) -> None:
     await rt.hubs.release(hub, conn)
+    if seat is None:
+        await rt.spectators.changed(match_id)
     if seat is not None and str(seat) not in hub.local_presence()[0]:
         with contextlib.suppress(Exception):
             # Another instance still holding this seat refreshes it within 15 s.

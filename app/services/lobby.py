@@ -24,7 +24,6 @@ from app.realtime.hub import Connection, Hub
 from app.realtime.protocol import broker_message, lobby_frame
 from app.services import history, ratings, shuffle
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
-from app.services.play import presence_of
 from app.services.runtime import Runtime
 
 COLOURS = ("red", "blue", "green", "yellow", "black")
@@ -178,11 +177,12 @@ async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
     "spectators"}]}`` — private lobbies and matches are never listed."""
     async with rt.db.reading() as conn:
         rows, live = await sql.open_public(conn, limit)
+    spectators = await rt.spectators.counts([m.id for m in live])  # across instances
     return {
         "lobbies": [lobby_json(r, _lobby_presence(rt, r.code)) for r in rows],
         "matches": [
             {"id": m.id, "name": m.name, "players": [s["name"] for s in m.seats],
-             "turn": m.turn, "spectators": presence_of(rt, m.id)[1]}
+             "turn": m.turn, "spectators": spectators[m.id]}
             for m in live
         ],
     }

@@ -19,6 +19,7 @@ from app.services.cache import StateCache
 from app.services.identity import Tokens
 from app.services.metrics import Metrics
 from app.services.ratelimit import FrameBudget, RateLimiter, SocketCaps
+from app.services.spectators import SpectatorCounts
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -48,8 +49,14 @@ class Runtime:
             redis_url=redis, prefix=prefix)
         self.socket_caps = SocketCaps(settings.ws_sockets_per_token,
                                       settings.ws_sockets_per_address)
+        self.spectators = SpectatorCounts(settings.redis_url, settings.channel_prefix,
+                                          self.broker.instance_id, self._local_spectators)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[Any]] = []
+
+    def _local_spectators(self, match_id: str) -> int:
+        hub = self.hubs.get(self.channel("match", match_id))
+        return hub.local_presence()[1] if hub is not None else 0
 
     def frame_budget(self) -> FrameBudget:
         """A new websocket's frame allowance (settings ``WS_FRAME_RATE``/``WS_FRAME_BURST``)."""
@@ -86,6 +93,7 @@ class Runtime:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.hubs.close()
+        await self.spectators.close()
         await self.broker.close()
         await self.db.dispose()
         self.bots.close()

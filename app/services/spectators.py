@@ -1,0 +1,116 @@
+"""How many spectators watch each match, across every instance (the lobby list's numbers).
+
+Each instance writes its own count of a match's spectators into the Redis hash
+``{prefix}:spectators:{match}`` (field: the instance id, value: ``"<count> <unix time>"``) when
+one comes or goes, and rewrites all of them every :data:`REFRESH` seconds; a reader sums the
+fields younger than :data:`STALE`, so a dead instance's spectators drop out by themselves.
+Without Redis (or while it does not answer) the counts are this instance's hubs' own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import redis.asyncio as aioredis
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two rewrites of this instance's counts, and the age they are ignored at.
+REFRESH = 15.0
+STALE = 45.0
+
+
+class SpectatorCounts:
+    """Spectator counts per match id. ``local(match_id)`` gives this instance's own count."""
+
+    def __init__(self, redis_url: str | None, prefix: str, instance_id: str,
+                 local: Callable[[str], int]) -> None:
+        self._prefix = prefix
+        self._instance = instance_id
+        self._local = local
+        self._watched: set[str] = set()
+        self._task: asyncio.Task[None] | None = None
+        self._client: Any = None
+        if redis_url:
+            self._client = aioredis.Redis.from_url(
+                redis_url, socket_timeout=1.0, socket_connect_timeout=1.0,
+                decode_responses=True)
+
+    def _key(self, match_id: str) -> str:
+        return f"{self._prefix}:spectators:{match_id}"
+
+    async def _write(self, match_ids: list[str]) -> None:
+        pipe = self._client.pipeline(transaction=False)
+        now = int(time.time())
+        for match_id in match_ids:
+            count = self._local(match_id)
+            if count:
+                pipe.hset(self._key(match_id), self._instance, f"{count} {now}")
+                pipe.expire(self._key(match_id), int(STALE) * 2)
+            else:
+                pipe.hdel(self._key(match_id), self._instance)
+                self._watched.discard(match_id)
+        await pipe.execute()
+
+    async def changed(self, match_id: str) -> None:
+        """A spectator came to or left ``match_id`` on this instance: publish its count."""
+        if self._client is None:
+            return
+        self._watched.add(match_id)
+        if self._task is None:
+            self._task = asyncio.create_task(self._refresh(), name="spectator-counts")
+        try:
+            await self._write([match_id])
+        except Exception as exc:  # noqa: BLE001 - the next refresh catches up
+            log.debug("spectator count not written: %s", exc)
+
+    async def _refresh(self) -> None:
+        while True:
+            await asyncio.sleep(REFRESH)
+            with contextlib.suppress(Exception):
+                await self._write(sorted(self._watched))
+
+    async def counts(self, match_ids: list[str]) -> dict[str, int]:
+        """``{match id: spectators}`` over every live instance (this one's alone without
+        Redis)."""
+        local = {m: self._local(m) for m in match_ids}
+        if self._client is None or not match_ids:
+            return local
+        try:
+            pipe = self._client.pipeline(transaction=False)
+            for match_id in match_ids:
+                pipe.hgetall(self._key(match_id))
+            rows = await pipe.execute()
+        except Exception as exc:  # noqa: BLE001 - Redis down: what this instance knows
+            log.debug("spectator counts from local hubs: %s", exc)
+            return local
+        fresh_after = time.time() - STALE
+        result = {}
+        for match_id, row in zip(match_ids, rows, strict=True):
+            total = 0
+            for instance, value in row.items():
+                count, _, stamp = value.partition(" ")
+                if instance != self._instance and float(stamp or 0) >= fresh_after:
+                    total += int(count)
+            result[match_id] = total + local[match_id]
+        return result
+
+    async def close(self) -> None:
+        """Stop refreshing, withdraw this instance's counts, close the connection."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                pipe = self._client.pipeline(transaction=False)
+                for match_id in self._watched:
+                    pipe.hdel(self._key(match_id), self._instance)
+                await pipe.execute()
+            with contextlib.suppress(Exception):
+                await self._client.aclose()
