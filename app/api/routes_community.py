@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Path, Query, Request, Response
 
 from app.api.deps import CurrentPlayer, OptionalPlayer, RuntimeDep
+from app.api.responses import errors
 from app.api.routes_matches import InviteCode, MatchId
 from app.api.schemas import CODE_PATTERN
 from app.api.schemas_community import (
@@ -35,7 +36,8 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-@router.post("/accounts", status_code=201, response_model=AccountCreated)
+@router.post("/accounts", status_code=201, response_model=AccountCreated,
+             responses=errors(401, 409, 413))
 async def register(body: Credentials, rt: RuntimeDep, guest: OptionalPlayer) -> dict[str, Any]:
     """Create an account. With a guest's bearer token the guest becomes the account and keeps
     its matches and name; without one a new player named after the username is made."""
@@ -43,7 +45,7 @@ async def register(body: Credentials, rt: RuntimeDep, guest: OptionalPlayer) -> 
     return {"account": account, "token": token}
 
 
-@router.post("/accounts/login", response_model=AccountCreated)
+@router.post("/accounts/login", response_model=AccountCreated, responses=errors(401, 413, 429))
 async def login(body: Credentials, rt: RuntimeDep, request: Request) -> dict[str, Any]:
     """Log in (any device): a new bearer token for the account's player. Unknown username and
     wrong password give the same 401; attempts are limited per username and per client."""
@@ -51,13 +53,14 @@ async def login(body: Credentials, rt: RuntimeDep, request: Request) -> dict[str
     return {"account": account, "token": token}
 
 
-@router.get("/accounts/me", response_model=AccountOut)
+@router.get("/accounts/me", response_model=AccountOut, responses=errors(401))
 async def me(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """The caller: ``username`` is null for a guest."""
     return await accounts.whoami(rt, player)
 
 
-@router.post("/accounts/password", status_code=204, response_class=Response)
+@router.post("/accounts/password", status_code=204, response_class=Response,
+             responses=errors(401, 413))
 async def change_password(body: PasswordChange, rt: RuntimeDep,
                           player: CurrentPlayer) -> Response:
     """Change the caller's password (the current one is checked)."""
@@ -65,7 +68,8 @@ async def change_password(body: PasswordChange, rt: RuntimeDep,
     return Response(status_code=204)
 
 
-@router.post("/accounts/delete", status_code=204, response_class=Response)
+@router.post("/accounts/delete", status_code=204, response_class=Response,
+             responses=errors(401, 413))
 async def delete_account(body: PasswordConfirm, rt: RuntimeDep,
                          player: CurrentPlayer) -> Response:
     """Delete the caller's account (password checked). Matches stay, the name becomes
@@ -74,13 +78,13 @@ async def delete_account(body: PasswordConfirm, rt: RuntimeDep,
     return Response(status_code=204)
 
 
-@router.get("/players/{player_id}/profile", response_model=Profile)
+@router.get("/players/{player_id}/profile", response_model=Profile, responses=errors(401, 404))
 async def profile(player_id: PlayerId, rt: RuntimeDep, viewer: OptionalPlayer) -> dict[str, Any]:
     """Matches played and won, ratings by preset, the 10 most recent matches."""
     return await history.profile(rt, player_id, viewer)
 
 
-@router.get("/players/{player_id}/matches", response_model=MatchPage)
+@router.get("/players/{player_id}/matches", response_model=MatchPage, responses=errors(401, 404))
 async def player_matches(
     player_id: PlayerId, rt: RuntimeDep, viewer: OptionalPlayer,
     page: Annotated[int, Query(ge=1, le=10_000)] = 1,
@@ -91,7 +95,7 @@ async def player_matches(
 
 
 @router.get("/me/records.zip", response_class=Response,
-            responses={200: {"content": {"application/zip": {}}}})
+            responses={200: {"content": {"application/zip": {}}}, **errors(401)})
 async def my_records(rt: RuntimeDep, player: CurrentPlayer) -> Response:
     """Every finished match of the caller as ``carcassonne-record/1`` files in one zip."""
     data = await history.records_zip(rt, player)
@@ -99,7 +103,7 @@ async def my_records(rt: RuntimeDep, player: CurrentPlayer) -> Response:
         "Content-Disposition": 'attachment; filename="carcassonne-records.zip"'})
 
 
-@router.get("/leaderboard/{preset}")
+@router.get("/leaderboard/{preset}", responses=errors(404))
 async def leaderboard(preset: PresetName, rt: RuntimeDep,
                       page: Annotated[int, Query(ge=1, le=10_000)] = 1,
                       per_page: Annotated[int, Query(ge=1, le=100)] = 50) -> dict[str, Any]:
@@ -119,7 +123,7 @@ async def ratings_of(rt: RuntimeDep,
     return {"preset": preset, "ratings": await ratings.of_players(rt, ids, preset)}
 
 
-@router.get("/matches/{match_id}/replay")
+@router.get("/matches/{match_id}/replay", responses=errors(401, 403, 404))
 async def match_replay(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
                        code: InviteCode = None) -> dict[str, Any]:
     """The match cut into steps for the replay viewer: a finished match whole (with its
@@ -134,7 +138,7 @@ async def match_replay(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer
     return out
 
 
-@router.get("/matches/{match_id}/fairness")
+@router.get("/matches/{match_id}/fairness", responses=errors(401, 403, 404))
 async def fairness(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
                    code: InviteCode = None) -> dict[str, Any]:
     """The shuffle commitment, published from the start: ``{"scheme", "commitment",
@@ -143,7 +147,7 @@ async def fairness(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
     return await shuffle.public(rt, match_id)
 
 
-@router.get("/matches/{match_id}/ratings")
+@router.get("/matches/{match_id}/ratings", responses=errors(404))
 async def match_ratings(match_id: MatchId, rt: RuntimeDep) -> dict[str, Any]:
     """Rating changes of a rated match (empty until settled or when unrated)."""
     return {"changes": await ratings.changes(rt, match_id)}
@@ -155,7 +159,7 @@ def _record_body(record: Any) -> Any:
     return record
 
 
-@router.post("/replay")
+@router.post("/replay", responses=errors(413))
 async def replay_file(rt: RuntimeDep, record: Annotated[Any, Body()]) -> dict[str, Any]:
     """Any ``carcassonne-record/1`` cut into steps. An invalid record: 422 ``invalid_record``
     naming the move and the reason."""
@@ -164,7 +168,7 @@ async def replay_file(rt: RuntimeDep, record: Annotated[Any, Body()]) -> dict[st
     return out
 
 
-@router.post("/verify", response_model=Verdict)
+@router.post("/verify", response_model=Verdict, responses=errors(413))
 async def verify(record: Annotated[Any, Body()],
                  commitment: Annotated[str | None, Query(pattern=r"^[0-9a-f]{64}$")] = None
                  ) -> dict[str, Any]:
