@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
+from app.api.app import create_app
+from app.services.identity import Tokens
+from tests.api.conftest import SECRET, make_settings
 from tests.support.client import Api
 
 pytestmark = pytest.mark.timeout(60)
@@ -78,3 +84,20 @@ def test_unknown_api_path_and_method(client: TestClient) -> None:
     r = client.put("/api/players", json={})
     assert r.status_code in (404, 405)
     assert "error" in r.json()
+
+
+def test_old_tokens_are_renewed_and_expired_ones_refused(
+        sqlite_url: str, channel_prefix: str, frontend: Path) -> None:
+    settings = make_settings(sqlite_url, None, channel_prefix, frontend, token_renew_after=0)
+    with TestClient(create_app(settings)) as client:
+        api = Api(client)
+        player_id, _, headers = api.player("Ann")
+        r = client.get("/api/me", headers=headers)
+        fresh = r.headers["X-Renewed-Token"]
+        assert r.status_code == 200 and fresh
+        me = client.get("/api/me", headers={"Authorization": f"Bearer {fresh}"})
+        assert me.json()["id"] == player_id
+        expired = Tokens(SECRET, clock=lambda: time.time() - 40 * 24 * 3600).issue(player_id)
+        r = client.get("/api/me", headers={"Authorization": f"Bearer {expired}"})
+        assert r.status_code == 401 and "expired" in r.json()["error"]["message"]
+        assert "X-Renewed-Token" not in client.get("/api/catalogue").headers
