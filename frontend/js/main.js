@@ -15,6 +15,8 @@ import * as session from './session.js';
 import { setCatalogue } from './tiles.js';
 import { h, clear, toast } from './dom.js';
 import { t, languageSelect, onLangChange } from './i18n.js';
+import { themeToggle } from './theme.js';
+import { soundToggle } from './sound.js';
 import { errorPanel } from './errorPanel.js';
 
 const screens = {
@@ -90,7 +92,7 @@ function renderHeader() {
       h('a', { href: '#/replay' }, t('nav.replays')),
       who ? h('a#nav-account', { href: who.username ? `#/player/${encodeURIComponent(who.id)}` : '#/account' },
         who.username ? t('nav.history') : t('nav.account')) : h('a#nav-account', { href: '#/account' }, t('nav.login'))),
-    h('div.top-tools', {}, languageSelect()),
+    h('div.top-tools', {}, soundToggle(), themeToggle(), languageSelect()),
     who ? h('a.me-chip', { href: '#/start', title: t('nav.changeName') },
       h('span.me-avatar', { 'aria-hidden': 'true' }, (who.name[0] || '?').toUpperCase()), h('span.me-name', who.name))
       : h('a.me-chip', { href: '#/start' }, t('nav.signin')),

@@ -81,4 +81,7 @@ export default {
   'bot.level.strong': 'Stark',
   'bot.level.label': 'Wie stark {name} spielt',
   'bot.standin.label': 'Wie der Computer für {name} spielt, falls er oder sie geht',
+  'match.yourTurnTitle': 'Du bist dran',
+  'match.yourTurnSay': 'Du bist am Zug: lege die Karte an.',
+  'match.theirTurnSay': '{name} ist am Zug.',
 };

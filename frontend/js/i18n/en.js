@@ -176,4 +176,7 @@ export default {
   'replay.rewind': 'Step back through the moves so far',
   'rating.changes': 'Rating changes',
   'create.rated': 'Rated game (accounts only, standard rules, no computer players)',
+  'match.yourTurnTitle': 'Your turn',
+  'match.yourTurnSay': 'Your turn: place the tile.',
+  'match.theirTurnSay': '{name}’s turn.',
 };

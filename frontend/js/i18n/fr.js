@@ -81,4 +81,7 @@ export default {
   'bot.level.strong': 'Fort',
   'bot.level.label': 'Niveau de jeu de {name}',
   'bot.standin.label': "Niveau de l'ordinateur qui joue pour {name} en cas de départ",
+  'match.yourTurnTitle': 'À vous',
+  'match.yourTurnSay': 'À vous de jouer : posez la tuile.',
+  'match.theirTurnSay': 'Au tour de {name}.',
 };

@@ -6,6 +6,7 @@
 
 import { t } from '../i18n.js';
 import { h } from '../dom.js';
+import { soundToggle } from '../sound.js';
 
 const MENU = '<svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true"><path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>';
 const CENTRE = '<svg viewBox="0 0 20 20" width="18" height="18"><circle cx="10" cy="10" r="3.2" fill="currentColor"/><path d="M10 1v4M10 15v4M1 10h4M15 10h4" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
@@ -21,6 +22,8 @@ export function buildLayout(m) {
   const infoBox = h('div.match-info');
   const logList = h('ol.log#log', { 'aria-label': 'What happened' });
   const endLayer = h('div.end-layer');
+  // Moves, scores and whose turn it is, for screen readers (match/attention.js).
+  const announcer = h('div.visually-hidden#announcer', { 'aria-live': 'polite', 'aria-atomic': 'true' });
   const panelToggle = h('button.btn.small.ghost.panel-toggle', { 'aria-expanded': 'false', 'aria-controls': 'side-panel',
     onclick: () => {
       const open = !section.classList.contains('panel-open');
@@ -42,6 +45,7 @@ export function buildLayout(m) {
       h('div.match-heading', {}, title, statusLine),
       scoreStrip,
       h('div.match-actions', {},
+        soundToggle('btn small ghost'),
         h('button.btn.small.ghost#share-match', { type: 'button', onclick: m.share, title: 'Copy a link to watch this match' }, 'Share'),
         h('button.btn.small.ghost#keys-help', { type: 'button', onclick: m.showKeys, title: 'Keyboard controls' }, 'Keys'),
         // Step back through what has happened so far (the replay viewer; never past now).
@@ -57,6 +61,6 @@ export function buildLayout(m) {
           h('button.btn.small.secondary', { type: 'button', onclick: m.share }, 'Copy watch link'),
           h('button.btn.small.secondary', { type: 'button', onclick: m.showKeys }, 'Keyboard controls'),
           h('a.btn.small.ghost', { href: '#/lobbies' }, 'Back to tables')))),
-    endLayer);
-  return { section, title, statusLine, banner, boardHost, tray, playersBox, infoBox, logList, endLayer, scoreStrip, panelToggle };
+    endLayer, announcer);
+  return { announcer, section, title, statusLine, banner, boardHost, tray, playersBox, infoBox, logList, endLayer, scoreStrip, panelToggle };
 }

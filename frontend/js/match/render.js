@@ -41,6 +41,7 @@ export function render(m) {
   m.ui.pigSteps = null;
   renderInteraction(m);
   renderStatus(m);
+  m.watchTurn();
   m.renderPlayers();
   m.renderTray();
   if (m.isOver() && !m.endShown) {

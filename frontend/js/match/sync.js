@@ -57,6 +57,7 @@ export function applyEvents(m, v, d) {
   if (d.state) {
     m.render();
     m.celebrate(events);
+    m.attend(events);
   }
 }
 

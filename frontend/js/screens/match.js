@@ -36,6 +36,7 @@ import { resync, applySnapshot, onMessage, loadHistory } from '../match/sync.js'
 import { connect, stopBanner } from '../match/connection.js';
 import { showEnd, showRemaining, showKeys, share } from '../match/dialogs.js';
 import { onKey } from '../match/keyboard.js';
+import { attend, watchTurn, resetAttention } from '../match/attention.js';
 
 export function mount(root, ctx) {
   const m = new MatchModel(ctx.id, ctx.query.get('code') || undefined);
@@ -65,6 +66,8 @@ export function mount(root, ctx) {
     pass: () => pass(m),
     clearPending: () => clearPending(m),
     resync: () => resync(m),
+    attend: (events) => attend(m, events),
+    watchTurn: () => watchTurn(m),
   });
 
   m.dom = buildLayout(m);
@@ -115,6 +118,7 @@ export function mount(root, ctx) {
     document.removeEventListener('keydown', keydown);
     document.body.classList.remove('in-match');
     document.title = 'Carcassonne';
+    resetAttention();
     if (m.socket) m.socket.close();
     if (m.board) m.board.destroy();
   };
