@@ -113,3 +113,8 @@ export const postAction = (id, body, code) =>
 export const matchRecord = (id, code) =>
   get(`/api/matches/${encodeURIComponent(id)}/record`, { query: { code } });
 export const rematch = (id) => post(`/api/matches/${encodeURIComponent(id)}/rematch`);
+
+export const lobbyChat = (code) => get(`/api/lobbies/${encodeURIComponent(code)}/chat`);
+export const matchChat = (id, code) => get(`/api/matches/${encodeURIComponent(id)}/chat`, { query: { code } });
+export const muteInLobby = (code, player, muted) =>
+  post(`/api/lobbies/${encodeURIComponent(code)}/mute`, { player, muted });

@@ -21,17 +21,17 @@ def test_language_follows_the_browser_and_the_switcher_and_stays(server, browser
     assert page.inner_text(".topnav").split() == ["Tische", "Kartenübersicht"]
     # A server error reaches the screen through the catalogue by its code.
     page.goto("/#/match/no-such-match")
-    page.wait_for_selector(".error-panel")
-    assert "gibt es nicht" in page.inner_text(".error-panel")
+    page.wait_for_selector("#missing")
+    assert "Diese Partie gibt es nicht" in page.inner_text("#missing")
     page.screenshot(path=str(artifacts / "i18n-de-error.png"))
 
     # The switcher changes the language at once, and the choice survives a reload.
     page.select_option(".lang-select", "fr")
     page.wait_for_function("document.documentElement.lang === 'fr'")
     assert "Guide des tuiles" in page.inner_text(".topnav")
-    assert "n’existe pas" in page.inner_text(".error-panel")
+    assert "Cette partie est introuvable" in page.inner_text("#missing")
     page.reload()
-    page.wait_for_selector(".error-panel")
+    page.wait_for_selector("#missing")
     assert page.evaluate("document.documentElement.lang") == "fr"
     assert page.input_value(".lang-select") == "fr"
     assert anna.errors == []

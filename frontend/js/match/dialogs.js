@@ -41,7 +41,7 @@ export function showEnd(m) {
         h('small', 'completed + final'))),
       h('th', { scope: 'col' }, 'Total'))),
     h('tbody', {}, order.map((i) => h('tr', { class: (s.winners || []).includes(i) ? 'winner' : '', dataset: { seat: i } },
-      h('th', { scope: 'row' }, h('span', { html: swatch(cols[i], 18) }), ` ${n[i]}`, (s.winners || []).includes(i) ? ' ★' : ''),
+      h('th', { scope: 'row', title: n[i] }, h('span', { html: swatch(cols[i], 18) }), ' ', h('span.name-cut.end-name', n[i]), (s.winners || []).includes(i) ? ' ★' : ''),
       cats.map(([k]) => cell((s.breakdown[i] || {})[k], k)),
       h('td.total', { dataset: { finalTotal: i } }, String(s.scores[i]))))));
   const close = () => { clear(m.dom.endLayer); m.board.svg.focus(); };

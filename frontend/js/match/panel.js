@@ -26,7 +26,7 @@ export function renderPlayers(m) {
     m.dom.playersBox.appendChild(h('li.player', { class: `${active ? 'active' : ''} ${winner ? 'winner' : ''}`.trim(), dataset: { seat: i, colour: seat.colour } },
       h('span.player-swatch', { html: swatch(seat.colour, 26), title: COLOURS[seat.colour] ? COLOURS[seat.colour].label : '' }),
       h('div.player-main', {},
-        h('div.player-name', {}, h('b', n[i]), m.you() === i ? h('span.tag.you', 'You') : null,
+        h('div.player-name', {}, h('b.name-cut', { title: n[i] }, n[i]), m.you() === i ? h('span.tag.you', 'You') : null,
           seat.bot ? h('span.tag.bot', 'Computer') : null, winner ? h('span.tag.win', '★ Winner') : null),
         h('div.player-sub', {},
           h('span.conn', { class: online ? 'on' : 'off', title: online ? 'Connected' : 'Disconnected' }, h('i.dot'), online ? '' : 'offline'),

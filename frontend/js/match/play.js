@@ -48,15 +48,17 @@ export function rotate(m, dir) {
   if (!m.myTurn() || m.state().phase !== 'place_tile' || m.ui.pending) return;
   if (m.ui.selected) {
     const next = m.nextFit(m.ui.selected, m.ui.rotation + dir * 90, dir);
-    if (next === m.ui.rotation && m.legalCells().get(m.ui.selected).length === 1) {
-      toast('The tile fits here only this way.', 'info', 1800);
-    }
+    // Only one way fits: the tray says so in place (no popup over the board, every time).
+    m.ui.onlyWayNudge = next === m.ui.rotation && m.legalCells().get(m.ui.selected).length === 1;
     m.ui.rotation = next;
   } else {
     m.ui.rotation = (((m.ui.rotation + dir * 90) % 360) + 360) % 360;
   }
   m.renderInteraction();
   m.renderTray();
+  const only = m.ui.onlyWayNudge && m.dom.tray.querySelector('.tray-only-way');
+  if (only) only.classList.add('nudge');
+  m.ui.onlyWayNudge = false;
 }
 
 /** Forget the chosen cell. */

@@ -15,6 +15,7 @@ export function render(m) {
   if (!m.alive || !m.match) return;
   const s = m.state();
   m.dom.title.textContent = m.match.name || 'Match';
+  m.dom.title.title = m.match.name || '';
   m.dom.section.dataset.version = String(m.version);
   m.dom.section.dataset.phase = m.isOver() ? 'game_over' : s.phase;
   m.dom.section.dataset.myTurn = m.myTurn() ? 'true' : 'false';

@@ -3,7 +3,7 @@
  * deploy a follower or not, answer the Plague) or whom everyone is waiting for.
  */
 
-import { h, clear } from '../dom.js';
+import { h, clear, append } from '../dom.js';
 import { tileSvg, spotPoint, tileType } from '../tiles.js';
 import { colourOf, swatch, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../pieces.js';
 import { joinNames } from '../words.js';
@@ -15,6 +15,9 @@ const PLAGUE_ICON = '<svg width="44" height="44" viewBox="-22 -22 44 44"><circle
   '<path d="M-12,4 C-12,-4 -4,-8 3,-6 C7,-5 10,-2 12,2 L15,3 L11,5 C8,7 -6,8 -12,4 Z" fill="#8a8076" stroke="#3d2b18" stroke-width="1.5" stroke-linejoin="round"/>' +
   '<circle cx="2" cy="-6" r="3" fill="#b3a89c" stroke="#3d2b18"/><circle cx="8" cy="-0.5" r="1.2" fill="#3d2b18"/>' +
   '<path d="M-12,4 C-17,5 -17,11 -12,12" fill="none" stroke="#3d2b18" stroke-width="1.3" stroke-linecap="round"/></svg>';
+
+/** ``Element.append`` writes null as "null": append children, skipping null and false. */
+const put = (node, ...children) => append(node, children);
 
 function trayTile(m, tileId, rotation, { big = false, clickable = false } = {}) {
   const svg = tileSvg(tileId, rotation, big ? 112 : 64, 'tray-tile');
@@ -38,19 +41,19 @@ export function renderTray(m) {
   m.dom.tray.className = 'tray';
   if (m.isOver()) {
     m.dom.tray.classList.add('over');
-    m.dom.tray.append(h('div.tray-text', {}, h('b', 'Game over'), h('span', 'See the final scores.')),
+    put(m.dom.tray, h('div.tray-text', {}, h('b', 'Game over'), h('span', 'See the final scores.')),
       h('button.btn.primary#show-end', { onclick: m.showEnd }, 'Final scores'));
     return;
   }
   if (s.phase === 'paused') {
-    m.dom.tray.append(h('div.tray-text', {}, h('b', 'Paused'), h('span', 'The match is waiting.')));
+    put(m.dom.tray, h('div.tray-text', {}, h('b', 'Paused'), h('span', 'The match is waiting.')));
     return;
   }
   if (!m.myTurn() && s.phase === 'plague' && s.plague) {
     // Someone else decides which follower the Plague takes: everyone waits for them.
     m.dom.tray.classList.add('waiting', 'plague');
     const next = (s.plague.waiting || []).slice(1).map((i) => (i === m.you() ? 'you' : n[i]));
-    m.dom.tray.append(
+    put(m.dom.tray, 
       h('div.tray-plague-icon', { 'aria-hidden': 'true', html: PLAGUE_ICON }),
       h('div.tray-text#plague-waiting', { dataset: { seat: s.plague.seat } },
         h('b', {}, 'Plague! Waiting for ', h('span.name-swatch', { html: swatch(m.colours()[s.seat], 16) }), `${n[s.seat]}…`),
@@ -64,7 +67,7 @@ export function renderTray(m) {
   if (!m.myTurn()) {
     m.dom.tray.classList.add('waiting');
     const c = colourOf(m.colours()[s.seat]);
-    m.dom.tray.append(
+    put(m.dom.tray, 
       s.tile ? trayTile(m, s.tile, 0) : null,
       h('div.tray-text', {},
         h('b', {}, h('span', { html: swatch(m.colours()[s.seat], 16) }), ` ${n[s.seat]}`),
@@ -76,12 +79,12 @@ export function renderTray(m) {
   }
   m.dom.tray.classList.add('mine');
   if (m.ui.pending) {
-    m.dom.tray.append(h('div.tray-text', {}, h('span.spinner.small'), h('span', 'Sending…')));
+    put(m.dom.tray, h('div.tray-text', {}, h('span.spinner.small'), h('span', 'Sending…')));
     return;
   }
   if (s.phase === 'place_tile') {
     const key = m.ui.selected;
-    m.dom.tray.append(
+    put(m.dom.tray, 
       h('div.tray-rotate', {},
         h('button.icon-btn#rotate-ccw', { type: 'button', title: 'Rotate left (Shift+R)', 'aria-label': 'Rotate anticlockwise', onclick: () => m.rotate(-1) }, '⟲'),
         trayTile(m, s.tile, m.ui.rotation, { big: true, clickable: true }),
@@ -89,7 +92,8 @@ export function renderTray(m) {
       key
         ? h('div.tray-text', {},
           h('b', 'Place it here?'),
-          h('span', m.legalCells().get(key).length > 1 ? 'Rotate to try the other ways it fits.' : 'This is the only way it fits here.'),
+          m.legalCells().get(key).length > 1 ? h('span', 'Rotate to try the other ways it fits.')
+            : h('span.tray-only-way', { role: 'status' }, 'This is the only way it fits here.'),
           h('div.row', {},
             h('button.btn.primary#confirm-placement', { onclick: m.confirmPlacement }, '✓ Place tile'),
             h('button.btn.ghost#cancel-placement', { onclick: m.cancelSelection }, 'Cancel')))
@@ -104,7 +108,7 @@ export function renderTray(m) {
     const supply = (s.supply || [])[m.you()] ?? 0;
     const placedTile = s.placed ? s.board.find((t) => t.at[0] === s.placed[0] && t.at[1] === s.placed[1]) : null;
     const crownsFree = spots.some((sp) => sp.startsWith('crown:'));
-    m.dom.tray.append(h('div.tray-text', {},
+    put(m.dom.tray, h('div.tray-text', {},
       h('b', spots.length ? 'Deploy a follower?' : supply ? 'No free feature on this tile' : 'No followers left'),
       h('span', spots.length ? `Tap a marker on the tile${crownsFree ? ' or a crown space on the wheel' : ''}, or:` : 'End your turn.'),
       spots.length ? h('div.spot-buttons', {}, spots.map((sp) => {
@@ -125,7 +129,7 @@ export function renderTray(m) {
   if (s.phase === 'plague' && s.plague) {
     m.dom.tray.classList.add('plague');
     const next = (s.plague.waiting || []).slice(1).map((i) => n[i]);
-    m.dom.tray.append(
+    put(m.dom.tray, 
       h('div.tray-plague-icon', { 'aria-hidden': 'true', html: PLAGUE_ICON }),
       h('div.tray-text#plague-choice', {}, h('b', 'Plague! Take back one of your followers'),
         h('span', `Tap a ringed follower on the board (it returns to your supply, no points)${next.length ? `; then ${joinNames(next)} ${next.length > 1 ? 'choose' : 'chooses'}` : ''}.`),
@@ -139,5 +143,5 @@ export function renderTray(m) {
         h('small.plague-countdown', m.countdownText(true))));
     return;
   }
-  m.dom.tray.append(h('div.tray-text', {}, h('b', 'Your turn'), h('span', `Phase: ${s.phase}`)));
+  put(m.dom.tray, h('div.tray-text', {}, h('b', 'Your turn'), h('span', `Phase: ${s.phase}`)));
 }

@@ -69,7 +69,7 @@ export function mount(root, ctx) {
       const host = l.seats.find((s) => s.player === l.host);
       openList.appendChild(h('li.card', { dataset: { lobby: l.code } },
         h('div.card-main', {},
-          h('b', l.name || 'Table', ratedTag(l)),
+          h('b', { title: l.name || '' }, l.name || 'Table', ratedTag(l)),
           h('small', `${host ? `${host.name}'s table · ` : ''}${rulesSummary(l.rules, l.preset)}`)),
         h('span.badge', `${filled}/${l.max_seats}`),
         h('a.btn.join', { href: `#/lobby/${encodeURIComponent(l.code)}` }, filled >= l.max_seats ? 'View' : 'Join')));
@@ -85,7 +85,7 @@ export function mount(root, ctx) {
     for (const m of matches) {
       liveList.appendChild(h('li.card', { dataset: { match: m.id } },
         h('div.card-main', {},
-          h('b', m.name || 'Match'),
+          h('b', { title: m.name || '' }, m.name || 'Match'),
           h('small', `${(m.players || []).join(' · ')}${m.turn !== undefined ? ` · turn ${m.turn}` : ''}`)),
         h('span.badge', { title: 'Spectators' }, `${m.spectators || 0} watching`),
         h('a.btn.secondary.watch', { href: `#/match/${encodeURIComponent(m.id)}` }, 'Watch')));

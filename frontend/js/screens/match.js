@@ -37,6 +37,9 @@ import { connect, stopBanner } from '../match/connection.js';
 import { showEnd, showRemaining, showKeys, share } from '../match/dialogs.js';
 import { onKey } from '../match/keyboard.js';
 import { attend, watchTurn, resetAttention } from '../match/attention.js';
+import { chatBox } from '../chat.js';
+import { isMissing, missingPanel } from '../missing.js';
+import * as session from '../session.js';
 
 export function mount(root, ctx) {
   const m = new MatchModel(ctx.id, ctx.query.get('code') || undefined);
@@ -101,11 +104,27 @@ export function mount(root, ctx) {
       }).catch(() => {});
       applySnapshot(m, data.version, data);
       m.board.fit(false);
-      connect(m, (msg) => onMessage(m, msg));
+      // The chat: players' (or spectators') messages; chat frames never reach the game's handler.
+      m.chat = chatBox({
+        scope: 'match', key: m.matchId, code: m.code, me: () => (session.player() || {}).id || null,
+        role: () => (m.you() === null ? 'spectators' : 'players'), canWrite: () => !!session.token(),
+        isHost: () => false, send: (frame) => !!m.socket && m.socket.send(frame),
+      });
+      const side = m.dom.section.querySelector('#side-panel');
+      side.insertBefore(m.chat.node, side.querySelector('.log-title'));
+      m.chat.load();
+      connect(m, (msg) => {
+        if (m.chat.handle(msg)) return;
+        const wasOver = m.isOver();
+        onMessage(m, msg);
+        // Players read the spectators' chat once the match is over.
+        if (!wasOver && m.isOver() && m.you() !== null) setTimeout(() => m.alive && m.chat.load(), 300);
+      });
       loadHistory(m);
     } catch (err) {
       if (!m.alive) return;
-      clear(root).appendChild(errorPanel(err, () => ctx.go(location.hash)));
+      clear(root).appendChild(isMissing(err) ? missingPanel('match', ctx.id)
+        : errorPanel(err, () => ctx.go(location.hash)));
       document.body.classList.remove('in-match');
     }
   })();

@@ -14,6 +14,8 @@ import { COLOURS, COLOUR_ORDER, swatch } from '../pieces.js';
 import { loadPresets, rulesEditor, seatPicker } from './create.js';
 import { rulesLines, rulesSummary } from './rules.js';
 import { errorPanel } from '../errorPanel.js';
+import { chatBox } from '../chat.js';
+import { isMissing, missingPanel } from '../missing.js';
 import { t } from '../i18n.js';
 
 export function inviteLink(code) {
@@ -32,6 +34,11 @@ export function mount(root, ctx) {
   let editor = null;
   let seatCtl = null;
   let editingRules = false;
+  const chat = chatBox({
+    scope: 'lobby', key: code, me: () => (me ? me.id : null), role: () => 'lobby',
+    canWrite: () => !!mySeat() || !!isHost(), isHost: () => !!isHost(),
+    send: (frame) => !!socket && socket.send(frame),
+  });
 
   const wrap = h('section.room', {}, h('div.loading', {}, h('div.spinner'), 'Opening the table…'));
   root.appendChild(wrap);
@@ -90,7 +97,7 @@ export function mount(root, ctx) {
     return h('li.seat', { dataset: { seat: i, colour: s.colour }, class: mine ? 'mine' : '' },
       h('span.seat-swatch', { html: swatch(s.colour, 30), title: COLOURS[s.colour] ? COLOURS[s.colour].label : s.colour }),
       h('div.seat-main', {},
-        h('b.seat-name', s.name || (s.bot ? 'Computer' : 'Player')),
+        h('b.seat-name.name-cut', { title: s.name || '' }, s.name || (s.bot ? 'Computer' : 'Player')),
         h('small', {},
           mine ? h('span.tag.you', 'You') : null,
           host ? h('span.tag.host', 'Host') : null,
@@ -165,6 +172,10 @@ export function mount(root, ctx) {
         h('p', 'This table has been closed.'), h('a.btn', { href: '#/lobbies' }, 'Back to the tables')));
       return;
     }
+    // Re-rendering moves the chat box: keep the caret of someone typing.
+    const typing = document.activeElement;
+    const chatFocus = typing && chat.node.contains(typing) && typing.tagName === 'INPUT'
+      ? { input: typing, at: typing.selectionStart } : null;
     const seat = mySeat();
     const filled = lobby.seats.filter((s) => s.player || s.bot).length;
     const seats = h('ol.seats#seats');
@@ -206,12 +217,18 @@ export function mount(root, ctx) {
       h('div.room-grid', {},
         h('div.panel.seats-panel', {}, h('h2', `Players ${filled}/${lobby.max_seats}`), seats, colourPicker(), joinBtn,
           h('div.start-row', {}, start)),
-        h('div.room-side', {}, invite, rulesPanel())));
+        h('div.room-side', {}, chat.node, invite, rulesPanel())));
+    chat.refresh();
+    if (chatFocus) {
+      chatFocus.input.focus();
+      chatFocus.input.setSelectionRange(chatFocus.at, chatFocus.at);
+    }
   }
 
   function connect() {
     socket = new LiveSocket(() => api.wsUrl(`/ws/lobbies/${encodeURIComponent(code)}`, { token: session.token() }), {
       onMessage: (msg) => {
+        if (chat.handle(msg)) return;
         if (msg.t === 'lobby') update(msg.d);
         else if (msg.t === 'error' && msg.d) toast(msg.d.message || msg.d.code, 'error');
       },
@@ -250,10 +267,14 @@ export function mount(root, ctx) {
       }
       if (!alive) return;
       update(l);
-      if (alive && lobby.status === 'open') connect();
+      if (alive && lobby.status === 'open') {
+        connect();
+        chat.load();
+      }
     } catch (err) {
       if (!alive) return;
-      clear(wrap).appendChild(errorPanel(err, () => ctx.go(location.hash)));
+      clear(wrap).appendChild(isMissing(err) ? missingPanel('table', code)
+        : errorPanel(err, () => ctx.go(location.hash)));
     }
   })();
 
