@@ -372,6 +372,21 @@ export class Board {
       width: T - 3, height: T - 3, rx: 3, stroke: c.fill }));
   }
 
+  /**
+   * Outline each player's last tile: ``moves`` is ``[{at: [x, y], colour, latest}]``; the
+   * ``latest`` one (the move just made) is drawn solid, the others dashed.
+   */
+  setLastMoves(moves) {
+    const layer = this.layers.lastmove;
+    while (layer.firstChild) layer.firstChild.remove();
+    for (const { at, colour, latest } of moves) {
+      if (!at) continue;
+      const c = colourOf(colour);
+      layer.appendChild(el('rect', { class: `last-move${latest ? ' latest' : ' earlier'}`, x: at[0] * T + 1.5, y: at[1] * T + 1.5,
+        width: T - 3, height: T - 3, rx: 3, stroke: c.fill, 'data-last-move': `${at[0]},${at[1]}` }));
+    }
+  }
+
   /** ``followers``: the view's ``[{seat, at, spot, role}]``; ``colours``: seat → colour name. */
   setFollowers(followers, colours) {
     this.followerData = [followers, colours];

@@ -113,12 +113,12 @@ export function describe(events, names, { auto = false } = {}) {
     const e = events[i];
     switch (e.type) {
       case 'TilePlaced':
-        out.push({ kind: 'move', seat: e.seat, tag: 'placed', text: `${name(e.seat)} placed a tile` });
+        out.push({ kind: 'move', seat: e.seat, tag: 'placed', cells: [e.at], text: `${name(e.seat)} placed a tile` });
         break;
       case 'FollowerPlaced':
       {
         const rest = `deployed ${ARTICLE[e.role] || 'a follower'} ${WHERE[e.role] || `on ${e.spot}`}`;
-        out.push({ kind: 'move', seat: e.seat, tag: 'deployed', rest, text: `${name(e.seat)} ${rest}` });
+        out.push({ kind: 'move', seat: e.seat, tag: 'deployed', cells: e.at ? [e.at] : undefined, rest, text: `${name(e.seat)} ${rest}` });
       }
         break;
       case 'TileDiscarded':
@@ -127,7 +127,7 @@ export function describe(events, names, { auto = false } = {}) {
       case 'FeatureCompleted':
         if (!e.followers || e.followers.every((n) => n === 0)) {
           const size = e.kind === 'cloister' ? '' : `: ${plural(e.tiles.length, 'tile')}`;
-          out.push({ kind: 'info', text: `A ${e.kind} was completed${size} — nobody had a follower there` });
+          out.push({ kind: 'info', cells: e.tiles, text: `A ${e.kind} was completed${size} — nobody had a follower there` });
         }
         break;
       case 'PointsScored': {
@@ -147,7 +147,7 @@ export function describe(events, names, { auto = false } = {}) {
           group.push(events[i + 1]);
           i += 1;
         }
-        out.push({ kind: 'score', seat: e.seat, seats: group.map((g) => g.seat), points: e.points,
+        out.push({ kind: 'score', seat: e.seat, seats: group.map((g) => g.seat), points: e.points, cells: e.tiles,
           text: scoringSentence(group, names) });
         break;
       }

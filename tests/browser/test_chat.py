@@ -111,7 +111,9 @@ def test_chat_between_two_players_and_a_spectator(server, browser, artifacts):
     seats = httpx.get(f"{server}/api/matches/{match_id}", params={"code": code}).json()["seats"]
     tokens = {s["seat"]: players[0] if s["name"] == "Ann" else players[1] for s in seats}
     _finish(server, match_id, code, tokens)
-    ann.page.wait_for_selector('#match[data-phase="game_over"]', timeout=120_000)
+    # Ann opens the finished match afresh: its chat history now holds the spectators' messages.
+    ann.page.reload()
+    ann.page.wait_for_selector('#match[data-phase="game_over"]', timeout=90_000)
     _wait_text(ann, "Ann should take the city!")
     _say(cat, "what a game")
     _wait_text(ben, "what a game")

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.ui import Player, place_tile
+from tests.browser.ui import Player, create_private_lobby, join_by_code, place_tile
 
 pytestmark = pytest.mark.browser
 
@@ -136,3 +136,94 @@ def test_dark_theme_follows_the_system_and_the_toggle(server, browser, artifacts
     assert page.evaluate("document.documentElement.dataset.theme") == "light"
     assert light.errors == []
     light.context.close()
+
+
+def _acting(players: list[Player]) -> tuple[Player, Player]:
+    for p in players:
+        if p.page.get_attribute("#match", "data-my-turn") == "true":
+            return p, next(q for q in players if q is not p)
+    raise AssertionError("nobody's turn")
+
+
+def test_rough_edges_null_only_way_long_names_and_bad_links(server, browser, artifacts):
+    long_name = "Bartholomew Maximilian X"  # 24 characters, the longest name
+    ann = Player.open(browser, server, long_name)
+    code = create_private_lobby(ann, seats=2)
+    ben = Player.open(browser, server, "Ben")
+    join_by_code(ben, code)
+    # The waiting room cuts the long name visibly and shows it whole on hover.
+    seat = ben.page.locator('#seats li.seat[data-seat="0"] .seat-name')
+    assert seat.get_attribute("title") == long_name
+    ann.page.click("#start-match")
+    for p in (ann, ben):
+        p.page.wait_for_selector('#match[data-phase="place_tile"]')
+    name = ben.page.locator('#players .player[data-seat="0"] .player-name b')
+    assert name.get_attribute("title") == long_name
+    assert name.evaluate("e => getComputedStyle(e).textOverflow") == "ellipsis"
+
+    rng = random.Random(7)
+    nudged = False
+    for turn in range(8):
+        actor, other = _acting([ann, ben])
+        page = actor.page
+        page.wait_for_selector("#board .legal-cell")
+        cells = page.eval_on_selector_all(
+            "#board .legal-cell", "els => els.map(e => [e.dataset.cell, e.dataset.rotations])")
+        single = [c for c, rots in cells if len(rots.split(",")) == 1]
+        if single and not nudged:
+            # Rotating a tile that fits only one way: said in the tray, no popup.
+            page.click(f'#board .legal-cell[data-cell="{single[0]}"]')
+            page.click("#rotate-cw")
+            page.wait_for_selector(".tray-only-way.nudge")
+            page.click("#rotate-cw")
+            assert page.locator("#toasts .toast", has_text="only this way").count() == 0
+            page.screenshot(path=str(artifacts / "rough-only-way.png"))
+            nudged = True
+            page.click("#confirm-placement")
+        else:
+            place_tile(actor, rng)
+        # While the other player chooses a follower, no "null" anywhere on the watcher's page.
+        other.page.wait_for_selector('#match[data-phase="deploy"]')
+        assert "null" not in other.page.inner_text("#tray")
+        assert "null" not in other.page.inner_text("#side-panel")
+        page.wait_for_selector("#no-follower")
+        page.click("#no-follower")
+        other.page.wait_for_selector('#match[data-my-turn="true"][data-phase="place_tile"]')
+        if nudged and turn >= 1:
+            break
+    assert nudged, "no tile fitted a cell one way only in 8 turns"
+    # Each player's last tile is outlined (the latest boldest); a log line shows its tile.
+    assert ben.page.locator("#board .last-move").count() == 2
+    assert ben.page.locator("#board .last-move.latest").count() == 1
+    ben.page.locator("#log li.log-link").nth(1).click()
+    ben.page.wait_for_selector("#board .highlight rect")
+    assert ben.page.get_attribute("#match", "data-highlighted")
+    ben.page.screenshot(path=str(artifacts / "rough-long-name-and-log.png"))
+
+    # A bad invite link says what happened and offers the tables, not a useless "Try again".
+    ben.page.goto("/#/lobby/NoSuchTable1")
+    ben.page.wait_for_selector("#missing")
+    text = ben.page.inner_text("#missing")
+    assert "no table" in text and "NoSuchTable1" in text
+    assert ben.page.locator("#missing a#missing-tables").count() == 1
+    assert ben.page.get_by_role("button", name="Try again").count() == 0
+    ben.page.screenshot(path=str(artifacts / "rough-bad-invite.png"))
+    assert ann.errors == [] and ben.errors == []
+    ann.context.close()
+    ben.context.close()
+
+
+def test_phone_landscape_gives_the_board_the_height(server, browser, artifacts):
+    phone = Player.open(browser, server, "Pia", viewport={"width": 844, "height": 390},
+                        is_mobile=True, has_touch=True)
+    page = phone.page
+    _match_against_a_bot(phone)
+    box = page.locator(".board-host").bounding_box()
+    assert box is not None and box["height"] >= 300, box
+    # The tray's controls are still on screen.
+    tray = page.locator("#tray").bounding_box()
+    assert tray is not None
+    assert tray["x"] + tray["width"] <= 844 and tray["y"] + tray["height"] <= 390
+    page.screenshot(path=str(artifacts / "rough-phone-landscape.png"))
+    assert phone.errors == []
+    phone.context.close()

@@ -4,7 +4,7 @@
  */
 
 import { h, clear, toast } from '../dom.js';
-import { COLOURS, swatch, meepleIcon } from '../pieces.js';
+import { COLOURS, colourOf, swatch, meepleIcon } from '../pieces.js';
 import { describe } from '../words.js';
 import { segmentLabel, segmentEffect } from '../wheel.js';
 import { rulesSummary } from '../screens/rules.js';
@@ -80,8 +80,16 @@ export function renderLog(m) {
   clear(m.dom.logList);
   const cols = m.colours();
   for (const line of m.logItems) {
-    m.dom.logList.appendChild(h('li', { class: `log-${line.kind}` },
-      line.seat !== undefined && cols[line.seat] ? h('span.log-swatch', { html: swatch(cols[line.seat], 12) }) : h('span.log-swatch'),
-      h('span', line.text)));
+    const cells = line.cells && line.cells.length ? line.cells : null;
+    // A line that happened somewhere on the board shows it there when clicked.
+    const show = cells ? () => {
+      m.board.highlight(cells, line.seat !== undefined && cols[line.seat] ? colourOf(cols[line.seat]).fill : '#ffe36e');
+      m.dom.section.dataset.highlighted = cells.map((c) => c.join(',')).join(' ');
+    } : null;
+    m.dom.logList.appendChild(h('li', { class: `log-${line.kind}${cells ? ' log-link' : ''}`,
+      ...(cells ? { tabindex: '0', role: 'button', title: 'Show on the board', onclick: show,
+        onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); show(); } } } : {}) },
+    line.seat !== undefined && cols[line.seat] ? h('span.log-swatch', { html: swatch(cols[line.seat], 12) }) : h('span.log-swatch'),
+    h('span', line.text)));
   }
 }

@@ -36,7 +36,10 @@ export function render(m) {
   }
   m.board.setTiles(s.board);
   const lp = m.lastPlaced || (s.placed ? { at: s.placed, seat: s.seat } : null);
-  m.board.setLastMove(lp ? lp.at : null, lp ? m.colours()[lp.seat] : null);
+  // Every player's last tile is outlined in their colour; the very last one boldest.
+  const others = Object.entries(m.lastBySeat).filter(([seat]) => !lp || Number(seat) !== lp.seat)
+    .map(([seat, at]) => ({ at, colour: m.colours()[seat] }));
+  m.board.setLastMoves([...others, ...(lp ? [{ at: lp.at, colour: m.colours()[lp.seat], latest: true }] : [])]);
   m.board.setFollowers(s.followers || [], m.colours());
   m.board.setWheel(s.wheel || null, m.colours(), { steps: m.ui.pigSteps });
   m.ui.pigSteps = null;

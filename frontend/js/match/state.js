@@ -26,6 +26,7 @@ export class MatchModel {
     this.version = -1; // the version of ``match`` (number of actions applied)
     this.endShown = false;
     this.lastPlaced = null; // {at, seat} of the last tile placed
+    this.lastBySeat = {}; // seat → [x, y] of that player's last tile placed
     this.logItems = []; // the game log, newest first
     this.actionSeq = 0;
     this.presetName = null;

@@ -44,7 +44,10 @@ export function applyEvents(m, v, d) {
   const pig = events.filter((e) => e.type === 'PigMoved');
   if (pig.length && d.state) m.ui.pigSteps = pig.reduce((a, e) => a + e.steps, 0);
   for (const e of events) {
-    if (e.type === 'TilePlaced') m.lastPlaced = { at: e.at, seat: e.seat };
+    if (e.type === 'TilePlaced') {
+      m.lastPlaced = { at: e.at, seat: e.seat };
+      m.lastBySeat[e.seat] = e.at;
+    }
     if (e.type === 'GameEnded') {
       m.match.status = 'finished';
       m.ui.justEnded = true;
@@ -121,6 +124,10 @@ export async function loadHistory(m) {
         break;
       }
     }
+    // Each player's last placement (batches that arrived live meanwhile are newer).
+    const earlier = {};
+    for (const e of all) if (e.type === 'TilePlaced') earlier[e.seat] = e.at;
+    m.lastBySeat = { ...earlier, ...m.lastBySeat };
     const live = m.logItems;
     m.logItems = [];
     // The setup's events (the first draw; the Wheel of Fortune pig's first move) come first.
