@@ -28,15 +28,21 @@ def _say(ws: Any, text: str | None = None, quick: str | None = None) -> None:
 
 
 def _next(ws: Any, kind: str) -> dict[str, Any]:
+    """The next frame's data, skipping presence and lobby updates (seats' connection state)."""
     frame = receive(ws)
+    while frame["t"] == "lobby" and kind != "lobby":
+        frame = receive(ws)
     assert frame["t"] == kind, frame
-    return frame["d"]
+    return dict(frame["d"])
 
 
 def _pong(ws: Any) -> None:
-    """Nothing else is queued for ``ws``: the next frame is the pong to this ping."""
+    """Nothing but lobby updates is queued for ``ws``: the next other frame is the pong."""
     ws.send_text(json.dumps({"t": "ping"}))
-    assert receive(ws) == {"t": "pong"}
+    frame = receive(ws)
+    while frame["t"] == "lobby":
+        frame = receive(ws)
+    assert frame == {"t": "pong"}
 
 
 def _finish(client: TestClient, match_id: str) -> None:
