@@ -18,7 +18,8 @@ def test_language_follows_the_browser_and_the_switcher_and_stays(server, browser
     anna = Player.open(browser, server, "Anna", locale="de-DE")
     page = anna.page
     assert page.evaluate("document.documentElement.lang") == "de"
-    assert page.inner_text(".topnav").split() == ["Tische", "Kartenübersicht"]
+    nav = page.inner_text(".topnav")
+    assert "Tische" in nav and "Kartenübersicht" in nav and "Tables" not in nav
     # A server error reaches the screen through the catalogue by its code.
     page.goto("/#/match/no-such-match")
     page.wait_for_selector("#missing")
@@ -41,7 +42,8 @@ def test_language_follows_the_browser_and_the_switcher_and_stays(server, browser
 def test_an_english_browser_gets_english(server, browser):
     ben = Player.open(browser, server, "Ben", locale="en-GB")
     assert ben.page.evaluate("document.documentElement.lang") == "en"
-    assert ben.page.inner_text(".topnav").split() == ["Tables", "Tile", "guide"]
+    nav = ben.page.inner_text(".topnav")
+    assert "Tables" in nav and "Tile guide" in nav
     ben.context.close()
 
 
