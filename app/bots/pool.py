@@ -67,12 +67,13 @@ class BotPool:
 
     ``workers``: processes (None: :func:`default_workers`); ``think``: seconds a Strong bot
     searches per decision; ``target``: the function run in a worker (tests swap it);
-    ``grace``: seconds past ``think`` after which a worker counts as stuck. Decisions beyond
+    ``grace``: seconds past ``think`` after which a worker counts as stuck (generous: the
+    first decision also starts the worker processes, slow on a busy machine). Decisions beyond
     ``workers`` at once wait their turn on the event loop (awaiting costs nothing).
     """
 
     def __init__(self, workers: int | None = None, think: float = 1.0,
-                 target: Target = think_in_worker, grace: float = 5.0) -> None:
+                 target: Target = think_in_worker, grace: float = 20.0) -> None:
         self.workers = workers or default_workers()
         self.think = think
         self.target = target
@@ -163,11 +164,12 @@ class BotPool:
                     timeout=wait)
                 self.answered += 1
                 return actions_from_json(raw)
-            except (BrokenProcessPool, OSError, RuntimeError):
-                log.warning("bot worker died; the pool is restarted and Normal decides")
-                self._restart()
-            except TimeoutError:
+            except TimeoutError:  # before OSError: TimeoutError is one
                 log.warning("bot worker took over %.1f s; Normal decides this move", wait)
+            except (BrokenProcessPool, OSError, RuntimeError) as exc:
+                log.warning("bot worker died (%r); the pool is restarted and Normal decides",
+                            exc)
+                self._restart()
             except Exception:
                 log.exception("bot worker failed; Normal decides this move")
         self.fallbacks += 1

@@ -131,13 +131,17 @@ def plan(root: GameState, rng: random.Random, think: float,
     frac_end = (root.tiles_remaining - horizon) / total
     sums = [0.0] * len(short)
     runs = 0
-    while (runs < playouts) if playouts is not None else (time.perf_counter() < deadline):
+    step = 0.0  # seconds the last round took: stop when another would overrun the budget
+    while (runs < playouts) if playouts is not None else (
+            time.perf_counter() + step < deadline):
+        began = time.perf_counter()
         future = sample_future(root, rng, horizon)
         seed = rng.getrandbits(32)
         for i, (_, actions) in enumerate(short):
             sums[i] += _playout(with_future(root, future), actions, random.Random(seed),
                                 frac_end, seat)
         runs += 1
+        step = time.perf_counter() - began
     if runs == 0:
         return short[0][1]
     best = max(range(len(short)), key=lambda i: (sums[i] / runs, short[i][0]))

@@ -35,7 +35,7 @@ def _hang(position: dict[str, Any], seed: int, level: str, think: float,
 
 @pytest.fixture
 async def pool() -> AsyncIterator[BotPool]:
-    p = BotPool(workers=1, think=0.05)
+    p = BotPool(workers=1, think=0.05, grace=120)  # starting workers is slow on a busy machine
     try:
         yield p
     finally:
