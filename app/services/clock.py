@@ -1,0 +1,474 @@
+"""Clock arithmetic: time controls, the running clock of a match, leaving, votes — pure.
+
+No I/O and no clock of its own: every function takes ``now`` (milliseconds since the Unix
+epoch, an ``int``) and returns new JSON-ready dicts, never changing its arguments. The service
+(:mod:`app.services.clocks`) loads and stores the dicts (``matches.clock``) under the match's
+row lock; this module only decides.
+
+Time controls (``TimeControl``), chosen by the host per lobby:
+
+- ``untimed``: no clock. A seat that leaves still goes through the leave path below.
+- ``per_turn`` (``seconds``): each turn of a seat has ``seconds``; unused time is lost.
+- ``fischer`` (``bank`` seconds, ``increment`` seconds): a bank per seat, charged while the seat
+  is on turn; ``increment`` is added when the seat's turn ends (also after a time-out).
+- ``correspondence`` (``days``): like per turn with ``days × 86 400`` seconds.
+
+Off-turn decisions (the Wheel of Fortune's Plague, phase ``plague``) never draw on a bank: they
+have their own short limit, handled by the play path (``plague_timeout``).
+
+At zero the computer plays that turn for the seat (the action log marks it); after
+:data:`HANDOVER_AFTER` time-outs in a row the seat is handed to the computer (``auto``) until its
+player takes it back.
+
+The clock dict (``matches.clock``)::
+
+    {"control": TimeControl JSON, "live_control": TimeControl JSON | null,
+     "remaining": [ms per seat],  # fischer: the bank; per turn: what is left of this turn
+     "running": {"seat", "since", "active"} | null,  # the seat being charged since ``since``
+     "timeouts": [consecutive time-outs per seat], "auto": [bool per seat],
+     "host": seat | null, "humans": [seat, ...],
+     "away": {"<seat>": {"since", "until"}},   # a seat whose sockets are all gone
+     "vote": {"seat", "until", "ballots": {"<seat>": choice}} | null,
+     "proposal": {"to", "by", "accepted": [seat, ...], "until"} | null,
+     "ended_early": bool}
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+#: Consecutive time-outs after which the computer takes the seat over for the rest of the match.
+HANDOVER_AFTER = 2
+#: Milliseconds the remaining humans have to vote once a leaver's grace ran out.
+VOTE_MS = 30_000
+#: Milliseconds a live ↔ correspondence proposal stays open.
+PROPOSAL_MS = 120_000
+#: Days per move when a live match switches to correspondence by agreement.
+SWITCH_DAYS = 1
+#: The choices of a leave vote, and the one taken when nobody answers.
+CHOICES = ("wait", "computer", "end")
+DEFAULT_CHOICE = "computer"
+
+DAY_MS = 86_400_000
+PER_TURN_SECONDS = (10, 15, 20, 30, 45, 60, 90, 120, 180, 300)
+FISCHER_BANK_SECONDS = (60, 120, 180, 300, 600, 900, 1200, 1800)
+FISCHER_INCREMENT_SECONDS = (0, 2, 3, 5, 10, 15, 20, 30)
+CORRESPONDENCE_DAYS = (1, 2, 3, 7)
+KINDS = ("untimed", "per_turn", "fischer", "correspondence")
+
+
+class InvalidTimeControl(ValueError):
+    """A time control that is not offered; ``field`` names the offending key
+    (``time_control.kind``, ``time_control.seconds``, …)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """One time control. Units: seconds (``seconds``, ``bank``, ``increment``), days (``days``).
+
+    Only the fields of its ``kind`` are meaningful; the others are 0.
+    """
+
+    kind: str = "untimed"
+    seconds: int = 0
+    bank: int = 0
+    increment: int = 0
+    days: int = 0
+
+    @classmethod
+    def from_json(cls, data: Any) -> TimeControl:
+        """Parse ``{"kind": …, …}`` (None: untimed). Raises :class:`InvalidTimeControl` naming
+        the field; only the listed values are offered (the lobby shows them as choices)."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise InvalidTimeControl("time_control", "time_control must be an object")
+        kind = data.get("kind", "untimed")
+        if kind not in KINDS:
+            raise InvalidTimeControl("time_control.kind",
+                                     f"time_control.kind must be one of {', '.join(KINDS)}")
+        allowed = {"untimed": (), "per_turn": ("seconds",), "fischer": ("bank", "increment"),
+                   "correspondence": ("days",)}[kind]
+        extra = sorted(set(data) - {"kind", *allowed})
+        if extra:
+            raise InvalidTimeControl(f"time_control.{extra[0]}",
+                                     f"time_control.{extra[0]} does not apply to {kind}")
+        offered = {"seconds": PER_TURN_SECONDS, "bank": FISCHER_BANK_SECONDS,
+                   "increment": FISCHER_INCREMENT_SECONDS, "days": CORRESPONDENCE_DAYS}
+        values: dict[str, int] = {}
+        for key in allowed:
+            value = data.get(key)
+            if key == "increment" and value is None:
+                value = 0
+            if isinstance(value, bool) or not isinstance(value, int) or value not in offered[key]:
+                choices = ", ".join(str(v) for v in offered[key])
+                raise InvalidTimeControl(f"time_control.{key}",
+                                         f"time_control.{key} must be one of {choices}")
+            values[key] = value
+        return cls(kind=kind, **values)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: ``kind`` plus the fields of that kind."""
+        out: dict[str, Any] = {"kind": self.kind}
+        fields = {"untimed": (), "per_turn": ("seconds",), "fischer": ("bank", "increment"),
+                  "correspondence": ("days",)}[self.kind]
+        for key in fields:
+            out[key] = getattr(self, key)
+        return out
+
+    @property
+    def timed(self) -> bool:
+        """True unless untimed."""
+        return self.kind != "untimed"
+
+    @property
+    def turn_ms(self) -> int:
+        """A fresh turn's time for per turn / correspondence; a fresh bank for Fischer."""
+        if self.kind == "per_turn":
+            return self.seconds * 1000
+        if self.kind == "fischer":
+            return self.bank * 1000
+        if self.kind == "correspondence":
+            return self.days * DAY_MS
+        return 0
+
+    def label(self) -> str:
+        """A short human label: ``untimed``, ``60 s per turn``, ``5 min + 10 s``, ``1 day per move``."""
+        if self.kind == "per_turn":
+            return f"{_duration(self.seconds)} per turn"
+        if self.kind == "fischer":
+            return f"{_duration(self.bank)} + {_duration(self.increment)}"
+        if self.kind == "correspondence":
+            return f"{self.days} day{'s' if self.days != 1 else ''} per move"
+        return "untimed"
+
+
+def _duration(seconds: int) -> str:
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    if seconds > 60:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds} s"
+
+
+def control_of(clock: dict[str, Any]) -> TimeControl:
+    """The clock's current :class:`TimeControl`."""
+    return TimeControl.from_json(clock["control"])
+
+
+# ---------------------------------------------------------------------- the running clock
+
+
+def new_clock(control: TimeControl, seats: int, humans: list[int], host: int | None,
+              active: int, now: int) -> dict[str, Any]:
+    """The clock of a match that just started with ``active`` to play (``now``: epoch ms)."""
+    clock: dict[str, Any] = {
+        "control": control.to_json(),
+        "live_control": None,
+        "remaining": [control.turn_ms] * seats,
+        "running": None,
+        "timeouts": [0] * seats,
+        "auto": [False] * seats,
+        "host": host,
+        "humans": sorted(humans),
+        "away": {},
+        "vote": None,
+        "proposal": None,
+        "ended_early": False,
+    }
+    if control.timed:
+        clock["running"] = {"seat": active, "since": now, "active": active}
+    return clock
+
+
+def remaining(clock: dict[str, Any], seat: int, now: int) -> int:
+    """Milliseconds ``seat`` has left at ``now`` (never below 0; 0 when untimed)."""
+    left = int(clock["remaining"][seat])
+    run = clock.get("running")
+    if run is not None and run["seat"] == seat:
+        left -= max(0, now - int(run["since"]))
+    return max(0, left)
+
+
+def deadline(clock: dict[str, Any]) -> int | None:
+    """When the running seat's time runs out (epoch ms), or None (untimed, nothing running)."""
+    run = clock.get("running")
+    if run is None or not control_of(clock).timed:
+        return None
+    return int(run["since"]) + int(clock["remaining"][run["seat"]])
+
+
+def advance(clock: dict[str, Any], *, now: int, seat: int, active: int, deciding: bool,
+            over: bool) -> dict[str, Any]:
+    """The clock after an action: the match now waits for ``seat`` (``active`` holds the turn;
+    ``deciding``: ``seat`` makes an off-turn decision, which never runs a bank; ``over``: the
+    match ended).
+
+    The seat that was running is charged the time since it started. When the turn passed
+    (``active`` changed, or the match is over) that seat's turn is over: Fischer adds the
+    increment to its bank; per turn and correspondence give the next seat a fresh turn.
+    """
+    out = copy.deepcopy(clock)
+    control = control_of(out)
+    run = out.get("running")
+    if run is not None:
+        prev = int(run["seat"])
+        out["remaining"][prev] = max(0, int(out["remaining"][prev]) - max(0, now - int(run["since"])))
+        if over or active != int(run["active"]):
+            if control.kind == "fischer":
+                out["remaining"][prev] += control.increment * 1000
+    turn_passed = run is None or over or active != int(run["active"])
+    out["running"] = None
+    if over or not control.timed:
+        return out
+    if turn_passed and control.kind in ("per_turn", "correspondence"):
+        out["remaining"][active] = control.turn_ms
+    if not deciding:
+        out["running"] = {"seat": seat, "since": now, "active": active}
+    return out
+
+
+def note_actor(clock: dict[str, Any], seat: int, *, by_computer: bool,
+               timed_out: bool) -> dict[str, Any]:
+    """Count time-outs: a seat's own move resets its count; a time-out raises it and, at
+    :data:`HANDOVER_AFTER` in a row, hands the seat to the computer (``auto``)."""
+    out = copy.deepcopy(clock)
+    if not by_computer:
+        out["timeouts"][seat] = 0
+    elif timed_out:
+        out["timeouts"][seat] += 1
+        if out["timeouts"][seat] >= HANDOVER_AFTER:
+            out["auto"][seat] = True
+    return out
+
+
+def take_back(clock: dict[str, Any], seat: int, now: int) -> dict[str, Any]:
+    """The seat's player returns and takes the seat back from the computer."""
+    out = copy.deepcopy(clock)
+    out["auto"][seat] = False
+    out["timeouts"][seat] = 0
+    out["away"].pop(str(seat), None)
+    if out.get("vote") and out["vote"]["seat"] == seat:
+        out["vote"] = None
+    return out
+
+
+def credit(clock: dict[str, Any], gap_ms: int) -> dict[str, Any]:
+    """Credit an outage of ``gap_ms`` (nobody was serving): every running deadline — the
+    running seat's turn, leave grace, vote, proposal — moves ``gap_ms`` later."""
+    out = copy.deepcopy(clock)
+    if gap_ms <= 0:
+        return out
+    if out.get("running"):
+        out["running"]["since"] = int(out["running"]["since"]) + gap_ms
+    for away in out["away"].values():
+        away["until"] = int(away["until"]) + gap_ms
+    for key in ("vote", "proposal"):
+        if out.get(key):
+            out[key]["until"] = int(out[key]["until"]) + gap_ms
+    return out
+
+
+# ---------------------------------------------------------------------- leaving and votes
+
+
+def seat_left(clock: dict[str, Any], seat: int, now: int, grace_ms: int) -> dict[str, Any]:
+    """All of ``seat``'s sockets are gone: the computer takes over at ``now + grace_ms`` unless
+    the player returns (or the others vote to wait). A seat already away keeps its countdown."""
+    out = copy.deepcopy(clock)
+    if str(seat) not in out["away"] and not out["auto"][seat]:
+        out["away"][str(seat)] = {"since": now, "until": now + grace_ms}
+    return out
+
+
+def seat_returned(clock: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The seat's player is connected again: no countdown, no vote about them."""
+    out = copy.deepcopy(clock)
+    out["away"].pop(str(seat), None)
+    if out.get("vote") and out["vote"]["seat"] == seat:
+        out["vote"] = None
+    return out
+
+
+def voters(clock: dict[str, Any], present: set[int]) -> list[int]:
+    """Seats that may vote: humans, connected, not the leaver, not handed to the computer."""
+    vote = clock.get("vote")
+    leaver = vote["seat"] if vote else None
+    return [s for s in clock["humans"]
+            if s in present and s != leaver and not clock["auto"][s]]
+
+
+def open_vote(clock: dict[str, Any], seat: int, now: int) -> dict[str, Any]:
+    """Grace ran out for ``seat``: the remaining humans vote until ``now + VOTE_MS``."""
+    out = copy.deepcopy(clock)
+    out["vote"] = {"seat": seat, "since": now, "until": now + VOTE_MS, "ballots": {}}
+    return out
+
+
+def cast(clock: dict[str, Any], voter: int, choice: str) -> dict[str, Any]:
+    """Record ``voter``'s ballot (a later ballot replaces an earlier one)."""
+    if choice not in CHOICES:
+        raise ValueError(choice)
+    out = copy.deepcopy(clock)
+    out["vote"]["ballots"][str(voter)] = choice
+    return out
+
+
+def tally(clock: dict[str, Any], eligible: list[int], final: bool) -> str | None:
+    """The outcome of the open vote, or None while undecided.
+
+    A choice wins with a majority of the ``eligible`` humans' votes. When everyone eligible has
+    voted (or ``final``: time is up) the most-voted choice wins; a tie goes to the host's choice
+    if the host voted for one of the tied choices, else to :data:`DEFAULT_CHOICE` when it is among
+    them, else the first tied choice in :data:`CHOICES` order. Nobody voted: the default.
+    """
+    vote = clock["vote"]
+    ballots = {int(k): v for k, v in vote["ballots"].items() if int(k) in eligible}
+    counts = {c: sum(1 for v in ballots.values() if v == c) for c in CHOICES}
+    for c in CHOICES:
+        if counts[c] * 2 > len(eligible):
+            return c
+    if not final and len(ballots) < len(eligible):
+        return None
+    if not ballots:
+        return DEFAULT_CHOICE
+    best = max(counts.values())
+    tied = [c for c in CHOICES if counts[c] == best]
+    if len(tied) == 1:
+        return tied[0]
+    host = clock.get("host")
+    if host is not None and ballots.get(host) in tied:
+        return ballots[host]
+    return DEFAULT_CHOICE if DEFAULT_CHOICE in tied else tied[0]
+
+
+def settle(clock: dict[str, Any], outcome: str, now: int, grace_ms: int) -> dict[str, Any]:
+    """Apply a vote's outcome: ``wait`` restarts the leaver's countdown, ``computer`` hands the
+    seat over, ``end`` marks the match ended early (the service runs the final scoring)."""
+    out = copy.deepcopy(clock)
+    seat = out["vote"]["seat"]
+    out["vote"] = None
+    if outcome == "wait":
+        out["away"][str(seat)] = {"since": out["away"].get(str(seat), {}).get("since", now),
+                                  "until": now + grace_ms}
+    elif outcome == "computer":
+        out["away"].pop(str(seat), None)
+        out["auto"][seat] = True
+    else:
+        out["ended_early"] = True
+    return out
+
+
+# ---------------------------------------------------------------------- live ↔ correspondence
+
+
+def propose_switch(clock: dict[str, Any], by: int, now: int) -> dict[str, Any]:
+    """``by`` proposes switching live → correspondence (or back); ``by`` accepts it already."""
+    out = copy.deepcopy(clock)
+    to = "live" if out.get("live_control") is not None else "correspondence"
+    out["proposal"] = {"to": to, "by": by, "accepted": [by], "until": now + PROPOSAL_MS}
+    return out
+
+
+def accept_switch(clock: dict[str, Any], seat: int) -> dict[str, Any]:
+    """``seat`` accepts the open proposal."""
+    out = copy.deepcopy(clock)
+    if seat not in out["proposal"]["accepted"]:
+        out["proposal"]["accepted"] = sorted([*out["proposal"]["accepted"], seat])
+    return out
+
+
+def switch_agreed(clock: dict[str, Any]) -> bool:
+    """True when every seated human not handed to the computer accepted the open proposal."""
+    prop = clock.get("proposal")
+    if not prop:
+        return False
+    needed = {s for s in clock["humans"] if not clock["auto"][s]}
+    return needed <= set(prop["accepted"])
+
+
+def switch(clock: dict[str, Any], now: int) -> dict[str, Any]:
+    """Carry out the agreed proposal: to correspondence (:data:`SWITCH_DAYS` days per move, the
+    live control kept for the way back) or back to the live control. The running seat starts a
+    fresh turn (Fischer: its bank is as it was, charged up to ``now``)."""
+    out = copy.deepcopy(clock)
+    to = out["proposal"]["to"]
+    out["proposal"] = None
+    run = out.get("running")
+    if run is not None:
+        seat = int(run["seat"])
+        out["remaining"][seat] = max(0, int(out["remaining"][seat]) - max(0, now - int(run["since"])))
+    if to == "correspondence":
+        new = TimeControl(kind="correspondence", days=SWITCH_DAYS)
+        out["live_control"] = out["control"]
+        out["live_remaining"] = list(out["remaining"])
+        out["remaining"] = [new.turn_ms] * len(out["remaining"])
+    else:
+        new = TimeControl.from_json(out["live_control"])
+        banks = out.pop("live_remaining", None)
+        out["live_control"] = None
+        if new.kind == "fischer" and banks is not None:
+            out["remaining"] = list(banks)
+        else:
+            out["remaining"] = [new.turn_ms] * len(out["remaining"])
+    out["control"] = new.to_json()
+    if run is not None and new.timed:
+        out["running"] = {"seat": run["seat"], "since": now, "active": run["active"]}
+    elif run is not None:
+        out["running"] = None
+    return out
+
+
+# ---------------------------------------------------------------------- deadlines and wire
+
+
+def next_due(clock: dict[str, Any]) -> int | None:
+    """The earliest moment the sweep must look at this clock: the running deadline, a leave
+    countdown, a vote or a proposal running out (epoch ms), or None."""
+    times: list[int] = []
+    d = deadline(clock)
+    if d is not None:
+        times.append(d)
+    times += [int(a["until"]) for a in clock["away"].values()]
+    for key in ("vote", "proposal"):
+        if clock.get(key):
+            times.append(int(clock[key]["until"]))
+    return min(times) if times else None
+
+
+def public(clock: dict[str, Any] | None, now: int) -> dict[str, Any] | None:
+    """What every client sees (docs/API.md § Clocks): the control and its label, each seat's
+    remaining ms as of ``server_now`` (the running one still counting down from there), the
+    running seat and its deadline, time-outs, seats handed to the computer, leave countdowns,
+    the vote and the proposal. ``server_now`` lets a client with a skewed clock count down."""
+    if clock is None:
+        return None
+    control = control_of(clock)
+    run = clock.get("running")
+    return {
+        "control": clock["control"],
+        "label": control.label(),
+        "server_now": now,
+        "remaining": [remaining(clock, s, now) if control.timed else None
+                      for s in range(len(clock["remaining"]))],
+        "running": None if run is None else int(run["seat"]),
+        "deadline": deadline(clock),
+        "timeouts": list(clock["timeouts"]),
+        "auto": list(clock["auto"]),
+        "away": {k: dict(v) for k, v in clock["away"].items()},
+        "vote": None if not clock.get("vote") else {
+            "seat": clock["vote"]["seat"], "until": clock["vote"]["until"],
+            "ballots": dict(clock["vote"]["ballots"])},
+        "proposal": None if not clock.get("proposal") else dict(clock["proposal"]),
+        "correspondence": control.kind == "correspondence",
+        "can_switch_back": clock.get("live_control") is not None,
+        "ended_early": bool(clock.get("ended_early")),
+        "handover_after": HANDOVER_AFTER,
+    }
