@@ -75,6 +75,12 @@ class Settings(BaseSettings):
     bot_delay: float = Field(default=0.6, ge=0)
     #: Seconds a human seat may sit on its turn while disconnected before a bot plays for it.
     abandon_after: float = Field(default=90.0, gt=0)
+    #: Seconds after a seated player's last socket closed before the others vote on what to do
+    #: (the "Ben left — the computer takes over in 0:45" countdown).
+    leave_grace: float = Field(default=45.0, gt=0)
+    #: Seconds between two heartbeats of an instance into ``instance_heartbeats``; a gap longer
+    #: than two of them with no instance beating is credited to running clocks.
+    instance_heartbeat: float = Field(default=2.0, gt=0)
     #: Seconds a human seat has for a Wheel of Fortune Plague decision, connected or not, before
     #: a bot chooses for it (the same database-driven sweep as bot turns).
     plague_timeout: float = Field(default=30.0, gt=0)

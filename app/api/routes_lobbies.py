@@ -33,7 +33,7 @@ async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[
     return await lobby.create_lobby(
         rt, player, name=body.name, preset=body.preset,
         rules=body.rules.model_dump() if body.rules else None, seats=body.seats,
-        private=body.private, rated=body.rated,
+        private=body.private, rated=body.rated, time_control=body.time_control,
     )
 
 
@@ -56,6 +56,7 @@ async def patch(code: Code, body: LobbyPatch, rt: RuntimeDep,
     return await lobby.update_options(
         rt, code, player, rules=body.rules.model_dump() if body.rules else None,
         preset=body.preset, private=body.private, name=body.name, max_seats=body.max_seats,
+        time_control=body.time_control,
     )
 
 

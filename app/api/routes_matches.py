@@ -8,8 +8,16 @@ from fastapi import APIRouter, Path, Query
 
 from app.api.deps import CurrentPlayer, OptionalPlayer, RuntimeDep
 from app.api.responses import errors
-from app.api.schemas import CODE_PATTERN, ActionIn, ActionOut, EventsOut, RematchOut
-from app.services import lobby, play, shuffle
+from app.api.schemas import (
+    CODE_PATTERN,
+    ActionIn,
+    ActionOut,
+    EventsOut,
+    RematchOut,
+    SwitchIn,
+    VoteIn,
+)
+from app.services import clocks, lobby, play, shuffle
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -50,6 +58,27 @@ async def record(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
     """The game record ``carcassonne-record/1`` (only tiles already drawn while live; once
     finished with ``fairness``: the revealed shuffle seed and salt)."""
     return await shuffle.reveal_into(rt, match_id, await play.record(rt, match_id, player, code))
+
+
+@router.post("/{match_id}/vote", responses=errors(401, 403, 404, 409, 422))
+async def vote(match_id: MatchId, body: VoteIn, rt: RuntimeDep,
+               player: CurrentPlayer) -> dict[str, Any] | None:
+    """A remaining player's ballot about a player who left; returns the clock."""
+    return await clocks.vote(rt, match_id, player, body.choice)
+
+
+@router.post("/{match_id}/switch", responses=errors(401, 403, 404, 409))
+async def switch(match_id: MatchId, body: SwitchIn, rt: RuntimeDep,
+                 player: CurrentPlayer) -> dict[str, Any] | None:
+    """Propose (``accept`` false) or accept switching live ↔ correspondence; returns the clock."""
+    return await clocks.propose(rt, match_id, player, body.accept)
+
+
+@router.post("/{match_id}/take-back", responses=errors(401, 403, 404, 409))
+async def take_back(match_id: MatchId, rt: RuntimeDep,
+                    player: CurrentPlayer) -> dict[str, Any] | None:
+    """Take one's seat back from the computer; returns the clock."""
+    return await clocks.take_back(rt, match_id, player)
 
 
 @router.post("/{match_id}/rematch", response_model=RematchOut, responses=errors(401, 403, 404, 409))

@@ -25,13 +25,16 @@ from app.realtime.protocol import (
     PONG,
     ActionFrame,
     ChatFrame,
+    ClockRequest,
     FrameError,
     PingFrame,
+    SwitchFrame,
     SyncFrame,
+    VoteFrame,
     error_frame,
     parse_client_frame,
 )
-from app.services import chat, lobby, play
+from app.services import chat, clocks, lobby, play
 from app.services.errors import RateLimited, ServiceError, ValidationFailed
 from app.services.ratelimit import FrameBudget
 from app.services.runtime import Runtime
@@ -103,7 +106,7 @@ async def _chat(rt: Runtime, conn: Connection, scope: str, key: str, player: str
 
 async def _frames(
     websocket: WebSocket, conn: Connection, budget: FrameBudget
-) -> AsyncIterator[ActionFrame | SyncFrame | ChatFrame]:
+) -> AsyncIterator[ActionFrame | SyncFrame | ChatFrame | ClockRequest]:
     """The client's valid frames until it leaves; answers pings, malformed and over-rate frames
     itself, so callers see only frames that mean something to them.
 
@@ -174,8 +177,11 @@ async def _serve_match_socket(rt: Runtime, websocket: WebSocket, match_id: str,
                     conn.push(None, error_frame(exc.code, exc.message, frame.id))
             elif isinstance(frame, ChatFrame):
                 await _chat(rt, conn, "match", match_id, player, frame)
-            else:
+            elif isinstance(frame, SyncFrame):
                 conn.request_sync(frame.since)
+            else:
+                await _clock_request(rt, conn, match_id, player if seat is not None else None,
+                                     frame)
     except WebSocketDisconnect:
         pass
     except Flooded as exc:
@@ -184,6 +190,21 @@ async def _serve_match_socket(rt: Runtime, websocket: WebSocket, match_id: str,
         rt.metrics.websockets.labels("match").dec()
         # In a task of its own: the cleanup must finish even if this handler is cancelled.
         rt.spawn(_close_match_socket(rt, hub, conn, match_id, seat))
+
+
+async def _clock_request(rt: Runtime, conn: Connection, match_id: str, player: str | None,
+                         frame: ClockRequest) -> None:
+    """A vote, a live ↔ correspondence proposal or a take-back; refusals become error frames
+    (spectators: ``not_seated``). Success is seen by everyone as a ``clock`` frame."""
+    try:
+        if isinstance(frame, VoteFrame):
+            await clocks.vote(rt, match_id, player, frame.d.choice)
+        elif isinstance(frame, SwitchFrame):
+            await clocks.propose(rt, match_id, player, frame.d.accept)
+        else:
+            await clocks.take_back(rt, match_id, player)
+    except ServiceError as exc:
+        conn.push(None, error_frame(exc.code, exc.message))
 
 
 async def _close_match_socket(rt: Runtime, hub: Hub, conn: Connection, match_id: str,
@@ -195,6 +216,9 @@ async def _close_match_socket(rt: Runtime, hub: Hub, conn: Connection, match_id:
         with contextlib.suppress(Exception):
             # Another instance still holding this seat refreshes it within 15 s.
             await play.touch_seats(rt, match_id, [seat], gone=True)
+        if str(seat) not in hub.presence()[0]:
+            with contextlib.suppress(Exception):
+                await clocks.seat_presence_changed(rt, match_id, seat, present=False)
 
 
 @router.websocket("/ws/lobbies/{code}")

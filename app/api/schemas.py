@@ -66,6 +66,12 @@ class Rules(Strict):
     small_city_two_points: bool = False
 
 
+#: A time control (docs/API.md § Clocks): ``{"kind": "untimed"}``, ``{"kind": "per_turn",
+#: "seconds": 60}``, ``{"kind": "fischer", "bank": 300, "increment": 10}``, ``{"kind":
+#: "correspondence", "days": 1}``; checked by the service, whose 422 names the field.
+TimeControlIn = Annotated[dict[str, Any], Field(description="a time control (docs/API.md)")]
+
+
 class NewLobby(Strict):
     """``POST /api/lobbies``: a preset or explicit rules (rules win when both are given)."""
 
@@ -75,6 +81,7 @@ class NewLobby(Strict):
     seats: Annotated[int, Field(ge=2, le=5)] = 2
     private: bool = False
     rated: bool = Field(False, description="accounts only, a standard preset, no computers")
+    time_control: TimeControlIn | None = None
 
 
 class LobbyPatch(Strict):
@@ -85,6 +92,7 @@ class LobbyPatch(Strict):
     private: bool | None = None
     name: Annotated[str, Field(min_length=1, max_length=64)] | None = None
     max_seats: Annotated[int, Field(ge=2, le=5)] | None = None
+    time_control: TimeControlIn | None = None
 
 
 Level = Literal["easy", "normal", "strong"]
@@ -136,6 +144,9 @@ class LobbyOut(BaseModel):
     match_id: str | None
     version: int
     rated: bool = False
+    time_control: dict[str, Any]
+    time_label: str
+    at_zero: str
 
 
 class LiveMatchOut(BaseModel):
@@ -146,6 +157,7 @@ class LiveMatchOut(BaseModel):
     players: list[str]
     turn: int
     spectators: int
+    time_label: str = "untimed"
 
 
 class LobbyList(BaseModel):
@@ -165,6 +177,18 @@ class RematchOut(BaseModel):
     """``POST /api/matches/{id}/rematch`` → ``{"code"}``."""
 
     code: str
+
+
+class VoteIn(Strict):
+    """``POST /api/matches/{id}/vote``: what to do about a player who left."""
+
+    choice: Literal["wait", "computer", "end"]
+
+
+class SwitchIn(Strict):
+    """``POST /api/matches/{id}/switch``: ``accept`` false proposes, true accepts."""
+
+    accept: bool = False
 
 
 class ActionIn(Strict):
@@ -193,6 +217,8 @@ class Batch(BaseModel):
     seat: int
     action_id: str | None
     events: list[dict[str, Any]]
+    #: ``"computer"`` when the computer chose this action for a person's seat.
+    by: str | None = None
 
 
 class EventsOut(BaseModel):

@@ -43,7 +43,7 @@ async def insert_lobby(conn: AsyncConnection, values: dict[str, Any]) -> None:
 
 
 async def open_public(conn: AsyncConnection, limit: int) -> tuple[list[Any], list[Any]]:
-    """Open public lobbies and live public matches (``id, name, seats, turn``).
+    """Open public lobbies and live public matches (``id, name, seats, turn, clock``).
 
     Newest first, at most ``limit`` of each.
     """
@@ -51,7 +51,7 @@ async def open_public(conn: AsyncConnection, limit: int) -> tuple[list[Any], lis
         select(lobbies).where(lobbies.c.status == "open", lobbies.c.private.is_(False))
         .order_by(lobbies.c.created_at.desc()).limit(limit))).all()
     live = (await conn.execute(
-        select(matches.c.id, matches.c.name, matches.c.seats, matches.c.turn)
+        select(matches.c.id, matches.c.name, matches.c.seats, matches.c.turn, matches.c.clock)
         .where(matches.c.status == "live", matches.c.private.is_(False))
         .order_by(matches.c.created_at.desc()).limit(limit))).all()
     return list(rows), list(live)
@@ -71,9 +71,9 @@ async def match(conn: AsyncConnection, match_id: str, *, lock: bool = False) -> 
 
 
 async def lobby_setup(conn: AsyncConnection, code: str) -> Any:
-    """``preset, max_seats, rated`` of lobby ``code``, or None."""
+    """``preset, max_seats, rated, time_control`` of lobby ``code``, or None."""
     return (await conn.execute(
-        select(lobbies.c.preset, lobbies.c.max_seats, lobbies.c.rated)
+        select(lobbies.c.preset, lobbies.c.max_seats, lobbies.c.rated, lobbies.c.time_control)
         .where(lobbies.c.code == code))).first()
 
 

@@ -65,6 +65,8 @@ class Lobby(Base):
     status: Mapped[str] = mapped_column(String(16), default="open")
     match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    #: The host's time control (``app.services.clock.TimeControl`` JSON; null: untimed).
+    time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     #: A rated lobby (issue 15): accounts only, a standard preset, no computer seats.
@@ -99,6 +101,9 @@ class Match(Base):
     scores: Mapped[list[int]] = mapped_column(JSON)
     next_bot_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     rematch_code: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: The match's clock, leave countdowns and votes (``app.services.clock``; null for matches
+    #: started before clocks existed). Changed only under the match row's lock.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
@@ -128,6 +133,9 @@ class MatchAction(Base):
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     action: Mapped[str] = mapped_column(Text)
     events: Mapped[str] = mapped_column(Text)
+    #: Who chose the action when not the seat's own holder: ``"computer"`` (time-out, a seat
+    #: handed to the computer, an abandoned turn); null otherwise (bot seats included).
+    by: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (
@@ -187,6 +195,16 @@ class ChatMute(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class InstanceHeartbeat(Base):
+    """An app instance's last sign of life; the first instance up after a gap when none was
+    beating credits running clocks with the gap (``app.services.clocks``)."""
+
+    __tablename__ = "instance_heartbeats"
+
+    instance_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    beat_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 players = cast(Table, Player.__table__)
 lobbies = cast(Table, Lobby.__table__)
 matches = cast(Table, Match.__table__)
@@ -194,3 +212,4 @@ match_actions = cast(Table, MatchAction.__table__)
 seat_presence = cast(Table, SeatPresence.__table__)
 chat_messages = cast(Table, ChatMessage.__table__)
 chat_mutes = cast(Table, ChatMute.__table__)
+instance_heartbeats = cast(Table, InstanceHeartbeat.__table__)

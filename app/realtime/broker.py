@@ -119,9 +119,11 @@ class RedisBroker(Broker):
         """Stop the listener and close the connections."""
         self._closing = True
         if self._publisher is not None:
+            # redis-py may swallow a cancellation inside a pipeline read (the loop then waits
+            # on its queue for ever): bounded, like the listener below.
             self._publisher.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._publisher
+                await asyncio.wait_for(self._publisher, 3.0)
         if self._task is not None:
             # redis-py may swallow a cancellation inside a read: the flag ends the loop too.
             self._task.cancel()

@@ -71,9 +71,52 @@ class ChatFrame(BaseModel):
     d: ChatBody
 
 
-AnyClientFrame = ActionFrame | PingFrame | SyncFrame | ChatFrame
+class VoteData(BaseModel):
+    """The ballot of a leave vote."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    choice: Literal["wait", "computer", "end"]
+
+
+class VoteFrame(BaseModel):
+    """``{"t": "vote", "d": {"choice": "wait" | "computer" | "end"}}`` — a remaining player's
+    ballot on what to do about a player who left (docs/API.md § Leaving)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    t: Literal["vote"]
+    d: VoteData
+
+
+class SwitchData(BaseModel):
+    """``accept``: false proposes, true accepts the open proposal."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    accept: bool = False
+
+
+class SwitchFrame(BaseModel):
+    """``{"t": "switch", "d": {"accept": false|true}}`` — propose (or accept) switching the
+    match live ↔ correspondence."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    t: Literal["switch"]
+    d: SwitchData
+
+
+class TakeBackFrame(BaseModel):
+    """``{"t": "take_back"}`` — take one's seat back from the computer."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    t: Literal["take_back"]
+
+
+#: Frames about the match's clock and leavers (handled by ``app.services.clocks``).
+ClockRequest = VoteFrame | SwitchFrame | TakeBackFrame
+AnyClientFrame = (ActionFrame | PingFrame | SyncFrame | ChatFrame | VoteFrame | SwitchFrame
+                  | TakeBackFrame)
 ClientFrame = Annotated[AnyClientFrame, Field(discriminator="t")]
 _CLIENT_FRAME: TypeAdapter[AnyClientFrame] = TypeAdapter(ClientFrame)
+_KINDS = ("action", "ping", "sync", "chat", "vote", "switch", "take_back")
 
 
 def parse_client_frame(text: str) -> AnyClientFrame:
@@ -87,7 +130,7 @@ def parse_client_frame(text: str) -> AnyClientFrame:
     if not isinstance(data, dict):
         raise FrameError("a frame must be a JSON object")
     kind = data.get("t")
-    if kind not in ("action", "ping", "sync", "chat"):
+    if kind not in _KINDS:
         raise FrameError(f"unknown frame type {kind!r}" if isinstance(kind, str)
                          else "a frame needs a string 't'")
     try:
@@ -104,16 +147,23 @@ def dumps(value: Any) -> str:
 
 
 def events_frame(
-    version: int, seat: int, action_id: str | None, events_json: str, state: Any
+    version: int, seat: int, action_id: str | None, events_json: str, state: Any,
+    by: str | None = None, clock: Any = None,
 ) -> str:
-    """``{"t": "events", "v", "d": {"seat", "action_id", "events", "state"}}``.
+    """``{"t": "events", "v", "d": {"seat", "action_id", "events", "state", "by"?, "clock"?}}``.
 
     ``events_json`` is the batch's events already encoded; ``state`` the view after the action
-    (None for batches replayed during a catch-up, except the last).
+    (None for batches replayed during a catch-up, except the last); ``by``: ``"computer"`` when
+    the computer chose the action for a person; ``clock``: the match's clock after it.
     """
+    extra = ""
+    if by is not None:
+        extra += f',"by":{dumps(by)}'
+    if clock is not None:
+        extra += f',"clock":{dumps(clock)}'
     return (
         f'{{"t":"events","v":{version},"d":{{"seat":{seat},"action_id":{dumps(action_id)},'
-        f'"events":{events_json},"state":{dumps(state)}}}}}'
+        f'"events":{events_json},"state":{dumps(state)}{extra}}}}}'
     )
 
 

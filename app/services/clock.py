@@ -30,7 +30,9 @@ The clock dict (``matches.clock``)::
      "away": {"<seat>": {"since", "until"}},   # a seat whose sockets are all gone
      "vote": {"seat", "until", "ballots": {"<seat>": choice}} | null,
      "proposal": {"to", "by", "accepted": [seat, ...], "until"} | null,
-     "ended_early": bool}
+     "ended_early": bool,
+     "turn_active": seat, "turn_since": ms,   # whose turn, since when (every control)
+     "deciding": {"seat", "since"} | null}     # an off-turn decision being waited for
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ class TimeControl:
         return 0
 
     def label(self) -> str:
-        """A short human label: ``untimed``, ``60 s per turn``, ``5 min + 10 s``, ``1 day per move``."""
+        """A short label: ``untimed``, ``1 min per turn``, ``5 min + 10 s``, ``1 day per move``."""
         if self.kind == "per_turn":
             return f"{_duration(self.seconds)} per turn"
         if self.kind == "fischer":
@@ -183,6 +185,9 @@ def new_clock(control: TimeControl, seats: int, humans: list[int], host: int | N
         "proposal": None,
         "ended_early": False,
     }
+    clock["turn_active"] = active
+    clock["turn_since"] = now
+    clock["deciding"] = None
     if control.timed:
         clock["running"] = {"seat": active, "since": now, "active": active}
     return clock
@@ -220,11 +225,15 @@ def advance(clock: dict[str, Any], *, now: int, seat: int, active: int, deciding
     run = out.get("running")
     if run is not None:
         prev = int(run["seat"])
-        out["remaining"][prev] = max(0, int(out["remaining"][prev]) - max(0, now - int(run["since"])))
-        if over or active != int(run["active"]):
-            if control.kind == "fischer":
-                out["remaining"][prev] += control.increment * 1000
-    turn_passed = run is None or over or active != int(run["active"])
+        spent = max(0, now - int(run["since"]))
+        out["remaining"][prev] = max(0, int(out["remaining"][prev]) - spent)
+        if control.kind == "fischer" and (over or active != int(run["active"])):
+            out["remaining"][prev] += control.increment * 1000
+    turn_passed = over or active != int(out.get("turn_active", active))
+    out["turn_active"] = active
+    if turn_passed:
+        out["turn_since"] = now
+    out["deciding"] = {"seat": seat, "since": now} if deciding and not over else None
     out["running"] = None
     if over or not control.timed:
         return out
@@ -268,6 +277,10 @@ def credit(clock: dict[str, Any], gap_ms: int) -> dict[str, Any]:
         return out
     if out.get("running"):
         out["running"]["since"] = int(out["running"]["since"]) + gap_ms
+    if out.get("deciding"):
+        out["deciding"]["since"] = int(out["deciding"]["since"]) + gap_ms
+    if out.get("turn_since") is not None:
+        out["turn_since"] = int(out["turn_since"]) + gap_ms
     for away in out["away"].values():
         away["until"] = int(away["until"]) + gap_ms
     for key in ("vote", "proposal"):
@@ -345,7 +358,7 @@ def tally(clock: dict[str, Any], eligible: list[int], final: bool) -> str | None
         return tied[0]
     host = clock.get("host")
     if host is not None and ballots.get(host) in tied:
-        return ballots[host]
+        return str(ballots[host])
     return DEFAULT_CHOICE if DEFAULT_CHOICE in tied else tied[0]
 
 
@@ -404,7 +417,8 @@ def switch(clock: dict[str, Any], now: int) -> dict[str, Any]:
     run = out.get("running")
     if run is not None:
         seat = int(run["seat"])
-        out["remaining"][seat] = max(0, int(out["remaining"][seat]) - max(0, now - int(run["since"])))
+        spent = max(0, now - int(run["since"]))
+        out["remaining"][seat] = max(0, int(out["remaining"][seat]) - spent)
     if to == "correspondence":
         new = TimeControl(kind="correspondence", days=SWITCH_DAYS)
         out["live_control"] = out["control"]

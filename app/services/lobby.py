@@ -22,7 +22,7 @@ from app.db.models import utcnow
 from app.engine import PRESETS, InvalidOptions, Options, new_game
 from app.realtime.hub import Connection, Hub
 from app.realtime.protocol import broker_message, lobby_frame
-from app.services import history, ratings, shuffle
+from app.services import clocks, history, ratings, shuffle
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.services.runtime import Runtime
 
@@ -73,6 +73,7 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
         "match_id": row.match_id,
         "version": row.version,
         "rated": bool(row.rated),
+        **clocks.lobby_fields(row.time_control),
     }
 
 
@@ -131,14 +132,17 @@ def _require_open(row: Any) -> None:
 async def create_lobby(
     rt: Runtime, player_id: str, *, name: str | None, preset: str | None,
     rules: dict[str, Any] | None, seats: int, private: bool, rated: bool = False,
+    time_control: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Create a lobby; the creator takes seat 0 and is host. Returns Lobby JSON.
 
-    Raises :class:`ValidationFailed` (seats, preset, rules, name), :class:`NotFound` (player).
+    Raises :class:`ValidationFailed` (seats, preset, rules, name, time control — its message
+    names the field, e.g. ``time_control.seconds``), :class:`NotFound` (player).
     """
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValidationFailed(f"a lobby has {MIN_SEATS} to {MAX_SEATS} seats")
     preset_name, options = _rules_from(preset, rules)
+    control = clocks.parse_time_control(time_control)
     code = secrets.token_urlsafe(8)
     async with rt.db.transaction() as conn:
         host = await _player_name(conn, player_id)
@@ -151,6 +155,7 @@ async def create_lobby(
             code=code, name=title, host_id=player_id, private=private, preset=preset_name,
             rules=options.to_json(), max_seats=seats, seats=table, status="open",
             match_id=None, version=1, created_at=now, updated_at=now, rated=rated,
+            time_control=control,
         ))
         row = await sql.lobby(conn, code)
     return lobby_json(row, _lobby_presence(rt, code))
@@ -182,7 +187,9 @@ async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
         "lobbies": [lobby_json(r, _lobby_presence(rt, r.code)) for r in rows],
         "matches": [
             {"id": m.id, "name": m.name, "players": [s["name"] for s in m.seats],
-             "turn": m.turn, "spectators": spectators[m.id]}
+             "turn": m.turn, "spectators": spectators[m.id],
+             "time_label": clocks.lobby_fields(m.clock["control"] if m.clock else None)
+             ["time_label"]}
             for m in live
         ],
     }
@@ -254,9 +261,9 @@ async def pick_colour(rt: Runtime, code: str, player_id: str, colour: str) -> di
 async def update_options(
     rt: Runtime, code: str, player_id: str, *, rules: dict[str, Any] | None = None,
     preset: str | None = None, private: bool | None = None, name: str | None = None,
-    max_seats: int | None = None,
+    max_seats: int | None = None, time_control: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Host only: change rules/preset, privacy, name or the number of seats.
+    """Host only: change rules/preset, privacy, name, the number of seats or the time control.
 
     Raises :class:`Forbidden`, :class:`ValidationFailed`, :class:`Conflict` (fewer seats than
     taken, started).
@@ -270,6 +277,8 @@ async def update_options(
             preset_name, options = _rules_from(preset, rules)
             values.update(preset=preset_name, rules=options.to_json())
             await ratings.check_lobby(conn, row.rated, preset_name, row.seats, values["rules"])
+        if time_control is not None:
+            values["time_control"] = clocks.parse_time_control(time_control)
         if private is not None:
             values["private"] = private
         if name is not None:
@@ -393,13 +402,15 @@ async def start(rt: Runtime, code: str, player_id: str) -> str:
                  for i, s in enumerate(taken)]
         now = utcnow()
         delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
+        clock, clock_due = clocks.start_clock(row.time_control, seats, row.host_id, state)
+        first_look = clocks.earliest(now + timedelta(seconds=delay), clock_due)
         setup = state.to_json()
         await sql.insert_match(conn, dict(
             id=match_id, lobby_code=code, name=row.name, private=row.private, status="live",
             seats=seats, rules=options.to_json(), setup=setup, snapshot=setup,
             snapshot_version=0, version=0, seat_to_act=state.seat, turn=state.turn,
-            scores=list(state.scores), next_bot_at=now + timedelta(seconds=delay),
-            rematch_code=None, created_at=now, updated_at=now, finished_at=None,
+            scores=list(state.scores), next_bot_at=first_look,
+            rematch_code=None, created_at=now, updated_at=now, finished_at=None, clock=clock,
         ))
         await history.on_match_started(conn, match_id, seats, row.preset, row.rated, dealt)
         row = await _save(rt, conn, row, status="started", match_id=match_id)
@@ -433,6 +444,7 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
             preset=lobby.preset if lobby else None, rules=m.rules, max_seats=len(seats),
             seats=seats, status="open", match_id=None, version=1, created_at=now,
             updated_at=now, rated=bool(lobby.rated) if lobby else False,
+            time_control=lobby.time_control if lobby else None,
         ))
         await sql.set_rematch(conn, match_id, code)
     return code

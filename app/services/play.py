@@ -29,7 +29,6 @@ from sqlalchemy import select
 
 from app.bots import DEFAULT_LEVEL, choose_action
 from app.db.models import match_actions, matches, utcnow
-from app.db.session import as_utc
 from app.engine import (
     DEPLOY,
     PLAGUE,
@@ -45,6 +44,7 @@ from app.engine import (
     view,
 )
 from app.engine.actions import Action
+from app.engine.scoring import final_scoring
 from app.realtime.hub import Connection, Hub
 from app.realtime.protocol import (
     broker_message,
@@ -53,7 +53,7 @@ from app.realtime.protocol import (
     presence_frame,
     snapshot_frame,
 )
-from app.services import history
+from app.services import clocks, history
 from app.services.cache import Live
 from app.services.errors import Conflict, Forbidden, NotFound, NotSeated, StaleVersion
 from app.services.runtime import Runtime
@@ -74,6 +74,8 @@ class Applied:
     seat: int
     action_id: str | None
     events_json: str
+    #: ``"computer"`` when the computer chose the action for a person's seat.
+    by: str | None = None
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -106,8 +108,10 @@ async def _live_for(rt: Runtime, tx: Tx, row: MatchRow) -> Live:
     """The cached state if it is at the row's version, else a rebuild (cached)."""
     live = rt.cache.get(row.id)
     if live is not None and live.version == row.version:
+        live.clock = row.clock
         return live
     live = await _load_live(tx, row)
+    live.clock = row.clock
     rt.cache.put(live)
     return live
 
@@ -121,7 +125,8 @@ def _next_bot_at(rt: Runtime, live: Live, actor_is_bot: bool, actor: int) -> dat
         return None
     now = utcnow()
     seat = live.seats[state.seat]
-    if seat.get("bot") or (actor_is_bot and state.seat == actor and state.phase == DEPLOY):
+    if (seat.get("bot") or clocks.is_auto(live.clock, state.seat)
+            or (actor_is_bot and state.seat == actor and state.phase == DEPLOY)):
         return now + timedelta(seconds=rt.settings.bot_delay)
     if state.phase == PLAGUE:  # a person's Plague decision: a bot chooses after the timeout
         return now + timedelta(seconds=rt.settings.plague_timeout)
@@ -130,13 +135,16 @@ def _next_bot_at(rt: Runtime, live: Live, actor_is_bot: bool, actor: int) -> dat
 
 async def _apply_and_store(
     rt: Runtime, tx: Tx, live: Live, seat: int, action: Action,
-    client_id: str | None, actor_is_bot: bool,
+    client_id: str | None, actor_is_bot: bool, by: str | None = None, timed_out: bool = False,
 ) -> Applied:
     """Apply ``action`` to the cached state and write it; the caller commits.
 
-    On an engine error nothing changed. On any later error the cache entry is dropped.
+    ``by``: ``"computer"`` when the computer chose for a person (``timed_out``: because the
+    clock ran out). On an engine error nothing changed. On any later error the cache entry is
+    dropped.
     """
     old = live.version
+    active_before = live.state.active
     live.version = -1  # being changed: never trusted until the commit succeeded
     try:
         events = apply_in_place(live.state, action)
@@ -152,15 +160,20 @@ async def _apply_and_store(
         events_json = dumps([event_to_json(e) for e in events])
         now = utcnow()
         await tx.append_action(live.match_id, new_v, seat, client_id,
-                               dumps(action.to_json()), events_json, now)
+                               dumps(action.to_json()), events_json, now, by)
+        clock, clock_due = clocks.after_action(live.clock, state, seat, active_before, by,
+                                               timed_out)
         values: dict[str, Any] = {
             "version": new_v,
             "seat_to_act": None if state.is_over else state.seat,
             "turn": state.turn,
             "scores": list(state.scores),
             "updated_at": now,
-            "next_bot_at": _next_bot_at(rt, live, actor_is_bot, seat),
+            "next_bot_at": clocks.earliest(_next_bot_at(rt, live, actor_is_bot, seat), clock_due)
+            if not state.is_over else None,
         }
+        if clock is not None:
+            values["clock"] = live.clock = clock
         if state.is_over:
             values.update(status="finished", finished_at=now, snapshot=state.to_json(),
                           snapshot_version=new_v)
@@ -170,7 +183,7 @@ async def _apply_and_store(
     except Exception:
         rt.cache.drop(live.match_id)
         raise
-    return Applied(new_v, seat, client_id, events_json)
+    return Applied(new_v, seat, client_id, events_json, by)
 
 
 async def _previous_result(
@@ -194,7 +207,8 @@ def _after_commit(rt: Runtime, live: Live, applied: Applied) -> str:
     state = live.state
     live.view = view(state, state.seat)
     frame = events_frame(applied.version, applied.seat, applied.action_id,
-                         applied.events_json, live.view)
+                         applied.events_json, live.view, by=applied.by,
+                         clock=clocks.public(live.clock))
     hub = rt.hubs.get(rt.channel("match", live.match_id))
     if hub is not None:
         hub.deliver(applied.version, frame)
@@ -289,20 +303,22 @@ async def submit_action(
 def _schedule_bot(rt: Runtime, match_id: str, live: Live) -> None:
     """If a bot moves next, play it here after ``bot_delay`` (the sweep is the fallback)."""
     state = live.state
-    if state.is_over or not live.seats[state.seat].get("bot"):
+    if state.is_over or not (live.seats[state.seat].get("bot")
+                             or clocks.is_auto(live.clock, state.seat)):
         return
 
     rt.spawn(_play_later(rt, match_id))
 
 
 async def play_due_turn(rt: Runtime, match_id: str) -> bool:
-    """Play one action for a bot seat (or an abandoned human seat) whose turn is due.
+    """Play one action for a bot seat (or for a person's seat, by the computer) whose turn is
+    due, and settle what else is due on the match's clock (leave countdowns, votes).
 
     Driven by database state: takes the match row with ``FOR UPDATE SKIP LOCKED`` only if
-    ``next_bot_at`` has passed, so any instance may do it and only one does. A human seat seen
-    connected within 45 s is not taken over (its deadline moves on instead) — except for a Wheel
-    of Fortune Plague decision, which a bot makes for anyone once ``plague_timeout`` has passed.
-    Returns True when an action was applied.
+    ``next_bot_at`` has passed, so any instance may do it and only one does; what to do is
+    decided under that lock by :func:`app.services.clocks.verdict` (a clock that ran out, a
+    seat handed to the computer, an off-turn decision past ``plague_timeout``, a turn abandoned
+    without a trace). Returns True when an action was applied.
     """
     started = time.perf_counter()
     advice = await bot_advice(rt, match_id)  # thought in a worker, before any lock is taken
@@ -315,28 +331,51 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
             live = await _live_for(rt, tx, row)
             state = live.state
             seat = state.seat
-            if (not live.seats[seat].get("bot") and state.phase != PLAGUE
-                    and await _seat_present(rt, tx, live, seat)):
-                await tx.update_match(match_id, {
-                    "next_bot_at": now + timedelta(seconds=rt.settings.abandon_after)})
-                return False
-            if advice is not None and advice[0] != row.version:
-                return False  # the match moved on while the bot thought: think again later
-            if not live.seats[seat].get("bot") and state.phase != PLAGUE:
-                rt.spawn(history.seat_taken_over(rt, match_id, seat))  # ratings: a leaver
-            action = advice[1] if advice is not None else choose_action(
-                state, random.Random(f"{match_id}:{row.version}"))
-            applied = await _apply_and_store(rt, tx, live, seat, action, None, True)
-        frame = _after_commit(rt, live, applied)
+            what, clock, due = await clocks.verdict(rt, tx, match_id, state, live.seats,
+                                                    live.clock, PRESENT_WINDOW)
+            changed = clock != live.clock
+            live.clock = clock
+            applied: Applied | None = None
+            if what == "end":
+                await _end_early(rt, tx, live)
+            elif what == "wait":
+                values: dict[str, Any] = {"next_bot_at": due}
+                if changed:
+                    values["clock"] = clock
+                await tx.update_match(match_id, values)
+            else:
+                if advice is not None and advice[0] != row.version:
+                    return False  # the match moved on while the bot thought: think again later
+                if changed:
+                    await tx.update_match(match_id, {"clock": clock})
+                action = advice[1] if advice is not None else choose_action(
+                    state, random.Random(f"{match_id}:{row.version}"))
+                by = None if what == "bot" else clocks.BY_COMPUTER
+                if by is not None and state.phase != PLAGUE:
+                    rt.spawn(history.seat_taken_over(rt, match_id, seat))  # ratings: a leaver
+                applied = await _apply_and_store(rt, tx, live, seat, action, None, True, by,
+                                                 what == "timeout")
+        if what == "end":
+            rt.cache.drop(match_id)
+        elif applied is None:
+            if changed:
+                clocks.announce(rt, match_id, clocks.clock_frame(clock, row.version))
+            return False
+        else:
+            frame = _after_commit(rt, live, applied)
+    if what == "end":
+        await _announce_end(rt, match_id)
+        return False
+    assert applied is not None
     rt.metrics.actions.labels("bot").inc()
     rt.metrics.action_latency.observe(time.perf_counter() - started)
     # Not awaited: local sockets already have the batch; a slow or dead broker must not
     # delay the answer (the log is the truth and other instances fill gaps from it).
     rt.spawn(_publish(rt, match_id, applied.version, frame))
     if not live.state.is_over:
-        if live.seats[live.state.seat].get("bot"):
+        if live.seats[live.state.seat].get("bot") or clocks.is_auto(live.clock, live.state.seat):
             _schedule_bot(rt, match_id, live)
-        elif live.state.seat == seat:  # a taken-over seat still has to deploy or pass
+        elif live.state.seat == seat and what != "wait":  # the computer finishes the turn
             rt.spawn(_play_later(rt, match_id))
     return True
 
@@ -354,17 +393,32 @@ async def bot_advice(rt: Runtime, match_id: str) -> tuple[int, Action] | None:
     return version, actions[0]
 
 
+async def _end_early(rt: Runtime, tx: Tx, live: Live) -> None:
+    """End a match now (a leave vote chose it): final scoring of the current position
+    (RULES.md §4.2–4.4) stored as the last snapshot at the current version; the clock says
+    ``ended_early``. The caller holds the row lock and drops the cache entry after the commit."""
+    final = live.state.copy()
+    events: list[Any] = []
+    final_scoring(final, events)
+    now = utcnow()
+    clock = dict(live.clock or {}, ended_early=True, running=None, vote=None, away={})
+    await tx.update_match(live.match_id, {
+        "status": "finished", "finished_at": now, "updated_at": now, "seat_to_act": None,
+        "scores": list(final.scores), "snapshot": final.to_json(),
+        "snapshot_version": live.version, "next_bot_at": None, "clock": clock})
+    live.version = -1  # never trusted again: the next read rebuilds from the final snapshot
+
+
+async def _announce_end(rt: Runtime, match_id: str) -> None:
+    """After an early end committed: a snapshot frame (the final position) to every socket."""
+    live = await current(rt, match_id)
+    rt.metrics.matches_live.dec()
+    clocks.announce(rt, match_id, snapshot_frame(live.version, match_json(rt, live, None)))
+
+
 async def _play_later(rt: Runtime, match_id: str) -> None:
     await asyncio.sleep(rt.settings.bot_delay + 0.005)
     await play_due_turn(rt, match_id)
-
-
-async def _seat_present(rt: Runtime, tx: Tx, live: Live, seat: int) -> bool:
-    hub = rt.hubs.get(rt.channel("match", live.match_id))
-    if hub is not None and str(seat) in hub.presence()[0]:
-        return True
-    last = await tx.last_seen(live.match_id, seat)
-    return last is not None and as_utc(last) > utcnow() - PRESENT_WINDOW
 
 
 async def due_matches(rt: Runtime, limit: int = 50) -> list[str]:
@@ -432,6 +486,8 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
         "spectators": spectators,
         "lobby_code": live.lobby_code,
         "plague_timeout": rt.settings.plague_timeout,
+        "leave_grace": rt.settings.leave_grace,
+        "clock": clocks.public(live.clock),
         "state": live.view,
     }
 
@@ -449,10 +505,11 @@ async def get_match(
 async def batches_since(
     rt: Runtime, match_id: str, since: int, upto: int | None = None
 ) -> list[dict[str, Any]]:
-    """``[{"v", "seat", "action_id", "events"}]`` after ``since`` (up to ``upto``), in order."""
+    """``[{"v", "seat", "action_id", "events", "by"}]`` after ``since`` (up to ``upto``),
+    in order."""
     query = (
         select(match_actions.c.seq, match_actions.c.seat, match_actions.c.client_id,
-               match_actions.c.events)
+               match_actions.c.events, match_actions.c.by)
         .where(match_actions.c.match_id == match_id, match_actions.c.seq > since)
         .order_by(match_actions.c.seq)
     )
@@ -460,8 +517,8 @@ async def batches_since(
         query = query.where(match_actions.c.seq <= upto)
     async with rt.db.reading() as conn:
         rows = (await conn.execute(query)).all()
-    return [{"v": r.seq, "seat": r.seat, "action_id": r.client_id, "events": r.events}
-            for r in rows]
+    return [{"v": r.seq, "seat": r.seat, "action_id": r.client_id, "events": r.events,
+             "by": r.by} for r in rows]
 
 
 async def events_since(
@@ -494,7 +551,14 @@ async def record(
         live = await _current_locked(rt, match_id)
         if not can_watch(live.private, live.seats, live.lobby_code, player_id, code):
             raise Forbidden("this match is private: open it with its invite code")
-        return export_record(live.state)
+        out = export_record(live.state)
+        actions = list(live.state.actions)
+        clock = live.clock
+    async with rt.db.reading() as conn:
+        computer = {int(r[0]) for r in await conn.execute(
+            select(match_actions.c.seq).where(match_actions.c.match_id == match_id,
+                                              match_actions.c.by.is_not(None)))}
+    return clocks.annotate_record(out, actions, computer, clock)
 
 
 async def _current_locked(rt: Runtime, match_id: str) -> Live:
@@ -519,9 +583,10 @@ async def fetch_frames(
     batches = await batches_since(rt, match_id, after, upto)
     frames: list[tuple[int, str]] = []
     for b in batches:
-        state = live.view if b["v"] == latest else None
-        frames.append((b["v"], events_frame(b["v"], b["seat"], b["action_id"], b["events"],
-                                            state)))
+        last = b["v"] == latest
+        frames.append((b["v"], events_frame(
+            b["v"], b["seat"], b["action_id"], b["events"], live.view if last else None,
+            by=b["by"], clock=clocks.public(live.clock) if last else None)))
     return frames
 
 
@@ -569,6 +634,8 @@ async def open_match_socket(
     hub.add(conn)
     if seat is not None:
         await touch_seats(rt, match_id, [seat])
+        if clocks.is_away(live.clock, seat):
+            await clocks.seat_presence_changed(rt, match_id, seat, present=True)
     try:
         if since is None:
             live = await current(rt, match_id)

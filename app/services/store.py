@@ -37,6 +37,8 @@ class MatchRow:
     private: bool
     lobby_code: str
     snapshot_version: int
+    #: The match's clock (``app.services.clock``), None for matches without one.
+    clock: dict[str, Any] | None = None
 
 
 #: What a broken constraint (unique, foreign key) raises, through SQLAlchemy or from asyncpg.
@@ -44,8 +46,8 @@ DUPLICATE = (IntegrityError, IntegrityConstraintViolationError)
 
 #: Columns ``update_match`` may set (anything else is a programming error).
 UPDATABLE = ("version", "seat_to_act", "turn", "scores", "updated_at", "next_bot_at", "status",
-             "finished_at", "snapshot", "snapshot_version")
-_JSON = ("scores", "snapshot")
+             "finished_at", "snapshot", "snapshot_version", "clock")
+_JSON = ("scores", "snapshot", "clock")
 
 
 class Tx(Protocol):
@@ -62,8 +64,9 @@ class Tx(Protocol):
         """``(seq, action JSON)`` of the log after ``seq``, in order."""
 
     async def append_action(self, match_id: str, seq: int, seat: int, client_id: str | None,
-                            action: str, events: str, at: datetime) -> None:
-        """Insert one row of the action log (unique ``(match_id, seq)``)."""
+                            action: str, events: str, at: datetime, by: str | None = None) -> None:
+        """Insert one row of the action log (unique ``(match_id, seq)``); ``by``: who chose it
+        when not the seat's holder (``"computer"``)."""
 
     async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
         """Set columns of the match row (keys from :data:`UPDATABLE`)."""
@@ -79,12 +82,15 @@ def _row(data: Any) -> MatchRow:
     seats = data["seats"]
     if isinstance(seats, str):
         seats = json.loads(seats)
+    clock = data["clock"]
+    if isinstance(clock, str):
+        clock = json.loads(clock)
     return MatchRow(data["id"], data["version"], data["status"], seats, data["name"],
-                    data["private"], data["lobby_code"], data["snapshot_version"])
+                    data["private"], data["lobby_code"], data["snapshot_version"], clock)
 
 
 _COLUMNS = (matches.c.id, matches.c.version, matches.c.status, matches.c.seats, matches.c.name,
-            matches.c.private, matches.c.lobby_code, matches.c.snapshot_version)
+            matches.c.private, matches.c.lobby_code, matches.c.snapshot_version, matches.c.clock)
 
 
 class SqlTx:
@@ -121,11 +127,11 @@ class SqlTx:
         return [(int(s), str(a)) for s, a in result]
 
     async def append_action(self, match_id: str, seq: int, seat: int, client_id: str | None,
-                            action: str, events: str, at: datetime) -> None:
+                            action: str, events: str, at: datetime, by: str | None = None) -> None:
         """See :class:`Tx`."""
         await self.conn.execute(insert(match_actions).values(
             match_id=match_id, seq=seq, seat=seat, client_id=client_id, action=action,
-            events=events, created_at=at))
+            events=events, created_at=at, by=by))
 
     async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
         """See :class:`Tx`."""
@@ -154,8 +160,8 @@ class SqlTx:
 class PgTx:
     """:class:`Tx` straight on asyncpg (the connection's transaction is already open)."""
 
-    _LOCK = ("SELECT id, version, status, seats, name, private, lobby_code, snapshot_version "
-             "FROM matches WHERE id = $1")
+    _LOCK = ("SELECT id, version, status, seats, name, private, lobby_code, snapshot_version, "
+             "clock FROM matches WHERE id = $1")
 
     def __init__(self, pg: Any) -> None:
         self.pg = pg
@@ -185,12 +191,12 @@ class PgTx:
         return [(int(r["seq"]), str(r["action"])) for r in rows]
 
     async def append_action(self, match_id: str, seq: int, seat: int, client_id: str | None,
-                            action: str, events: str, at: datetime) -> None:
+                            action: str, events: str, at: datetime, by: str | None = None) -> None:
         """See :class:`Tx`."""
         await self.pg.execute(
             "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, "
-            "created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            match_id, seq, seat, client_id, action, events, at)
+            "created_at, by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            match_id, seq, seat, client_id, action, events, at, by)
 
     async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
         """See :class:`Tx`."""

@@ -1,15 +1,19 @@
 """Background loops of an instance, all driven from database state so any instance can do
-the work of one that died: due bot turns (and abandoned seats), seat presence heartbeats, and
-the live-matches gauge."""
+the work of one that died: due bot turns, clocks that ran out, leave countdowns and votes
+(one sweep: ``next_bot_at``), the instance heartbeat and its outage credit, seat presence
+heartbeats, and the live-matches gauge."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from app.db.lobbies import count_live_matches
+from app.services import outage
 from app.services.bot_turns import drive
 from app.services.play import due_matches, touch_many
 from app.services.runtime import Runtime
@@ -19,8 +23,32 @@ log = logging.getLogger(__name__)
 HEARTBEAT = 15.0
 
 
+#: Set per runtime once the outage check ran (the sweep and the heartbeat wait for it).
+_CREDITED: weakref.WeakKeyDictionary[Runtime, asyncio.Event] = weakref.WeakKeyDictionary()
+
+
+def _credited(rt: Runtime) -> asyncio.Event:
+    return _CREDITED.setdefault(rt, asyncio.Event())
+
+
 async def bot_sweep(rt: Runtime) -> None:
-    """Forever: play every due bot turn (``FOR UPDATE SKIP LOCKED`` keeps instances apart)."""
+    """First credit an outage to running clocks (before any deadline is looked at), then
+    forever: play every due turn and settle every due clock (``FOR UPDATE SKIP LOCKED`` keeps
+    instances apart)."""
+    while True:
+        # Shielded: a transaction cancelled halfway (a quick shutdown) must not wedge the pool.
+        check = asyncio.ensure_future(outage.start_and_credit(rt))
+        try:
+            await asyncio.shield(check)
+            break
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await check
+            raise
+        except Exception:
+            log.exception("outage check failed; retrying")
+            await asyncio.sleep(rt.settings.instance_heartbeat)
+    _credited(rt).set()
     while True:
         await asyncio.sleep(rt.settings.bot_poll_interval)
         try:
@@ -30,6 +58,19 @@ async def bot_sweep(rt: Runtime) -> None:
             raise
         except Exception:
             log.exception("bot sweep failed")
+
+
+async def instance_heartbeat(rt: Runtime) -> None:
+    """Forever, once the outage check ran: tell the database this instance is serving."""
+    await _credited(rt).wait()
+    while True:
+        await asyncio.sleep(rt.settings.instance_heartbeat)
+        try:
+            await outage.beat(rt)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("instance heartbeat failed")
 
 
 async def presence_heartbeat(rt: Runtime) -> None:
@@ -53,4 +94,5 @@ async def presence_heartbeat(rt: Runtime) -> None:
         await asyncio.sleep(HEARTBEAT)
 
 
-LOOPS: list[Callable[[Runtime], Coroutine[Any, Any, None]]] = [bot_sweep, presence_heartbeat]
+LOOPS: list[Callable[[Runtime], Coroutine[Any, Any, None]]] = [
+    bot_sweep, instance_heartbeat, presence_heartbeat]

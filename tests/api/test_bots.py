@@ -21,7 +21,7 @@ pytestmark = pytest.mark.timeout(60)
 def quick_abandon(backend: tuple[str, str | None], channel_prefix: str,
                   frontend: Path) -> Iterator[TestClient]:
     settings = make_settings(backend[0], backend[1], channel_prefix, frontend,
-                             abandon_after=0.3)
+                             abandon_after=0.3, leave_grace=0.3)
     with TestClient(create_app(settings)) as client:
         yield client
 
@@ -61,5 +61,6 @@ def test_an_abandoned_seat_is_played_for_but_a_connected_one_is_not(
         time.sleep(1.0)
         assert api.get(f"/api/matches/{match_id}")["version"] == 0  # Ann is here: her turn
         ws.send_text(json.dumps({"t": "ping"}))
-    # Ann has gone (and Ben never came): after abandon_after, bots play for both seats.
+    # Ann has gone (and Ben never came): after her leave grace nobody is there to vote, so the
+    # computer takes her seat; Ben's turn is abandoned after abandon_after.
     assert _wait_version(api, match_id, 4, seconds=45) >= 4

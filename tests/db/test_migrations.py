@@ -24,7 +24,7 @@ from tests.support.services import (
 pytestmark = pytest.mark.timeout(120)
 
 TABLES = {"players", "lobbies", "matches", "match_actions", "seat_presence", "chat_messages",
-          "chat_mutes"}
+          "chat_mutes", "instance_heartbeats"}
 
 
 def _inspect(url: str) -> tuple[set[str], list[object]]:

@@ -21,10 +21,10 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
 
 
 def recv(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
-    """The next frame that is not presence."""
+    """The next frame that is not presence or clock."""
     while True:
         frame: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
-        if frame["t"] != "presence":
+        if frame["t"] not in ("presence", "clock"):
             return frame
 
 

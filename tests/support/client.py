@@ -60,10 +60,10 @@ class Api:
 
 
 def receive(ws: WebSocketTestSession, *, keep: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The next frame that is not presence (unless asked for)."""
+    """The next frame that is not presence or clock (unless asked for)."""
     while True:
         frame: dict[str, Any] = json.loads(ws.receive_text())
-        if frame["t"] != "presence" or "presence" in keep:
+        if frame["t"] not in ("presence", "clock") or frame["t"] in keep:
             return frame
 
 

@@ -1,0 +1,433 @@
+"""Clocks and leaving as use cases: the hooks the lobby and the write path call, the decisions
+of the database-driven sweep, and the vote / proposal / take-back requests.
+
+The arithmetic is :mod:`app.services.clock` (pure). Everything here runs under the match row's
+lock (``write_tx`` + ``lock_match``), so a decision happens exactly once across instances: the
+sweep takes a due match with ``FOR UPDATE SKIP LOCKED`` and re-checks the clock it read under
+the lock. Changes that are not actions (a seat leaving, a vote, a proposal) write ``clock`` and
+``next_bot_at`` and send a ``{"t": "clock"}`` frame to every socket of the match, on every
+instance (broker kind ``note``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from app.db.session import as_utc
+from app.engine import PLAGUE, GameState
+from app.realtime.hub import NOTE_ALL
+from app.realtime.protocol import broker_message, dumps
+from app.services import clock as c
+from app.services.errors import Conflict, NotFound, NotSeated, ServiceError, ValidationFailed
+from app.services.runtime import Runtime
+from app.services.store import MatchRow, Tx, write_tx
+
+#: ``match_actions.by`` of an action the computer chose for a person's seat.
+BY_COMPUTER = "computer"
+
+
+class NoVote(ServiceError):
+    """There is no leave vote open in this match."""
+
+    code, status = "no_vote_open", 409
+
+
+class NotAVoter(ServiceError):
+    """The sender may not vote: they are the one who left, or their seat is the computer's."""
+
+    code, status = "not_a_voter", 403
+
+
+class NoProposal(ServiceError):
+    """There is no live ↔ correspondence proposal open to accept."""
+
+    code, status = "no_proposal_open", 409
+
+
+def now_ms() -> int:
+    """The server's time in epoch milliseconds (the clock's unit)."""
+    return int(time.time() * 1000)
+
+
+def _at(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, UTC)
+
+
+def _ms(when: datetime) -> int:
+    return int(as_utc(when).timestamp() * 1000)
+
+
+# ---------------------------------------------------------------------- lobby hooks
+
+
+def parse_time_control(data: Any) -> dict[str, Any]:
+    """A lobby's time control from a request (None: untimed), as stored JSON.
+
+    Raises :class:`ValidationFailed` whose message starts with the offending field
+    (``time_control.seconds must be one of 10, 15, …``).
+    """
+    try:
+        return c.TimeControl.from_json(data).to_json()
+    except c.InvalidTimeControl as exc:
+        raise ValidationFailed(exc.message) from None
+
+
+def lobby_fields(time_control: dict[str, Any] | None) -> dict[str, Any]:
+    """``{"time_control", "time_label", "at_zero"}`` for Lobby JSON (what happens at zero is
+    shown before the match starts)."""
+    tc = c.TimeControl.from_json(time_control)
+    return {"time_control": tc.to_json(), "time_label": tc.label(), "at_zero": at_zero(tc)}
+
+
+def at_zero(tc: c.TimeControl) -> str:
+    """The sentence shown before a match: what happens when a clock reaches zero."""
+    if not tc.timed:
+        return ("No clock. If a player leaves, the others choose: wait, hand the seat to the "
+                "computer, or end the match.")
+    return (f"At zero the computer plays that turn; after {c.HANDOVER_AFTER} time-outs in a row "
+            "it takes the seat until its player takes it back.")
+
+
+def start_clock(
+    time_control: dict[str, Any] | None, seats: list[dict[str, Any]], host_player: str | None,
+    state: GameState,
+) -> tuple[dict[str, Any], datetime | None]:
+    """The clock of a match being started, and when the sweep must first look at it."""
+    now = now_ms()
+    humans = [i for i, s in enumerate(seats) if not s.get("bot")]
+    host = next((i for i, s in enumerate(seats) if host_player and s.get("player") == host_player),
+                None)
+    clock = c.new_clock(c.TimeControl.from_json(time_control), len(seats), humans, host,
+                        state.active, now)
+    due = c.next_due(clock)
+    return clock, None if due is None else _at(due)
+
+
+# ---------------------------------------------------------------------- the write path hook
+
+
+def after_action(clock: dict[str, Any] | None, state: GameState, seat: int, active_before: int,
+                 by: str | None, timed_out: bool) -> tuple[dict[str, Any] | None, datetime | None]:
+    """The clock after ``seat``'s action (``state``: after it; ``active_before``: the turn's
+    holder before it; ``by``: :data:`BY_COMPUTER` when the computer chose for a person;
+    ``timed_out``: it did so because the clock ran out). Returns the new clock (to be written
+    in the same transaction as the action) and its next due time (None: nothing pending).
+    """
+    if clock is None:
+        return None, None
+    now = now_ms()
+    turn_passed = state.is_over or state.active != active_before
+    out = clock
+    if seat in out["humans"] and (by is None or turn_passed):
+        out = c.note_actor(out, seat, by_computer=by is not None, timed_out=timed_out)
+    out = c.advance(out, now=now, seat=state.seat, active=state.active,
+                    deciding=state.phase == PLAGUE, over=state.is_over)
+    due = c.next_due(out)
+    return out, None if due is None or state.is_over else _at(due)
+
+
+def earliest(*times: datetime | None) -> datetime | None:
+    """The earliest of the given times (None when all are None)."""
+    real = [t for t in times if t is not None]
+    return min(real) if real else None
+
+
+# ---------------------------------------------------------------------- the sweep
+
+
+def is_auto(clock: dict[str, Any] | None, seat: int) -> bool:
+    """True when the computer holds ``seat`` (handed over by time-outs or by a vote)."""
+    return bool(clock and clock["auto"][seat])
+
+
+def is_away(clock: dict[str, Any] | None, seat: int) -> bool:
+    """True while ``seat``'s leave countdown or vote is running (the others decide)."""
+    return bool(clock and (str(seat) in clock["away"]
+                           or (clock.get("vote") and clock["vote"]["seat"] == seat)))
+
+
+def timed_out(clock: dict[str, Any] | None, seat: int) -> bool:
+    """True when ``seat`` is running and its time is up."""
+    if clock is None:
+        return False
+    d = c.deadline(clock)
+    return d is not None and clock["running"]["seat"] == seat and d <= now_ms()
+
+
+async def present_seats(rt: Runtime, tx: Tx, match_id: str, humans: list[int],
+                        window: timedelta) -> set[int]:
+    """Human seats connected to any instance (this instance's hub, or seen within ``window``)."""
+    hub = rt.hubs.get(rt.channel("match", match_id))
+    keys = hub.presence()[0] if hub is not None else set()
+    out: set[int] = set()
+    limit = datetime.now(UTC) - window
+    for seat in humans:
+        if str(seat) in keys:
+            out.add(seat)
+            continue
+        last = await tx.last_seen(match_id, seat)
+        if last is not None and as_utc(last) > limit:
+            out.add(seat)
+    return out
+
+
+def settle_due(
+    clock: dict[str, Any], present: set[int], grace_ms: int,
+) -> tuple[dict[str, Any], str | None]:
+    """Run out what is due now: a leave countdown opens a vote (or, with nobody to vote, hands
+    the seat to the computer); a vote whose time is up is settled; an expired proposal lapses.
+    Returns the clock and the settled outcome (``"end"`` asks the caller to end the match)."""
+    now = now_ms()
+    out = clock
+    outcome: str | None = None
+    if out.get("proposal") and int(out["proposal"]["until"]) <= now:
+        out = {**out, "proposal": None}
+    if out.get("vote") and int(out["vote"]["until"]) <= now:
+        vote_seat = out["vote"]["seat"]
+        eligible = [s for s in out["humans"] if s != vote_seat and not out["auto"][s]]
+        outcome = c.tally(out, eligible, final=True)
+        out = c.settle(out, outcome or c.DEFAULT_CHOICE, now, grace_ms)
+    if not out.get("vote"):
+        for key, away in sorted(out["away"].items()):
+            if int(away["until"]) <= now:
+                seat = int(key)
+                if c.voters({**out, "vote": {"seat": seat}}, present):
+                    out = c.open_vote(out, seat, now)
+                else:
+                    out = c.settle(c.open_vote(out, seat, now), c.DEFAULT_CHOICE, now, grace_ms)
+                    outcome = outcome or c.DEFAULT_CHOICE
+                break
+    return out, outcome
+
+
+def public(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The clock as clients see it, stamped with the server's time (docs/API.md § Clocks)."""
+    return c.public(clock, now_ms())
+
+
+def clock_frame(clock: dict[str, Any] | None, version: int) -> str:
+    """``{"t": "clock", "v": version, "d": Clock}`` (``v``: the match version it belongs to)."""
+    return dumps({"t": "clock", "v": version, "d": public(clock)})
+
+
+def announce(rt: Runtime, match_id: str, frame: str) -> None:
+    """Send an unversioned frame to every socket of the match here and on other instances."""
+    channel = rt.channel("match", match_id)
+    hub = rt.hubs.get(channel)
+    if hub is not None:
+        hub.deliver_note(frame)
+    rt.spawn(rt.broker.publish(channel, broker_message(rt.broker.instance_id, NOTE_ALL, 0, frame)))
+
+
+# ---------------------------------------------------------------------- requests
+
+
+Change = Callable[[dict[str, Any], MatchRow], dict[str, Any]]
+
+
+async def change_clock(rt: Runtime, match_id: str, change: Change,
+                       after: Callable[[Runtime, str, dict[str, Any]], Any] | None = None
+                       ) -> dict[str, Any] | None:
+    """Lock the match, apply ``change(clock, row)`` and write the result (with the new due
+    time), then announce it. ``change`` raises a :class:`ServiceError` to refuse (nothing
+    changes). Returns the public clock."""
+    async with write_tx(rt.db) as tx:
+        row = await tx.lock_match(match_id)
+        if row is None:
+            raise NotFound("no such match")
+        if row.clock is None:
+            raise Conflict("this match has no clock")
+        if row.status != "live":
+            raise Conflict("the match is over")
+        new = change(row.clock, row)
+        if new == row.clock:
+            return public(new)
+        due = c.next_due(new)
+        values: dict[str, Any] = {"clock": new}
+        if new.get("ended_early"):
+            values["next_bot_at"] = datetime.now(UTC)  # the sweep ends it (final scoring)
+        elif due is not None:
+            values["next_bot_at"] = min(_at(due), datetime.now(UTC) + timedelta(
+                seconds=rt.settings.abandon_after))
+        await tx.update_match(match_id, values)
+        version = row.version
+    announce(rt, match_id, clock_frame(new, version))
+    return public(new)
+
+
+def _seat_of(row: MatchRow, player_id: str | None) -> int:
+    seat = next((int(s["seat"]) for s in row.seats
+                 if player_id is not None and s.get("player") == player_id), None)
+    if seat is None:
+        raise NotSeated("you hold no seat in this match")
+    return seat
+
+
+async def vote(
+    rt: Runtime, match_id: str, player_id: str | None, choice: Any,
+) -> dict[str, Any] | None:
+    """A remaining player's ballot on what to do about a leaver: ``wait``, ``computer`` or
+    ``end``. A majority of the humans decides at once; otherwise the vote runs out.
+
+    Raises :class:`ValidationFailed` (choice), :class:`NotFound`, :class:`NotSeated`
+    (spectator, or not in this match), :class:`NoVote`, :class:`NotAVoter`.
+    """
+    if choice not in c.CHOICES:
+        raise ValidationFailed(f"choice must be one of {', '.join(c.CHOICES)}")
+    def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
+        seat = _seat_of(row, player_id)
+        if not clock.get("vote"):
+            raise NoVote("no vote is open")
+        if seat == clock["vote"]["seat"] or seat not in clock["humans"] or clock["auto"][seat]:
+            raise NotAVoter("you cannot vote on this")
+        new = c.cast(clock, seat, choice)
+        eligible = [s for s in new["humans"] if s != new["vote"]["seat"] and not new["auto"][s]]
+        decided = c.tally(new, eligible, final=False)
+        if decided is not None:
+            new = c.settle(new, decided, now_ms(), int(rt.settings.leave_grace * 1000))
+        return new
+
+    return await change_clock(rt, match_id, change)
+
+
+async def take_back(rt: Runtime, match_id: str, player_id: str | None) -> dict[str, Any] | None:
+    """The seat's player takes it back from the computer. Raises :class:`NotSeated`,
+    :class:`NotFound`, :class:`Conflict` (the seat is not the computer's)."""
+
+    def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
+        seat = _seat_of(row, player_id)
+        if not clock["auto"][seat] and str(seat) not in clock["away"]:
+            raise Conflict("your seat is yours already")
+        return c.take_back(clock, seat, now_ms())
+
+    return await change_clock(rt, match_id, change)
+
+
+async def propose(rt: Runtime, match_id: str, player_id: str | None,
+                  accept: bool) -> dict[str, Any] | None:
+    """Propose switching live ↔ correspondence (``accept`` False), or accept the open proposal
+    (``accept`` True). When every seated human accepted, the switch happens at once.
+
+    Raises :class:`NotSeated`, :class:`NotFound`, :class:`NoProposal` (accepting none),
+    :class:`Conflict` (an untimed match: nothing to switch).
+    """
+
+    def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
+        seat = _seat_of(row, player_id)
+        if seat not in clock["humans"]:
+            raise NotAVoter("the computer holds this seat")
+        if accept:
+            if not clock.get("proposal"):
+                raise NoProposal("no proposal is open")
+            new = c.accept_switch(clock, seat)
+        else:
+            if not c.control_of(clock).timed:
+                raise Conflict("an untimed match has no clock to switch")
+            new = c.propose_switch(clock, seat, now_ms())
+        return c.switch(new, now_ms()) if c.switch_agreed(new) else new
+
+    return await change_clock(rt, match_id, change)
+
+
+async def seat_presence_changed(rt: Runtime, match_id: str, seat: int, present: bool) -> None:
+    """A seat's last socket went away (``present`` False) or a socket of it came back: start or
+    stop its leave countdown (nothing for a finished match or one without a clock)."""
+
+    def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
+        if seat not in clock["humans"]:
+            return clock
+        if present:
+            return c.seat_returned(clock, seat)
+        return c.seat_left(clock, seat, now_ms(), int(rt.settings.leave_grace * 1000))
+
+    with contextlib.suppress(Conflict, NotFound):
+        await change_clock(rt, match_id, change)
+
+
+def credit_all(clock: dict[str, Any], gap_ms: int) -> tuple[dict[str, Any], datetime | None]:
+    """Outage credit for one match: its clock with every running deadline ``gap_ms`` later,
+    and its next due time."""
+    new = c.credit(clock, gap_ms)
+    due = c.next_due(new)
+    return new, None if due is None else _at(due)
+
+
+# ---------------------------------------------------------------------- who plays a due turn
+
+
+async def verdict(rt: Runtime, tx: Tx, match_id: str, state: GameState,
+                  seats: list[dict[str, Any]], clock: dict[str, Any] | None,
+                  present_window: timedelta) -> tuple[str, dict[str, Any] | None, datetime | None]:
+    """What the sweep does with a due match (the caller holds its row lock).
+
+    Returns ``(what, clock, next_due)``: ``what`` is ``"bot"`` (a bot seat plays), ``"computer"``
+    (the computer plays for a person: the seat was handed over, an off-turn decision ran out,
+    or the turn was abandoned by someone who never came back), ``"timeout"`` (the person's
+    clock ran out: the computer plays and it counts as a time-out), ``"end"`` (a vote ended
+    the match) or ``"wait"``; ``clock``: the clock after settling what was due (leave
+    countdowns, votes, proposals); ``next_due``: when to look again if waiting.
+    """
+    now = now_ms()
+    seat = state.seat
+    grace = int(rt.settings.leave_grace * 1000)
+    plague_ms = int(rt.settings.plague_timeout * 1000)
+    abandon_ms = int(rt.settings.abandon_after * 1000)
+    humans = [i for i, s in enumerate(seats) if not s.get("bot")]
+    present = await present_seats(rt, tx, match_id, humans, present_window)
+    if clock is not None:
+        clock, outcome = settle_due(clock, present, grace)
+        if outcome == "end" or clock.get("ended_early"):
+            return "end", clock, None
+    if seats[seat].get("bot"):
+        return "bot", clock, None
+    if clock is None:  # a match from before clocks: the old rules
+        if state.phase == PLAGUE or seat not in present:
+            return "computer", None, None
+        return "wait", None, _at(now + abandon_ms)
+    if is_auto(clock, seat):
+        return "computer", clock, None
+    deciding = clock.get("deciding")
+    if state.phase == PLAGUE and deciding:
+        if int(deciding["since"]) + plague_ms <= now:
+            return "computer", clock, None
+    elif timed_out(clock, seat):
+        return "timeout", clock, None
+    elif (seat not in present and not is_away(clock, seat)
+          and int(clock.get("turn_since", now)) + abandon_ms <= now):
+        return "computer", clock, None  # left without a trace (its instance died): the old rule
+    due = [c.next_due(clock), now + abandon_ms]
+    if state.phase == PLAGUE and deciding:
+        due.append(int(deciding["since"]) + plague_ms)
+    return "wait", clock, _at(min(d for d in due if d is not None))
+
+
+def annotate_record(record: dict[str, Any], actions: list[Any], computer_seqs: set[int],
+                    clock: dict[str, Any] | None) -> dict[str, Any]:
+    """Mark a record's moves the computer played for a person (``"by": "computer"`` on the
+    move, when it chose the tile's placement or the follower) and an early end
+    (``"finished": false`` so a replay stops after the last move, and ``"ended_early":
+    {"scores", "winners"}``: the final scoring the match ended with).
+
+    ``actions``: the engine actions in log order (``seq`` = index + 1); the k-th ``PlaceTile``
+    is the k-th move entry that has a ``tile``.
+    """
+    from app.engine import PlaceTile
+
+    tile_moves = [m for m in record.get("moves", []) if "tile" in m]
+    k = -1
+    for seq, action in enumerate(actions, start=1):
+        if isinstance(action, PlaceTile):
+            k += 1
+        if seq in computer_seqs and 0 <= k < len(tile_moves):
+            tile_moves[k]["by"] = BY_COMPUTER
+    if clock and clock.get("ended_early"):
+        # A replay stops after the last move (no final scoring of a deck not played out);
+        # the scores the match ended with are kept apart.
+        record["finished"] = False
+        result = record.pop("result", None)
+        record["ended_early"] = result or True
+    return record

@@ -1,0 +1,79 @@
+"""Outage credit: a deploy or a crash never costs anyone time.
+
+Every instance writes a heartbeat into ``instance_heartbeats`` every ``instance_heartbeat``
+seconds. An instance that starts looks at the latest heartbeat of any instance: if none beat
+for longer than :data:`GAP_FACTOR` heartbeats, nobody was serving (a restart, the crash of the
+only instance), and it moves every running deadline of every live match later by the gap
+(:func:`app.services.clock.credit`) — once: the check and the credit run in one transaction
+serialised by an advisory lock on Postgres (SQLite has one writer), and the instance's own
+heartbeat is written in that same transaction, so the next instance to start sees no gap.
+
+The gap is measured from the last heartbeat, so the credit may exceed the true outage by up to
+one heartbeat interval; it is never less.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, text, update
+
+from app.db.models import instance_heartbeats, matches, utcnow
+from app.db.session import as_utc
+from app.services import clocks
+from app.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+#: A gap longer than this many heartbeat intervals with no instance beating is an outage.
+GAP_FACTOR = 2.0
+#: Heartbeat rows older than this are deleted (instances that are gone for good).
+KEEP = timedelta(days=1)
+_LOCK_KEY = 13_131_313
+
+
+async def start_and_credit(rt: Runtime) -> int:
+    """Check for an outage, credit it to every live match's clock, and write this instance's
+    first heartbeat. Returns the credited gap in milliseconds (0: no outage)."""
+    instance = rt.broker.instance_id
+    async with rt.db.transaction() as conn:
+        if rt.db.is_postgres:
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _LOCK_KEY})
+        last = (await conn.execute(select(func.max(instance_heartbeats.c.beat_at)))).scalar()
+        now = utcnow()
+        gap_ms = 0
+        if last is not None:
+            gap = now - as_utc(last)
+            if gap.total_seconds() > GAP_FACTOR * rt.settings.instance_heartbeat:
+                gap_ms = int(gap.total_seconds() * 1000)
+        if gap_ms:
+            query = select(matches.c.id, matches.c.clock, matches.c.next_bot_at).where(
+                matches.c.status == "live", matches.c.clock.is_not(None))
+            if rt.db.is_postgres:
+                query = query.with_for_update()
+            rows = (await conn.execute(query)).all()
+            for row in rows:
+                clock, due = clocks.credit_all(row.clock, gap_ms)
+                values: dict[str, Any] = {"clock": clock}
+                if row.next_bot_at is not None:
+                    values["next_bot_at"] = clocks.earliest(
+                        as_utc(row.next_bot_at) + timedelta(milliseconds=gap_ms), due)
+                await conn.execute(update(matches).where(matches.c.id == row.id).values(**values))
+            log.warning("no instance served for %.1f s: credited to %d live matches' clocks",
+                        gap_ms / 1000, len(rows))
+        await conn.execute(delete(instance_heartbeats).where(
+            instance_heartbeats.c.beat_at < now - KEEP))
+        await conn.execute(insert(instance_heartbeats).values(instance_id=instance, beat_at=now))
+    return gap_ms
+
+
+async def beat(rt: Runtime) -> None:
+    """Refresh this instance's heartbeat."""
+    async with rt.db.transaction() as conn:
+        done = await conn.execute(update(instance_heartbeats).where(
+            instance_heartbeats.c.instance_id == rt.broker.instance_id).values(beat_at=utcnow()))
+        if not done.rowcount:
+            await conn.execute(insert(instance_heartbeats).values(
+                instance_id=rt.broker.instance_id, beat_at=utcnow()))
