@@ -78,6 +78,9 @@ class Settings(BaseSettings):
     #: Seconds after a seated player's last socket closed before the others vote on what to do
     #: (the "Ben left — the computer takes over in 0:45" countdown).
     leave_grace: float = Field(default=45.0, gt=0)
+    #: Seconds the remaining players have to vote once a leaver's grace ran out (then: the
+    #: computer takes the seat).
+    leave_vote: float = Field(default=30.0, gt=0)
     #: Seconds between two heartbeats of an instance into ``instance_heartbeats``; a gap longer
     #: than two of them with no instance beating is credited to running clocks.
     instance_heartbeat: float = Field(default=2.0, gt=0)

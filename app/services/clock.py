@@ -318,10 +318,11 @@ def voters(clock: dict[str, Any], present: set[int]) -> list[int]:
             if s in present and s != leaver and not clock["auto"][s]]
 
 
-def open_vote(clock: dict[str, Any], seat: int, now: int) -> dict[str, Any]:
-    """Grace ran out for ``seat``: the remaining humans vote until ``now + VOTE_MS``."""
+def open_vote(clock: dict[str, Any], seat: int, now: int,
+              vote_ms: int = VOTE_MS) -> dict[str, Any]:
+    """Grace ran out for ``seat``: the remaining humans vote until ``now + vote_ms``."""
     out = copy.deepcopy(clock)
-    out["vote"] = {"seat": seat, "since": now, "until": now + VOTE_MS, "ballots": {}}
+    out["vote"] = {"seat": seat, "since": now, "until": now + vote_ms, "ballots": {}}
     return out
 
 

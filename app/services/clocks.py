@@ -176,7 +176,7 @@ async def present_seats(rt: Runtime, tx: Tx, match_id: str, humans: list[int],
 
 
 def settle_due(
-    clock: dict[str, Any], present: set[int], grace_ms: int,
+    clock: dict[str, Any], present: set[int], grace_ms: int, vote_ms: int = c.VOTE_MS,
 ) -> tuple[dict[str, Any], str | None]:
     """Run out what is due now: a leave countdown opens a vote (or, with nobody to vote, hands
     the seat to the computer); a vote whose time is up is settled; an expired proposal lapses.
@@ -196,7 +196,7 @@ def settle_due(
             if int(away["until"]) <= now:
                 seat = int(key)
                 if c.voters({**out, "vote": {"seat": seat}}, present):
-                    out = c.open_vote(out, seat, now)
+                    out = c.open_vote(out, seat, now, vote_ms)
                 else:
                     out = c.settle(c.open_vote(out, seat, now), c.DEFAULT_CHOICE, now, grace_ms)
                     outcome = outcome or c.DEFAULT_CHOICE
@@ -379,7 +379,7 @@ async def verdict(rt: Runtime, tx: Tx, match_id: str, state: GameState,
     humans = [i for i, s in enumerate(seats) if not s.get("bot")]
     present = await present_seats(rt, tx, match_id, humans, present_window)
     if clock is not None:
-        clock, outcome = settle_due(clock, present, grace)
+        clock, outcome = settle_due(clock, present, grace, int(rt.settings.leave_vote * 1000))
         if outcome == "end" or clock.get("ended_early"):
             return "end", clock, None
     if seats[seat].get("bot"):
