@@ -248,8 +248,9 @@ async def change_clock(rt: Runtime, match_id: str, change: Change,
             return public(new)
         due = c.next_due(new)
         values: dict[str, Any] = {"clock": new}
-        if new.get("ended_early"):
-            values["next_bot_at"] = datetime.now(UTC)  # the sweep ends it (final scoring)
+        if new.get("ended_early") or new["auto"] != row.clock["auto"]:
+            # The sweep ends it (final scoring), or the computer may have a turn to play now.
+            values["next_bot_at"] = datetime.now(UTC)
         elif due is not None:
             values["next_bot_at"] = min(_at(due), datetime.now(UTC) + timedelta(
                 seconds=rt.settings.abandon_after))

@@ -180,7 +180,7 @@ export function describe(events, names, { auto = false } = {}) {
           const role = roleOfSpot(e.spot);
           out.push({ kind: 'move', seat: e.seat, tag: 'plague',
             text: `Plague: ${name(e.seat)} took back ${ARTICLE[role] || 'a follower'} ${WHERE[role] || ''}`.trim() +
-              (auto ? ' (time ran out: the computer chose)' : '') });
+              (auto ? ' (played by the computer)' : '') });
         }
         break;
       case 'TileDrawn':

@@ -9,6 +9,7 @@ import { describe } from '../words.js';
 import { segmentLabel, segmentEffect } from '../wheel.js';
 import { rulesSummary } from '../screens/rules.js';
 import { FOLLOWERS, MAX_LOG } from './state.js';
+import { t } from '../i18n.js';
 
 /** Players, the score strip and the match info, from the current state. */
 export function renderPlayers(m) {
@@ -53,9 +54,10 @@ export function addLog(m, events, { quiet = false, auto = false } = {}) {
   const wheelNews = [];
   for (const line of lines) {
     const top = m.logItems[0];
+    if (auto && line.kind === 'move') line.computer = true; // marked in the log (match/clock.js)
     if (line.tag === 'deployed' && top && top.tag === 'placed' && top.seat === line.seat) {
       // One line per turn: "Ann placed a tile and deployed a knight in a city".
-      m.logItems[0] = { ...top, tag: 'turn', text: `${top.text} and ${line.rest}` };
+      m.logItems[0] = { ...top, tag: 'turn', text: `${top.text} and ${line.rest}`, computer: top.computer || line.computer };
       continue;
     }
     m.logItems.unshift(line);
@@ -86,10 +88,11 @@ export function renderLog(m) {
       m.board.highlight(cells, line.seat !== undefined && cols[line.seat] ? colourOf(cols[line.seat]).fill : '#ffe36e');
       m.dom.section.dataset.highlighted = cells.map((c) => c.join(',')).join(' ');
     } : null;
-    m.dom.logList.appendChild(h('li', { class: `log-${line.kind}${cells ? ' log-link' : ''}`,
+    m.dom.logList.appendChild(h('li', { class: `log-${line.kind}${cells ? ' log-link' : ''}${line.computer ? ' log-computer' : ''}`,
       ...(cells ? { tabindex: '0', role: 'button', title: 'Show on the board', onclick: show,
         onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); show(); } } } : {}) },
     line.seat !== undefined && cols[line.seat] ? h('span.log-swatch', { html: swatch(cols[line.seat], 12) }) : h('span.log-swatch'),
-    h('span', line.text)));
+    h('span', line.text),
+    line.computer ? h('span.tag.computer-move', { title: t('clock.computerMoveTitle') }, t('clock.computerMove')) : null));
   }
 }

@@ -7,6 +7,7 @@
 import * as api from '../api.js';
 import { toast } from '../dom.js';
 import { MAX_LOG } from './state.js';
+import { applyClock } from './clock.js';
 
 /** Fetch the whole match over REST and adopt it unless the socket has already brought newer. */
 export async function resync(m) {
@@ -27,6 +28,7 @@ export function applySnapshot(m, v, data) {
   m.version = v ?? data.version;
   if (m.ui.pending) m.clearPending();
   m.render();
+  applyClock(m, data.clock);
 }
 
 /** Apply one ``events`` frame (version ``v``, body ``d``); a gap in versions asks for a sync. */
@@ -54,14 +56,15 @@ export function applyEvents(m, v, d) {
     }
   }
   if (m.ui.pending && (d.action_id === m.ui.pending.id || m.ui.pending.v < v)) m.clearPending();
-  // A person's Plague decision without a client action id: the server's timeout chose.
-  m.addLog(events, { quiet: !d.state, auto: d.action_id == null && !(m.match.seats[d.seat] || {}).bot });
+  // The computer chose for a person (``by``: a time-out, a seat handed over, a Plague timeout).
+  m.addLog(events, { quiet: !d.state, auto: d.by === 'computer' || (d.action_id == null && !(m.match.seats[d.seat] || {}).bot) });
   // In a catch-up only the last batch carries the state: draw once, at the end.
   if (d.state) {
     m.render();
     m.celebrate(events);
     m.attend(events);
   }
+  if (d.clock) applyClock(m, d.clock);
 }
 
 /** Handle one frame of the match socket. */
@@ -74,6 +77,9 @@ export function onMessage(m, msg) {
     case 'events':
       if (!m.match) return;
       applyEvents(m, msg.v, msg.d || {});
+      break;
+    case 'clock':
+      applyClock(m, msg.d);
       break;
     case 'presence': {
       if (!m.match || !msg.d) return;
@@ -133,7 +139,7 @@ export async function loadHistory(m) {
     // The setup's events (the first draw; the Wheel of Fortune pig's first move) come first.
     if (data.opening && data.opening.length) m.addLog(data.opening, { quiet: true, auto: false });
     for (const b of batches) { // one action's events each
-      m.addLog(b.events || [], { quiet: true, auto: b.action_id == null && !(m.match.seats[b.seat] || {}).bot });
+      m.addLog(b.events || [], { quiet: true, auto: b.by === 'computer' || (b.action_id == null && !(m.match.seats[b.seat] || {}).bot) });
     }
     m.logItems = [...live, ...m.logItems].slice(0, MAX_LOG);
     m.renderLog();

@@ -70,7 +70,7 @@ export function mount(root, ctx) {
       openList.appendChild(h('li.card', { dataset: { lobby: l.code } },
         h('div.card-main', {},
           h('b', { title: l.name || '' }, l.name || 'Table', ratedTag(l)),
-          h('small', `${host ? `${host.name}'s table · ` : ''}${rulesSummary(l.rules, l.preset)}`)),
+          h('small', `${host ? `${host.name}'s table · ` : ''}${rulesSummary(l.rules, l.preset)} · ${l.time_label || 'untimed'}`)),
         h('span.badge', `${filled}/${l.max_seats}`),
         h('a.btn.join', { href: `#/lobby/${encodeURIComponent(l.code)}` }, filled >= l.max_seats ? 'View' : 'Join')));
     }
@@ -86,7 +86,7 @@ export function mount(root, ctx) {
       liveList.appendChild(h('li.card', { dataset: { match: m.id } },
         h('div.card-main', {},
           h('b', { title: m.name || '' }, m.name || 'Match'),
-          h('small', `${(m.players || []).join(' · ')}${m.turn !== undefined ? ` · turn ${m.turn}` : ''}`)),
+          h('small', `${(m.players || []).join(' · ')}${m.turn !== undefined ? ` · turn ${m.turn}` : ''} · ${m.time_label || 'untimed'}`)),
         h('span.badge', { title: 'Spectators' }, `${m.spectators || 0} watching`),
         h('a.btn.secondary.watch', { href: `#/match/${encodeURIComponent(m.id)}` }, 'Watch')));
     }

@@ -40,6 +40,7 @@ import { attend, watchTurn, resetAttention } from '../match/attention.js';
 import { chatBox } from '../chat.js';
 import { isMissing, missingPanel } from '../missing.js';
 import * as session from '../session.js';
+import { decoratePlayers, tick } from '../match/clock.js';
 
 export function mount(root, ctx) {
   const m = new MatchModel(ctx.id, ctx.query.get('code') || undefined);
@@ -51,7 +52,7 @@ export function mount(root, ctx) {
   Object.assign(m, {
     render: () => render(m),
     renderInteraction: () => renderInteraction(m),
-    renderPlayers: () => renderPlayers(m),
+    renderPlayers: () => { renderPlayers(m); decoratePlayers(m); tick(m); },
     renderTray: () => renderTray(m),
     renderLog: () => renderLog(m),
     addLog: (events, opts) => addLog(m, events, opts),
@@ -88,11 +89,12 @@ export function mount(root, ctx) {
 
   // The Plague countdown ticks in the tray (no re-render: just its text).
   const ticker = setInterval(() => {
+    tick(m); // the clocks and the leave countdowns (match/clock.js)
     if (!m.ui.plagueDeadline) return;
     for (const node of m.dom.tray.querySelectorAll('.plague-countdown')) {
       node.textContent = m.countdownText(!!m.myTurn());
     }
-  }, 1000);
+  }, 500);
 
   (async () => {
     try {

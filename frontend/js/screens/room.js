@@ -13,6 +13,7 @@ import { LiveSocket } from '../socket.js';
 import { COLOURS, COLOUR_ORDER, swatch } from '../pieces.js';
 import { loadPresets, rulesEditor, seatPicker } from './create.js';
 import { rulesLines, rulesSummary } from './rules.js';
+import { timeControlPicker, timeSummary } from './timecontrol.js';
 import { errorPanel } from '../errorPanel.js';
 import { chatBox } from '../chat.js';
 import { isMissing, missingPanel } from '../missing.js';
@@ -145,6 +146,7 @@ export function mount(root, ctx) {
       return h('div.panel', {}, h('h2', 'Rules'),
         h('p', h('b', rulesSummary(lobby.rules, lobby.preset))),
         h('ul.rules-lines', {}, rulesLines(lobby.rules).map((l) => h('li', l))),
+        timeSummary(lobby),
         h('p.help', `${lobby.private ? 'Private: only people with the link can join.' : 'Public: listed on the tables page.'}`));
     }
     const filled = lobby.seats.filter((s) => s.player || s.bot).length;
@@ -162,7 +164,9 @@ export function mount(root, ctx) {
       onchange: (e) => act(() => api.updateLobby(code, { private: e.target.checked })) }),
     h('span', {}, h('b', 'Private'), h('small', ' — only people with the invite link can join')));
     return h('div.panel.host-rules', {}, h('h2', 'Rules'), editor.node,
-      h('div.form-row', {}, h('span.label', 'Seats'), seatCtl.node), privBtn);
+      h('div.form-row', {}, h('span.label', 'Seats'), seatCtl.node),
+      timeControlPicker(lobby.time_control, (tc) => act(() => api.updateLobby(code, { time_control: tc }))),
+      h('p.help', lobby.at_zero || ''), privBtn);
   }
 
   function render() {
@@ -207,6 +211,7 @@ export function mount(root, ctx) {
       h('div.room-head', {},
         h('div', {}, h('h1#room-title', lobby.name || 'Table'),
           h('p.lead', {}, h('span.badge', lobby.private ? 'Private' : 'Public'), ' ', rulesSummary(lobby.rules, lobby.preset),
+            ' · ', h('span#room-time', lobby.time_label || 'untimed'),
             ratedTag(lobby))),
         h('div.row', {},
           seat ? h('button.btn.ghost#leave-table', { onclick: async () => {
