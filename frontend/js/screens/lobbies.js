@@ -6,6 +6,7 @@
 
 import { ratedTag } from '../ratings.js';
 import * as api from '../api.js';
+import { t as tr } from '../i18n.js';
 import { h, clear, toast, onVisibility } from '../dom.js';
 import { rulesSummary } from './rules.js';
 
@@ -21,9 +22,9 @@ export function extractCode(text) {
 export function mount(root, ctx) {
   const openList = h('ul.card-list#open-lobbies', { 'aria-live': 'polite' });
   const liveList = h('ul.card-list#live-matches', { 'aria-live': 'polite' });
-  const status = h('p.help.refresh-note', 'Loading…');
-  const codeInput = h('input#join-code', { type: 'text', placeholder: 'Code or invite link', autocomplete: 'off',
-    'aria-label': 'Lobby code or invite link' });
+  const status = h('p.help.refresh-note', tr('app.loading'));
+  const codeInput = h('input#join-code', { type: 'text', placeholder: tr('lobbies.codePlaceholder'), autocomplete: 'off',
+    'aria-label': tr('lobbies.codeLabel') });
   const codeError = h('p.field-error', { 'aria-live': 'polite' });
 
   const joinForm = h('form.join-form', {
@@ -31,28 +32,28 @@ export function mount(root, ctx) {
       e.preventDefault();
       const code = extractCode(codeInput.value);
       if (!code) {
-        codeError.textContent = 'Paste the code (or the invite link) your friend sent you.';
+        codeError.textContent = tr('lobbies.codeMissing');
         return;
       }
       ctx.go(`#/lobby/${encodeURIComponent(code)}`);
     },
-  }, h('label', { for: 'join-code' }, 'Join a private table'),
-  h('div.input-row', {}, codeInput, h('button.btn#join-code-btn', { type: 'submit' }, 'Join')), codeError);
+  }, h('label', { for: 'join-code' }, tr('lobbies.joinPrivate')),
+  h('div.input-row', {}, codeInput, h('button.btn#join-code-btn', { type: 'submit' }, tr('lobbies.join'))), codeError);
 
   root.appendChild(h('section.lobbies', {},
     h('div.lobbies-head', {},
-      h('div', {}, h('h1', 'Tables'), h('p.lead', 'Sit down at an open table, watch a live game, or start your own.')),
-      h('a.btn.primary.big#create-lobby', { href: '#/create' }, '+ Create a table')),
+      h('div', {}, h('h1', tr('lobbies.title')), h('p.lead', tr('lobbies.lead'))),
+      h('a.btn.primary.big#create-lobby', { href: '#/create' }, tr('lobbies.create'))),
     h('div.lobbies-grid', {},
-      h('div.panel', {}, h('h2', 'Open tables'), openList),
-      h('div.panel', {}, h('h2', 'Live matches'), liveList),
+      h('div.panel', {}, h('h2', tr('lobbies.open')), openList),
+      h('div.panel', {}, h('h2', tr('lobbies.live')), liveList),
       h('div.panel.side', {}, joinForm,
         h('hr'),
-        h('h3', 'How it works'),
+        h('h3', tr('lobbies.how')),
         h('ol.howto', {},
-          h('li', 'Create a table (private tables are invite-only).'),
-          h('li', 'Send the invite link or code to your friends, or add computer players.'),
-          h('li', 'The host starts the match; anyone with the link can watch.')))),
+          h('li', tr('lobbies.how1')),
+          h('li', tr('lobbies.how2')),
+          h('li', tr('lobbies.how3'))))),
     status));
 
   let stopped = false;
@@ -61,7 +62,7 @@ export function mount(root, ctx) {
   function renderOpen(lobbies) {
     clear(openList);
     if (!lobbies.length) {
-      openList.appendChild(h('li.empty', 'No open public tables right now. Create one!'));
+      openList.appendChild(h('li.empty', tr('lobbies.noOpen')));
       return;
     }
     for (const l of lobbies) {
@@ -72,14 +73,14 @@ export function mount(root, ctx) {
           h('b', { title: l.name || '' }, l.name || 'Table', ratedTag(l)),
           h('small', `${host ? `${host.name}'s table · ` : ''}${rulesSummary(l.rules, l.preset)} · ${l.time_label || 'untimed'}`)),
         h('span.badge', `${filled}/${l.max_seats}`),
-        h('a.btn.join', { href: `#/lobby/${encodeURIComponent(l.code)}` }, filled >= l.max_seats ? 'View' : 'Join')));
+        h('a.btn.join', { href: `#/lobby/${encodeURIComponent(l.code)}` }, filled >= l.max_seats ? tr('lobbies.view') : tr('lobbies.join'))));
     }
   }
 
   function renderLive(matches) {
     clear(liveList);
     if (!matches.length) {
-      liveList.appendChild(h('li.empty', 'No public matches being played.'));
+      liveList.appendChild(h('li.empty', tr('lobbies.noLive')));
       return;
     }
     for (const m of matches) {
@@ -87,8 +88,8 @@ export function mount(root, ctx) {
         h('div.card-main', {},
           h('b', { title: m.name || '' }, m.name || 'Match'),
           h('small', `${(m.players || []).join(' · ')}${m.turn !== undefined ? ` · turn ${m.turn}` : ''} · ${m.time_label || 'untimed'}`)),
-        h('span.badge', { title: 'Spectators' }, `${m.spectators || 0} watching`),
-        h('a.btn.secondary.watch', { href: `#/match/${encodeURIComponent(m.id)}` }, 'Watch')));
+        h('span.badge', { title: tr('lobbies.spectators') }, tr('lobbies.watching', { n: m.spectators || 0 })),
+        h('a.btn.secondary.watch', { href: `#/match/${encodeURIComponent(m.id)}` }, tr('lobbies.watch'))));
     }
   }
 
@@ -101,10 +102,10 @@ export function mount(root, ctx) {
       renderOpen(data.lobbies || []);
       renderLive(data.matches || []);
       failures = 0;
-      status.textContent = `Updated ${new Date().toLocaleTimeString()} · refreshes automatically`;
+      status.textContent = tr('lobbies.updated', { time: new Date().toLocaleTimeString() });
     } catch (err) {
       failures += 1;
-      status.textContent = `Could not refresh: ${api.friendly(err)}`;
+      status.textContent = tr('lobbies.refreshFailed', { why: api.friendly(err) });
       if (failures === 1 && err.code !== 'network') toast(api.friendly(err), 'error');
     }
     if (!stopped && !document.hidden) timer = setTimeout(refresh, REFRESH_MS * Math.min(4, 1 + failures));

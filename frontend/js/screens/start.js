@@ -8,14 +8,15 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, toast } from '../dom.js';
 import { tileSvg, allTileTypes } from '../tiles.js';
+import { t } from '../i18n.js';
 
 const NAME_RE = /^[\p{L}\p{N} _\-.']{1,24}$/u;
 
 export function validName(name) {
   const n = name.trim();
-  if (!n) return 'Please enter a name.';
-  if (n.length > 24) return 'At most 24 characters, please.';
-  if (!NAME_RE.test(n)) return "Letters, digits, spaces and _ - . ' only.";
+  if (!n) return t('start.nameEmpty');
+  if (n.length > 24) return t('start.nameLong');
+  if (!NAME_RE.test(n)) return t('start.nameChars');
   return null;
 }
 
@@ -59,11 +60,11 @@ export function mount(root, ctx) {
   const next = ctx.next || ctx.query.get('next') || '#/lobbies';
   const who = session.player();
   const input = h('input#name', { type: 'text', name: 'name', autocomplete: 'nickname', maxlength: 24,
-    placeholder: 'e.g. Ann', required: true, 'aria-describedby': 'name-help name-error',
+    placeholder: t('start.namePlaceholder'), required: true, 'aria-describedby': 'name-help name-error',
     value: who ? who.name : session.lastName() });
   const error = h('p#name-error.field-error', { 'aria-live': 'polite' });
   const button = h('button.btn.primary.big#start-continue', { type: 'submit' },
-    who ? 'Continue as this name' : 'Start playing');
+    who ? t('start.continue') : t('start.play'));
   const form = h('form.start-form', {
     onsubmit: async (e) => {
       e.preventDefault();
@@ -79,26 +80,26 @@ export function mount(root, ctx) {
         return;
       }
       button.disabled = true;
-      button.textContent = 'Joining…';
+      button.textContent = t('start.joining');
       try {
         const res = await api.createPlayer(name);
         session.save(res.token, res.player);
         session.rememberName(res.player.name);
-        toast(`Welcome, ${res.player.name}!`, 'success');
+        toast(t('start.welcome', { name: res.player.name }), 'success');
         ctx.go(next);
       } catch (err) {
         error.textContent = api.friendly(err);
         button.disabled = false;
-        button.textContent = 'Start playing';
+        button.textContent = t('start.play');
       }
     },
   },
-  h('label', { for: 'name' }, 'Your name at the table'),
+  h('label', { for: 'name' }, t('start.nameLabel')),
   input,
-  h('p#name-help.help', '1–24 letters or digits. Friends see it on the board. No account, no password.'),
+  h('p#name-help.help', t('start.nameHelp')),
   error,
   button,
-  who ? h('p.help', `You play as ${who.name}. Choosing a new name starts a new identity: your seats stay with the old one.`) : null);
+  who ? h('p.help', t('start.youAre', { name: who.name })) : null);
 
   const collage = h('div.collage', { 'aria-hidden': 'true' });
   miniLandscape(5, 3).forEach(({ id, rotation }, i) => {
@@ -111,7 +112,7 @@ export function mount(root, ctx) {
     h('div.start-hero', {},
       collage,
       h('h1', 'Carcassonne'),
-      h('p.tagline', 'Build cities, roads and cloisters with friends — right in your browser. Invite them with a link, watch live games, play on your phone.')),
+      h('p.tagline', t('start.tagline'))),
     h('div.panel.start-panel', {}, form)));
   setTimeout(() => input.focus(), 0);
   return null;
