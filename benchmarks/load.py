@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,8 +50,15 @@ class Stats:
     window_end: float = 0.0
     latencies: list[float] = field(default_factory=list)
     actions: int = 0
+    #: Server CPU seconds and this client's CPU share inside the window; wall-clock bounds.
+    server_cpu: float | None = None
+    client_cpu: float = 0.0
+    wall_start: float = 0.0
+    wall_end: float = 0.0
     errors: dict[str, int] = field(default_factory=dict)
     games: int = 0
+    #: Sockets that received their first frame (the window opens once all are in).
+    connected: int = 0
 
     def record(self, sent: float, received: float) -> None:
         """One round trip."""
@@ -63,7 +71,11 @@ async def _rest(client: httpx.AsyncClient, method: str, path: str, token: str | 
                 **body: Any) -> Any:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     for attempt in range(5):
-        r = await client.request(method, path, json=body or None, headers=headers)
+        try:
+            r = await client.request(method, path, json=body or None, headers=headers)
+        except httpx.TransportError:  # a kept-alive connection closed under us: try again
+            await asyncio.sleep(0.2 * (attempt + 1))
+            continue
         if r.status_code < 300:
             return r.json()
         if r.status_code == 429 or r.status_code >= 500:
@@ -95,6 +107,7 @@ async def _player(ws_url: str, match_id: str, token: str, seat: int, mode: str,
     counter = 0
     async with connect(f"{ws_url}/ws/matches/{match_id}?token={token}",
                        max_size=2**22, ping_interval=None) as ws:
+        first = True
 
         async def act(state: dict[str, Any], version: int) -> None:
             nonlocal counter
@@ -114,7 +127,10 @@ async def _player(ws_url: str, match_id: str, token: str, seat: int, mode: str,
                 raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
             except TimeoutError:
                 continue
-            frame = json.loads(raw)
+            frame = orjson.loads(raw)
+            if first:
+                first = False
+                stats.connected += 1
             kind = frame["t"]
             if kind == "events":
                 sent = pending.pop(frame["d"].get("action_id") or "", None)
@@ -158,7 +174,8 @@ async def _pair(client: httpx.AsyncClient, ws_url: str, tokens: list[str], mode:
             return
 
 
-async def run(url: str, matches: int, mode: str, duration: float, warmup: float) -> Stats:
+async def run(url: str, matches: int, mode: str, duration: float, warmup: float,
+              pid: int | None = None) -> Stats:
     """One load of ``matches`` concurrent matches for ``duration`` seconds after ``warmup``."""
     ws_url = url.replace("http://", "ws://").replace("https://", "wss://")
     limits = httpx.Limits(max_connections=50)
@@ -172,12 +189,26 @@ async def run(url: str, matches: int, mode: str, duration: float, warmup: float)
         tokens = await asyncio.gather(*(player(f"P{i}") for i in range(2 * matches)))
         stats = Stats()
         stop = asyncio.Event()
-        now = time.perf_counter()
-        stats.window_start = now + warmup
-        stats.window_end = now + warmup + duration
+        stats.window_start = stats.window_end = float("inf")  # nothing counts yet
         pairs = [asyncio.create_task(_pair(client, ws_url, tokens[2 * i:2 * i + 2], mode, stats,
                                            stop, i)) for i in range(matches)]
-        await asyncio.sleep(warmup + duration)
+        # Everyone connected (sign-ups and connects are slow on a busy machine), then warm up.
+        deadline = time.monotonic() + 300
+        while stats.connected < 2 * matches and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(warmup)
+        now = time.perf_counter()
+        stats.window_start = now
+        stats.window_end = now + duration
+        # CPU is counted inside the window only (not the sign-ups and connects).
+        cpu_before, client_before = _cpu_seconds(pid), time.process_time()
+        stats.wall_start = time.time()
+        await asyncio.sleep(duration)
+        cpu_after, client_after = _cpu_seconds(pid), time.process_time()
+        stats.wall_end = time.time()
+        if cpu_before is not None and cpu_after is not None:
+            stats.server_cpu = cpu_after - cpu_before
+        stats.client_cpu = (client_after - client_before) / duration
         stop.set()
         done, _ = await asyncio.wait(pairs, timeout=15)
         for task in pairs:
@@ -216,7 +247,7 @@ async def _ensure_database(url: str) -> None:
 
 
 @contextlib.contextmanager
-def _server(database_url: str, redis_url: str) -> Any:
+def _server(database_url: str, redis_url: str, root: Path, lag_log: Path) -> Any:
     asyncio.run(_ensure_database(database_url))
     port = _free_port()
     env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis_url,
@@ -224,16 +255,21 @@ def _server(database_url: str, redis_url: str) -> Any:
                ACTION_BURST="1000", LOBBY_RATE_PER_MINUTE="100000", LOBBY_BURST="100000",
                PLAYER_RATE_PER_MINUTE="1000000", PLAYER_BURST="100000",
                ABANDON_AFTER="3600")
-    code = f"from app.server import serve; serve(host='127.0.0.1', port={port})"
-    proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT)
+    # The probe measures the event-loop lag inside the server, whichever checkout it runs.
+    code = (f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import lagprobe; "
+            f"lagprobe.install({str(lag_log)!r}); "
+            f"from app.server import serve; serve(host='127.0.0.1', port={port})")
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=root)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(150):
+        for _ in range(600):
             try:
                 if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
                     break
             except httpx.HTTPError:
                 pass
+            if proc.poll() is not None:
+                raise RuntimeError("the server exited")
             time.sleep(0.1)
         else:
             raise RuntimeError("the server did not start")
@@ -244,6 +280,59 @@ def _server(database_url: str, redis_url: str) -> Any:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait(10)
+
+
+def _max_lag_ms(path: Path, start: float, end: float) -> float:
+    """The worst event-loop lag (ms) the probe logged between unix times ``start``/``end``."""
+    worst = 0.0
+    with contextlib.suppress(OSError):
+        for line in path.read_text().splitlines():
+            at, _, lag = line.partition(" ")
+            with contextlib.suppress(ValueError):
+                if start <= float(at) <= end:
+                    worst = max(worst, float(lag))
+    return worst
+
+
+def _rss_kb(pid: int | None) -> int | None:
+    if pid is None:
+        return None
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+async def idle_sockets(url: str, pid: int | None, count: int) -> None:
+    """Open ``count`` idle spectator sockets on 10 matches; print the server's RSS per socket
+    and what is left after they close."""
+    ws_url = url.replace("http://", "ws://")
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        tokens = [str((await _rest(client, "POST", "/api/players", name=f"I{i}"))["token"])
+                  for i in range(20)]
+        ids = [await _new_match(client, tokens[2 * i:2 * i + 2]) for i in range(10)]
+        # A first round warms the server (code paths, caches, allocator arenas).
+        for rnd in ("warm-up", "measured"):
+            gc_base = _rss_kb(pid)
+            sockets = []
+            for i in range(count):
+                ws = await connect(f"{ws_url}/ws/matches/{ids[i % 10]}", ping_interval=None,
+                                   max_size=2**22)
+                await ws.recv()
+                sockets.append(ws)
+            await asyncio.sleep(2)
+            full = _rss_kb(pid)
+            for ws in sockets:
+                await ws.close()
+            await asyncio.sleep(3)
+            after = _rss_kb(pid)
+            if rnd == "measured" and gc_base is not None and full is not None:
+                print(f"idle sockets {count}: {(full - gc_base) / count:.1f} KB per socket "
+                      f"(RSS {gc_base} -> {full} KB, {after} KB after they closed)", flush=True)
 
 
 def _cpu_seconds(pid: int | None) -> float | None:
@@ -264,6 +353,10 @@ def main() -> int:
     parser.add_argument("--mode", choices=("latency", "capacity", "both"), default="both")
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--idle", type=int, default=1000,
+                        help="idle sockets for the memory measure (0: skip)")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="the checkout whose server to run (to compare two versions)")
     parser.add_argument("--database-url", default=os.environ.get(
         "DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/carcassonne_bench"))
     parser.add_argument("--redis-url", default=os.environ.get(
@@ -273,29 +366,39 @@ def main() -> int:
         import uvloop
 
         uvloop.install()
-    counts = [int(n) for n in args.matches.split(",")]
+    counts = [int(n) for n in args.matches.split(",") if n]
     modes = ["latency", "capacity"] if args.mode == "both" else [args.mode]
-    server = _server(args.database_url, args.redis_url) if not args.url else None
-    with server if server is not None else contextlib.nullcontext((args.url, None)) as (url, pid):
-        print(f"server {url}  duration {args.duration}s after {args.warmup}s warm-up")
-        print(f"{'mode':9} {'matches':>7} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
-              f"{'server cpu ms/action':>21} {'client cpu':>10} {'games':>6}  errors")
-        for mode in modes:
-            for n in counts:
-                before = _cpu_seconds(pid)
-                client_before = time.process_time()
-                # Connecting hundreds of sockets takes a moment: warm up longer for more.
-                warmup = max(args.warmup, n / 50)
-                stats = asyncio.run(run(url, n, mode, args.duration, warmup))
-                after = _cpu_seconds(pid)
-                client_cpu = (time.process_time() - client_before) / (args.duration + warmup)
-                rate = stats.actions / args.duration
-                cpu = ((after - before) * 1000 / max(stats.actions, 1)
-                       if before is not None and after is not None else float("nan"))
-                lat = [x * 1000 for x in stats.latencies]
-                print(f"{mode:9} {n:7d} {rate:10.0f} {statistics.median(lat) if lat else 0:8.1f}"
-                      f" {_percentile(lat, 0.99):8.1f} {cpu:21.2f} {client_cpu:10.0%}"
-                      f" {stats.games:6d}  {stats.errors or ''}", flush=True)
+    lag_log = Path(os.environ.get("TMPDIR", "/tmp")) / f"carcassonne-lag-{os.getpid()}.log"
+    lag_log.unlink(missing_ok=True)
+    server = (_server(args.database_url, args.redis_url, args.root, lag_log)
+              if not args.url else None)
+    try:
+        with (server if server is not None
+              else contextlib.nullcontext((args.url, None))) as (url, pid):
+            print(f"server {url} ({args.root})  duration {args.duration}s after warm-up")
+            print(f"{'mode':9} {'matches':>7} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
+                  f"{'server cpu us/action':>21} {'max lag ms':>10} {'client cpu':>10} "
+                  f"{'games':>6}  errors")
+            for mode in modes:
+                for n in counts:
+                    # Connecting hundreds of sockets takes a moment: warm up longer for more.
+                    warmup = max(args.warmup, n / 50)
+                    stats = asyncio.run(run(url, n, mode, args.duration, warmup, pid))
+                    rate = stats.actions / args.duration
+                    cpu = (stats.server_cpu * 1e6 / max(stats.actions, 1)
+                           if stats.server_cpu is not None else float("nan"))
+                    lag = (_max_lag_ms(lag_log, stats.wall_start, stats.wall_end)
+                           if server is not None else float("nan"))
+                    lat = [x * 1000 for x in stats.latencies]
+                    p50 = statistics.median(lat) if lat else 0.0
+                    print(f"{mode:9} {n:7d} {rate:10.0f} {p50:8.1f} "
+                          f"{_percentile(lat, 0.99):8.1f} {cpu:21.0f} {lag:10.1f} "
+                          f"{stats.client_cpu:10.0%} {stats.games:6d}  {stats.errors or ''}",
+                          flush=True)
+            if args.idle:
+                asyncio.run(idle_sockets(url, pid, args.idle))
+    finally:
+        lag_log.unlink(missing_ok=True)
     return 0
 
 

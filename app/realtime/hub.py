@@ -7,8 +7,13 @@ order, drops duplicates (its own echoes, replays) and fills gaps from the databa
 messages). Lobby frames carry the whole lobby, so the newest version simply wins.
 
 Presence is aggregated across instances: each instance announces which keys (match seats or
-lobby players) and how many spectators it holds on the channel; the hub sums them. Announcements
-are refreshed by :class:`HubManager`'s heartbeat and expire when an instance dies.
+lobby players) and how many spectators it holds on the channel, and its version; the hub sums
+them. Announcements are refreshed by :class:`HubManager`'s heartbeat and expire when an
+instance dies. A hub that hears of a higher version than it forwarded (an announcement, a
+``head`` message of the outbox sweep, the database watch: :meth:`Hub.behind`) fetches the gap.
+
+Presence costs are linear: a hub keeps counts of its sockets' keys (no scan per join), and the
+frames and announcements a burst of joins or leaves causes are coalesced into one each.
 
 Nothing here knows about the database or the engine: the owner passes callbacks.
 """
@@ -20,6 +25,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -36,8 +42,13 @@ Fetch = Callable[[int, int | None], Awaitable[list[tuple[int, str]]]]
 NOTE_ALL = "note"
 NOTE_SPECTATORS = "note-spectators"
 
-PRESENCE_TTL = 45.0
+#: Presence timing, the one set for the whole app: instances announce their sockets every
+#: ``HEARTBEAT`` seconds (and refresh ``seat_presence``); an announcement (or a seat's presence
+#: row) older than ``PRESENCE_TTL`` seconds no longer counts.
 HEARTBEAT = 15.0
+PRESENCE_TTL = 45.0
+#: Seconds a presence change waits so a burst of joins/leaves makes one frame and one message.
+PRESENCE_COALESCE = 0.05
 
 
 class Socket(Protocol):
@@ -146,13 +157,19 @@ class Hub:
         ordered: bool,
         fetch: Fetch | None = None,
         render_presence: Callable[[set[str], int], str | None] | None = None,
+        key: str | None = None,
     ) -> None:
         self.manager = manager
         self.channel = channel
         self.ordered = ordered
         self.fetch = fetch
         self.render_presence = render_presence
+        #: The match id of an ordered hub (the database watch asks for its version).
+        self.key = key
         self.connections: set[Connection] = set()
+        self._keys: Counter[str] = Counter()
+        self._spectators = 0
+        self._presence_due = False
         self.last_v: int | None = None
         #: The owner's latest state of the channel (a lobby's JSON), for presence re-renders.
         self.state: Any = None
@@ -190,6 +207,11 @@ class Hub:
         if self.ordered and self.fetch is not None:
             self._inbox.put_nowait((-1, ""))
 
+    def behind(self, version: int) -> None:
+        """Someone saw ``version`` committed: fetch the gap if this hub has not forwarded it."""
+        if self.ordered and self.last_v is not None and version > self.last_v:
+            self.resync()
+
     def note_version(self, version: int) -> None:
         """A socket joined at ``version``: nothing older needs forwarding."""
         if self.last_v is None or version > self.last_v:
@@ -208,19 +230,24 @@ class Hub:
         except ValueError:
             log.warning("malformed broker message on %s", self.channel)
             return
+        if origin == self.manager.broker.instance_id:
+            return  # our own echo: local sockets had it first-hand
         if kind == "batch":
-            if origin != self.manager.broker.instance_id:
-                self._inbox.put_nowait((version, payload))
+            self._inbox.put_nowait((version, payload))
+        elif kind == "head":
+            self.behind(version)
         elif kind in (NOTE_ALL, NOTE_SPECTATORS):
-            if origin != self.manager.broker.instance_id:
-                self.deliver_note(payload, kind == NOTE_SPECTATORS)
-        elif kind == "presence" and origin != self.manager.broker.instance_id:
+            self.deliver_note(payload, kind == NOTE_SPECTATORS)
+        elif kind == "presence":
             try:
                 data = json.loads(payload)
                 keys = {str(k) for k in data.get("keys", [])}
                 spectators = int(data.get("spectators", 0))
+                seen = data.get("v")
             except (ValueError, TypeError, AttributeError):
                 return
+            if isinstance(seen, int):
+                self.behind(seen)
             if keys or spectators:
                 self._remote[origin] = (keys, spectators, time.monotonic())
             else:
@@ -273,18 +300,31 @@ class Hub:
 
     def add(self, conn: Connection) -> None:
         """Register a socket (its outbox starts collecting frames at once)."""
+        if conn in self.connections:
+            return
         self.connections.add(conn)
+        if conn.key is None:
+            self._spectators += 1
+        else:
+            self._keys[conn.key] += 1
         self.manager.loop_announce(self)
 
     def remove(self, conn: Connection) -> None:
         """Forget a socket."""
+        if conn not in self.connections:
+            return
         self.connections.discard(conn)
+        if conn.key is None:
+            self._spectators -= 1
+        else:
+            self._keys[conn.key] -= 1
+            if self._keys[conn.key] <= 0:
+                del self._keys[conn.key]
         self.manager.loop_announce(self)
 
     def local_presence(self) -> tuple[set[str], int]:
-        """Keys and spectator count of this instance's sockets."""
-        keys = {c.key for c in self.connections if c.key is not None}
-        return keys, sum(1 for c in self.connections if c.key is None)
+        """Keys and spectator count of this instance's sockets (kept as counts: no scan)."""
+        return set(self._keys), self._spectators
 
     def presence(self) -> tuple[set[str], int]:
         """Keys connected anywhere, and spectators anywhere (expired announcements dropped)."""
@@ -313,7 +353,8 @@ class Hub:
 
     async def _announce(self, hello: bool = False) -> None:
         keys, spectators = self.local_presence()
-        payload = dumps({"keys": sorted(keys), "spectators": spectators, "hello": hello})
+        payload = dumps({"keys": sorted(keys), "spectators": spectators, "hello": hello,
+                         "v": self.last_v if self.ordered else None})
         await self.manager.broker.publish(
             self.channel, broker_message(self.manager.broker.instance_id, "presence", 0, payload)
         )
@@ -368,11 +409,26 @@ class HubManager:
                 await hub.close()
 
     def loop_announce(self, hub: Hub) -> None:
-        """Announce ``hub``'s local presence soon, and update local sockets now."""
-        hub.presence_changed()
-        task = asyncio.get_running_loop().create_task(hub._announce())
+        """Announce ``hub``'s local presence and update its local sockets, soon: the changes
+        of one short burst (:data:`PRESENCE_COALESCE`) make one frame and one message."""
+        if hub._presence_due:
+            return
+        hub._presence_due = True
+        task = asyncio.get_running_loop().create_task(self._announce_later(hub))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
+
+    async def _announce_later(self, hub: Hub) -> None:
+        await asyncio.sleep(PRESENCE_COALESCE)
+        hub._presence_due = False
+        if hub.closed:
+            return
+        hub.presence_changed()
+        await hub._announce()
+
+    def ordered_hubs(self) -> dict[str, Hub]:
+        """The open match hubs of this instance, by match id."""
+        return {h.key: h for h in self.hubs.values() if h.ordered and h.key is not None}
 
     def _after_reconnect(self) -> None:
         for hub in list(self.hubs.values()):
@@ -385,10 +441,7 @@ class HubManager:
             await asyncio.sleep(1.0)
             ticks += 1
             try:
-                if not self.broker.healthy:
-                    # No live messages can arrive: poll the database for what was committed.
-                    for hub in list(self.hubs.values()):
-                        hub.resync()
+                # (Missed batches are found by the owner's database watch, broker or not.)
                 if ticks % int(HEARTBEAT) == 0:
                     for hub in list(self.hubs.values()):
                         await hub._announce()

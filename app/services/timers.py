@@ -10,13 +10,14 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from app.db.lobbies import count_live_matches
+from app.realtime.hub import HEARTBEAT
 from app.services.bot_turns import drive
-from app.services.play import due_matches, touch_many
+from app.services.delivery import delivery_loop
+from app.services.play import due_matches
 from app.services.runtime import Runtime
+from app.services.sockets import touch_many
 
 log = logging.getLogger(__name__)
-
-HEARTBEAT = 15.0
 
 
 async def bot_sweep(rt: Runtime) -> None:
@@ -53,4 +54,5 @@ async def presence_heartbeat(rt: Runtime) -> None:
         await asyncio.sleep(HEARTBEAT)
 
 
-LOOPS: list[Callable[[Runtime], Coroutine[Any, Any, None]]] = [bot_sweep, presence_heartbeat]
+LOOPS: list[Callable[[Runtime], Coroutine[Any, Any, None]]] = [
+    bot_sweep, presence_heartbeat, delivery_loop]

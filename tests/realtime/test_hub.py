@@ -1,0 +1,174 @@
+"""The hub on its own, against a fake log (``fetch``) and the memory broker: batches arrive
+out of order, twice, with gaps, or too many for a slow socket; presence counts."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from app.realtime.broker import MemoryBroker
+from app.realtime.hub import Connection, Hub, HubManager
+from app.realtime.protocol import broker_message
+from tests.support.services import run_async
+
+pytestmark = pytest.mark.timeout(30)
+
+
+class FakeSocket:
+    """Collects what a connection sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: tuple[int, str | None] | None = None
+
+    async def send_text(self, data: str) -> None:
+        self.sent.append(data)
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed = (code, reason)
+
+
+class FakeLog:
+    """The database as ``fetch`` sees it: frames ``"b<v>"`` for versions 1..head."""
+
+    def __init__(self, head: int) -> None:
+        self.head = head
+        self.calls: list[tuple[int, int | None]] = []
+
+    async def fetch(self, after: int, upto: int | None) -> list[tuple[int, str]]:
+        self.calls.append((after, upto))
+        top = self.head if upto is None else min(upto, self.head)
+        return [(v, f"b{v}") for v in range(after + 1, top + 1)]
+
+
+async def _hub(log: FakeLog, at: int) -> tuple[HubManager, Hub, Connection, FakeSocket]:
+    manager = HubManager(MemoryBroker())
+    hub = await manager.acquire("m:1", lambda: Hub(manager, "m:1", ordered=True,
+                                                   fetch=log.fetch, key="1"))
+    socket = FakeSocket()
+    conn = Connection(socket, None, hub.fetch)
+    hub.add(conn)
+    hub.note_version(at)
+    conn.start(at)
+    return manager, hub, conn, socket
+
+
+async def _settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+
+
+def _remote(version: int, frame: str, kind: str = "batch") -> str:
+    return broker_message("other-instance", kind, version, frame)
+
+
+def test_out_of_order_and_duplicates_reach_the_socket_once_in_order() -> None:
+    async def run() -> list[str]:
+        log = FakeLog(head=4)
+        manager, _hub_, _conn, socket = await _hub(log, 0)
+        broker = manager.broker
+        for v in (1, 3, 2, 1, 4, 3):  # 3 before 2: the gap is filled from the log
+            await broker.publish("m:1", _remote(v, f"b{v}"))
+        await _settle()
+        await manager.close()
+        return socket.sent
+
+    assert run_async(run) == ["b1", "b2", "b3", "b4"]
+
+
+def test_own_echo_is_ignored_and_local_delivery_is_direct() -> None:
+    async def run() -> list[str]:
+        log = FakeLog(head=1)
+        manager, hub, _conn, socket = await _hub(log, 0)
+        hub.deliver(1, "b1")
+        await manager.broker.publish(
+            "m:1", broker_message(manager.broker.instance_id, "batch", 1, "echo"))
+        await _settle()
+        await manager.close()
+        return socket.sent
+
+    assert run_async(run) == ["b1"]
+
+
+def test_a_head_message_or_a_newer_version_fills_the_gap_from_the_log() -> None:
+    async def run() -> tuple[list[str], list[tuple[int, int | None]]]:
+        log = FakeLog(head=3)
+        manager, hub, _conn, socket = await _hub(log, 1)
+        await manager.broker.publish("m:1", _remote(3, "", kind="head"))
+        await _settle()
+        log.head = 5
+        hub.behind(5)  # what the database watch does
+        hub.behind(2)  # already forwarded: nothing to do
+        await _settle()
+        await manager.close()
+        return socket.sent, log.calls
+
+    sent, calls = run_async(run)
+    assert sent == ["b2", "b3", "b4", "b5"]
+    assert calls == [(1, None), (3, None)]
+
+
+def test_presence_announcement_with_a_higher_version_fills_the_gap() -> None:
+    async def run() -> list[str]:
+        log = FakeLog(head=2)
+        manager, _hub_, _conn, socket = await _hub(log, 0)
+        await manager.broker.publish("m:1", _remote(
+            0, '{"keys":["1"],"spectators":0,"hello":false,"v":2}', kind="presence"))
+        await _settle()
+        await manager.close()
+        return socket.sent
+
+    assert run_async(run) == ["b1", "b2"]
+
+
+def test_a_socket_too_far_behind_is_closed_to_reconnect() -> None:
+    async def run() -> tuple[bool, Any]:
+        log = FakeLog(head=0)
+        manager = HubManager(MemoryBroker())
+        hub = await manager.acquire("m:1", lambda: Hub(manager, "m:1", ordered=True,
+                                                       fetch=log.fetch, key="1"))
+        socket = FakeSocket()
+        conn = Connection(socket, "0", hub.fetch)
+        hub.add(conn)
+        for v in range(1, Connection.QUEUE_LIMIT + 2):  # the writer is not started yet
+            conn.push(v, f"b{v}")
+        conn.start(0)
+        await _settle()
+        await manager.release(hub, conn)
+        await manager.close()
+        return conn.overflowed, socket.closed
+
+    overflowed, closed = run_async(run)
+    assert overflowed and closed is not None and closed[0] == 1013
+
+
+def test_presence_is_counted_not_scanned_and_changes_are_coalesced() -> None:
+    async def run() -> tuple[tuple[set[str], int], int, tuple[set[str], int]]:
+        manager = HubManager(MemoryBroker())
+        frames: list[tuple[frozenset[str], int]] = []
+
+        def render(keys: set[str], spectators: int) -> str:
+            frames.append((frozenset(keys), spectators))
+            return "presence"
+
+        hub = await manager.acquire("m:1", lambda: Hub(manager, "m:1", ordered=True,
+                                                       render_presence=render, key="1"))
+        conns = [Connection(FakeSocket(), None if i % 3 else str(i % 2)) for i in range(300)]
+        for conn in conns:
+            hub.add(conn)
+        counted = hub.local_presence()
+        await _settle()
+        renders = len(frames)
+        for conn in conns[1:]:
+            hub.remove(conn)
+        await _settle()
+        left = hub.local_presence()
+        await manager.close()
+        return counted, renders, left
+
+    counted, renders, left = run_async(run)
+    assert counted == ({"0", "1"}, 200)
+    assert renders == 1  # 300 joins in one burst: one presence frame
+    assert left == ({"0"}, 0)
