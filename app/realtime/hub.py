@@ -49,6 +49,8 @@ HEARTBEAT = 15.0
 PRESENCE_TTL = 45.0
 #: Seconds a presence change waits so a burst of joins/leaves makes one frame and one message.
 PRESENCE_COALESCE = 0.05
+#: Hubs with at most this many local sockets send presence frames at once (not coalesced).
+PRESENCE_DIRECT = 32
 
 
 class Socket(Protocol):
@@ -409,21 +411,29 @@ class HubManager:
                 await hub.close()
 
     def loop_announce(self, hub: Hub) -> None:
-        """Announce ``hub``'s local presence and update its local sockets, soon: the changes
-        of one short burst (:data:`PRESENCE_COALESCE`) make one frame and one message."""
+        """Update ``hub``'s local sockets and announce its presence to the other instances.
+
+        A small hub (up to :data:`PRESENCE_DIRECT` sockets) updates its sockets at once; a
+        bigger one coalesces the changes of a short burst (:data:`PRESENCE_COALESCE`) into one
+        frame, so N joins cost O(N) rather than O(N²). Announcements are always coalesced.
+        """
+        direct = len(hub.connections) <= PRESENCE_DIRECT
+        if direct:
+            hub.presence_changed()
         if hub._presence_due:
             return
         hub._presence_due = True
-        task = asyncio.get_running_loop().create_task(self._announce_later(hub))
+        task = asyncio.get_running_loop().create_task(self._announce_later(hub, not direct))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
-    async def _announce_later(self, hub: Hub) -> None:
+    async def _announce_later(self, hub: Hub, frames: bool) -> None:
         await asyncio.sleep(PRESENCE_COALESCE)
         hub._presence_due = False
         if hub.closed:
             return
-        hub.presence_changed()
+        if frames or len(hub.connections) > PRESENCE_DIRECT:
+            hub.presence_changed()
         await hub._announce()
 
     def ordered_hubs(self) -> dict[str, Hub]:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app.realtime.broker import MemoryBroker
-from app.realtime.hub import Connection, Hub, HubManager
+from app.realtime.hub import PRESENCE_DIRECT, Connection, Hub, HubManager
 from app.realtime.protocol import broker_message
 from tests.support.services import run_async
 
@@ -170,5 +170,6 @@ def test_presence_is_counted_not_scanned_and_changes_are_coalesced() -> None:
 
     counted, renders, left = run_async(run)
     assert counted == ({"0", "1"}, 200)
-    assert renders == 1  # 300 joins in one burst: one presence frame
+    # 300 joins in one burst: a frame per join while the hub is small, then one for the rest.
+    assert renders <= PRESENCE_DIRECT + 1
     assert left == ({"0"}, 0)
