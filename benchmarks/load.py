@@ -1,20 +1,29 @@
 """Load benchmark of the online service (``make bench-server``): websocket players, real server.
 
 Runs N concurrent 2-player matches, each driven by two websocket clients, against a server on
-Postgres + Redis, and prints actions/s and the p50/p99 of the action → event round trip (from
-sending an action frame to receiving the ``events`` frame carrying its action id). Two loads:
+Postgres + Redis, and prints, per load: actions/s, the p50/p99 of the action → event round trip
+(from sending an action frame to receiving the ``events`` frame carrying its action id), the
+**server process's CPU per action** (from ``/proc``, inside the measuring window only), the
+**max event-loop lag** inside the server (a probe on its loop, :mod:`lagprobe`, logs wake-ups
+more than 5 ms late) and this client's own CPU share. Two loads:
 
 * ``latency``: the player to act waits about a second (0.8–1.2 s) before each action;
 * ``capacity``: the player to act acts as soon as it is their turn.
 
-A finished game is followed by a new match for the same pair, so the load stays constant.
-Without ``--url`` the script starts its own server (``carcassonne serve``, one process) on
-``DATABASE_URL`` (default: a ``carcassonne_bench`` database on 127.0.0.1:5432, created when
-missing) and ``REDIS_URL`` (default redis://127.0.0.1:6379/0), with rate limits lifted.
-A server given with ``--url`` must allow that many players and actions per token.
+The window opens once every socket is connected, after a warm-up. A finished game is followed
+by a new match for the same pair, so the load stays constant. Then ``--idle`` spectator
+sockets are opened and closed to print the server's memory per idle socket and what is left
+after they close. The client stays light: orjson, one parse per frame.
+
+Without ``--url`` the script starts its own server (``carcassonne serve``, one process, from
+``--root``: another checkout can be measured the same way) on ``DATABASE_URL`` (default: a
+``carcassonne_bench`` database on 127.0.0.1:5432, created when missing) and ``REDIS_URL``
+(default redis://127.0.0.1:6379/0), with rate limits lifted. A server given with ``--url``
+must allow that many players and actions per token (no CPU or lag figures then).
 
     python benchmarks/load.py                       # 10, 100, 300, 500 matches, both loads
     python benchmarks/load.py --matches 300 --mode latency --duration 30
+    python benchmarks/load.py --root ../before --database-url ...bench_before   # compare
 """
 
 from __future__ import annotations

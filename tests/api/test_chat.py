@@ -29,6 +29,8 @@ def _say(ws: Any, text: str | None = None, quick: str | None = None) -> None:
 
 def _next(ws: Any, kind: str) -> dict[str, Any]:
     frame = receive(ws)
+    while frame["t"] == "lobby" and kind != "lobby":
+        frame = receive(ws)  # a lobby socket's presence update (someone joined meanwhile)
     assert frame["t"] == kind, frame
     return frame["d"]
 
