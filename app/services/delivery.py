@@ -4,7 +4,7 @@ The action log is the outbox (``match_actions.published``):
 
 1. The instance that commits a batch hands it to its own sockets at once (no broker round
    trip) and publishes it; a failed publish is retried (:func:`publish_batch`). Published rows
-   are marked in bulk a moment later (:class:`Outbox`).
+   are marked in bulk a moment later (:func:`flush_marks`).
 2. Any instance's sweep (:func:`delivery_loop`) claims rows still unpublished after
    :data:`SWEEP_AFTER` seconds with ``FOR UPDATE SKIP LOCKED`` — the committer died between
    commit and publish, or the broker lost the message — and publishes the match's head version;
@@ -26,14 +26,11 @@ import logging
 import os
 import signal
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 from app.db.hot import claim_unpublished, mark_published, match_versions
 from app.db.models import utcnow
 from app.realtime.protocol import broker_message
-
-if TYPE_CHECKING:
-    from app.services.runtime import Runtime
+from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -51,26 +48,17 @@ MARK_EVERY = 0.25
 KILL_AFTER_COMMIT = "CARCASSONNE_TEST_KILL_AFTER_COMMIT"
 
 
-class Outbox:
-    """This instance's published marks, written in bulk (one statement per flush)."""
-
-    def __init__(self) -> None:
-        self.pending: list[tuple[str, int]] = []
-
-    def published(self, match_id: str, version: int) -> None:
-        """The broker took the batch ``version`` of ``match_id``."""
-        self.pending.append((match_id, version))
-
-    async def flush(self, rt: Runtime) -> None:
-        """Write the pending marks (kept for the next flush when the database fails)."""
-        if not self.pending:
-            return
-        batch, self.pending = self.pending, []
-        try:
-            await mark_published(rt.db, batch)
-        except Exception:
-            self.pending = batch + self.pending
-            raise
+async def flush_marks(rt: Runtime) -> None:
+    """Mark the batches the broker took as published, in one statement (kept for the next
+    flush when the database fails)."""
+    if not rt.published:
+        return
+    batch, rt.published = rt.published, []
+    try:
+        await mark_published(rt.db, batch)
+    except Exception:
+        rt.published = batch + rt.published
+        raise
 
 
 def after_commit_hook(rt: Runtime, version: int) -> None:
@@ -88,7 +76,7 @@ async def publish_batch(rt: Runtime, match_id: str, version: int, frame: str) ->
     message = broker_message(rt.broker.instance_id, "batch", version, frame)
     for attempt in range(PUBLISH_ATTEMPTS):
         if await rt.broker.publish(channel, message):
-            rt.outbox.published(match_id, version)
+            rt.published.append((match_id, version))
             return
         rt.metrics.publish_failures.inc()
         await asyncio.sleep(0.3 * (attempt + 1))
@@ -132,7 +120,7 @@ async def delivery_loop(rt: Runtime) -> None:
         await asyncio.sleep(MARK_EVERY)
         ticks += 1
         try:
-            await rt.outbox.flush(rt)
+            await flush_marks(rt)
             if ticks % round(WATCH_EVERY / MARK_EVERY) == 0:
                 await watch_versions(rt)
             if ticks % per_second == 0:

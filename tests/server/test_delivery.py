@@ -8,18 +8,14 @@ allow more (a shared, busy machine must not make them flaky): speed lives in ben
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import redis
 from websockets.sync.client import connect
 
-from app.settings import ROOT
 from tests.server.conftest import Server, new_match
 from tests.server.test_processes import act, private_redis, recv  # noqa: F401 - a fixture
 
@@ -27,29 +23,6 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
               pytest.mark.timeout(400)]
 
 KILL_AFTER_COMMIT = "CARCASSONNE_TEST_KILL_AFTER_COMMIT"
-
-
-def _start(*servers: Server) -> None:
-    """Start ``servers``, allowing a busy machine up to 120 s (each is stopped by the
-    ``servers`` fixture whatever happens)."""
-    for server in servers:
-        code = f"from app.server import serve; serve(host='127.0.0.1', port={server.port})"
-        with server.log.open("ab") as out:
-            server.proc = subprocess.Popen([sys.executable, "-c", code], env=server.env,
-                                           stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
-    for server in servers:
-        deadline = time.monotonic() + 120
-        while True:
-            assert server.proc is not None
-            if server.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {server.log.read_text()[-2000:]}")
-            try:
-                httpx.get(f"{server.url}/healthz", timeout=2)
-                break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("server did not start") from None
-                time.sleep(0.2)
 
 
 def _until_version(ws: Any, version: int, timeout: float = 20) -> dict[str, Any]:
@@ -66,7 +39,7 @@ def test_sigkill_between_commit_and_publish(server_env: dict[str, str],
     a = Server(dict(server_env, **{KILL_AFTER_COMMIT: "1"}), tmp_path / "a.log")
     b = Server(server_env, tmp_path / "b.log")
     servers += [a, b]  # stopped by the fixture even when a start fails
-    _start(a, b)
+    a.start(), b.start()
     match_id, tokens = new_match(b)
     with connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0, \
             connect(f"{b.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1, \
@@ -95,7 +68,7 @@ def test_redis_pausing_writes(server_env: dict[str, str], servers: list[Server],
     a = Server(env, tmp_path / "a.log")
     b = Server(env, tmp_path / "b.log")
     servers += [a, b]  # stopped by the fixture even when a start fails
-    _start(a, b)
+    a.start(), b.start()
     match_id, tokens = new_match(a)
     control = redis.Redis.from_url(private_redis.url)
     with connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0, \
