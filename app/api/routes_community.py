@@ -22,7 +22,7 @@ from app.api.schemas_community import (
     Profile,
     Verdict,
 )
-from app.services import accounts, history, play, ratings, replays, shuffle
+from app.services import accounts, history, ratings, reads, replays, shuffle
 from app.services.errors import ValidationFailed
 
 router = APIRouter(prefix="/api", tags=["accounts and history"])
@@ -128,7 +128,7 @@ async def match_replay(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer
                        code: InviteCode = None) -> dict[str, Any]:
     """The match cut into steps for the replay viewer: a finished match whole (with its
     revealed shuffle), a live one up to its last completed move (never beyond)."""
-    record = await shuffle.reveal_into(rt, match_id, await play.record(rt, match_id, player,
+    record = await shuffle.reveal_into(rt, match_id, await reads.record(rt, match_id, player,
                                                                        code))
     out = replays.steps(record)
     out["record"] = record
@@ -143,7 +143,7 @@ async def fairness(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
                    code: InviteCode = None) -> dict[str, Any]:
     """The shuffle commitment, published from the start: ``{"scheme", "commitment",
     "revealed"}``, plus ``"seed"`` and ``"salt"`` once the match is finished."""
-    await play.get_match(rt, match_id, player, code)  # exists and may be watched
+    await reads.get_match(rt, match_id, player, code)  # exists and may be watched
     return await shuffle.public(rt, match_id)
 
 

@@ -17,7 +17,7 @@ from app.api.schemas import (
     SwitchIn,
     VoteIn,
 )
-from app.services import clocks, lobby, play, shuffle
+from app.services import clocks, lobby, play, reads, shuffle
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -31,7 +31,7 @@ async def get_match(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
                     code: InviteCode = None) -> dict[str, Any]:
     """The match: seats, presence and the engine's public view (legal moves of the seat to
     act included)."""
-    return await play.get_match(rt, match_id, player, code)
+    return await reads.get_match(rt, match_id, player, code)
 
 
 @router.post("/{match_id}/actions", response_model=ActionOut,
@@ -49,7 +49,7 @@ async def events(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
                  since: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
                  code: InviteCode = None) -> dict[str, Any]:
     """Every batch after version ``since``, from the action log."""
-    return await play.events_since(rt, match_id, since, player, code)
+    return await reads.events_since(rt, match_id, since, player, code)
 
 
 @router.get("/{match_id}/record", responses=errors(401, 403, 404))
@@ -57,7 +57,7 @@ async def record(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
                  code: InviteCode = None) -> dict[str, Any]:
     """The game record ``carcassonne-record/1`` (only tiles already drawn while live; once
     finished with ``fairness``: the revealed shuffle seed and salt)."""
-    return await shuffle.reveal_into(rt, match_id, await play.record(rt, match_id, player, code))
+    return await shuffle.reveal_into(rt, match_id, await reads.record(rt, match_id, player, code))
 
 
 @router.post("/{match_id}/vote", responses=errors(401, 403, 404, 409, 422))

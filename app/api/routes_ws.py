@@ -34,7 +34,7 @@ from app.realtime.protocol import (
     error_frame,
     parse_client_frame,
 )
-from app.services import chat, clocks, lobby, play
+from app.services import chat, clocks, lobby, play, sockets
 from app.services.errors import RateLimited, ServiceError, ValidationFailed
 from app.services.ratelimit import FrameBudget
 from app.services.runtime import Runtime
@@ -160,7 +160,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
 async def _serve_match_socket(rt: Runtime, websocket: WebSocket, match_id: str,
                               player: str | None, code: str | None, since: int | None) -> None:
     """Open the match socket (raises :class:`ServiceError`), then serve it until it closes."""
-    hub, conn, seat = await play.open_match_socket(rt, websocket, match_id, player, code, since)
+    hub, conn, seat = await sockets.open_match_socket(rt, websocket, match_id, player, code, since)
     rt.metrics.websockets.labels("match").inc()
     if seat is None:
         await rt.spectators.changed(match_id)  # the lobby list counts them on every instance
@@ -215,7 +215,7 @@ async def _close_match_socket(rt: Runtime, hub: Hub, conn: Connection, match_id:
     if seat is not None and str(seat) not in hub.local_presence()[0]:
         with contextlib.suppress(Exception):
             # Another instance still holding this seat refreshes it within 15 s.
-            await play.touch_seats(rt, match_id, [seat], gone=True)
+            await sockets.touch_seats(rt, match_id, [seat], gone=True)
         if str(seat) not in hub.presence()[0]:
             with contextlib.suppress(Exception):
                 await clocks.seat_presence_changed(rt, match_id, seat, present=False)

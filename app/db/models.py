@@ -24,6 +24,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -119,7 +120,8 @@ class MatchAction(Base):
 
     ``action`` and ``events`` are JSON text (engine JSON forms), stored as sent on the wire.
     ``client_id`` is the client's action id, unique per match and seat (retries are answered
-    from here instead of applying twice).
+    from here instead of applying twice). ``published``: the batch was handed to the broker (the
+    log is the outbox: an outbox sweep publishes rows left unpublished, see ``app/db/hot.py``).
     """
 
     __tablename__ = "match_actions"
@@ -137,10 +139,13 @@ class MatchAction(Base):
     #: handed to the computer, an abandoned turn); null otherwise (bot seats included).
     by: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    published: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (
         UniqueConstraint("match_id", "seq", name="uq_match_actions_match_seq"),
         UniqueConstraint("match_id", "seat", "client_id", name="uq_match_actions_client_id"),
+        Index("ix_match_actions_unpublished", "created_at",
+              postgresql_where=text("NOT published"), sqlite_where=text("NOT published")),
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 #: Largest client frame accepted, in bytes of UTF-8 (bigger ones get ``validation_error``).
@@ -142,8 +143,8 @@ def parse_client_frame(text: str) -> AnyClientFrame:
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON text."""
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON text (orjson: every frame is encoded once, and fast)."""
+    return orjson.dumps(value).decode()
 
 
 def events_frame(
@@ -172,9 +173,14 @@ def snapshot_frame(version: int, match: dict[str, Any]) -> str:
     return dumps({"t": "snapshot", "v": version, "d": match})
 
 
-def presence_frame(seats: list[dict[str, Any]], spectators: int) -> str:
-    """``{"t": "presence", "d": {"seats": [{"seat", "connected"}], "spectators"}}``."""
-    return dumps({"t": "presence", "d": {"seats": seats, "spectators": spectators}})
+def presence_frame(seats: list[dict[str, Any]], spectators: int,
+                   version: int | None = None) -> str:
+    """``{"t": "presence", "v"?, "d": {"seats": [{"seat", "connected"}], "spectators"}}``;
+    ``v``: the match version this instance has forwarded (a client behind it can sync)."""
+    frame: dict[str, Any] = {"t": "presence", "d": {"seats": seats, "spectators": spectators}}
+    if version is not None:
+        frame["v"] = version
+    return dumps(frame)
 
 
 def lobby_frame(lobby: dict[str, Any]) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from app.db.hot import MatchRow, Tx, write_tx
 from app.db.session import as_utc
 from app.engine import PLAGUE, GameState
 from app.realtime.hub import NOTE_ALL
@@ -24,7 +25,6 @@ from app.realtime.protocol import broker_message, dumps
 from app.services import clock as c
 from app.services.errors import Conflict, NotFound, NotSeated, ServiceError, ValidationFailed
 from app.services.runtime import Runtime
-from app.services.store import MatchRow, Tx, write_tx
 
 #: ``match_actions.by`` of an action the computer chose for a person's seat.
 BY_COMPUTER = "computer"

@@ -13,14 +13,15 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from app.db.lobbies import count_live_matches
+from app.realtime.hub import HEARTBEAT
 from app.services import outage
 from app.services.bot_turns import drive
-from app.services.play import due_matches, touch_many
+from app.services.delivery import delivery_loop
+from app.services.play import due_matches
 from app.services.runtime import Runtime
+from app.services.sockets import touch_many
 
 log = logging.getLogger(__name__)
-
-HEARTBEAT = 15.0
 
 
 #: Set per runtime once the outage check ran (the sweep and the heartbeat wait for it).
@@ -95,4 +96,4 @@ async def presence_heartbeat(rt: Runtime) -> None:
 
 
 LOOPS: list[Callable[[Runtime], Coroutine[Any, Any, None]]] = [
-    bot_sweep, instance_heartbeat, presence_heartbeat]
+    bot_sweep, instance_heartbeat, presence_heartbeat, delivery_loop]

@@ -31,7 +31,7 @@ def _next(ws: Any, kind: str) -> dict[str, Any]:
     """The next frame's data, skipping presence and lobby updates (seats' connection state)."""
     frame = receive(ws)
     while frame["t"] == "lobby" and kind != "lobby":
-        frame = receive(ws)
+        frame = receive(ws)  # a lobby socket's presence update (someone joined meanwhile)
     assert frame["t"] == kind, frame
     return dict(frame["d"])
 

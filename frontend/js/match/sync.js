@@ -89,6 +89,10 @@ export function onMessage(m, msg) {
       }
       if (msg.d.spectators !== undefined) m.match.spectators = msg.d.spectators;
       m.renderPlayers();
+      // The server had sent a later version than we hold: fetch what we missed.
+      if (typeof msg.v === 'number' && m.version >= 0 && msg.v > m.version) {
+        if (!m.socket || !m.socket.send({ t: 'sync', since: m.version })) resync(m);
+      }
       break;
     }
     case 'error': {
