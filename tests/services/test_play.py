@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from app.db import hot
-from app.services import identity, lobby, play, reads
+from app.services import clocks, identity, lobby, play, reads
 from app.services.errors import Conflict, StaleVersion
 from app.services.runtime import Runtime
 from app.settings import ROOT
@@ -155,3 +155,27 @@ def test_a_read_racing_a_commit_sees_one_version(postgres_url: str,
             await b.close()
 
     _run(postgres_url, body)
+
+
+def test_a_clock_changed_between_actions_is_not_overwritten_by_the_fast_path(
+        db_url: str) -> None:
+    """A leave countdown starts (the clock changes, the version does not) while this instance
+    caches the match: the next move must build on the stored clock, not the cached one."""
+    async def body(rt: Runtime) -> None:
+        match_id, players = await _new_match(rt)
+        move = await _first_move(rt, match_id)
+        await play.submit_action(rt, match_id, players[0], 0, "c1", move)
+        cached = rt.cache.get(match_id)
+        assert cached is not None and cached.version == 1 and cached.clock is not None
+        assert not cached.clock["away"]
+        await clocks.seat_presence_changed(rt, match_id, 1, present=False)  # Ben's socket went
+        applied = await play.submit_action(rt, match_id, players[0], 1, "c2", {"type": "pass"})
+        assert applied.version == 2
+        live = await reads.current(rt, match_id)
+        assert live.version == 2 and live.clock is not None
+        assert "1" in live.clock["away"]  # the countdown survived Ann's move
+        rt.cache.drop(match_id)
+        stored = await reads.current(rt, match_id)
+        assert stored.clock is not None and "1" in stored.clock["away"]
+
+    _run(db_url, body)
