@@ -21,6 +21,7 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -48,10 +49,37 @@ def default_workers() -> int:
 WORKER_NICENESS = 10
 
 
-def _init_worker() -> None:
-    """Worker start: lower the process's CPU priority (best effort) and import the bots."""
+#: Seconds between a worker's checks that the server that started it is still alive.
+ORPHAN_CHECK_EVERY = 1.0
+
+
+def _exit_when_orphaned(server_pid: int) -> None:
+    """Worker thread: end the worker once the server process ``server_pid`` is gone.
+
+    A server killed with SIGKILL never shuts its pool down, and the workers (children of the
+    forkserver, not of the server) would otherwise wait on their task queue forever.
+    """
+    while True:
+        time.sleep(ORPHAN_CHECK_EVERY)
+        try:
+            os.kill(server_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # pid reused by another user's process: ours is gone
+            os._exit(0)
+
+
+def _init_worker(server_pid: int | None = None) -> None:
+    """Worker start: lower the process's CPU priority (best effort) and watch the server.
+
+    ``server_pid``: the process that owns the pool; the worker exits within about
+    :data:`ORPHAN_CHECK_EVERY` seconds of its death.
+    """
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
+    if server_pid is not None:
+        threading.Thread(target=_exit_when_orphaned, args=(server_pid,), daemon=True,
+                         name="orphan-watch").start()
 
 
 def think_in_worker(position: dict[str, Any], seed: int, level: str, think: float,
@@ -95,7 +123,7 @@ class BotPool:
                 else "spawn"
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers, mp_context=multiprocessing.get_context(method),
-                initializer=_init_worker)
+                initializer=_init_worker, initargs=(os.getpid(),))
         return self._executor
 
     def _restart(self) -> None:

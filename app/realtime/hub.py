@@ -451,7 +451,10 @@ class HubManager:
             await asyncio.sleep(1.0)
             ticks += 1
             try:
-                # (Missed batches are found by the owner's database watch, broker or not.)
+                if not self.broker.healthy:
+                    # No live messages can arrive: poll the database for what was committed.
+                    for hub in list(self.hubs.values()):
+                        hub.resync()
                 if ticks % int(HEARTBEAT) == 0:
                     for hub in list(self.hubs.values()):
                         await hub._announce()

@@ -99,3 +99,62 @@ def plan_position_target(position: dict[str, Any], seed: int, level: str, think:
                          not_after: float) -> list[dict[str, object]]:
     """The real worker entry with no search time (fast tests)."""
     return plan_position(position, seed, level, 0.0)
+
+
+
+_ORPHAN_SCRIPT = """
+import os, signal, time
+from app.bots.pool import BotPool
+pool = BotPool(workers=1, think=0.0)
+pool.warm_up()
+deadline = time.time() + 120
+while not pool._pool()._processes and time.time() < deadline:
+    time.sleep(0.05)
+print(" ".join(str(pid) for pid in pool._pool()._processes), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _parent(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as stat:
+        return int(stat.read().split(") ", 1)[1].split()[1])
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie we are not the parent of counts as gone
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def test_workers_exit_when_the_server_is_killed() -> None:
+    """A server killed with SIGKILL never shuts its pool down: its workers (and the forkserver
+    that started them) notice and exit instead of running on with no parent."""
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", _ORPHAN_SCRIPT], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    pids: list[int] = []
+    try:
+        assert proc.stdout is not None
+        pids = [int(pid) for pid in proc.stdout.readline().split()]
+        assert proc.wait(timeout=180) == -signal.SIGKILL
+        assert pids
+        pids += [_parent(pid) for pid in pids if _alive(pid)]  # the forkserver
+        deadline = time.monotonic() + 60
+        while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in pids if _alive(pid)]
+    finally:
+        proc.kill()
+        proc.wait()
+        for pid in pids:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
