@@ -19,6 +19,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check app tests benchmarks
+	$(BIN)/ruff format --check app tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

@@ -1,0 +1,1 @@
+"""Carcassonne online: rules engine, service, realtime fan-out, bots and the CLI."""

@@ -120,14 +120,18 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             path = records / f"game-{args.seed + game:06d}.json"
             path.write_text(json.dumps(export_record(state), indent=1), encoding="utf-8")
     elapsed = time.perf_counter() - started
-    print(json.dumps({
-        "games": args.games,
-        "players": args.players,
-        "seconds": round(elapsed, 3),
-        "games_per_second": round(args.games / elapsed, 1) if elapsed else None,
-        "actions_per_second": round(actions / elapsed) if elapsed else None,
-        "mean_scores": [round(t / max(args.games, 1), 1) for t in totals],
-    }))
+    print(
+        json.dumps(
+            {
+                "games": args.games,
+                "players": args.players,
+                "seconds": round(elapsed, 3),
+                "games_per_second": round(args.games / elapsed, 1) if elapsed else None,
+                "actions_per_second": round(actions / elapsed) if elapsed else None,
+                "mean_scores": [round(t / max(args.games, 1), 1) for t in totals],
+            }
+        )
+    )
     return 0
 
 
@@ -135,17 +139,35 @@ def _cmd_duel(args: argparse.Namespace) -> int:
     from app.bots.duel import run_duel
 
     try:
-        options = Options(tileset=args.tileset, river=args.river, farm_scoring=args.farm_scoring,
-                          small_city_two_points=args.small_city)
+        options = Options(
+            tileset=args.tileset,
+            river=args.river,
+            farm_scoring=args.farm_scoring,
+            small_city_two_points=args.small_city,
+        )
     except EngineError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 1
     started = time.perf_counter()
-    result = run_duel(args.a, args.b, games=args.games, players=args.players, seed=args.seed,
-                      options=options, think=args.think, jobs=args.jobs)
-    out = {"a": args.a, "b": args.b, "players": args.players, "rules": options.to_json(),
-           "think": args.think, **result.summary(),
-           "seconds": round(time.perf_counter() - started, 1)}
+    result = run_duel(
+        args.a,
+        args.b,
+        games=args.games,
+        players=args.players,
+        seed=args.seed,
+        options=options,
+        think=args.think,
+        jobs=args.jobs,
+    )
+    out = {
+        "a": args.a,
+        "b": args.b,
+        "players": args.players,
+        "rules": options.to_json(),
+        "think": args.think,
+        **result.summary(),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
     print(json.dumps(out))
     return 0
 

@@ -35,8 +35,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     outside development).
     """
     settings = get_settings()
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     for handler in logging.getLogger().handlers:
         handler.addFilter(RedactSecrets())
     upgrade(settings.database_url, settings.migrations_dir)

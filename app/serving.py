@@ -40,7 +40,7 @@ class RedactSecrets(logging.Filter):
 
 
 def log_config() -> dict[str, Any]:
-    """uvicorn's logging configuration with :class:`RedactSecrets` on each of its handlers."""
+    """Uvicorn's logging configuration with :class:`RedactSecrets` on each of its handlers."""
     config = copy.deepcopy(LOGGING_CONFIG)
     config["filters"] = {"redact": {"()": f"{__name__}.RedactSecrets"}}
     for handler in config["handlers"].values():
@@ -51,7 +51,8 @@ def log_config() -> dict[str, Any]:
 def header_timeout_protocol(seconds: float) -> type[asyncio.Protocol]:
     """An HTTP protocol class for ``uvicorn.run(http=...)`` that closes a connection when a
     request's headers take longer than ``seconds`` (counted from the connection, or from the
-    first byte of a later request on a kept-alive connection)."""
+    first byte of a later request on a kept-alive connection).
+    """
 
     class HeaderTimeoutProtocol(HttpToolsProtocol):
         _header_timer: asyncio.TimerHandle | None = None

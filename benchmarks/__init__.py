@@ -1,0 +1,1 @@
+"""Speed and load benchmarks (`make bench`, `make bench-server`, `make bench-bots`)."""

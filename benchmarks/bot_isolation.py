@@ -44,7 +44,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 async def _fresh_database(url: str) -> None:
     """Drop and create the benchmark's database: live matches of earlier runs, handed to the
-    computer after ``ABANDON_AFTER``, would otherwise be played by bots during the run."""
+    computer after ``ABANDON_AFTER``, would otherwise be played by bots during the run.
+    """
     import asyncpg
 
     name = url.rpartition("/")[2]
@@ -61,11 +62,21 @@ async def _fresh_database(url: str) -> None:
 def _server(database_url: str, redis_url: str, think: float) -> Any:
     asyncio.run(_fresh_database(database_url))
     port = load._free_port()
-    env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis_url,
-               ENVIRONMENT="development", LOG_LEVEL="warning", ACTION_RATE="1000",
-               ACTION_BURST="1000", LOBBY_RATE_PER_MINUTE="100000", LOBBY_BURST="100000",
-               PLAYER_RATE_PER_MINUTE="1000000", PLAYER_BURST="100000",
-               ABANDON_AFTER="1", BOT_THINK=str(think))
+    env = dict(
+        os.environ,
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        ENVIRONMENT="development",
+        LOG_LEVEL="warning",
+        ACTION_RATE="1000",
+        ACTION_BURST="1000",
+        LOBBY_RATE_PER_MINUTE="100000",
+        LOBBY_BURST="100000",
+        PLAYER_RATE_PER_MINUTE="1000000",
+        PLAYER_BURST="100000",
+        ABANDON_AFTER="1",
+        BOT_THINK=str(think),
+    )
     code = f"from app.server import serve; serve(host='127.0.0.1', port={port})"
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT)
     url = f"http://127.0.0.1:{port}"
@@ -94,8 +105,9 @@ async def _bot_matches(url: str, count: int) -> list[str]:
             token = (await load._rest(client, "POST", "/api/players", name=f"Away{i}"))["token"]
             code = (await load._rest(client, "POST", "/api/lobbies", token, seats=2))["code"]
             await load._rest(client, "POST", f"/api/lobbies/{code}/bots", token, level="strong")
-            await load._rest(client, "POST", f"/api/lobbies/{code}/seats/0/level", token,
-                             level="strong")
+            await load._rest(
+                client, "POST", f"/api/lobbies/{code}/seats/0/level", token, level="strong"
+            )
             started = await load._rest(client, "POST", f"/api/lobbies/{code}/start", token)
             ids.append(str(started["match_id"]))
         return ids
@@ -111,9 +123,11 @@ async def _versions(url: str, ids: list[str]) -> int:
 
 def _line(label: str, stats: load.Stats, duration: float, extra: str = "") -> str:
     lat = [x * 1000 for x in stats.latencies]
-    return (f"{label:22} {stats.actions / duration:9.0f} "
-            f"{statistics.median(lat) if lat else float('nan'):8.1f} "
-            f"{load._percentile(lat, 0.99):8.1f}  {stats.errors or ''} {extra}")
+    return (
+        f"{label:22} {stats.actions / duration:9.0f} "
+        f"{statistics.median(lat) if lat else float('nan'):8.1f} "
+        f"{load._percentile(lat, 0.99):8.1f}  {stats.errors or ''} {extra}"
+    )
 
 
 def _positions(count: int) -> list[Any]:
@@ -133,7 +147,8 @@ def _positions(count: int) -> list[Any]:
 
 async def _lag_while(work: Any, seconds: float) -> list[float]:
     """Stalls (ms) of a loop that wants to wake every 1 ms while ``work`` runs (at least
-    ``seconds``)."""
+    ``seconds``).
+    """
     stalls: list[float] = []
     done = asyncio.Event()
 
@@ -170,8 +185,9 @@ def probe(bots: int, think: float) -> None:
             await asyncio.sleep(0)
 
         async def strong() -> None:
-            await asyncio.gather(*(pool.decide(f"m{i}", 1, s, "strong", i)
-                                   for i, s in enumerate(states)))
+            await asyncio.gather(
+                *(pool.decide(f"m{i}", 1, s, "strong", i) for i, s in enumerate(states))
+            )
 
         async def normal_inline() -> None:
             for i, s in enumerate(states):
@@ -179,14 +195,19 @@ def probe(bots: int, think: float) -> None:
                 await asyncio.sleep(0)
 
         print(f"{'event loop':34} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'wall s':>7}")
-        for label, work in (("idle", idle),
-                            (f"{bots} Strong decisions in {pool.workers} worker(s)", strong),
-                            (f"{bots} Normal decisions on the loop", normal_inline)):
+        for label, work in (
+            ("idle", idle),
+            (f"{bots} Strong decisions in {pool.workers} worker(s)", strong),
+            (f"{bots} Normal decisions on the loop", normal_inline),
+        ):
             started = time.perf_counter()
             stalls = await _lag_while(work, 2.0)
-            print(f"{label:34} {statistics.median(stalls):7.2f} "
-                  f"{load._percentile(stalls, 0.99):7.2f} {max(stalls):7.2f} "
-                  f"{time.perf_counter() - started:7.1f}", flush=True)
+            print(
+                f"{label:34} {statistics.median(stalls):7.2f} "
+                f"{load._percentile(stalls, 0.99):7.2f} {max(stalls):7.2f} "
+                f"{time.perf_counter() - started:7.1f}",
+                flush=True,
+            )
         print(f"pool: {pool.answered} answered, {pool.fallbacks} fell back to Normal")
         pool.close()
 
@@ -201,20 +222,27 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--database-url", default=os.environ.get(
-        "BOTS_DATABASE_URL",
-        "postgresql+asyncpg://postgres@127.0.0.1:5432/carcassonne_bench_bots"),
-        help="dropped and created afresh")
-    parser.add_argument("--redis-url", default=os.environ.get(
-        "REDIS_URL", "redis://127.0.0.1:6379/0"))
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get(
+            "BOTS_DATABASE_URL",
+            "postgresql+asyncpg://postgres@127.0.0.1:5432/carcassonne_bench_bots",
+        ),
+        help="dropped and created afresh",
+    )
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    )
     parser.add_argument("--probe", action="store_true", help="event-loop stalls only")
     args = parser.parse_args()
     if args.probe:
         probe(args.bots, args.think)
         return 0
     with _server(args.database_url, args.redis_url, args.think) as url:
-        print(f"server {url}: {args.matches} human matches (latency mode), "
-              f"{args.duration}s after {args.warmup}s warm-up; Strong thinks {args.think}s")
+        print(
+            f"server {url}: {args.matches} human matches (latency mode), "
+            f"{args.duration}s after {args.warmup}s warm-up; Strong thinks {args.think}s"
+        )
         print(f"{'run':22} {'actions/s':>9} {'p50 ms':>8} {'p99 ms':>8}")
         warmup = max(args.warmup, args.matches / 50)
         alone = asyncio.run(load.run(url, args.matches, "latency", args.duration, warmup))
@@ -224,8 +252,15 @@ def main() -> int:
         before = asyncio.run(_versions(url, ids))
         mixed = asyncio.run(load.run(url, args.matches, "latency", args.duration, warmup))
         moves = asyncio.run(_versions(url, ids)) - before
-        print(_line(f"with {args.bots} Strong matches", mixed, args.duration,
-                    f"(bot actions meanwhile: {moves})"), flush=True)
+        print(
+            _line(
+                f"with {args.bots} Strong matches",
+                mixed,
+                args.duration,
+                f"(bot actions meanwhile: {moves})",
+            ),
+            flush=True,
+        )
         lat_a = [x * 1000 for x in alone.latencies]
         lat_b = [x * 1000 for x in mixed.latencies]
         if lat_a and lat_b:

@@ -26,8 +26,11 @@ ROWS: dict[str, tuple[str, str, Options]] = {
     "easy": ("normal", "easy", Options()),
     "river": ("strong", "normal", Options(river=True)),
     "wof": ("strong", "normal", Options(tileset="wheel_of_fortune")),
-    "first_edition": ("strong", "normal",
-                      Options(farm_scoring="original", small_city_two_points=True)),
+    "first_edition": (
+        "strong",
+        "normal",
+        Options(farm_scoring="original", small_city_two_points=True),
+    ),
 }
 
 
@@ -41,19 +44,34 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", default=",".join(ROWS), help=f"rows: {', '.join(ROWS)}")
     args = parser.parse_args()
-    print(f"{args.games} games per row, {args.players} players, seed {args.seed}, Strong thinks "
-          f"{args.think} s, {args.jobs} processes (a shared machine makes think times noisy)")
-    print(f"{'row':14} {'A':7} {'B':7} {'games':>5} {'A wins':>7} {'95% CI':>15} "
-          f"{'margin':>7} {'A s/dec':>8} {'B s/dec':>8} {'wall s':>7}")
+    print(
+        f"{args.games} games per row, {args.players} players, seed {args.seed}, Strong thinks "
+        f"{args.think} s, {args.jobs} processes (a shared machine makes think times noisy)"
+    )
+    print(
+        f"{'row':14} {'A':7} {'B':7} {'games':>5} {'A wins':>7} {'95% CI':>15} "
+        f"{'margin':>7} {'A s/dec':>8} {'B s/dec':>8} {'wall s':>7}"
+    )
     for name in args.only.split(","):
         a, b, options = ROWS[name]
         started = time.perf_counter()
-        s = run_duel(a, b, games=args.games, players=args.players, seed=args.seed,
-                     options=options, think=args.think, jobs=args.jobs).summary()
+        s = run_duel(
+            a,
+            b,
+            games=args.games,
+            players=args.players,
+            seed=args.seed,
+            options=options,
+            think=args.think,
+            jobs=args.jobs,
+        ).summary()
         lo, hi = s["ci95"]  # type: ignore[misc]
-        print(f"{name:14} {a:7} {b:7} {s['games']:5d} {s['win_rate']:7.1%} "
-              f"{f'[{lo:.1%}, {hi:.1%}]':>15} {s['mean_margin']:+7.1f} {s['think_a']:8.3f} "
-              f"{s['think_b']:8.3f} {time.perf_counter() - started:7.0f}", flush=True)
+        print(
+            f"{name:14} {a:7} {b:7} {s['games']:5d} {s['win_rate']:7.1%} "
+            f"{f'[{lo:.1%}, {hi:.1%}]':>15} {s['mean_margin']:+7.1f} {s['think_a']:8.3f} "
+            f"{s['think_b']:8.3f} {time.perf_counter() - started:7.0f}",
+            flush=True,
+        )
     return 0
 
 

@@ -111,8 +111,12 @@ def main() -> None:
         "games_per_second_in_place": round(games_per_second(200, pure=False), 1),
         **late_game_latency(100),
         **snapshot_load(150),
-        "targets": {"games_per_second": 50, "legal_placements_p99_us": 1000, "apply_p99_us": 500,
-                    "snapshot_load_p99_ms": 2},
+        "targets": {
+            "games_per_second": 50,
+            "legal_placements_p99_us": 1000,
+            "apply_p99_us": 500,
+            "snapshot_load_p99_ms": 2,
+        },
     }
     print(json.dumps(result, indent=2))
 

@@ -76,8 +76,9 @@ class Stats:
             self.actions += 1
 
 
-async def _rest(client: httpx.AsyncClient, method: str, path: str, token: str | None = None,
-                **body: Any) -> Any:
+async def _rest(
+    client: httpx.AsyncClient, method: str, path: str, token: str | None = None, **body: Any
+) -> Any:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     for attempt in range(5):
         try:
@@ -109,13 +110,22 @@ def _choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {"type": "pass"}
 
 
-async def _player(ws_url: str, match_id: str, token: str, seat: int, mode: str,
-                  stats: Stats, stop: asyncio.Event, rng: random.Random) -> bool:
+async def _player(
+    ws_url: str,
+    match_id: str,
+    token: str,
+    seat: int,
+    mode: str,
+    stats: Stats,
+    stop: asyncio.Event,
+    rng: random.Random,
+) -> bool:
     """Play one match as ``seat``; True when the game ended (False: time is up)."""
     pending: dict[str, float] = {}
     counter = 0
-    async with connect(f"{ws_url}/ws/matches/{match_id}?token={token}",
-                       max_size=2**22, ping_interval=None) as ws:
+    async with connect(
+        f"{ws_url}/ws/matches/{match_id}?token={token}", max_size=2**22, ping_interval=None
+    ) as ws:
         first = True
 
         async def act(state: dict[str, Any], version: int) -> None:
@@ -127,8 +137,9 @@ async def _player(ws_url: str, match_id: str, token: str, seat: int, mode: str,
             counter += 1
             action_id = f"{seat}-{counter}"
             pending[action_id] = time.perf_counter()
-            await ws.send(json.dumps({"t": "action", "v": version, "id": action_id,
-                                      "d": _choose(state, rng)}))
+            await ws.send(
+                json.dumps({"t": "action", "v": version, "id": action_id, "d": _choose(state, rng)})
+            )
 
         task: asyncio.Task[None] | None = None
         while not stop.is_set():
@@ -171,20 +182,33 @@ async def _player(ws_url: str, match_id: str, token: str, seat: int, mode: str,
     return False
 
 
-async def _pair(client: httpx.AsyncClient, ws_url: str, tokens: list[str], mode: str,
-                stats: Stats, stop: asyncio.Event, seed: int) -> None:
+async def _pair(
+    client: httpx.AsyncClient,
+    ws_url: str,
+    tokens: list[str],
+    mode: str,
+    stats: Stats,
+    stop: asyncio.Event,
+    seed: int,
+) -> None:
     rng = random.Random(seed)
     while not stop.is_set():
         match_id = await _new_match(client, tokens)
-        results = await asyncio.gather(*(
-            _player(ws_url, match_id, tokens[s], s, mode, stats, stop, random.Random(rng.random()))
-            for s in (0, 1)))
+        results = await asyncio.gather(
+            *(
+                _player(
+                    ws_url, match_id, tokens[s], s, mode, stats, stop, random.Random(rng.random())
+                )
+                for s in (0, 1)
+            )
+        )
         if not all(results):
             return
 
 
-async def run(url: str, matches: int, mode: str, duration: float, warmup: float,
-              pid: int | None = None) -> Stats:
+async def run(
+    url: str, matches: int, mode: str, duration: float, warmup: float, pid: int | None = None
+) -> Stats:
     """One load of ``matches`` concurrent matches for ``duration`` seconds after ``warmup``."""
     ws_url = url.replace("http://", "ws://").replace("https://", "wss://")
     limits = httpx.Limits(max_connections=50)
@@ -199,8 +223,12 @@ async def run(url: str, matches: int, mode: str, duration: float, warmup: float,
         stats = Stats()
         stop = asyncio.Event()
         stats.window_start = stats.window_end = float("inf")  # nothing counts yet
-        pairs = [asyncio.create_task(_pair(client, ws_url, tokens[2 * i:2 * i + 2], mode, stats,
-                                           stop, i)) for i in range(matches)]
+        pairs = [
+            asyncio.create_task(
+                _pair(client, ws_url, tokens[2 * i : 2 * i + 2], mode, stats, stop, i)
+            )
+            for i in range(matches)
+        ]
         # Everyone connected (sign-ups and connects are slow on a busy machine), then warm up.
         deadline = time.monotonic() + 300
         while stats.connected < 2 * matches and time.monotonic() < deadline:
@@ -259,15 +287,26 @@ async def _ensure_database(url: str) -> None:
 def _server(database_url: str, redis_url: str, root: Path, lag_log: Path) -> Any:
     asyncio.run(_ensure_database(database_url))
     port = _free_port()
-    env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis_url,
-               ENVIRONMENT="development", LOG_LEVEL="warning", ACTION_RATE="1000",
-               ACTION_BURST="1000", LOBBY_RATE_PER_MINUTE="100000", LOBBY_BURST="100000",
-               PLAYER_RATE_PER_MINUTE="1000000", PLAYER_BURST="100000",
-               ABANDON_AFTER="3600")
+    env = dict(
+        os.environ,
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        ENVIRONMENT="development",
+        LOG_LEVEL="warning",
+        ACTION_RATE="1000",
+        ACTION_BURST="1000",
+        LOBBY_RATE_PER_MINUTE="100000",
+        LOBBY_BURST="100000",
+        PLAYER_RATE_PER_MINUTE="1000000",
+        PLAYER_BURST="100000",
+        ABANDON_AFTER="3600",
+    )
     # The probe measures the event-loop lag inside the server, whichever checkout it runs.
-    code = (f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import lagprobe; "
-            f"lagprobe.install({str(lag_log)!r}); "
-            f"from app.server import serve; serve(host='127.0.0.1', port={port})")
+    code = (
+        f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import lagprobe; "
+        f"lagprobe.install({str(lag_log)!r}); "
+        f"from app.server import serve; serve(host='127.0.0.1', port={port})"
+    )
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=root)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -318,19 +357,23 @@ def _rss_kb(pid: int | None) -> int | None:
 
 async def idle_sockets(url: str, pid: int | None, count: int) -> None:
     """Open ``count`` idle spectator sockets on 10 matches; print the server's RSS per socket
-    and what is left after they close."""
+    and what is left after they close.
+    """
     ws_url = url.replace("http://", "ws://")
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
-        tokens = [str((await _rest(client, "POST", "/api/players", name=f"I{i}"))["token"])
-                  for i in range(20)]
-        ids = [await _new_match(client, tokens[2 * i:2 * i + 2]) for i in range(10)]
+        tokens = [
+            str((await _rest(client, "POST", "/api/players", name=f"I{i}"))["token"])
+            for i in range(20)
+        ]
+        ids = [await _new_match(client, tokens[2 * i : 2 * i + 2]) for i in range(10)]
         # A first round warms the server (code paths, caches, allocator arenas).
         for rnd in ("warm-up", "measured"):
             gc_base = _rss_kb(pid)
             sockets = []
             for i in range(count):
-                ws = await connect(f"{ws_url}/ws/matches/{ids[i % 10]}", ping_interval=None,
-                                   max_size=2**22)
+                ws = await connect(
+                    f"{ws_url}/ws/matches/{ids[i % 10]}", ping_interval=None, max_size=2**22
+                )
                 await ws.recv()
                 sockets.append(ws)
             await asyncio.sleep(2)
@@ -340,8 +383,11 @@ async def idle_sockets(url: str, pid: int | None, count: int) -> None:
             await asyncio.sleep(3)
             after = _rss_kb(pid)
             if rnd == "measured" and gc_base is not None and full is not None:
-                print(f"idle sockets {count}: {(full - gc_base) / count:.1f} KB per socket "
-                      f"(RSS {gc_base} -> {full} KB, {after} KB after they closed)", flush=True)
+                print(
+                    f"idle sockets {count}: {(full - gc_base) / count:.1f} KB per socket "
+                    f"(RSS {gc_base} -> {full} KB, {after} KB after they closed)",
+                    flush=True,
+                )
 
 
 def _cpu_seconds(pid: int | None) -> float | None:
@@ -362,14 +408,24 @@ def main() -> int:
     parser.add_argument("--mode", choices=("latency", "capacity", "both"), default="both")
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--idle", type=int, default=1000,
-                        help="idle sockets for the memory measure (0: skip)")
-    parser.add_argument("--root", type=Path, default=ROOT,
-                        help="the checkout whose server to run (to compare two versions)")
-    parser.add_argument("--database-url", default=os.environ.get(
-        "DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/carcassonne_bench"))
-    parser.add_argument("--redis-url", default=os.environ.get(
-        "REDIS_URL", "redis://127.0.0.1:6379/0"))
+    parser.add_argument(
+        "--idle", type=int, default=1000, help="idle sockets for the memory measure (0: skip)"
+    )
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose server to run (to compare two versions)",
+    )
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get(
+            "DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/carcassonne_bench"
+        ),
+    )
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    )
     args = parser.parse_args()
     with contextlib.suppress(ImportError):
         import uvloop
@@ -379,31 +435,44 @@ def main() -> int:
     modes = ["latency", "capacity"] if args.mode == "both" else [args.mode]
     lag_log = Path(os.environ.get("TMPDIR", "/tmp")) / f"carcassonne-lag-{os.getpid()}.log"
     lag_log.unlink(missing_ok=True)
-    server = (_server(args.database_url, args.redis_url, args.root, lag_log)
-              if not args.url else None)
+    server = (
+        _server(args.database_url, args.redis_url, args.root, lag_log) if not args.url else None
+    )
     try:
-        with (server if server is not None
-              else contextlib.nullcontext((args.url, None))) as (url, pid):
+        with server if server is not None else contextlib.nullcontext((args.url, None)) as (
+            url,
+            pid,
+        ):
             print(f"server {url} ({args.root})  duration {args.duration}s after warm-up")
-            print(f"{'mode':9} {'matches':>7} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
-                  f"{'server cpu us/action':>21} {'max lag ms':>10} {'client cpu':>10} "
-                  f"{'games':>6}  errors")
+            print(
+                f"{'mode':9} {'matches':>7} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
+                f"{'server cpu us/action':>21} {'max lag ms':>10} {'client cpu':>10} "
+                f"{'games':>6}  errors"
+            )
             for mode in modes:
                 for n in counts:
                     # Connecting hundreds of sockets takes a moment: warm up longer for more.
                     warmup = max(args.warmup, n / 50)
                     stats = asyncio.run(run(url, n, mode, args.duration, warmup, pid))
                     rate = stats.actions / args.duration
-                    cpu = (stats.server_cpu * 1e6 / max(stats.actions, 1)
-                           if stats.server_cpu is not None else float("nan"))
-                    lag = (_max_lag_ms(lag_log, stats.wall_start, stats.wall_end)
-                           if server is not None else float("nan"))
+                    cpu = (
+                        stats.server_cpu * 1e6 / max(stats.actions, 1)
+                        if stats.server_cpu is not None
+                        else float("nan")
+                    )
+                    lag = (
+                        _max_lag_ms(lag_log, stats.wall_start, stats.wall_end)
+                        if server is not None
+                        else float("nan")
+                    )
                     lat = [x * 1000 for x in stats.latencies]
                     p50 = statistics.median(lat) if lat else 0.0
-                    print(f"{mode:9} {n:7d} {rate:10.0f} {p50:8.1f} "
-                          f"{_percentile(lat, 0.99):8.1f} {cpu:21.0f} {lag:10.1f} "
-                          f"{stats.client_cpu:10.0%} {stats.games:6d}  {stats.errors or ''}",
-                          flush=True)
+                    print(
+                        f"{mode:9} {n:7d} {rate:10.0f} {p50:8.1f} "
+                        f"{_percentile(lat, 0.99):8.1f} {cpu:21.0f} {lag:10.1f} "
+                        f"{stats.client_cpu:10.0%} {stats.games:6d}  {stats.errors or ''}",
+                        flush=True,
+                    )
             if args.idle:
                 asyncio.run(idle_sockets(url, pid, args.idle))
     finally:

@@ -28,7 +28,8 @@ def test_environment_variables(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize("environment", ["production", "test"])
 def test_placeholder_secret_is_refused_outside_development(
-        monkeypatch: pytest.MonkeyPatch, environment: str) -> None:
+    monkeypatch: pytest.MonkeyPatch, environment: str
+) -> None:
     monkeypatch.delenv("SECRET_KEY", raising=False)
     monkeypatch.setenv("ENVIRONMENT", environment)
     with pytest.raises(ValidationError, match="SECRET_KEY"):

@@ -38,9 +38,17 @@ from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
 
-_HTTP_CODES = {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "not_found",
-               409: "conflict", 413: "validation_error", 415: "validation_error",
-               422: "validation_error", 429: "rate_limited"}
+_HTTP_CODES = {
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "not_found",
+    409: "conflict",
+    413: "validation_error",
+    415: "validation_error",
+    422: "validation_error",
+    429: "rate_limited",
+}
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -75,7 +83,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         version="0.1.0",
         lifespan=lifespan,
         description="Lobbies, matches and spectators. Errors: "
-                    '{"error": {"code", "message"}}. See docs/API.md.',
+        '{"error": {"code", "message"}}. See docs/API.md.',
     )
 
     @app.exception_handler(ServiceError)
@@ -113,8 +121,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         """``{"ok", "database", "broker"}``; 503 when either is unreachable."""
         db_ok = await rt.db.ping()
         broker_ok = await rt.broker.ping()
-        body: dict[str, Any] = {"ok": db_ok and broker_ok, "database": db_ok,
-                                "broker": broker_ok}
+        body: dict[str, Any] = {"ok": db_ok and broker_ok, "database": db_ok, "broker": broker_ok}
         return JSONResponse(body, status_code=200 if body["ok"] else 503)
 
     @app.get("/metrics", tags=["ops"], response_class=Response)

@@ -1,5 +1,6 @@
 """Dependencies: the instance's :class:`Runtime` and the calling player, as ``Annotated``
-aliases so route signatures read like sentences (``rt: RuntimeDep, me: CurrentPlayer``)."""
+aliases so route signatures read like sentences (``rt: RuntimeDep, me: CurrentPlayer``).
+"""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ _bearer = HTTPBearer(auto_error=False, description="the token from POST /api/pla
 
 async def get_runtime(request: Request) -> Runtime:
     """The app's runtime (set by the lifespan). Async, like every dependency here, so
-    FastAPI runs it on the event loop instead of a worker thread."""
+    FastAPI runs it on the event loop instead of a worker thread.
+    """
     rt: Runtime = request.app.state.runtime
     return rt
 

@@ -17,7 +17,7 @@ ERRORS: dict[int, str] = {
     403: "`forbidden` (host only, private without its code) or `not_seated`",
     404: "`not_found`: no such lobby, match or player",
     409: "`conflict`, `stale_version` or an engine refusal (`not_your_turn`, `wrong_phase`, "
-         "`illegal_placement`, `illegal_follower`, `game_over`)",
+    "`illegal_placement`, `illegal_follower`, `game_over`)",
     413: "`validation_error`: the request body is over MAX_BODY_BYTES",
     422: "`validation_error` (or `invalid_action`, `invalid_options`): malformed request",
     429: "`rate_limited`: too many requests from this token or address; retry later",

@@ -20,8 +20,9 @@ router = APIRouter(tags=["chat"])
 
 Code = Annotated[str, Path(pattern=CODE_PATTERN, description="the lobby's invite code")]
 MatchId = Annotated[str, Path(pattern=CODE_PATTERN, description="the match id")]
-InviteCode = Annotated[str | None, Query(pattern=CODE_PATTERN,
-                                         description="lobby code of a private match")]
+InviteCode = Annotated[
+    str | None, Query(pattern=CODE_PATTERN, description="lobby code of a private match")
+]
 
 
 class MuteIn(BaseModel):
@@ -46,15 +47,18 @@ async def lobby_chat(code: Code, rt: RuntimeDep, player: OptionalPlayer) -> dict
 
 
 @router.get("/api/matches/{match_id}/chat", response_model=ChatOut, responses=errors(401, 403, 404))
-async def match_chat(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
-                     code: InviteCode = None) -> dict[str, Any]:
+async def match_chat(
+    match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
+) -> dict[str, Any]:
     """The match's last messages a reader may see (players see spectators' messages only
-    once the match is over)."""
+    once the match is over).
+    """
     return await chat.history(rt, "match", match_id, player, code)
 
 
-@router.post("/api/lobbies/{code}/mute", response_model=ChatOut,
-             responses=errors(401, 403, 404, 409, 413))
+@router.post(
+    "/api/lobbies/{code}/mute", response_model=ChatOut, responses=errors(401, 403, 404, 409, 413)
+)
 async def mute(code: Code, body: MuteIn, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Host only: mute (or unmute) a person at this table's chats."""
     muted = await chat.set_muted(rt, code, player, body.player, body.muted)

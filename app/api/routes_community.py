@@ -1,5 +1,6 @@
 """Accounts, history, ratings, replays and the shuffle check (docs/API.md § Accounts,
-§ History and replays, § Ratings, § Fair bag)."""
+§ History and replays, § Ratings, § Fair bag).
+"""
 
 from __future__ import annotations
 
@@ -36,11 +37,13 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-@router.post("/accounts", status_code=201, response_model=AccountCreated,
-             responses=errors(401, 409, 413))
+@router.post(
+    "/accounts", status_code=201, response_model=AccountCreated, responses=errors(401, 409, 413)
+)
 async def register(body: Credentials, rt: RuntimeDep, guest: OptionalPlayer) -> dict[str, Any]:
     """Create an account. With a guest's bearer token the guest becomes the account and keeps
-    its matches and name; without one a new player named after the username is made."""
+    its matches and name; without one a new player named after the username is made.
+    """
     account, token = await accounts.register(rt, body.username, body.password, guest)
     return {"account": account, "token": token}
 
@@ -48,7 +51,8 @@ async def register(body: Credentials, rt: RuntimeDep, guest: OptionalPlayer) -> 
 @router.post("/accounts/login", response_model=AccountCreated, responses=errors(401, 413, 429))
 async def login(body: Credentials, rt: RuntimeDep, request: Request) -> dict[str, Any]:
     """Log in (any device): a new bearer token for the account's player. Unknown username and
-    wrong password give the same 401; attempts are limited per username and per client."""
+    wrong password give the same 401; attempts are limited per username and per client.
+    """
     account, token = await accounts.login(rt, body.username, body.password, _client(request))
     return {"account": account, "token": token}
 
@@ -59,21 +63,22 @@ async def me(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     return await accounts.whoami(rt, player)
 
 
-@router.post("/accounts/password", status_code=204, response_class=Response,
-             responses=errors(401, 413))
-async def change_password(body: PasswordChange, rt: RuntimeDep,
-                          player: CurrentPlayer) -> Response:
+@router.post(
+    "/accounts/password", status_code=204, response_class=Response, responses=errors(401, 413)
+)
+async def change_password(body: PasswordChange, rt: RuntimeDep, player: CurrentPlayer) -> Response:
     """Change the caller's password (the current one is checked)."""
     await accounts.change_password(rt, player, body.password, body.new_password)
     return Response(status_code=204)
 
 
-@router.post("/accounts/delete", status_code=204, response_class=Response,
-             responses=errors(401, 413))
-async def delete_account(body: PasswordConfirm, rt: RuntimeDep,
-                         player: CurrentPlayer) -> Response:
+@router.post(
+    "/accounts/delete", status_code=204, response_class=Response, responses=errors(401, 413)
+)
+async def delete_account(body: PasswordConfirm, rt: RuntimeDep, player: CurrentPlayer) -> Response:
     """Delete the caller's account (password checked). Matches stay, the name becomes
-    "Deleted player"; ratings are removed."""
+    "Deleted player"; ratings are removed.
+    """
     await accounts.delete_account(rt, player, body.password)
     return Response(status_code=204)
 
@@ -86,7 +91,9 @@ async def profile(player_id: PlayerId, rt: RuntimeDep, viewer: OptionalPlayer) -
 
 @router.get("/players/{player_id}/matches", response_model=MatchPage, responses=errors(401, 404))
 async def player_matches(
-    player_id: PlayerId, rt: RuntimeDep, viewer: OptionalPlayer,
+    player_id: PlayerId,
+    rt: RuntimeDep,
+    viewer: OptionalPlayer,
     page: Annotated[int, Query(ge=1, le=10_000)] = 1,
     per_page: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> dict[str, Any]:
@@ -94,29 +101,38 @@ async def player_matches(
     return await history.player_matches(rt, player_id, page, per_page, viewer)
 
 
-@router.get("/me/records.zip", response_class=Response,
-            responses={200: {"content": {"application/zip": {}}}, **errors(401)})
+@router.get(
+    "/me/records.zip",
+    response_class=Response,
+    responses={200: {"content": {"application/zip": {}}}, **errors(401)},
+)
 async def my_records(rt: RuntimeDep, player: CurrentPlayer) -> Response:
     """Every finished match of the caller as ``carcassonne-record/1`` files in one zip."""
     data = await history.records_zip(rt, player)
-    return Response(data, media_type="application/zip", headers={
-        "Content-Disposition": 'attachment; filename="carcassonne-records.zip"'})
+    return Response(
+        data,
+        media_type="application/zip",
+        headers={"Content-Disposition": 'attachment; filename="carcassonne-records.zip"'},
+    )
 
 
 @router.get("/leaderboard/{preset}", responses=errors(404))
-async def leaderboard(preset: PresetName, rt: RuntimeDep,
-                      page: Annotated[int, Query(ge=1, le=10_000)] = 1,
-                      per_page: Annotated[int, Query(ge=1, le=100)] = 50) -> dict[str, Any]:
+async def leaderboard(
+    preset: PresetName,
+    rt: RuntimeDep,
+    page: Annotated[int, Query(ge=1, le=10_000)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=100)] = 50,
+) -> dict[str, Any]:
     """Rated players of one preset, best first: ``{"preset", "total", "players": [...]}``."""
     return await ratings.leaderboard(rt, preset, per_page, (page - 1) * per_page)
 
 
 @router.get("/ratings")
-async def ratings_of(rt: RuntimeDep,
-                     preset: Annotated[str, Query(max_length=32)],
-                     players: Annotated[str, Query(max_length=200,
-                                                   description="ids, comma-separated")]
-                     ) -> dict[str, Any]:
+async def ratings_of(
+    rt: RuntimeDep,
+    preset: Annotated[str, Query(max_length=32)],
+    players: Annotated[str, Query(max_length=200, description="ids, comma-separated")],
+) -> dict[str, Any]:
     """``{"preset", "ratings": {player_id: rating}}`` for seats and lobby cards (at most 5)."""
     ratings.require_preset(preset)
     ids = [p for p in players.split(",") if _PLAYER_ID.fullmatch(p)][:5]
@@ -124,12 +140,13 @@ async def ratings_of(rt: RuntimeDep,
 
 
 @router.get("/matches/{match_id}/replay", responses=errors(401, 403, 404))
-async def match_replay(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
-                       code: InviteCode = None) -> dict[str, Any]:
+async def match_replay(
+    match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
+) -> dict[str, Any]:
     """The match cut into steps for the replay viewer: a finished match whole (with its
-    revealed shuffle), a live one up to its last completed move (never beyond)."""
-    record = await shuffle.reveal_into(rt, match_id, await reads.record(rt, match_id, player,
-                                                                       code))
+    revealed shuffle), a live one up to its last completed move (never beyond).
+    """
+    record = await shuffle.reveal_into(rt, match_id, await reads.record(rt, match_id, player, code))
     out = replays.steps(record)
     out["record"] = record
     out["id"] = match_id
@@ -139,10 +156,12 @@ async def match_replay(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer
 
 
 @router.get("/matches/{match_id}/fairness", responses=errors(401, 403, 404))
-async def fairness(match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer,
-                   code: InviteCode = None) -> dict[str, Any]:
+async def fairness(
+    match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
+) -> dict[str, Any]:
     """The shuffle commitment, published from the start: ``{"scheme", "commitment",
-    "revealed"}``, plus ``"seed"`` and ``"salt"`` once the match is finished."""
+    "revealed"}``, plus ``"seed"`` and ``"salt"`` once the match is finished.
+    """
     await reads.get_match(rt, match_id, player, code)  # exists and may be watched
     return await shuffle.public(rt, match_id)
 
@@ -162,17 +181,19 @@ def _record_body(record: Any) -> Any:
 @router.post("/replay", responses=errors(413))
 async def replay_file(rt: RuntimeDep, record: Annotated[Any, Body()]) -> dict[str, Any]:
     """Any ``carcassonne-record/1`` cut into steps. An invalid record: 422 ``invalid_record``
-    naming the move and the reason."""
+    naming the move and the reason.
+    """
     out = replays.steps(_record_body(record))
     out["record"] = record
     return out
 
 
 @router.post("/verify", response_model=Verdict, responses=errors(413))
-async def verify(record: Annotated[Any, Body()],
-                 commitment: Annotated[str | None, Query(pattern=r"^[0-9a-f]{64}$")] = None
-                 ) -> dict[str, Any]:
+async def verify(
+    record: Annotated[Any, Body()],
+    commitment: Annotated[str | None, Query(pattern=r"^[0-9a-f]{64}$")] = None,
+) -> dict[str, Any]:
     """Check a finished record's shuffle: the commitment, every drawn tile against the
-    committed deck, and every move. ``commitment``: the one you saw published, if you kept it."""
+    committed deck, and every move. ``commitment``: the one you saw published, if you kept it.
+    """
     return replays.verify(_record_body(record), commitment)
-

@@ -31,9 +31,15 @@ async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[
     """Create a lobby; the creator takes seat 0 and is host."""
     await rt.lobby_limiter.hit(player)
     return await lobby.create_lobby(
-        rt, player, name=body.name, preset=body.preset,
-        rules=body.rules.model_dump() if body.rules else None, seats=body.seats,
-        private=body.private, rated=body.rated, time_control=body.time_control,
+        rt,
+        player,
+        name=body.name,
+        preset=body.preset,
+        rules=body.rules.model_dump() if body.rules else None,
+        seats=body.seats,
+        private=body.private,
+        rated=body.rated,
+        time_control=body.time_control,
     )
 
 
@@ -50,12 +56,19 @@ async def get(code: Code, rt: RuntimeDep) -> dict[str, Any]:
 
 
 @router.patch("/{code}", response_model=LobbyOut, responses=errors(401, 403, 404, 409, 413))
-async def patch(code: Code, body: LobbyPatch, rt: RuntimeDep,
-                player: CurrentPlayer) -> dict[str, Any]:
+async def patch(
+    code: Code, body: LobbyPatch, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
     """Host only: change rules or preset, privacy, name, number of seats."""
     return await lobby.update_options(
-        rt, code, player, rules=body.rules.model_dump() if body.rules else None,
-        preset=body.preset, private=body.private, name=body.name, max_seats=body.max_seats,
+        rt,
+        code,
+        player,
+        rules=body.rules.model_dump() if body.rules else None,
+        preset=body.preset,
+        private=body.private,
+        name=body.name,
+        max_seats=body.max_seats,
         time_control=body.time_control,
     )
 
@@ -73,38 +86,49 @@ async def leave(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, 
 
 
 @router.post("/{code}/colour", response_model=LobbyOut, responses=errors(401, 404, 409, 413))
-async def colour(code: Code, body: ColourChoice, rt: RuntimeDep,
-                 player: CurrentPlayer) -> dict[str, Any]:
+async def colour(
+    code: Code, body: ColourChoice, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
     """Pick a free colour."""
     return await lobby.pick_colour(rt, code, player, body.colour)
 
 
 @router.post("/{code}/kick", response_model=LobbyOut, responses=errors(401, 403, 404, 409, 413))
-async def kick(code: Code, body: SeatChoice, rt: RuntimeDep,
-               player: CurrentPlayer) -> dict[str, Any]:
+async def kick(
+    code: Code, body: SeatChoice, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
     """Host only: empty a seat."""
     return await lobby.kick(rt, code, player, body.seat)
 
 
 @router.post("/{code}/bots", response_model=LobbyOut, responses=errors(401, 403, 404, 409))
-async def add_bot(code: Code, rt: RuntimeDep, player: CurrentPlayer,
-                  body: BotChoice | None = None) -> dict[str, Any]:
+async def add_bot(
+    code: Code, rt: RuntimeDep, player: CurrentPlayer, body: BotChoice | None = None
+) -> dict[str, Any]:
     """Host only: a bot (level easy, normal — the default — or strong) takes the first free
-    seat."""
+    seat.
+    """
     return await lobby.add_bot(rt, code, player, (body or BotChoice()).level)
 
 
-@router.post("/{code}/seats/{seat}/level", response_model=LobbyOut,
-             responses=errors(401, 403, 404, 409, 413))
-async def set_level(code: Code, seat: Annotated[int, Path(ge=0, le=4)], body: BotChoice,
-                    rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+@router.post(
+    "/{code}/seats/{seat}/level", response_model=LobbyOut, responses=errors(401, 403, 404, 409, 413)
+)
+async def set_level(
+    code: Code,
+    seat: Annotated[int, Path(ge=0, le=4)],
+    body: BotChoice,
+    rt: RuntimeDep,
+    player: CurrentPlayer,
+) -> dict[str, Any]:
     """Host only: a bot's level; on a person's seat, the computer's level if they leave."""
     return await lobby.set_level(rt, code, player, seat, body.level)
 
 
 @router.delete("/{code}/bots/{seat}", response_model=LobbyOut, responses=errors(401, 403, 404, 409))
-async def remove_bot(code: Code, seat: Annotated[int, Path(ge=0, le=4)], rt: RuntimeDep,
-                     player: CurrentPlayer) -> dict[str, Any]:
+async def remove_bot(
+    code: Code, seat: Annotated[int, Path(ge=0, le=4)], rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
     """Host only: remove the bot in ``seat``."""
     return await lobby.remove_bot(rt, code, player, seat)
 

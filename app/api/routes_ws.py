@@ -45,8 +45,7 @@ _CODE = re.compile(CODE_PATTERN)
 _ACTION_ID = re.compile(ACTION_ID_PATTERN)
 #: Close code of a socket that floods, lags too far behind, or is one too many ("try again later").
 TRY_AGAIN_LATER = 1013
-_CLOSE = {"unauthorized": 4401, "forbidden": 4403, "not_found": 4404,
-          "validation_error": 4400}
+_CLOSE = {"unauthorized": 4401, "forbidden": 4403, "not_found": 4404, "validation_error": 4400}
 
 
 class Flooded(Exception):
@@ -95,8 +94,9 @@ async def _receive_text(websocket: WebSocket) -> str | None:
         return "\x00"  # rejected by the parser as not JSON
 
 
-async def _chat(rt: Runtime, conn: Connection, scope: str, key: str, player: str | None,
-                frame: ChatFrame) -> None:
+async def _chat(
+    rt: Runtime, conn: Connection, scope: str, key: str, player: str | None, frame: ChatFrame
+) -> None:
     """A ``chat`` frame on a lobby or match socket: app/services/chat.py decides."""
     try:
         await chat.post(rt, scope, key, player, frame.d.text, frame.d.quick)
@@ -125,8 +125,11 @@ async def _frames(
             continue
         try:
             frame = parse_client_frame(text)
-            if isinstance(frame, ActionFrame) and frame.id is not None \
-                    and not _ACTION_ID.fullmatch(frame.id):
+            if (
+                isinstance(frame, ActionFrame)
+                and frame.id is not None
+                and not _ACTION_ID.fullmatch(frame.id)
+            ):
                 raise FrameError("id: client action ids are 1-64 of A-Z a-z 0-9 _ . : -")
         except FrameError as exc:
             conn.push(None, error_frame(exc.code, exc.message))
@@ -157,8 +160,14 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         pass
 
 
-async def _serve_match_socket(rt: Runtime, websocket: WebSocket, match_id: str,
-                              player: str | None, code: str | None, since: int | None) -> None:
+async def _serve_match_socket(
+    rt: Runtime,
+    websocket: WebSocket,
+    match_id: str,
+    player: str | None,
+    code: str | None,
+    since: int | None,
+) -> None:
     """Open the match socket (raises :class:`ServiceError`), then serve it until it closes."""
     hub, conn, seat = await sockets.open_match_socket(rt, websocket, match_id, player, code, since)
     rt.metrics.websockets.labels("match").inc()
@@ -180,8 +189,9 @@ async def _serve_match_socket(rt: Runtime, websocket: WebSocket, match_id: str,
             elif isinstance(frame, SyncFrame):
                 conn.request_sync(frame.since)
             else:
-                await _clock_request(rt, conn, match_id, player if seat is not None else None,
-                                     frame)
+                await _clock_request(
+                    rt, conn, match_id, player if seat is not None else None, frame
+                )
     except WebSocketDisconnect:
         pass
     except Flooded as exc:
@@ -192,10 +202,12 @@ async def _serve_match_socket(rt: Runtime, websocket: WebSocket, match_id: str,
         rt.spawn(_close_match_socket(rt, hub, conn, match_id, seat))
 
 
-async def _clock_request(rt: Runtime, conn: Connection, match_id: str, player: str | None,
-                         frame: ClockRequest) -> None:
+async def _clock_request(
+    rt: Runtime, conn: Connection, match_id: str, player: str | None, frame: ClockRequest
+) -> None:
     """A vote, a live ↔ correspondence proposal or a take-back; refusals become error frames
-    (spectators: ``not_seated``). Success is seen by everyone as a ``clock`` frame."""
+    (spectators: ``not_seated``). Success is seen by everyone as a ``clock`` frame.
+    """
     try:
         if isinstance(frame, VoteFrame):
             await clocks.vote(rt, match_id, player, frame.d.choice)
@@ -207,8 +219,9 @@ async def _clock_request(rt: Runtime, conn: Connection, match_id: str, player: s
         conn.push(None, error_frame(exc.code, exc.message))
 
 
-async def _close_match_socket(rt: Runtime, hub: Hub, conn: Connection, match_id: str,
-                              seat: int | None) -> None:
+async def _close_match_socket(
+    rt: Runtime, hub: Hub, conn: Connection, match_id: str, seat: int | None
+) -> None:
     await rt.hubs.release(hub, conn)
     if seat is None:
         await rt.spectators.changed(match_id)
@@ -238,8 +251,9 @@ async def lobby_socket(websocket: WebSocket, code: str) -> None:
         pass
 
 
-async def _serve_lobby_socket(rt: Runtime, websocket: WebSocket, code: str,
-                              player: str | None) -> None:
+async def _serve_lobby_socket(
+    rt: Runtime, websocket: WebSocket, code: str, player: str | None
+) -> None:
     """Open the lobby socket (raises :class:`ServiceError`), then serve it until it closes."""
     hub, conn = await lobby.open_lobby_socket(rt, websocket, code, player)
     rt.metrics.websockets.labels("lobby").inc()
@@ -248,8 +262,9 @@ async def _serve_lobby_socket(rt: Runtime, websocket: WebSocket, code: str,
             if isinstance(frame, ChatFrame):
                 await _chat(rt, conn, "lobby", code, player, frame)
             else:
-                conn.push(None, error_frame("validation_error",
-                                            "lobby sockets only take ping and chat"))
+                conn.push(
+                    None, error_frame("validation_error", "lobby sockets only take ping and chat")
+                )
     except WebSocketDisconnect:
         pass
     except Flooded as exc:

@@ -112,7 +112,8 @@ class SeatChoice(Strict):
 
 class Seat(BaseModel):
     """One lobby seat. ``level``: a bot's level; on a person's seat, the level the computer
-    plays at for them if they leave (absent: Normal)."""
+    plays at for them if they leave (absent: Normal).
+    """
 
     seat: int
     player: str | None
@@ -195,7 +196,8 @@ class ActionIn(Strict):
     """``POST /api/matches/{id}/actions``: the version acted on, a client action id, and the
     engine action without ``seat`` (``{"type": "place_tile", "at": [x, y], "rotation": 90}``,
     ``{"type": "place_follower", "spot": "city:N"}``, ``{"type": "pass"}``, Wheel of Fortune
-    ``{"type": "plague", "at": [x, y], "spot": "road:N"}``)."""
+    ``{"type": "plague", "at": [x, y], "spot": "road:N"}``).
+    """
 
     model_config = ConfigDict(extra="forbid", strict=True)
     v: Annotated[int, Field(ge=0, le=1_000_000)]

@@ -29,8 +29,13 @@ CACHE_CONTROL = "no-cache"
 class RevalidatedStaticFiles(StaticFiles):
     """``StaticFiles`` whose responses (200 and 304 alike) carry :data:`CACHE_CONTROL`."""
 
-    def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result,
-                      scope: Scope, status_code: int = 200) -> Response:
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
         """The file (or a 304 when the browser's ETag still matches), with Cache-Control."""
         response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["Cache-Control"] = CACHE_CONTROL
@@ -39,5 +44,6 @@ class RevalidatedStaticFiles(StaticFiles):
 
 def static_app(directory: Path, html: bool = False) -> ASGIApp:
     """The files of ``directory`` (``html``: ``/`` serves index.html), gzip-compressed."""
-    return GZipMiddleware(RevalidatedStaticFiles(directory=directory, html=html),
-                          minimum_size=MIN_GZIP_BYTES)
+    return GZipMiddleware(
+        RevalidatedStaticFiles(directory=directory, html=html), minimum_size=MIN_GZIP_BYTES
+    )

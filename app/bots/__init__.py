@@ -24,7 +24,8 @@ DEFAULT_THINK = 1.0
 def decide(root: GameState, rng: random.Random, level: str, think: float) -> list[Action]:
     """The decision of ``level`` for ``root.seat`` of a *redacted* ``root``: the action to
     play now, possibly followed by the follower decision it intends after a placement.
-    Raises ValueError for an unknown level or when the game takes no action."""
+    Raises ValueError for an unknown level or when the game takes no action.
+    """
     if level == "strong":
         return strong.plan(root, rng, think)
     if level == "normal":
@@ -34,23 +35,28 @@ def decide(root: GameState, rng: random.Random, level: str, think: float) -> lis
     raise ValueError(f"unknown bot level {level!r}: one of {', '.join(LEVELS)}")
 
 
-def plan(state: GameState, rng: random.Random, level: str = DEFAULT_LEVEL,
-         think: float = DEFAULT_THINK) -> list[Action]:
+def plan(
+    state: GameState, rng: random.Random, level: str = DEFAULT_LEVEL, think: float = DEFAULT_THINK
+) -> list[Action]:
     """:func:`decide` on the public part of ``state`` (any state: it is redacted first)."""
     return decide(redacted(state), rng, level, think)
 
 
-def choose_action(state: GameState, rng: random.Random, level: str = DEFAULT_LEVEL,
-                  think: float = DEFAULT_THINK) -> Action:
+def choose_action(
+    state: GameState, rng: random.Random, level: str = DEFAULT_LEVEL, think: float = DEFAULT_THINK
+) -> Action:
     """One legal action for ``state.seat`` at ``level``; raises ValueError when the game takes
-    none (over, paused) or the level is unknown."""
+    none (over, paused) or the level is unknown.
+    """
     return plan(state, rng, level, think)[0]
 
 
-def plan_position(position: Position, seed: int, level: str,
-                  think: float) -> list[dict[str, object]]:
+def plan_position(
+    position: Position, seed: int, level: str, think: float
+) -> list[dict[str, object]]:
     """Worker-process entry: :func:`decide` from a :func:`public_position` (JSON in, action
-    JSON out; the seed makes the decision reproducible)."""
+    JSON out; the seed makes the decision reproducible).
+    """
     root = public_state(position)
     return [a.to_json() for a in decide(root, random.Random(seed), level, think)]
 
@@ -60,5 +66,14 @@ def actions_from_json(raw: list[dict[str, object]]) -> list[Action]:
     return [action_from_json(a) for a in raw]
 
 
-__all__ = ["DEFAULT_LEVEL", "DEFAULT_THINK", "LEVELS", "actions_from_json", "choose_action",
-           "decide", "plan", "plan_position", "public_position"]
+__all__ = [
+    "DEFAULT_LEVEL",
+    "DEFAULT_THINK",
+    "LEVELS",
+    "actions_from_json",
+    "choose_action",
+    "decide",
+    "plan",
+    "plan_position",
+    "public_position",
+]

@@ -33,7 +33,8 @@ class Game:
     def margin(self) -> int:
         """A's score minus the best other seat's."""
         return self.scores[self.a_seat] - max(
-            s for i, s in enumerate(self.scores) if i != self.a_seat)
+            s for i, s in enumerate(self.scores) if i != self.a_seat
+        )
 
     @property
     def result(self) -> float:
@@ -44,8 +45,9 @@ class Game:
         return 1.0 if self.scores.count(best) == 1 else 0.5
 
 
-def play_game(options: Options, players: int, seed: int, a_seat: int, a: str, b: str,
-              think: float) -> Game:
+def play_game(
+    options: Options, players: int, seed: int, a_seat: int, a: str, b: str, think: float
+) -> Game:
     """One game: level ``a`` in ``a_seat``, level ``b`` elsewhere, deck from ``seed``."""
     state = new_game(options, [f"P{i}" for i in range(players)], seed=seed)
     rngs = {side: random.Random(f"{seed}:{a_seat}:{side}") for side in ("a", "b")}
@@ -78,7 +80,8 @@ class DuelResult:
 
     def summary(self) -> dict[str, object]:
         """``{"games", "win_rate", "ci95": [lo, hi], "mean_margin", "think_a", "think_b"}``
-        (think: mean seconds per decision)."""
+        (think: mean seconds per decision).
+        """
         n = len(self.games)
         p = sum(g.result for g in self.games) / n if n else 0.0
         lo, hi = wilson(p, n)
@@ -103,14 +106,25 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def run_duel(a: str, b: str, *, games: int, players: int = 2, seed: int = 1,
-             options: Options | None = None, think: float = 1.0, jobs: int = 1) -> DuelResult:
+def run_duel(
+    a: str,
+    b: str,
+    *,
+    games: int,
+    players: int = 2,
+    seed: int = 1,
+    options: Options | None = None,
+    think: float = 1.0,
+    jobs: int = 1,
+) -> DuelResult:
     """Play ``games`` games (rounded up to whole seat rotations) of ``a`` against ``b`` in
-    ``jobs`` processes; seeds ``seed``, ``seed + 1``, …"""
+    ``jobs`` processes; seeds ``seed``, ``seed + 1``, ….
+    """
     options = options or Options()
     rounds = max(1, math.ceil(games / players))
-    tasks = [(options, players, seed + r, k, a, b, think)
-             for r in range(rounds) for k in range(players)]
+    tasks = [
+        (options, players, seed + r, k, a, b, think) for r in range(rounds) for k in range(players)
+    ]
     if jobs <= 1:
         return DuelResult([_play(t) for t in tasks])
     with ProcessPoolExecutor(max_workers=jobs) as pool:

@@ -16,7 +16,8 @@ from app.engine import DEPLOY, PLACE_TILE, Action, GameState, Pass, PlaceFollowe
 
 def choose_action(state: GameState, rng: random.Random) -> Action:
     """One legal action for ``state.seat`` of a redacted ``state``; raises ValueError when the
-    game takes none."""
+    game takes none.
+    """
     actions = legal_actions(state)
     if not actions:
         raise ValueError("no legal action: the game is over or paused")
@@ -25,8 +26,9 @@ def choose_action(state: GameState, rng: random.Random) -> Action:
             return heuristic.choose_action(state, rng)
         return rng.choice(actions)
     if state.phase == DEPLOY:
-        spots = [a for a in actions if isinstance(a, PlaceFollower)
-                 and not a.spot.startswith("field")]
+        spots = [
+            a for a in actions if isinstance(a, PlaceFollower) and not a.spot.startswith("field")
+        ]
         if spots and state.supply[state.seat] >= 2 and rng.random() < 0.35:
             return rng.choice(spots)
         return Pass(state.seat)

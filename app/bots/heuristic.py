@@ -88,6 +88,7 @@ def choose_action(state: GameState, rng: random.Random) -> Action:
     if state.phase == PLAGUE:
         choices = [a for a in actions if isinstance(a, RemoveFollower)]
         rank = min(_PLAGUE_ORDER.get(a.spot.partition(":")[0], 9) for a in choices)
-        return rng.choice([a for a in choices
-                           if _PLAGUE_ORDER.get(a.spot.partition(":")[0], 9) == rank])
+        return rng.choice(
+            [a for a in choices if _PLAGUE_ORDER.get(a.spot.partition(":")[0], 9) == rank]
+        )
     return actions[0]

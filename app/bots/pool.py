@@ -78,14 +78,17 @@ def _init_worker(server_pid: int | None = None) -> None:
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
     if server_pid is not None:
-        threading.Thread(target=_exit_when_orphaned, args=(server_pid,), daemon=True,
-                         name="orphan-watch").start()
+        threading.Thread(
+            target=_exit_when_orphaned, args=(server_pid,), daemon=True, name="orphan-watch"
+        ).start()
 
 
-def think_in_worker(position: dict[str, Any], seed: int, level: str, think: float,
-                    not_after: float) -> list[dict[str, object]]:
+def think_in_worker(
+    position: dict[str, Any], seed: int, level: str, think: float, not_after: float
+) -> list[dict[str, object]]:
     """Run in a worker: decide, searching ``think`` seconds at most and never past
-    ``not_after`` (epoch seconds; a task that started late searches less)."""
+    ``not_after`` (epoch seconds; a task that started late searches less).
+    """
     budget = max(0.0, min(think, not_after - time.time()))
     return plan_position(position, seed, level, budget)
 
@@ -100,8 +103,13 @@ class BotPool:
     ``workers`` at once wait their turn on the event loop (awaiting costs nothing).
     """
 
-    def __init__(self, workers: int | None = None, think: float = 1.0,
-                 target: Target = think_in_worker, grace: float = 20.0) -> None:
+    def __init__(
+        self,
+        workers: int | None = None,
+        think: float = 1.0,
+        target: Target = think_in_worker,
+        grace: float = 20.0,
+    ) -> None:
         self.workers = workers or default_workers()
         self.think = think
         self.target = target
@@ -119,11 +127,15 @@ class BotPool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
-                else "spawn"
+            method = (
+                "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+            )
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context(method),
-                initializer=_init_worker, initargs=(os.getpid(),))
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context(method),
+                initializer=_init_worker,
+                initargs=(os.getpid(),),
+            )
         return self._executor
 
     def _restart(self) -> None:
@@ -149,11 +161,13 @@ class BotPool:
         for process in processes:
             process.join(2)
 
-    async def decide(self, key: str, version: int, state: GameState, level: str,
-                     seed: int) -> list[Action]:
+    async def decide(
+        self, key: str, version: int, state: GameState, level: str, seed: int
+    ) -> list[Action]:
         """Actions for ``state.seat`` of the game ``key`` at ``version``: the first is to be
         played now. Never raises for a worker failure (Normal decides instead); two calls for
-        the same ``(key, version)`` share one search."""
+        the same ``(key, version)`` share one search.
+        """
         planned = self._plans.pop((key, version), None)
         if planned is not None and planned in legal_actions(state):
             return [planned]
@@ -187,16 +201,23 @@ class BotPool:
             wait = self.think + self.grace
             try:
                 raw = await asyncio.wait_for(
-                    loop.run_in_executor(self._pool(), self.target, position, seed, level,
-                                         self.think, time.time() + self.think),
-                    timeout=wait)
+                    loop.run_in_executor(
+                        self._pool(),
+                        self.target,
+                        position,
+                        seed,
+                        level,
+                        self.think,
+                        time.time() + self.think,
+                    ),
+                    timeout=wait,
+                )
                 self.answered += 1
                 return actions_from_json(raw)
             except TimeoutError:  # before OSError: TimeoutError is one
                 log.warning("bot worker took over %.1f s; Normal decides this move", wait)
             except (BrokenProcessPool, OSError, RuntimeError) as exc:
-                log.warning("bot worker died (%r); the pool is restarted and Normal decides",
-                            exc)
+                log.warning("bot worker died (%r); the pool is restarted and Normal decides", exc)
                 self._restart()
             except Exception:
                 log.exception("bot worker failed; Normal decides this move")

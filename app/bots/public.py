@@ -65,7 +65,8 @@ def _build(position: Position, deck: list[str]) -> GameState:
 
 def public_state(position: Position) -> GameState:
     """A playable state of ``position`` (a replay of its actions) whose undrawn tiles are in
-    canonical order: what a bot process builds from what it was sent."""
+    canonical order: what a bot process builds from what it was sent.
+    """
     return _build(position, list(position["deck"]))
 
 
@@ -85,13 +86,14 @@ def redacted(state: GameState) -> GameState:
 
 def unseen(state: GameState) -> list[str]:
     """The tiles still to draw of a redacted state (a multiset in canonical order)."""
-    return list(state.deck[len(state.deck) - state.tiles_remaining:])
+    return list(state.deck[len(state.deck) - state.tiles_remaining :])
 
 
 def sample_future(state: GameState, rng: random.Random, horizon: int | None) -> list[str]:
     """A random draw order for the unseen tiles of a redacted ``state`` from their public
     counts, respecting the River's stages (river tiles, then the lake, then land), cut after
-    ``horizon`` tiles (None: all of them)."""
+    ``horizon`` tiles (None: all of them).
+    """
     rules = state.options.to_json()
     stages: dict[int, list[str]] = {}
     for tid in unseen(state):
@@ -107,7 +109,8 @@ def sample_future(state: GameState, rng: random.Random, horizon: int | None) -> 
 def with_future(state: GameState, future: list[str]) -> GameState:
     """A copy of a redacted ``state`` whose tiles still to draw are exactly ``future`` (an
     imagined order; shorter than the real rest makes the imagined game end sooner and run
-    its final scoring — how bots score a position)."""
+    its final scoring — how bots score a position).
+    """
     known = state.deck[: len(state.deck) - state.tiles_remaining]
     c = state.copy()
     c.deck = tuple(known) + tuple(future)
@@ -116,11 +119,13 @@ def with_future(state: GameState, future: list[str]) -> GameState:
 
 def determinize(state: GameState, rng: random.Random, horizon: int | None) -> GameState:
     """A concrete game consistent with what a redacted ``state`` shows: the known draws, then
-    ``horizon`` unseen tiles in a random order (None: all)."""
+    ``horizon`` unseen tiles in a random order (None: all).
+    """
     return with_future(state, sample_future(state, rng, horizon))
 
 
 def exhausted(state: GameState) -> GameState:
     """A redacted ``state`` with no tile left to draw: finishing the current turn runs the
-    final scoring, so the scores then are the position's worth if the game stopped there."""
+    final scoring, so the scores then are the position's worth if the game stopped there.
+    """
     return with_future(state, [])

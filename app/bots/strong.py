@@ -86,23 +86,28 @@ def _choices(root: GameState, seat: int, frac: float) -> list[tuple[float, list[
 
 def _light_move(state: GameState, rng: random.Random) -> Action:
     """The playout policy: a random placement; now and then a follower on a road, city or
-    cloister; a random Plague choice."""
+    cloister; a random Plague choice.
+    """
     seat = state.seat
     if state.phase == PLACE_TILE:
         x, y, r = rng.choice(legal_placements(state))
         return PlaceTile(seat, x, y, r)
     actions = legal_actions(state)
     if state.phase == DEPLOY:
-        spots = [a for a in actions if isinstance(a, PlaceFollower)
-                 and not a.spot.startswith(("field", "crown"))]
+        spots = [
+            a
+            for a in actions
+            if isinstance(a, PlaceFollower) and not a.spot.startswith(("field", "crown"))
+        ]
         if spots and rng.random() < 0.3:
             return rng.choice(spots)
         return Pass(seat)
     return rng.choice(actions)
 
 
-def _playout(state: GameState, plan: list[Action], rng: random.Random, frac_end: float,
-             seat: int) -> float:
+def _playout(
+    state: GameState, plan: list[Action], rng: random.Random, frac_end: float, seat: int
+) -> float:
     events: list[Event] = []
     for action in plan:
         events = apply_in_place(state, action)
@@ -111,12 +116,14 @@ def _playout(state: GameState, plan: list[Action], rng: random.Random, frac_end:
     return _value(state, events, frac_end, seat)
 
 
-def plan(root: GameState, rng: random.Random, think: float,
-         playouts: int | None = None) -> list[Action]:
+def plan(
+    root: GameState, rng: random.Random, think: float, playouts: int | None = None
+) -> list[Action]:
     """The Strong decision for ``root.seat`` of a redacted ``root`` (see
     :func:`app.bots.public.redacted`): the action to play now, followed by the follower
     decision it intends after a placement. ``think``: seconds of search (0: scores only);
-    ``playouts``: instead, exactly this many imagined futures (reproducible, for tests)."""
+    ``playouts``: instead, exactly this many imagined futures (reproducible, for tests).
+    """
     deadline = time.perf_counter() + think
     seat = root.seat
     if root.phase == PLAGUE or root.phase not in (PLACE_TILE, DEPLOY):
@@ -132,14 +139,14 @@ def plan(root: GameState, rng: random.Random, think: float,
     sums = [0.0] * len(short)
     runs = 0
     step = 0.0  # seconds the last round took: stop when another would overrun the budget
-    while (runs < playouts) if playouts is not None else (
-            time.perf_counter() + step < deadline):
+    while (runs < playouts) if playouts is not None else (time.perf_counter() + step < deadline):
         began = time.perf_counter()
         future = sample_future(root, rng, horizon)
         seed = rng.getrandbits(32)
         for i, (_, actions) in enumerate(short):
-            sums[i] += _playout(with_future(root, future), actions, random.Random(seed),
-                                frac_end, seat)
+            sums[i] += _playout(
+                with_future(root, future), actions, random.Random(seed), frac_end, seat
+            )
         runs += 1
         step = time.perf_counter() - began
     if runs == 0:

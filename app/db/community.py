@@ -32,7 +32,8 @@ class Account(Base):
     __tablename__ = "accounts"
 
     player_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
     username: Mapped[str] = mapped_column(String(24))
     username_key: Mapped[str] = mapped_column(String(24), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
@@ -43,12 +44,14 @@ class Account(Base):
 class MatchPlayer(Base):
     """One seat of one match, for history: written when the match starts, completed (score,
     place, ``finished_at``) when it ends. ``player_id`` is null for computer seats; ``left``:
-    the server played this (human) seat's turn for it at least once."""
+    the server played this (human) seat's turn for it at least once.
+    """
 
     __tablename__ = "match_players"
 
     match_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -66,12 +69,14 @@ class MatchPlayer(Base):
 class MatchFairness(Base):
     """The shuffle commitment of a match: ``commitment`` = SHA-256 over seed and salt
     (:mod:`app.engine.fairness`). ``seed`` (decimal text) and ``salt`` stay on the server until
-    the match is finished."""
+    the match is finished.
+    """
 
     __tablename__ = "match_fairness"
 
     match_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
     scheme: Mapped[str] = mapped_column(String(40))
     commitment: Mapped[str] = mapped_column(String(64))
     seed: Mapped[str] = mapped_column(String(40))
@@ -84,7 +89,8 @@ class Rating(Base):
     __tablename__ = "ratings"
 
     player_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
     preset: Mapped[str] = mapped_column(String(32), primary_key=True)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
@@ -100,7 +106,8 @@ class RatingChange(Base):
     __tablename__ = "rating_changes"
 
     match_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str] = mapped_column(String(32))
     preset: Mapped[str] = mapped_column(String(32))

@@ -61,8 +61,19 @@ DUPLICATE = (IntegrityError, IntegrityConstraintViolationError)
 #: Columns a move may set on its match row (``update_match``, :func:`append_fast`); anything
 #: else is a programming error. Per-action columns (e.g. clocks) are added here, and their
 #: values to the dict built by ``app.services.play._row_values``.
-UPDATABLE = ("version", "seat_to_act", "turn", "scores", "updated_at", "next_bot_at", "status",
-             "finished_at", "snapshot", "snapshot_version", "clock")
+UPDATABLE = (
+    "version",
+    "seat_to_act",
+    "turn",
+    "scores",
+    "updated_at",
+    "next_bot_at",
+    "status",
+    "finished_at",
+    "snapshot",
+    "snapshot_version",
+    "clock",
+)
 #: Of those, the JSON columns (encoded as text for asyncpg).
 _JSON = ("scores", "snapshot", "clock")
 
@@ -70,8 +81,9 @@ _JSON = ("scores", "snapshot", "clock")
 class Tx(Protocol):
     """One open write transaction (committed when its context exits without error)."""
 
-    async def lock_match(self, match_id: str, *, skip_locked: bool = False,
-                         due_before: datetime | None = None) -> MatchRow | None:
+    async def lock_match(
+        self, match_id: str, *, skip_locked: bool = False, due_before: datetime | None = None
+    ) -> MatchRow | None:
         """Lock and read a match row; None when absent (or locked/not due, with the options)."""
 
     async def snapshot(self, match_id: str) -> dict[str, Any]:
@@ -80,10 +92,20 @@ class Tx(Protocol):
     async def actions_after(self, match_id: str, seq: int, upto: int) -> list[tuple[int, str]]:
         """``(seq, action JSON)`` of the log after ``seq`` up to ``upto``, in order."""
 
-    async def append_action(self, match_id: str, seq: int, seat: int, client_id: str | None,
-                            action: str, events: str, at: datetime, by: str | None = None) -> None:
+    async def append_action(
+        self,
+        match_id: str,
+        seq: int,
+        seat: int,
+        client_id: str | None,
+        action: str,
+        events: str,
+        at: datetime,
+        by: str | None = None,
+    ) -> None:
         """Insert one row of the action log (unique ``(match_id, seq)``); ``by``: who chose it
-        when not the seat's holder (``"computer"``)."""
+        when not the seat's holder (``"computer"``).
+        """
 
     async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
         """Set columns of the match row (keys from :data:`UPDATABLE`)."""
@@ -102,24 +124,44 @@ def _row(data: Any) -> MatchRow:
     clock = data["clock"]
     if isinstance(clock, str):
         clock = json.loads(clock)
-    return MatchRow(data["id"], data["version"], data["status"], seats, data["name"],
-                    data["private"], data["lobby_code"], data["snapshot_version"], clock)
+    return MatchRow(
+        data["id"],
+        data["version"],
+        data["status"],
+        seats,
+        data["name"],
+        data["private"],
+        data["lobby_code"],
+        data["snapshot_version"],
+        clock,
+    )
 
 
-_COLUMNS = (matches.c.id, matches.c.version, matches.c.status, matches.c.seats, matches.c.name,
-            matches.c.private, matches.c.lobby_code, matches.c.snapshot_version, matches.c.clock)
+_COLUMNS = (
+    matches.c.id,
+    matches.c.version,
+    matches.c.status,
+    matches.c.seats,
+    matches.c.name,
+    matches.c.private,
+    matches.c.lobby_code,
+    matches.c.snapshot_version,
+    matches.c.clock,
+)
 
 
 class SqlTx:
     """:class:`Tx` on a SQLAlchemy connection; ``postgres`` adds the row locks (False also
-    serves plain reads)."""
+    serves plain reads).
+    """
 
     def __init__(self, conn: AsyncConnection, postgres: bool) -> None:
         self.conn = conn
         self.postgres = postgres
 
-    async def lock_match(self, match_id: str, *, skip_locked: bool = False,
-                         due_before: datetime | None = None) -> MatchRow | None:
+    async def lock_match(
+        self, match_id: str, *, skip_locked: bool = False, due_before: datetime | None = None
+    ) -> MatchRow | None:
         """See :class:`Tx`."""
         query = select(*_COLUMNS).where(matches.c.id == match_id)
         if due_before is not None:
@@ -131,25 +173,48 @@ class SqlTx:
 
     async def snapshot(self, match_id: str) -> dict[str, Any]:
         """See :class:`Tx`."""
-        value = (await self.conn.execute(
-            select(matches.c.snapshot).where(matches.c.id == match_id))).scalar_one()
+        value = (
+            await self.conn.execute(select(matches.c.snapshot).where(matches.c.id == match_id))
+        ).scalar_one()
         return dict(value)
 
     async def actions_after(self, match_id: str, seq: int, upto: int) -> list[tuple[int, str]]:
         """See :class:`Tx`."""
         result = await self.conn.execute(
             select(match_actions.c.seq, match_actions.c.action)
-            .where(match_actions.c.match_id == match_id, match_actions.c.seq > seq,
-                   match_actions.c.seq <= upto)
-            .order_by(match_actions.c.seq))
+            .where(
+                match_actions.c.match_id == match_id,
+                match_actions.c.seq > seq,
+                match_actions.c.seq <= upto,
+            )
+            .order_by(match_actions.c.seq)
+        )
         return [(int(s), str(a)) for s, a in result]
 
-    async def append_action(self, match_id: str, seq: int, seat: int, client_id: str | None,
-                            action: str, events: str, at: datetime, by: str | None = None) -> None:
+    async def append_action(
+        self,
+        match_id: str,
+        seq: int,
+        seat: int,
+        client_id: str | None,
+        action: str,
+        events: str,
+        at: datetime,
+        by: str | None = None,
+    ) -> None:
         """See :class:`Tx`."""
-        await self.conn.execute(insert(match_actions).values(
-            match_id=match_id, seq=seq, seat=seat, client_id=client_id, action=action,
-            events=events, created_at=at, by=by))
+        await self.conn.execute(
+            insert(match_actions).values(
+                match_id=match_id,
+                seq=seq,
+                seat=seat,
+                client_id=client_id,
+                action=action,
+                events=events,
+                created_at=at,
+                by=by,
+            )
+        )
 
     async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
         """See :class:`Tx`."""
@@ -158,8 +223,13 @@ class SqlTx:
 
     async def last_seen(self, match_id: str, seat: int) -> datetime | None:
         """See :class:`Tx`."""
-        value = (await self.conn.execute(select(seat_presence.c.last_seen).where(
-            seat_presence.c.match_id == match_id, seat_presence.c.seat == seat))).scalar()
+        value = (
+            await self.conn.execute(
+                select(seat_presence.c.last_seen).where(
+                    seat_presence.c.match_id == match_id, seat_presence.c.seat == seat
+                )
+            )
+        ).scalar()
         return value if isinstance(value, datetime) else None
 
     async def touch_presence(self, seats: list[tuple[str, int]], at: datetime) -> None:
@@ -169,25 +239,33 @@ class SqlTx:
         else:
             from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
         stmt = upsert(seat_presence).values(
-            [{"match_id": m, "seat": s, "last_seen": at} for m, s in seats])
-        await self.conn.execute(stmt.on_conflict_do_update(
-            index_elements=[seat_presence.c.match_id, seat_presence.c.seat],
-            set_={"last_seen": at}))
+            [{"match_id": m, "seat": s, "last_seen": at} for m, s in seats]
+        )
+        await self.conn.execute(
+            stmt.on_conflict_do_update(
+                index_elements=[seat_presence.c.match_id, seat_presence.c.seat],
+                set_={"last_seen": at},
+            )
+        )
 
 
 class PgTx:
     """:class:`Tx` straight on asyncpg (the connection's transaction is already open);
-    ``locking`` False: a read-only transaction, where ``lock_match`` is a plain read."""
+    ``locking`` False: a read-only transaction, where ``lock_match`` is a plain read.
+    """
 
-    _LOCK = ("SELECT id, version, status, seats, name, private, lobby_code, snapshot_version, "
-             "clock FROM matches WHERE id = $1")
+    _LOCK = (
+        "SELECT id, version, status, seats, name, private, lobby_code, snapshot_version, "
+        "clock FROM matches WHERE id = $1"
+    )
 
     def __init__(self, pg: Any, locking: bool = True) -> None:
         self.pg = pg
         self.locking = locking
 
-    async def lock_match(self, match_id: str, *, skip_locked: bool = False,
-                         due_before: datetime | None = None) -> MatchRow | None:
+    async def lock_match(
+        self, match_id: str, *, skip_locked: bool = False, due_before: datetime | None = None
+    ) -> MatchRow | None:
         """See :class:`Tx`."""
         sql = self._LOCK
         args: list[Any] = [match_id]
@@ -208,16 +286,37 @@ class PgTx:
         """See :class:`Tx`."""
         rows = await self.pg.fetch(
             "SELECT seq, action FROM match_actions WHERE match_id = $1 AND seq > $2 "
-            "AND seq <= $3 ORDER BY seq", match_id, seq, upto)
+            "AND seq <= $3 ORDER BY seq",
+            match_id,
+            seq,
+            upto,
+        )
         return [(int(r["seq"]), str(r["action"])) for r in rows]
 
-    async def append_action(self, match_id: str, seq: int, seat: int, client_id: str | None,
-                            action: str, events: str, at: datetime, by: str | None = None) -> None:
+    async def append_action(
+        self,
+        match_id: str,
+        seq: int,
+        seat: int,
+        client_id: str | None,
+        action: str,
+        events: str,
+        at: datetime,
+        by: str | None = None,
+    ) -> None:
         """See :class:`Tx`."""
         await self.pg.execute(
             "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, "
             "created_at, by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            match_id, seq, seat, client_id, action, events, at, by)
+            match_id,
+            seq,
+            seat,
+            client_id,
+            action,
+            events,
+            at,
+            by,
+        )
 
     async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
         """See :class:`Tx`."""
@@ -228,8 +327,8 @@ class PgTx:
     async def last_seen(self, match_id: str, seat: int) -> datetime | None:
         """See :class:`Tx`."""
         value = await self.pg.fetchval(
-            "SELECT last_seen FROM seat_presence WHERE match_id = $1 AND seat = $2",
-            match_id, seat)
+            "SELECT last_seen FROM seat_presence WHERE match_id = $1 AND seat = $2", match_id, seat
+        )
         return value if isinstance(value, datetime) else None
 
     async def touch_presence(self, seats: list[tuple[str, int]], at: datetime) -> None:
@@ -238,12 +337,16 @@ class PgTx:
             "INSERT INTO seat_presence (match_id, seat, last_seen) "
             "SELECT m, s, $3 FROM unnest($1::varchar[], $2::int[]) AS t(m, s) "
             "ON CONFLICT (match_id, seat) DO UPDATE SET last_seen = EXCLUDED.last_seen",
-            [m for m, _ in seats], [s for _, s in seats], at)
+            [m for m, _ in seats],
+            [s for _, s in seats],
+            at,
+        )
 
 
 def _sets(values: dict[str, Any], first: int) -> tuple[str, list[Any]]:
     """``"a = $n, b = $n+1"`` and the arguments, keys sorted: one statement text per key set,
-    so asyncpg's statement cache serves it."""
+    so asyncpg's statement cache serves it.
+    """
     assert set(values) <= set(UPDATABLE)
     keys = sorted(values)
     sets = ", ".join(f"{k} = ${i}" for i, k in enumerate(keys, first))
@@ -266,7 +369,8 @@ async def read_tx(db: Database) -> AsyncIterator[Tx]:
     """A consistent read (no locks): on Postgres a ``REPEATABLE READ READ ONLY`` transaction,
     so every statement sees the same committed version of the match and its log. (SQLite
     serves one process, whose writes to a match are serialised with its reads by the match's
-    lock.)"""
+    lock.).
+    """
     if not db.is_postgres:
         async with db.reading() as conn:
             yield SqlTx(conn, postgres=False)
@@ -275,10 +379,18 @@ async def read_tx(db: Database) -> AsyncIterator[Tx]:
         yield PgTx(pg, locking=False)
 
 
-async def append_fast(db: Database, match_id: str, expected: int,
-                      expected_clock: dict[str, Any] | None, seat: int,
-                      client_id: str | None, action: str, events: str, at: datetime,
-                      values: dict[str, Any]) -> bool:
+async def append_fast(
+    db: Database,
+    match_id: str,
+    expected: int,
+    expected_clock: dict[str, Any] | None,
+    seat: int,
+    client_id: str | None,
+    action: str,
+    events: str,
+    at: datetime,
+    values: dict[str, Any],
+) -> bool:
     """Append log row ``expected + 1`` and set ``values`` on the match row, in one statement,
     if the row is still live at version ``expected`` with the clock ``expected_clock`` (a
     clock changes between actions too: leave countdowns, votes, proposals, outage credit);
@@ -290,20 +402,25 @@ async def append_fast(db: Database, match_id: str, expected: int,
     assert values.get("version") == expected + 1
     if not db.is_postgres:
         async with db.transaction() as conn:
-            where = (matches.c.id == match_id, matches.c.version == expected,
-                     matches.c.status == "live")
+            where = (
+                matches.c.id == match_id,
+                matches.c.version == expected,
+                matches.c.status == "live",
+            )
             # A no-op write first: SQLite has one writer at a time, so the clock read next
             # cannot change before this transaction ends.
             held = await conn.execute(update(matches).where(*where).values(version=expected))
             if held.rowcount != 1:
                 return False
-            clock = (await conn.execute(select(matches.c.clock).where(
-                matches.c.id == match_id))).scalar()
+            clock = (
+                await conn.execute(select(matches.c.clock).where(matches.c.id == match_id))
+            ).scalar()
             if clock != expected_clock:
                 return False
             await conn.execute(update(matches).where(*where).values(**values))
             await SqlTx(conn, postgres=False).append_action(
-                match_id, expected + 1, seat, client_id, action, events, at)
+                match_id, expected + 1, seat, client_id, action, events, at
+            )
             return True
     sets, args = _sets(values, 10)
     sql = (
@@ -315,22 +432,39 @@ async def append_fast(db: Database, match_id: str, expected: int,
     )
     old_clock = None if expected_clock is None else json.dumps(expected_clock)
     async with db.raw() as pg:
-        seq = await pg.fetchval(sql, match_id, expected, expected + 1, seat, client_id,
-                                action, events, at, old_clock, *args)
+        seq = await pg.fetchval(
+            sql,
+            match_id,
+            expected,
+            expected + 1,
+            seat,
+            client_id,
+            action,
+            events,
+            at,
+            old_clock,
+            *args,
+        )
     return seq is not None
 
 
 async def mark_published(db: Database, batches: list[tuple[str, int]]) -> None:
     """Mark log rows ``(match_id, seq)`` as handed to the broker (rows another instance's
-    sweep holds are skipped: it marks them itself)."""
+    sweep holds are skipped: it marks them itself).
+    """
     if not batches:
         return
     if not db.is_postgres:
         async with db.transaction() as conn:
             for match_id, seq in batches:
-                await conn.execute(update(match_actions).where(
-                    match_actions.c.match_id == match_id, match_actions.c.seq == seq,
-                ).values(published=True))
+                await conn.execute(
+                    update(match_actions)
+                    .where(
+                        match_actions.c.match_id == match_id,
+                        match_actions.c.seq == seq,
+                    )
+                    .values(published=True)
+                )
         return
     async with db.raw() as pg:
         await pg.execute(
@@ -338,36 +472,52 @@ async def mark_published(db: Database, batches: list[tuple[str, int]]) -> None:
             "SELECT a.id FROM match_actions a JOIN unnest($1::varchar[], $2::int[]) "
             "AS t(m, s) ON a.match_id = t.m AND a.seq = t.s "
             "WHERE NOT a.published FOR UPDATE OF a SKIP LOCKED)",
-            [m for m, _ in batches], [s for _, s in batches])
+            [m for m, _ in batches],
+            [s for _, s in batches],
+        )
 
 
 @contextlib.asynccontextmanager
-async def claim_unpublished(db: Database, before: datetime,
-                            limit: int = 500) -> AsyncIterator[dict[str, int]]:
+async def claim_unpublished(
+    db: Database, before: datetime, limit: int = 500
+) -> AsyncIterator[dict[str, int]]:
     """Claim log rows committed before ``before`` and still unpublished: yields ``{match_id:
     highest unpublished seq}``; when the block exits without error the rows are marked
     published (an error leaves them for the next sweep). Rows claimed by another instance are
-    skipped (``FOR UPDATE SKIP LOCKED``)."""
+    skipped (``FOR UPDATE SKIP LOCKED``).
+    """
     if not db.is_postgres:
         async with db.transaction() as conn:
-            rows = (await conn.execute(
-                select(match_actions.c.id, match_actions.c.match_id, match_actions.c.seq)
-                .where(match_actions.c.published.is_(False), match_actions.c.created_at < before)
-                .limit(limit))).all()
+            rows = (
+                await conn.execute(
+                    select(match_actions.c.id, match_actions.c.match_id, match_actions.c.seq)
+                    .where(
+                        match_actions.c.published.is_(False), match_actions.c.created_at < before
+                    )
+                    .limit(limit)
+                )
+            ).all()
             yield _highest((r.match_id, r.seq) for r in rows)
             if rows:
-                await conn.execute(update(match_actions).where(
-                    match_actions.c.id.in_([r.id for r in rows])).values(published=True))
+                await conn.execute(
+                    update(match_actions)
+                    .where(match_actions.c.id.in_([r.id for r in rows]))
+                    .values(published=True)
+                )
         return
     async with db.raw() as pg, pg.transaction():
         rows = await pg.fetch(
             "SELECT id, match_id, seq FROM match_actions WHERE NOT published "
             "AND created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED",
-            before, limit)
+            before,
+            limit,
+        )
         yield _highest((r["match_id"], r["seq"]) for r in rows)
         if rows:
-            await pg.execute("UPDATE match_actions SET published = true WHERE id = ANY($1)",
-                             [r["id"] for r in rows])
+            await pg.execute(
+                "UPDATE match_actions SET published = true WHERE id = ANY($1)",
+                [r["id"] for r in rows],
+            )
 
 
 def _highest(pairs: Any) -> dict[str, int]:
@@ -383,36 +533,50 @@ async def match_versions(db: Database, match_ids: list[str]) -> dict[str, int]:
         return {}
     if not db.is_postgres:
         async with db.reading() as conn:
-            rows = (await conn.execute(select(matches.c.id, matches.c.version)
-                                       .where(matches.c.id.in_(match_ids)))).all()
+            rows = (
+                await conn.execute(
+                    select(matches.c.id, matches.c.version).where(matches.c.id.in_(match_ids))
+                )
+            ).all()
         return {r.id: r.version for r in rows}
     async with db.raw() as pg:
-        found = await pg.fetch("SELECT id, version FROM matches WHERE id = ANY($1::varchar[])",
-                               match_ids)
+        found = await pg.fetch(
+            "SELECT id, version FROM matches WHERE id = ANY($1::varchar[])", match_ids
+        )
     return {r["id"]: r["version"] for r in found}
 
 
-async def previous_result(db: Database, match_id: str, seat: int,
-                          client_id: str) -> tuple[int, str] | None:
+async def previous_result(
+    db: Database, match_id: str, seat: int, client_id: str
+) -> tuple[int, str] | None:
     """``(seq, events JSON)`` of the action a seat logged with ``client_id``, if any."""
     async with db.reading() as conn:
-        row = (await conn.execute(
-            select(match_actions.c.seq, match_actions.c.events).where(
-                match_actions.c.match_id == match_id, match_actions.c.seat == seat,
-                match_actions.c.client_id == client_id,
+        row = (
+            await conn.execute(
+                select(match_actions.c.seq, match_actions.c.events).where(
+                    match_actions.c.match_id == match_id,
+                    match_actions.c.seat == seat,
+                    match_actions.c.client_id == client_id,
+                )
             )
-        )).first()
+        ).first()
     return None if row is None else (int(row.seq), str(row.events))
 
 
-async def batches_since(db: Database, match_id: str, since: int,
-                        upto: int | None = None
-                        ) -> list[tuple[int, int, str | None, str, str | None]]:
+async def batches_since(
+    db: Database, match_id: str, since: int, upto: int | None = None
+) -> list[tuple[int, int, str | None, str, str | None]]:
     """``(seq, seat, client action id, events JSON, by)`` of the log after ``since`` (up to
-    ``upto``), in order; ``by``: ``"computer"`` when the computer chose for a person."""
+    ``upto``), in order; ``by``: ``"computer"`` when the computer chose for a person.
+    """
     query = (
-        select(match_actions.c.seq, match_actions.c.seat, match_actions.c.client_id,
-               match_actions.c.events, match_actions.c.by)
+        select(
+            match_actions.c.seq,
+            match_actions.c.seat,
+            match_actions.c.client_id,
+            match_actions.c.events,
+            match_actions.c.by,
+        )
         .where(match_actions.c.match_id == match_id, match_actions.c.seq > since)
         .order_by(match_actions.c.seq)
     )

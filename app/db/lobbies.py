@@ -47,13 +47,22 @@ async def open_public(conn: AsyncConnection, limit: int) -> tuple[list[Any], lis
 
     Newest first, at most ``limit`` of each.
     """
-    rows = (await conn.execute(
-        select(lobbies).where(lobbies.c.status == "open", lobbies.c.private.is_(False))
-        .order_by(lobbies.c.created_at.desc()).limit(limit))).all()
-    live = (await conn.execute(
-        select(matches.c.id, matches.c.name, matches.c.seats, matches.c.turn, matches.c.clock)
-        .where(matches.c.status == "live", matches.c.private.is_(False))
-        .order_by(matches.c.created_at.desc()).limit(limit))).all()
+    rows = (
+        await conn.execute(
+            select(lobbies)
+            .where(lobbies.c.status == "open", lobbies.c.private.is_(False))
+            .order_by(lobbies.c.created_at.desc())
+            .limit(limit)
+        )
+    ).all()
+    live = (
+        await conn.execute(
+            select(matches.c.id, matches.c.name, matches.c.seats, matches.c.turn, matches.c.clock)
+            .where(matches.c.status == "live", matches.c.private.is_(False))
+            .order_by(matches.c.created_at.desc())
+            .limit(limit)
+        )
+    ).all()
     return list(rows), list(live)
 
 
@@ -72,19 +81,25 @@ async def match(conn: AsyncConnection, match_id: str, *, lock: bool = False) -> 
 
 async def lobby_setup(conn: AsyncConnection, code: str) -> Any:
     """``preset, max_seats, rated, time_control`` of lobby ``code``, or None."""
-    return (await conn.execute(
-        select(lobbies.c.preset, lobbies.c.max_seats, lobbies.c.rated, lobbies.c.time_control)
-        .where(lobbies.c.code == code))).first()
+    return (
+        await conn.execute(
+            select(
+                lobbies.c.preset, lobbies.c.max_seats, lobbies.c.rated, lobbies.c.time_control
+            ).where(lobbies.c.code == code)
+        )
+    ).first()
 
 
 async def set_rematch(conn: AsyncConnection, match_id: str, code: str) -> None:
     """Remember the rematch lobby ``code`` of match ``match_id``."""
-    await conn.execute(update(matches).where(matches.c.id == match_id)
-                       .values(rematch_code=code))
+    await conn.execute(update(matches).where(matches.c.id == match_id).values(rematch_code=code))
 
 
 async def count_live_matches(conn: AsyncConnection) -> int:
     """How many matches are being played (for the live-matches gauge)."""
-    live = (await conn.execute(
-        select(func.count()).select_from(matches).where(matches.c.status == "live"))).scalar()
+    live = (
+        await conn.execute(
+            select(func.count()).select_from(matches).where(matches.c.status == "live")
+        )
+    ).scalar()
     return int(live or 0)

@@ -31,8 +31,7 @@ def serialise_migrations(connection: Connection) -> None:
     current revision. SQLite needs none (one file, one writer at a time).
     """
     if connection.dialect.name == "postgresql":
-        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
-                           {"key": MIGRATION_LOCK_KEY})
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
 
 
 def alembic_config(url: str, migrations_dir: Path) -> Config:
@@ -45,7 +44,8 @@ def alembic_config(url: str, migrations_dir: Path) -> Config:
 
 def _outside_any_loop(fn: Callable[[], None]) -> None:
     """Run ``fn`` here, or in a helper thread when this thread already runs an event loop
-    (``env.py`` starts its own loop with ``asyncio.run``)."""
+    (``env.py`` starts its own loop with ``asyncio.run``).
+    """
     try:
         asyncio.get_running_loop()
     except RuntimeError:

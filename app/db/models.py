@@ -51,7 +51,8 @@ class Player(Base):
 class Lobby(Base):
     """A table being set up. ``seats`` is a list of ``max_seats`` seat dicts
     (``{"seat", "player", "name", "colour", "bot"}``; an empty seat has ``player`` and ``name``
-    null and ``bot`` false). ``version`` grows by one on every change."""
+    null and ``bot`` false). ``version`` grows by one on every change.
+    """
 
     __tablename__ = "lobbies"
 
@@ -144,8 +145,12 @@ class MatchAction(Base):
     __table_args__ = (
         UniqueConstraint("match_id", "seq", name="uq_match_actions_match_seq"),
         UniqueConstraint("match_id", "seat", "client_id", name="uq_match_actions_client_id"),
-        Index("ix_match_actions_unpublished", "created_at",
-              postgresql_where=text("NOT published"), sqlite_where=text("NOT published")),
+        Index(
+            "ix_match_actions_unpublished",
+            "created_at",
+            postgresql_where=text("NOT published"),
+            sqlite_where=text("NOT published"),
+        ),
     )
 
 
@@ -202,7 +207,8 @@ class ChatMute(Base):
 
 class InstanceHeartbeat(Base):
     """An app instance's last sign of life; the first instance up after a gap when none was
-    beating credits running clocks with the gap (``app.services.clocks``)."""
+    beating credits running clocks with the gap (``app.services.clocks``).
+    """
 
     __tablename__ = "instance_heartbeats"
 

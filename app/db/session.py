@@ -77,16 +77,19 @@ class Database:
     async def raw(self) -> AsyncIterator[Any]:
         """A plain ``asyncpg`` connection from a pool of its own (Postgres only), for the hot
         path: no SQLAlchemy layers, no reset query when a connection goes back (a transaction
-        left open is still rolled back)."""
+        left open is still rolled back).
+        """
         if self._raw_pool is None:
             async with self._raw_lock:
                 if self._raw_pool is None:
                     import asyncpg
 
                     dsn = self.engine.url.set(drivername="postgresql").render_as_string(
-                        hide_password=False)
+                        hide_password=False
+                    )
                     self._raw_pool = await asyncpg.create_pool(
-                        dsn, min_size=1, max_size=self._pool_size, reset=_no_reset)
+                        dsn, min_size=1, max_size=self._pool_size, reset=_no_reset
+                    )
         async with self._raw_pool.acquire() as conn:
             yield conn
 
@@ -130,4 +133,5 @@ class Database:
 
 async def _no_reset(_conn: Any) -> None:
     """The raw pool's reset: nothing beyond asyncpg's rollback of an open transaction (the
-    hot path sets no session state), saving a round trip per checkout."""
+    hot path sets no session state), saving a round trip per checkout.
+    """

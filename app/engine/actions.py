@@ -33,8 +33,12 @@ class PlaceTile:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (see module docstring)."""
-        return {"type": "place_tile", "seat": self.seat, "at": [self.x, self.y],
-                "rotation": self.rotation}
+        return {
+            "type": "place_tile",
+            "seat": self.seat,
+            "at": [self.x, self.y],
+            "rotation": self.rotation,
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,9 +88,7 @@ def placements(s: GameState, tile: str, first_only: bool = False) -> list[tuple[
             continue
         mask, value = con
         for k in range(4):
-            if codes[k] & mask == value and (
-                not rots[k].river_sides or fits(s, rots[k], pos)
-            ):
+            if codes[k] & mask == value and (not rots[k].river_sides or fits(s, rots[k], pos)):
                 out.append((pos[0], pos[1], k * 90))
                 if first_only:
                     return out

@@ -100,7 +100,8 @@ class FollowerReturned:
 @dataclass(frozen=True, slots=True)
 class PigMoved:
     """Wheel of Fortune: ``seat`` drew an icon tile and moved the pig ``steps`` segments
-    clockwise from ``start`` to ``segment``, whose action runs now (RULES.md §6.4)."""
+    clockwise from ``start`` to ``segment``, whose action runs now (RULES.md §6.4).
+    """
 
     seat: int
     steps: int
@@ -133,15 +134,36 @@ class GameEnded:
 
 
 Event = (
-    TileDrawn | TileDiscarded | TilePlaced | FollowerPlaced | TurnEnded | FeatureCompleted
-    | PointsScored | FollowerReturned | PigMoved | CrownPlaced | CrownReturned | GameEnded
+    TileDrawn
+    | TileDiscarded
+    | TilePlaced
+    | FollowerPlaced
+    | TurnEnded
+    | FeatureCompleted
+    | PointsScored
+    | FollowerReturned
+    | PigMoved
+    | CrownPlaced
+    | CrownReturned
+    | GameEnded
 )
 
 _EVENT_TYPES: dict[str, type[Any]] = {
     cls.__name__: cls
-    for cls in (TileDrawn, TileDiscarded, TilePlaced, FollowerPlaced, TurnEnded,
-                FeatureCompleted, PointsScored, FollowerReturned, PigMoved, CrownPlaced,
-                CrownReturned, GameEnded)
+    for cls in (
+        TileDrawn,
+        TileDiscarded,
+        TilePlaced,
+        FollowerPlaced,
+        TurnEnded,
+        FeatureCompleted,
+        PointsScored,
+        FollowerReturned,
+        PigMoved,
+        CrownPlaced,
+        CrownReturned,
+        GameEnded,
+    )
 }
 
 

@@ -42,14 +42,16 @@ def commitment(seed: int, salt: str) -> str:
 
 def deck_for(options: Options, seed: int) -> tuple[str, ...]:
     """Every tile the game with ``options`` shuffled from ``seed`` will draw, in order
-    (the start tile, or the River's spring / the wheel board, excluded)."""
+    (the start tile, or the River's spring / the wheel board, excluded).
+    """
     return new_game(options, ["a", "b"], seed=seed).deck
 
 
 @dataclass
 class Verdict:
     """The outcome of :func:`verify_record`: ``ok`` when every check passed; ``checks`` is a
-    list of ``(name, passed, detail)`` in the order run; ``problem`` the first failure."""
+    list of ``(name, passed, detail)`` in the order run; ``problem`` the first failure.
+    """
 
     ok: bool = True
     checks: list[tuple[str, bool, str]] = field(default_factory=list)
@@ -64,15 +66,22 @@ class Verdict:
 
     def to_json(self) -> dict[str, Any]:
         """``{"ok", "problem", "checks": [{"name", "ok", "detail"}]}``."""
-        return {"ok": self.ok, "problem": self.problem,
-                "checks": [{"name": n, "ok": p, "detail": d} for n, p, d in self.checks]}
+        return {
+            "ok": self.ok,
+            "problem": self.problem,
+            "checks": [{"name": n, "ok": p, "detail": d} for n, p, d in self.checks],
+        }
 
 
 def _fairness_block(record: Any, verdict: Verdict) -> tuple[int, str, str] | None:
     block = record.get("fairness") if isinstance(record, dict) else None
     if not isinstance(block, dict):
-        verdict.check("revealed", False, "the record has no 'fairness' block (a match still "
-                      "being played, or one from before commitments)")
+        verdict.check(
+            "revealed",
+            False,
+            "the record has no 'fairness' block (a match still "
+            "being played, or one from before commitments)",
+        )
         return None
     seed, salt, commit = block.get("seed"), block.get("salt"), block.get("commitment")
     if block.get("scheme") != SCHEME:
@@ -80,8 +89,12 @@ def _fairness_block(record: Any, verdict: Verdict) -> tuple[int, str, str] | Non
         return None
     if isinstance(seed, str) and seed.lstrip("-").isdigit():
         seed = int(seed)
-    if (not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(salt, str)
-            or not isinstance(commit, str)):
+    if (
+        not isinstance(seed, int)
+        or isinstance(seed, bool)
+        or not isinstance(salt, str)
+        or not isinstance(commit, str)
+    ):
         verdict.check("revealed", False, "fairness needs seed (integer), salt and commitment")
         return None
     verdict.check("revealed", True, f"seed {seed}, salt {salt}")
@@ -102,14 +115,19 @@ def verify_record(record: Any, published: str | None = None) -> Verdict:
         return verdict
     seed, salt, commit = found
     if published is not None:
-        verdict.check("published", published == commit,
-                      "the record's commitment is the one published at the start"
-                      if published == commit else
-                      f"the record says {commit}, the server published {published}")
+        verdict.check(
+            "published",
+            published == commit,
+            "the record's commitment is the one published at the start"
+            if published == commit
+            else f"the record says {commit}, the server published {published}",
+        )
     computed = commitment(seed, salt)
-    if not verdict.check("commitment", computed == commit,
-                         f"sha256 = {computed}" + ("" if computed == commit
-                                                   else f", not {commit}")):
+    if not verdict.check(
+        "commitment",
+        computed == commit,
+        f"sha256 = {computed}" + ("" if computed == commit else f", not {commit}"),
+    ):
         return verdict
     try:
         options = Options.from_json(record.get("rules"))
@@ -124,13 +142,15 @@ def verify_record(record: Any, published: str | None = None) -> Verdict:
     for i, tile in enumerate(drawn):
         if i >= len(deck) or deck[i] != tile:
             want = deck[i] if i < len(deck) else "nothing (the deck is used up)"
-            verdict.check("deck", False, f"draw {i + 1} was {tile!r}, the committed deck "
-                          f"gives {want!r}")
+            verdict.check(
+                "deck", False, f"draw {i + 1} was {tile!r}, the committed deck gives {want!r}"
+            )
             return verdict
     finished = record.get("finished", True)
     if finished and len(drawn) != len(deck):
-        verdict.check("deck", False, f"a finished match drew {len(drawn)} of the "
-                      f"{len(deck)} committed tiles")
+        verdict.check(
+            "deck", False, f"a finished match drew {len(drawn)} of the {len(deck)} committed tiles"
+        )
         return verdict
     verdict.check("deck", True, f"all {len(drawn)} draws follow the committed order")
     try:

@@ -72,9 +72,20 @@ from app.engine.tiles import (
 from app.engine.wheel_data import BOARD_CELLS
 
 __all__ = [
-    "DEPLOY", "GAME_OVER", "PAUSED", "PLACE_TILE", "PLAGUE", "GameState", "apply",
-    "apply_in_place", "base_deck_counts", "check", "legal_actions", "legal_follower_spots",
-    "legal_placements", "new_game",
+    "DEPLOY",
+    "GAME_OVER",
+    "PAUSED",
+    "PLACE_TILE",
+    "PLAGUE",
+    "GameState",
+    "apply",
+    "apply_in_place",
+    "base_deck_counts",
+    "check",
+    "legal_actions",
+    "legal_follower_spots",
+    "legal_placements",
+    "new_game",
 ]
 
 # ---------------------------------------------------------------------- setup
@@ -209,7 +220,6 @@ def new_game(
     return s
 
 
-
 # ------------------------------------------------------------------ the turn
 
 
@@ -268,7 +278,6 @@ def _end_turn(s: GameState, events: list[Event]) -> None:
     s.placed = None
     s.active = s.seat = (s.active + 1) % len(s.players)
     _draw(s, events)
-
 
 
 # ------------------------------------------------------------------ legal actions and apply

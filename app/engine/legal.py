@@ -53,8 +53,9 @@ def legal_follower_spots(state: GameState) -> list[str]:
     if state.options.tileset == "wheel_of_fortune":
         spots += [
             f"crown:{name}"
-            for name, crowns, held in zip(wheel.SEGMENT_NAMES, wheel.CROWNS, state.crowns,
-                                          strict=True)
+            for name, crowns, held in zip(
+                wheel.SEGMENT_NAMES, wheel.CROWNS, state.crowns, strict=True
+            )
             if len(held) < crowns
         ]
     return spots
@@ -87,7 +88,8 @@ def check(state: GameState, action: Action) -> None:
     if state.phase == PLAGUE or isinstance(action, RemoveFollower):
         if state.phase != PLAGUE or not isinstance(action, RemoveFollower):
             raise WrongPhase(
-                "Plague: choose a follower to take back" if state.phase == PLAGUE
+                "Plague: choose a follower to take back"
+                if state.phase == PLAGUE
                 else "no Plague decision is pending"
             )
         if plague_target(state, action) is None:

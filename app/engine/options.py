@@ -29,6 +29,7 @@ class Options:
     small_city_two_points: bool = False
 
     def __post_init__(self) -> None:
+        """Check the options at construction; raises :class:`InvalidOptions`."""
         if self.tileset not in TILESETS:
             raise InvalidOptions(f"unknown tileset {self.tileset!r}")
         if self.tileset not in SUPPORTED_TILESETS:

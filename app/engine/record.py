@@ -26,7 +26,8 @@ def export_record(state: GameState) -> dict[str, Any]:
     drawn so far and the completed turns (a tile placed whose follower decision is pending, or a
     Plague still being decided, is left out). Follower spots are written canonically (first
     side/half-edge clockwise). A discarded Wheel of Fortune tile whose icon landed the pig on
-    Plague makes a ``{"discarded", "plague"}`` entry (record.md)."""
+    Plague makes a ``{"discarded", "plague"}`` entry (record.md).
+    """
     actions = state.actions
     moves: list[dict[str, Any]] = []
     drawn = state.deck[: state.deck_pos]
@@ -38,16 +39,25 @@ def export_record(state: GameState) -> dict[str, Any]:
         plague: list[dict[str, Any]] = []
         while ai < len(actions) and isinstance(removal := actions[ai], RemoveFollower):
             rt = state.board[(removal.x, removal.y)][0]
-            plague.append({"seat": removal.seat, "at": [removal.x, removal.y],
-                           "follower": rt.segments[rt.spots[removal.spot]].name})
+            plague.append(
+                {
+                    "seat": removal.seat,
+                    "at": [removal.x, removal.y],
+                    "follower": rt.segments[rt.spots[removal.spot]].name,
+                }
+            )
             ai += 1
         on_plague = bool(icon) and pig == PLAGUE_SEGMENT
         action = actions[ai] if ai < len(actions) else None
         if isinstance(action, PlaceTile) and state.board[(action.x, action.y)][0].tile == tile:
             if ai + 1 >= len(actions):
                 break  # placed, follower decision pending
-            move: dict[str, Any] = {"tile": tile, "at": [action.x, action.y],
-                                    "rotation": action.rotation, "follower": None}
+            move: dict[str, Any] = {
+                "tile": tile,
+                "at": [action.x, action.y],
+                "rotation": action.rotation,
+                "follower": None,
+            }
             if plague:
                 move["plague"] = plague
             after = actions[ai + 1]
@@ -78,7 +88,8 @@ def export_record(state: GameState) -> dict[str, Any]:
 
 class _PlagueDiscards:
     """Follows the engine's events and collects the tiles it discarded after their icon had
-    landed the pig on Plague (each needs a ``discarded`` entry in the record)."""
+    landed the pig on Plague (each needs a ``discarded`` entry in the record).
+    """
 
     def __init__(self) -> None:
         self.on_plague = False
@@ -131,8 +142,12 @@ def _plague(state: GameState, removals: Any, number: int) -> list[Event]:
         if not queue:
             raise RecordError(f"Plague: seat {state.seat} must take a follower back", number)
         item = queue.pop(0)
-        if not isinstance(item, dict) or not isinstance(item.get("at"), list) \
-                or len(item["at"]) != 2 or not isinstance(item.get("follower"), str):
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("at"), list)
+            or len(item["at"]) != 2
+            or not isinstance(item.get("follower"), str)
+        ):
             raise RecordError("a Plague removal is {seat, at: [x, y], follower}", number)
         if item.get("seat") != state.seat:
             raise RecordError(
@@ -145,23 +160,27 @@ def _plague(state: GameState, removals: Any, number: int) -> list[Event]:
     return events
 
 
-def _discarded(state: GameState, move: dict[str, Any], number: int,
-               discards: _PlagueDiscards) -> list[Event]:
+def _discarded(
+    state: GameState, move: dict[str, Any], number: int, discards: _PlagueDiscards
+) -> list[Event]:
     """A ``{"discarded": tile, "plague": [...]}`` entry: the tile is the next one drawn, its
     icon landed the pig on Plague, the removals are the ones asked for, and then it fits
-    nowhere (the engine discards it itself)."""
+    nowhere (the engine discards it itself).
+    """
     tile = move["discarded"]
     if discards.pending:
         if tile != discards.pending[0]:
-            raise RecordError(f"the tile discarded after Plague is {discards.pending[0]!r}, "
-                              f"not {tile!r}", number)
+            raise RecordError(
+                f"the tile discarded after Plague is {discards.pending[0]!r}, not {tile!r}", number
+            )
         if move.get("plague") not in (None, []):
             raise RecordError("nobody had a follower on a land tile at this Plague", number)
         discards.pending.pop(0)
         return []
     if state.phase != PLAGUE or state.tile != tile:
         raise RecordError(
-            f"tile {tile!r} is not a tile drawn now that landed the pig on Plague", number)
+            f"tile {tile!r} is not a tile drawn now that landed the pig on Plague", number
+        )
     try:
         events = discards.feed(_plague(state, move.get("plague"), number))
     except EngineError as exc:
@@ -172,10 +191,12 @@ def _discarded(state: GameState, move: dict[str, Any], number: int,
     return events
 
 
-def _move(state: GameState, move: dict[str, Any], number: int,
-          discards: _PlagueDiscards) -> list[Event]:
+def _move(
+    state: GameState, move: dict[str, Any], number: int, discards: _PlagueDiscards
+) -> list[Event]:
     """One placed tile: its Plague removals (if its draw landed on Plague), the placement and
-    the follower decision, each checked by the engine."""
+    the follower decision, each checked by the engine.
+    """
     if state.phase == GAME_OVER:
         raise RecordError("the game is already over (no tile left to draw)", number)
     if state.phase not in (PLACE_TILE, PLAGUE) or state.tile is None:
@@ -203,7 +224,9 @@ def _move(state: GameState, move: dict[str, Any], number: int,
         if discards.pending:
             raise RecordError(
                 f"tile {tile!r} landed the pig on Plague and fits nowhere: the record must "
-                "list it as discarded", number)
+                "list it as discarded",
+                number,
+            )
         seat = state.seat
         events += apply_in_place(state, PlaceTile(seat, at[0], at[1], rotation))
         if follower is None:
@@ -240,12 +263,16 @@ def replay(record: Any) -> tuple[GameState, list[Event]]:
         if discards.pending:
             raise RecordError(
                 f"tile {discards.pending[0]!r} landed the pig on Plague and fits nowhere: "
-                "the record must list it as discarded here", number)
+                "the record must list it as discarded here",
+                number,
+            )
         events += _move(state, move, number, discards)
     if discards.pending:
         raise RecordError(
             f"tile {discards.pending[0]!r} landed the pig on Plague and fits nowhere: "
-            "the record must list it as discarded", len(moves) + 1)
+            "the record must list it as discarded",
+            len(moves) + 1,
+        )
     if finished and state.phase != GAME_OVER:
         raise RecordError(
             f"the record ends while tile {state.tile!r} still has to be placed",

@@ -47,8 +47,18 @@ def award(
         key = (seat, category, final)
         s.tally[key] = s.tally.get(key, 0) + points
         events.append(
-            PointsScored(seat, points, category, final, sorted_tiles, pennants, cities,
-                         majority, by_seat, rule)
+            PointsScored(
+                seat,
+                points,
+                category,
+                final,
+                sorted_tiles,
+                pennants,
+                cities,
+                majority,
+                by_seat,
+                rule,
+            )
         )
 
 
@@ -98,10 +108,19 @@ def score_completed(s: GameState, root: int, events: list[Event]) -> None:
     else:
         points = 2 * len(tiles) + 2 * pennants
         rule = "completed city: 2 points per tile and per pennant"
-    events.append(FeatureCompleted(KIND_NAMES[kind], tuple(sorted(tiles)), pennants,
-                                   tuple(counts)))
-    award(s, events, majority, points, category=KIND_NAMES[kind], rule=rule, tiles=tiles,
-          pennants=pennants, majority=majority, counts=counts)
+    events.append(FeatureCompleted(KIND_NAMES[kind], tuple(sorted(tiles)), pennants, tuple(counts)))
+    award(
+        s,
+        events,
+        majority,
+        points,
+        category=KIND_NAMES[kind],
+        rule=rule,
+        tiles=tiles,
+        pennants=pennants,
+        majority=majority,
+        counts=counts,
+    )
     return_followers(s, root, events)
 
 
@@ -130,21 +149,43 @@ def final_scoring(s: GameState, events: list[Event]) -> None:
                 rule = "incomplete city: 1 point per tile and per pennant"
             else:
                 x, y = s.seg_pos[root]
-                tiles = frozenset([(x, y)] + [(x + dx, y + dy) for dx, dy in RING
-                                              if (x + dx, y + dy) in s.board])
+                tiles = frozenset(
+                    [(x, y)] + [(x + dx, y + dy) for dx, dy in RING if (x + dx, y + dy) in s.board]
+                )
                 points = len(tiles)
                 rule = "incomplete cloister: 1 point plus 1 per neighbouring tile"
-            award(s, events, majority, points, category=KIND_NAMES[kind], final=True, rule=rule,
-                  tiles=tiles, pennants=pennants, majority=majority, counts=counts)
+            award(
+                s,
+                events,
+                majority,
+                points,
+                category=KIND_NAMES[kind],
+                final=True,
+                rule=rule,
+                tiles=tiles,
+                pennants=pennants,
+                majority=majority,
+                counts=counts,
+            )
     farms = by_kind[FIELD]
     if s.options.farm_scoring == "modern":
         for root in farms:
             counts = follower_counts(s, s.f_followers[root])
             majority = leaders(counts)
             cities = completed_cities(s, root)
-            award(s, events, majority, 3 * len(cities), category="farm", final=True,
-                  rule="farm: 3 points per completed city supplied", tiles=s.f_tiles[root],
-                  cities=len(cities), majority=majority, counts=counts)
+            award(
+                s,
+                events,
+                majority,
+                3 * len(cities),
+                category="farm",
+                final=True,
+                rule="farm: 3 points per completed city supplied",
+                tiles=s.f_tiles[root],
+                cities=len(cities),
+                majority=majority,
+                counts=counts,
+            )
     else:
         # Original scoring: each completed city once, 4 points to the farmer majority over all
         # farms touching it (RULES.md §4.4).
@@ -156,10 +197,20 @@ def final_scoring(s: GameState, events: list[Event]) -> None:
             gids = [g for farm in city_farms[city] for g in s.f_followers[farm]]
             counts = follower_counts(s, gids)
             majority = leaders(counts)
-            award(s, events, majority, 4, category="farm", final=True,
-                  rule="original farm scoring: 4 points per completed city to its farmer majority",
-                  tiles=s.f_tiles[city], pennants=s.f_pennants[city], cities=1,
-                  majority=majority, counts=counts)
+            award(
+                s,
+                events,
+                majority,
+                4,
+                category="farm",
+                final=True,
+                rule="original farm scoring: 4 points per completed city to its farmer majority",
+                tiles=s.f_tiles[city],
+                pennants=s.f_pennants[city],
+                cities=1,
+                majority=majority,
+                counts=counts,
+            )
     best = max(s.scores)
     s.winners = tuple(seat for seat, v in enumerate(s.scores) if v == best)
     s.phase = GAME_OVER

@@ -82,11 +82,40 @@ class GameState:
     """
 
     __slots__ = (
-        "options", "players", "seed", "deck", "deck_pos", "partial", "actions",
-        "board", "seg_pos", "seg_kind", "parent", "f_tiles", "f_open", "f_pennants",
-        "f_followers", "f_cities", "followers", "supply", "scores", "tally", "frontier",
-        "river_end", "river_turn", "phase", "seat", "active", "tile", "placed", "turn",
-        "winners", "opening_events", "pig", "crowns", "plague_queue",
+        "options",
+        "players",
+        "seed",
+        "deck",
+        "deck_pos",
+        "partial",
+        "actions",
+        "board",
+        "seg_pos",
+        "seg_kind",
+        "parent",
+        "f_tiles",
+        "f_open",
+        "f_pennants",
+        "f_followers",
+        "f_cities",
+        "followers",
+        "supply",
+        "scores",
+        "tally",
+        "frontier",
+        "river_end",
+        "river_turn",
+        "phase",
+        "seat",
+        "active",
+        "tile",
+        "placed",
+        "turn",
+        "winners",
+        "opening_events",
+        "pig",
+        "crowns",
+        "plague_queue",
     )
 
     options: Options
@@ -182,7 +211,7 @@ class GameState:
         the next tile.
         """
         counts: dict[str, int] = {}
-        for tid in self.deck[self.deck_pos:]:
+        for tid in self.deck[self.deck_pos :]:
             counts[tid] = counts.get(tid, 0) + 1
         return dict(sorted(counts.items()))
 
@@ -223,9 +252,16 @@ class GameState:
                 gid = parent[gid]
             roots.append(gid)
         features = [
-            [gid, sorted(self.f_tiles[gid]), self.f_open[gid], self.f_pennants[gid],
-             list(self.f_followers[gid]), sorted(self.f_cities[gid])]
-            for gid, root in enumerate(roots) if root == gid
+            [
+                gid,
+                sorted(self.f_tiles[gid]),
+                self.f_open[gid],
+                self.f_pennants[gid],
+                list(self.f_followers[gid]),
+                sorted(self.f_cities[gid]),
+            ]
+            for gid, root in enumerate(roots)
+            if root == gid
         ]
         return {
             "deck_pos": self.deck_pos,
@@ -235,8 +271,10 @@ class GameState:
             "followers": [[gid, seat] for gid, seat in self.followers.items()],
             "supply": list(self.supply),
             "scores": list(self.scores),
-            "tally": [[seat, category, final, points]
-                      for (seat, category, final), points in self.tally.items()],
+            "tally": [
+                [seat, category, final, points]
+                for (seat, category, final), points in self.tally.items()
+            ],
             "frontier": [[x, y, mask, value] for (x, y), (mask, value) in self.frontier.items()],
             "river_end": [list(self.river_end[0]), self.river_end[1]] if self.river_end else None,
             "river_turn": self.river_turn,

@@ -136,9 +136,18 @@ BASE_TILES: tuple[TileType, ...] = (
     TileType("J", 3, "CRRF", ("city:N", "road:ES", "field:ENE SSW WSW WNW>N", "field:ESE SSE")),
     TileType("K", 3, "CFRR", ("city:N", "road:SW", "field:ENE ESE SSE WNW>N", "field:SSW WSW")),
     TileType(
-        "L", 3, "CRRR",
-        ("city:N", "road:E", "road:S", "road:W", "field:ENE WNW>N", "field:ESE SSE",
-         "field:SSW WSW"),
+        "L",
+        3,
+        "CRRR",
+        (
+            "city:N",
+            "road:E",
+            "road:S",
+            "road:W",
+            "field:ENE WNW>N",
+            "field:ESE SSE",
+            "field:SSW WSW",
+        ),
     ),
     TileType("M", 2, "CFFC", ("city:NW+", "field:ENE ESE SSE SSW>N")),
     TileType("N", 3, "CFFC", ("city:NW", "field:ENE ESE SSE SSW>N")),
@@ -151,14 +160,25 @@ BASE_TILES: tuple[TileType, ...] = (
     TileType("U", 8, "FRFR", ("road:EW", "field:NNW NNE ENE WNW", "field:ESE SSE SSW WSW")),
     TileType("V", 9, "FFRR", ("road:SW", "field:NNW NNE ENE ESE SSE WNW", "field:SSW WSW")),
     TileType(
-        "W", 4, "FRRR",
-        ("road:E", "road:S", "road:W", "field:NNW NNE ENE WNW", "field:ESE SSE",
-         "field:SSW WSW"),
+        "W",
+        4,
+        "FRRR",
+        ("road:E", "road:S", "road:W", "field:NNW NNE ENE WNW", "field:ESE SSE", "field:SSW WSW"),
     ),
     TileType(
-        "X", 1, "RRRR",
-        ("road:N", "road:E", "road:S", "road:W", "field:WNW NNW", "field:NNE ENE",
-         "field:ESE SSE", "field:SSW WSW"),
+        "X",
+        1,
+        "RRRR",
+        (
+            "road:N",
+            "road:E",
+            "road:S",
+            "road:W",
+            "field:WNW NNW",
+            "field:NNE ENE",
+            "field:ESE SSE",
+            "field:SSW WSW",
+        ),
     ),
 )
 
@@ -167,40 +187,70 @@ RIVER_TILES: tuple[TileType, ...] = (
     TileType("R1", 1, "FIFF", ("river:E", f"field:{ALL_HALVES}"), river=True),
     TileType("R2", 1, "FFFI", ("river:W", f"field:{ALL_HALVES}"), river=True),
     TileType(
-        "R3", 1, "CICI",
-        ("city:N", "city:S", "river:EW", "field:ENE WNW>N", "field:ESE WSW>S"), river=True,
-    ),
-    TileType(
-        "R4", 1, "CIRI",
-        ("city:N", "river:EW", "road:S", "field:ENE>N", "field:WNW>N", "field:ESE SSE",
-         "field:SSW WSW"),
+        "R3",
+        1,
+        "CICI",
+        ("city:N", "city:S", "river:EW", "field:ENE WNW>N", "field:ESE WSW>S"),
         river=True,
     ),
     TileType(
-        "R5", 1, "FIRI",
-        ("river:EW", "cloister", "road:S", "field:NNW NNE ENE WNW", "field:ESE SSE",
-         "field:SSW WSW"),
+        "R4",
+        1,
+        "CIRI",
+        (
+            "city:N",
+            "river:EW",
+            "road:S",
+            "field:ENE>N",
+            "field:WNW>N",
+            "field:ESE SSE",
+            "field:SSW WSW",
+        ),
         river=True,
     ),
     TileType(
-        "R6", 1, "IRIR",
-        ("river:NS", "road:EW", "field:NNW WNW", "field:NNE ENE", "field:ESE SSE",
-         "field:SSW WSW"),
+        "R5",
+        1,
+        "FIRI",
+        (
+            "river:EW",
+            "cloister",
+            "road:S",
+            "field:NNW NNE ENE WNW",
+            "field:ESE SSE",
+            "field:SSW WSW",
+        ),
         river=True,
     ),
     TileType(
-        "R7", 2, "FIFI", ("river:EW", "field:NNW NNE ENE WNW", "field:ESE SSE SSW WSW"),
-        river=True,
-    ),
-    TileType("R8", 1, "CIIC", ("city:NW", "river:ES", "field:ENE SSW>N", "field:ESE SSE"),
-             river=True),
-    TileType(
-        "R9", 1, "RRII", ("road:NE", "river:WS", "field:NNW WNW ESE SSE", "field:NNE ENE",
-                          "field:SSW WSW"),
+        "R6",
+        1,
+        "IRIR",
+        ("river:NS", "road:EW", "field:NNW WNW", "field:NNE ENE", "field:ESE SSE", "field:SSW WSW"),
         river=True,
     ),
     TileType(
-        "R10", 2, "FFII", ("river:WS", "field:NNW NNE ENE ESE SSE WNW", "field:SSW WSW"),
+        "R7",
+        2,
+        "FIFI",
+        ("river:EW", "field:NNW NNE ENE WNW", "field:ESE SSE SSW WSW"),
+        river=True,
+    ),
+    TileType(
+        "R8", 1, "CIIC", ("city:NW", "river:ES", "field:ENE SSW>N", "field:ESE SSE"), river=True
+    ),
+    TileType(
+        "R9",
+        1,
+        "RRII",
+        ("road:NE", "river:WS", "field:NNW WNW ESE SSE", "field:NNE ENE", "field:SSW WSW"),
+        river=True,
+    ),
+    TileType(
+        "R10",
+        2,
+        "FFII",
+        ("river:WS", "field:NNW NNE ENE ESE SSE WNW", "field:SSW WSW"),
         river=True,
     ),
 )
@@ -210,25 +260,39 @@ SPRING = "R1"
 LAKE = "R2"
 
 
-
 #: Wheel of Fortune: the 9 tiles of other expansions' designs, RULES.md §6.7 (JCZ orientation;
 #: no inns, cathedrals, goods or pennants on these copies). Counts and icons: ``wheel_data``.
 WHEEL_SHAPES: tuple[TileType, ...] = (
-    TileType("IC-CFR", 1, "CFRF", ("city:N", "road:S", "field:ENE ESE SSE>N",
-                                   "field:SSW WSW WNW>N")),
+    TileType(
+        "IC-CFR", 1, "CFRF", ("city:N", "road:S", "field:ENE ESE SSE>N", "field:SSW WSW WNW>N")
+    ),
     TileType("IC-RCc", 1, "CFRC", ("city:NW", "road:S", "field:SSW>N", "field:ENE ESE SSE>N")),
     TileType("IC-CcR", 1, "CRFC", ("city:NW", "road:E", "field:ENE>N", "field:ESE SSE SSW>N")),
     TileType("IC-CCC", 1, "CCFC", ("city:N", "city:E", "city:W", "field:SSE SSW>N,E,W")),
-    TileType("IC-LRFR", 1, "FRFR", ("cloister", "road:E", "road:W", "field:NNW NNE ENE WNW",
-                                    "field:ESE SSE SSW WSW")),
-    TileType("IC-RrRr", 1, "RRRR", ("road:NW", "road:ES", "field:NNW WNW", "field:ESE SSE",
-                                    "field:NNE ENE SSW WSW")),
-    TileType("TB-CR", 1, "CRFF", ("city:N", "road:E", "field:ENE>N",
-                                  "field:ESE SSE SSW WSW WNW>N")),
-    TileType("KS-RC", 1, "CFFR", ("city:N", "road:W", "field:WNW>N",
-                                  "field:ENE ESE SSE SSW WSW>N")),
-    TileType("KS-CRrR", 1, "CRRR", ("city:N", "road:W", "road:ES", "field:WNW>N",
-                                    "field:ENE SSW WSW>N", "field:ESE SSE")),
+    TileType(
+        "IC-LRFR",
+        1,
+        "FRFR",
+        ("cloister", "road:E", "road:W", "field:NNW NNE ENE WNW", "field:ESE SSE SSW WSW"),
+    ),
+    TileType(
+        "IC-RrRr",
+        1,
+        "RRRR",
+        ("road:NW", "road:ES", "field:NNW WNW", "field:ESE SSE", "field:NNE ENE SSW WSW"),
+    ),
+    TileType(
+        "TB-CR", 1, "CRFF", ("city:N", "road:E", "field:ENE>N", "field:ESE SSE SSW WSW WNW>N")
+    ),
+    TileType(
+        "KS-RC", 1, "CFFR", ("city:N", "road:W", "field:WNW>N", "field:ENE ESE SSE SSW WSW>N")
+    ),
+    TileType(
+        "KS-CRrR",
+        1,
+        "CRRR",
+        ("city:N", "road:W", "road:ES", "field:WNW>N", "field:ENE SSW WSW>N", "field:ESE SSE"),
+    ),
 )
 
 
@@ -254,7 +318,8 @@ def _board_tile(pos: tuple[int, int], sides: str, halves: str) -> TileType:
 
 def _wheel_tiles() -> tuple[TileType, ...]:
     """Wheel of Fortune tile types: the copies with icons (``U.1``), the 9 expansion-design
-    shapes (the plain ones), and the 16 board cells (count 0)."""
+    shapes (the plain ones), and the 16 board cells (count 0).
+    """
     shapes = {t.id: t for t in BASE_TILES + WHEEL_SHAPES}
     out: list[TileType] = []
     for t in WHEEL_SHAPES:
@@ -277,7 +342,8 @@ TILE_TYPES: dict[str, TileType] = {t.id: t for t in BASE_TILES + RIVER_TILES + W
 
 def wheel_deck_counts() -> dict[str, int]:
     """Tile id → copies in the Wheel of Fortune deck (72 tiles, all drawable; RULES.md §6.7):
-    plain copies under the type's id, icon copies under ``<type>.<n>``."""
+    plain copies under the type's id, icon copies under ``<type>.<n>``.
+    """
     counts: dict[str, int] = {}
     for tid, copies in wheel_data.DECK.items():
         icons = wheel_data.ICON_TILES.get(tid, ())
@@ -288,8 +354,9 @@ def wheel_deck_counts() -> dict[str, int]:
     return counts
 
 
-def _parse_segments(tile: TileType) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int,
-                                                   tuple[int, ...]]]:
+def _parse_segments(
+    tile: TileType,
+) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]]:
     """Parse a tile's mini-notation into (kind, sides, halves, pennants, city-sides) tuples."""
     parsed: list[tuple[int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]] = []
     for spec in tile.segments:
@@ -388,11 +455,22 @@ def _check_catalogue() -> None:
     wof = wheel_deck_counts()
     assert sum(wof.values()) == 72
     assert sum(n for tid, n in wof.items() if TILE_TYPES[tid].icon) == 19
-    assert sorted(TILE_TYPES[tid].icon for tid, n in wof.items() for _ in range(n)
-                  if TILE_TYPES[tid].icon) == [1] * 11 + [2] * 5 + [3] * 3
+    assert (
+        sorted(
+            TILE_TYPES[tid].icon for tid, n in wof.items() for _ in range(n) if TILE_TYPES[tid].icon
+        )
+        == [1] * 11 + [2] * 5 + [3] * 3
+    )
     assert sum(n for tid, n in wof.items() if ROTATED[tid][0].cloister >= 0) == 7
-    assert sum(n * p for tid, n in wof.items()
-               for p in (s.pennants for s in ROTATED[tid][0].segments) if p) == 10
+    assert (
+        sum(
+            n * p
+            for tid, n in wof.items()
+            for p in (s.pennants for s in ROTATED[tid][0].segments)
+            if p
+        )
+        == 10
+    )
     for tid, rots in ROTATED.items():
         rt = rots[0]
         inner = TILE_TYPES[tid].edges

@@ -24,8 +24,9 @@ def follower_positions(state: GameState) -> list[dict[str, Any]]:
         (x, y), spot = spot_of(state, gid)
         rows.append((y, x, spot, seat, ROLE_NAMES[state.seg_kind[gid]]))
     rows.sort()
-    return [{"seat": seat, "at": [x, y], "spot": spot, "role": role}
-            for y, x, spot, seat, role in rows]
+    return [
+        {"seat": seat, "at": [x, y], "spot": spot, "role": role} for y, x, spot, seat, role in rows
+    ]
 
 
 def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
@@ -67,14 +68,19 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
             "pig": wheel.SEGMENT_NAMES[state.pig],
             "segments": [
                 {"name": name, "crowns": crowns, "occupants": list(held)}
-                for name, crowns, held in zip(wheel.SEGMENT_NAMES, wheel.CROWNS, state.crowns,
-                                              strict=True)
+                for name, crowns, held in zip(
+                    wheel.SEGMENT_NAMES, wheel.CROWNS, state.crowns, strict=True
+                )
             ],
             "cells": [[x, y] for x, y in sorted(BOARD_CELLS)],
         }
         out["plague"] = (
-            {"seat": state.seat, "waiting": list(state.plague_queue),
-             "choices": [[x, y, spot] for x, y, spot in wheel.plague_choices(state)]}
-            if state.phase == PLAGUE else None
+            {
+                "seat": state.seat,
+                "waiting": list(state.plague_queue),
+                "choices": [[x, y, spot] for x, y, spot in wheel.plague_choices(state)],
+            }
+            if state.phase == PLAGUE
+            else None
         )
     return out

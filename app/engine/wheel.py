@@ -27,13 +27,15 @@ PLAGUE_SEGMENT = SEGMENT_NAMES.index("plague")
 
 def tax_points(knights: int, pennants: int) -> int:
     """Tax for one player's ``knights`` in one city with ``pennants``: each knight earns a point
-    per pennant plus a point per knight of that player in the city, ``k × (p + k)`` (§6.5)."""
+    per pennant plus a point per knight of that player in the city, ``k × (p + k)`` (§6.5).
+    """
     return knights * (pennants + knights)
 
 
 def crown_points(crowns: int, occupants: int) -> int:
     """Points per follower on a segment's crown spaces (§6.6): alone on one crown 3, alone on
-    two crowns 6, two followers on two crowns 3 each."""
+    two crowns 6, two followers on two crowns 3 each.
+    """
     if occupants == 1 and crowns == 2:
         return 6
     return 3
@@ -56,24 +58,43 @@ def spin(s: GameState, icon: int, events: list[Event]) -> None:
             s.seat = s.plague_queue[0]
             return
     elif name == "fortune":
-        award(s, events, (s.active,), 3, category="fortune",
-              rule="Fortune: 3 points to the player who moved the pig")
+        award(
+            s,
+            events,
+            (s.active,),
+            3,
+            category="fortune",
+            rule="Fortune: 3 points to the player who moved the pig",
+        )
     elif name == "tax":
         _tax(s, events)
     elif name == "famine":
         _famine(s, events)
     elif name == "storm":
         for seat, supply in enumerate(s.supply):
-            award(s, events, (seat,), supply, category="storm",
-                  rule=f"Storm: 1 point per follower in supply ({supply})")
+            award(
+                s,
+                events,
+                (seat,),
+                supply,
+                category="storm",
+                rule=f"Storm: 1 point per follower in supply ({supply})",
+            )
     elif name == "inquisition":
         monks = [0] * len(s.players)
         for gid, seat in s.followers.items():
             if s.seg_kind[gid] == CLOISTER:
                 monks[seat] += 1
         for seat, n in enumerate(monks):
-            award(s, events, (seat,), 2 * n, category="inquisition",
-                  rule=f"Inquisition: 2 points per monk ({n})", counts=monks)
+            award(
+                s,
+                events,
+                (seat,),
+                2 * n,
+                category="inquisition",
+                rule=f"Inquisition: 2 points per monk ({n})",
+                counts=monks,
+            )
     score_crowns(s, s.pig, events)
 
 
@@ -107,7 +128,8 @@ def remove_follower(s: GameState, gid: int, events: list[Event]) -> None:
 
 def finish_plague(s: GameState, events: list[Event]) -> bool:
     """After one Plague decision: move to the next seat, or score Plague's crowns and return
-    True once every decision is made."""
+    True once every decision is made.
+    """
     s.plague_queue = tuple(seat for seat in s.plague_queue[1:] if seat in s.followers.values())
     if s.plague_queue:
         s.seat = s.plague_queue[0]
@@ -127,8 +149,15 @@ def score_crowns(s: GameState, segment: int, events: list[Event]) -> None:
     for seat in occupants:
         counts[seat] += 1
     for seat in occupants:
-        award(s, events, (seat,), points, category="crown",
-              rule=f"crown space on {name}: {points} points", counts=counts)
+        award(
+            s,
+            events,
+            (seat,),
+            points,
+            category="crown",
+            rule=f"crown space on {name}: {points} points",
+            counts=counts,
+        )
     for seat in occupants:
         s.supply[seat] += 1
         events.append(CrownReturned(seat, name))
@@ -145,9 +174,15 @@ def _tax(s: GameState, events: list[Event]) -> None:
         for seat, k in enumerate(counts):
             if k:
                 award(
-                    s, events, (seat,), tax_points(k, pennants), category="tax",
+                    s,
+                    events,
+                    (seat,),
+                    tax_points(k, pennants),
+                    category="tax",
                     rule=f"Tax: {k} knight(s) × ({pennants} pennant(s) + {k} knight(s))",
-                    tiles=s.f_tiles[root], pennants=pennants, counts=counts,
+                    tiles=s.f_tiles[root],
+                    pennants=pennants,
+                    counts=counts,
                 )
 
 
@@ -161,7 +196,13 @@ def _famine(s: GameState, events: list[Event]) -> None:
         for seat, k in enumerate(counts):
             if k and cities:
                 award(
-                    s, events, (seat,), k * cities, category="famine",
+                    s,
+                    events,
+                    (seat,),
+                    k * cities,
+                    category="famine",
                     rule=f"Famine: {k} farmer(s) × {cities} completed cit(ies) supplied",
-                    tiles=s.f_tiles[root], cities=cities, counts=counts,
+                    tiles=s.f_tiles[root],
+                    cities=cities,
+                    counts=counts,
                 )

@@ -45,7 +45,6 @@ BOARD: dict[tuple[int, int], tuple[str, str]] = {
 }
 
 
-
 def cell_id(pos: tuple[int, int]) -> str:
     """The tile id of the board cell at ``pos``: ``WHEEL-xy`` (``WHEEL-30`` is x 3, y 0)."""
     return f"WHEEL-{pos[0]}{pos[1]}"
@@ -71,12 +70,39 @@ SEGMENTS: tuple[tuple[str, int], ...] = (
 #: design (the base set less one each of E, H, J, K, L, N, P, R, V) and the 9 tiles of other
 #: expansions' designs (shapes in ``tiles.WHEEL_SHAPES``).
 DECK: dict[str, int] = {
-    "A": 2, "B": 4, "C": 1,
+    "A": 2,
+    "B": 4,
+    "C": 1,
     "D": 4,  # S004's 72 tiles; TTS-WOF holds 3 (its start D removed?) — RULES.md §6.7, §8 q. 4
-    "E": 4, "F": 2, "G": 1, "H": 2, "I": 2, "J": 2, "K": 2, "L": 2, "M": 2, "N": 2,
-    "O": 2, "P": 2, "Q": 1, "R": 2, "S": 2, "T": 1, "U": 8, "V": 8, "W": 4, "X": 1,
-    "IC-CFR": 1, "IC-RCc": 1, "IC-CcR": 1, "IC-CCC": 1, "IC-LRFR": 1, "IC-RrRr": 1,
-    "TB-CR": 1, "KS-RC": 1, "KS-CRrR": 1,
+    "E": 4,
+    "F": 2,
+    "G": 1,
+    "H": 2,
+    "I": 2,
+    "J": 2,
+    "K": 2,
+    "L": 2,
+    "M": 2,
+    "N": 2,
+    "O": 2,
+    "P": 2,
+    "Q": 1,
+    "R": 2,
+    "S": 2,
+    "T": 1,
+    "U": 8,
+    "V": 8,
+    "W": 4,
+    "X": 1,
+    "IC-CFR": 1,
+    "IC-RCc": 1,
+    "IC-CcR": 1,
+    "IC-CCC": 1,
+    "IC-LRFR": 1,
+    "IC-RrRr": 1,
+    "TB-CR": 1,
+    "KS-RC": 1,
+    "KS-CRrR": 1,
 }
 
 #: Tile type → the wheel icon of each of its copies that carries one (19 in all: 11 × 1,

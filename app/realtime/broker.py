@@ -137,7 +137,8 @@ class RedisBroker(Broker):
 
     async def publish(self, channel: str, message: str) -> bool:
         """``PUBLISH`` (through the batching publisher: one connection, pipelined, in order);
-        returns False when Redis is unreachable."""
+        returns False when Redis is unreachable.
+        """
         if self._closing:
             return False
         if self._publisher is None or self._publisher.done():

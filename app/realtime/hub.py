@@ -221,7 +221,8 @@ class Hub:
 
     def deliver_note(self, frame: str, only_spectators: bool = False) -> None:
         """Push an unversioned frame (a chat message) to local sockets now: all of them, or
-        only spectators' (``key`` None). Other instances get it as a ``note`` message."""
+        only spectators' (``key`` None). Other instances get it as a ``note`` message.
+        """
         for conn in list(self.connections):
             if not only_spectators or conn.key is None:
                 conn.push(None, frame)
@@ -355,8 +356,14 @@ class Hub:
 
     async def _announce(self, hello: bool = False) -> None:
         keys, spectators = self.local_presence()
-        payload = dumps({"keys": sorted(keys), "spectators": spectators, "hello": hello,
-                         "v": self.last_v if self.ordered else None})
+        payload = dumps(
+            {
+                "keys": sorted(keys),
+                "spectators": spectators,
+                "hello": hello,
+                "v": self.last_v if self.ordered else None,
+            }
+        )
         await self.manager.broker.publish(
             self.channel, broker_message(self.manager.broker.instance_id, "presence", 0, payload)
         )

@@ -1,4 +1,4 @@
-"""The websocket wire protocol: envelopes ``{"t": type, "v": version?, "d": data}``.
+r"""The websocket wire protocol: envelopes ``{"t": type, "v": version?, "d": data}``.
 
 Server → client frames are built here as JSON text once and sent to every socket as is.
 Client → server frames are parsed with pydantic (:func:`parse_client_frame`); anything
@@ -65,7 +65,8 @@ class ChatBody(BaseModel):
 
 class ChatFrame(BaseModel):
     """``{"t": "chat", "d": {"text": "well played!"}}`` or ``{"d": {"quick": "good_game"}}``
-    (content rules and their error codes: app/services/chat.py)."""
+    (content rules and their error codes: app/services/chat.py).
+    """
 
     model_config = ConfigDict(extra="forbid", strict=True)
     t: Literal["chat"]
@@ -81,7 +82,8 @@ class VoteData(BaseModel):
 
 class VoteFrame(BaseModel):
     """``{"t": "vote", "d": {"choice": "wait" | "computer" | "end"}}`` — a remaining player's
-    ballot on what to do about a player who left (docs/API.md § Leaving)."""
+    ballot on what to do about a player who left (docs/API.md § Leaving).
+    """
 
     model_config = ConfigDict(extra="forbid", strict=True)
     t: Literal["vote"]
@@ -97,7 +99,8 @@ class SwitchData(BaseModel):
 
 class SwitchFrame(BaseModel):
     """``{"t": "switch", "d": {"accept": false|true}}`` — propose (or accept) switching the
-    match live ↔ correspondence."""
+    match live ↔ correspondence.
+    """
 
     model_config = ConfigDict(extra="forbid", strict=True)
     t: Literal["switch"]
@@ -113,8 +116,9 @@ class TakeBackFrame(BaseModel):
 
 #: Frames about the match's clock and leavers (handled by ``app.services.clocks``).
 ClockRequest = VoteFrame | SwitchFrame | TakeBackFrame
-AnyClientFrame = (ActionFrame | PingFrame | SyncFrame | ChatFrame | VoteFrame | SwitchFrame
-                  | TakeBackFrame)
+AnyClientFrame = (
+    ActionFrame | PingFrame | SyncFrame | ChatFrame | VoteFrame | SwitchFrame | TakeBackFrame
+)
 ClientFrame = Annotated[AnyClientFrame, Field(discriminator="t")]
 _CLIENT_FRAME: TypeAdapter[AnyClientFrame] = TypeAdapter(ClientFrame)
 _KINDS = ("action", "ping", "sync", "chat", "vote", "switch", "take_back")
@@ -132,8 +136,11 @@ def parse_client_frame(text: str) -> AnyClientFrame:
         raise FrameError("a frame must be a JSON object")
     kind = data.get("t")
     if kind not in _KINDS:
-        raise FrameError(f"unknown frame type {kind!r}" if isinstance(kind, str)
-                         else "a frame needs a string 't'")
+        raise FrameError(
+            f"unknown frame type {kind!r}"
+            if isinstance(kind, str)
+            else "a frame needs a string 't'"
+        )
     try:
         return _CLIENT_FRAME.validate_python(data)
     except ValidationError as exc:
@@ -148,8 +155,13 @@ def dumps(value: Any) -> str:
 
 
 def events_frame(
-    version: int, seat: int, action_id: str | None, events_json: str, state: Any,
-    by: str | None = None, clock: Any = None,
+    version: int,
+    seat: int,
+    action_id: str | None,
+    events_json: str,
+    state: Any,
+    by: str | None = None,
+    clock: Any = None,
 ) -> str:
     """``{"t": "events", "v", "d": {"seat", "action_id", "events", "state", "by"?, "clock"?}}``.
 
@@ -173,10 +185,10 @@ def snapshot_frame(version: int, match: dict[str, Any]) -> str:
     return dumps({"t": "snapshot", "v": version, "d": match})
 
 
-def presence_frame(seats: list[dict[str, Any]], spectators: int,
-                   version: int | None = None) -> str:
+def presence_frame(seats: list[dict[str, Any]], spectators: int, version: int | None = None) -> str:
     """``{"t": "presence", "v"?, "d": {"seats": [{"seat", "connected"}], "spectators"}}``;
-    ``v``: the match version this instance has forwarded (a client behind it can sync)."""
+    ``v``: the match version this instance has forwarded (a client behind it can sync).
+    """
     frame: dict[str, Any] = {"t": "presence", "d": {"seats": seats, "spectators": spectators}}
     if version is not None:
         frame["v"] = version

@@ -38,8 +38,20 @@ MIN_PASSWORD, MAX_PASSWORD = 8, 128
 DELETED_NAME = "Deleted player"
 #: Failed logins allowed per username and per client address (``limits`` notation).
 PER_ACCOUNT, PER_CLIENT = "10/minute", "30/minute"
-_COMMON = {"password", "12345678", "123456789", "1234567890", "qwertyui", "qwerty123",
-           "iloveyou", "11111111", "password1", "abcdefgh", "carcassonne", "00000000"}
+_COMMON = {
+    "password",
+    "12345678",
+    "123456789",
+    "1234567890",
+    "qwertyui",
+    "qwerty123",
+    "iloveyou",
+    "11111111",
+    "password1",
+    "abcdefgh",
+    "carcassonne",
+    "00000000",
+}
 
 _hasher = PasswordHash.recommended()
 #: ENVIRONMENT=test only: Argon2id with the smallest cost, so suites hashing hundreds of
@@ -47,8 +59,7 @@ _hasher = PasswordHash.recommended()
 _test_hasher = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))
 _DUMMY_HASH = _hasher.hash("not-a-real-password-" + secrets.token_hex(8))
 _TEST_DUMMY_HASH = _test_hasher.hash("not-a-real-password-" + secrets.token_hex(8))
-_limiters: weakref.WeakKeyDictionary[Runtime, MovingWindowRateLimiter] = \
-    weakref.WeakKeyDictionary()
+_limiters: weakref.WeakKeyDictionary[Runtime, MovingWindowRateLimiter] = weakref.WeakKeyDictionary()
 
 WRONG = "wrong username or password"
 
@@ -76,11 +87,14 @@ def _limiter(rt: Runtime) -> MovingWindowRateLimiter:
 
 async def check_login_rate(rt: Runtime, username_key: str, client: str) -> None:
     """Raise :class:`RateLimited` when the username or the client address has used up its
-    window of failed login attempts (:func:`count_failure` counts them)."""
+    window of failed login attempts (:func:`count_failure` counts them).
+    """
     limiter = _limiter(rt)
     prefix = rt.settings.channel_prefix
-    if not (await limiter.test(parse(PER_ACCOUNT), prefix, "login-account", username_key)
-            and await limiter.test(parse(PER_CLIENT), prefix, "login-client", client)):
+    if not (
+        await limiter.test(parse(PER_ACCOUNT), prefix, "login-account", username_key)
+        and await limiter.test(parse(PER_CLIENT), prefix, "login-client", client)
+    ):
         raise RateLimited("too many failed logins: wait a minute and try again")
 
 
@@ -94,7 +108,8 @@ async def count_failure(rt: Runtime, username_key: str, client: str) -> None:
 
 def clean_username(username: Any) -> str:
     """A valid username (3–20 letters, digits, ``_`` or ``-``); raises
-    :class:`ValidationFailed` naming the field."""
+    :class:`ValidationFailed` naming the field.
+    """
     if not isinstance(username, str) or not USERNAME_RE.fullmatch(username):
         raise ValidationFailed("username: 3–20 letters, digits, '_' or '-'")
     return username
@@ -102,7 +117,8 @@ def clean_username(username: Any) -> str:
 
 def check_password(password: Any, username: str = "", field: str = "password") -> str:
     """A password strong enough to keep: 8–128 characters, not a common one, not the username,
-    not one repeated character. Raises :class:`ValidationFailed` naming ``field``."""
+    not one repeated character. Raises :class:`ValidationFailed` naming ``field``.
+    """
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise ValidationFailed(f"{field}: {MIN_PASSWORD}–{MAX_PASSWORD} characters")
     lowered = password.lower()
@@ -137,8 +153,9 @@ async def register(
     try:
         async with rt.db.transaction() as conn:
             if guest_id is not None:
-                row = (await conn.execute(
-                    select(players.c.name).where(players.c.id == guest_id))).first()
+                row = (
+                    await conn.execute(select(players.c.name).where(players.c.id == guest_id))
+                ).first()
                 if row is None:
                     raise NotFound("no such player")
                 if await _account_of(conn, guest_id) is not None:
@@ -146,29 +163,43 @@ async def register(
                 player_id, name = guest_id, str(row.name)
             else:
                 player_id, name = secrets.token_hex(8), username
-                await conn.execute(insert(players).values(id=player_id, name=name,
-                                                          created_at=now))
-            taken = (await conn.execute(select(accounts.c.player_id).where(
-                accounts.c.username_key == username.lower()))).first()
+                await conn.execute(insert(players).values(id=player_id, name=name, created_at=now))
+            taken = (
+                await conn.execute(
+                    select(accounts.c.player_id).where(accounts.c.username_key == username.lower())
+                )
+            ).first()
             if taken is not None:
                 raise Conflict("username: already taken")
-            await conn.execute(insert(accounts).values(
-                player_id=player_id, username=username, username_key=username.lower(),
-                password_hash=digest, created_at=now, updated_at=now))
+            await conn.execute(
+                insert(accounts).values(
+                    player_id=player_id,
+                    username=username,
+                    username_key=username.lower(),
+                    password_hash=digest,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
     except IntegrityError:
         raise Conflict("username: already taken") from None
     return account_json(player_id, name, username), rt.tokens.issue(player_id)
 
 
-async def login(rt: Runtime, username: Any, password: Any, client: str) -> tuple[dict[str, Any],
-                                                                                str]:
+async def login(
+    rt: Runtime, username: Any, password: Any, client: str
+) -> tuple[dict[str, Any], str]:
     """Check a username and password; returns ``(account JSON, token)``.
 
     Raises :class:`RateLimited` (too many failures for this username or client),
     :class:`Unauthorized` with the same message for an unknown user and a wrong password.
     """
-    if not isinstance(username, str) or not isinstance(password, str) \
-            or len(username) > 64 or len(password) > MAX_PASSWORD:
+    if (
+        not isinstance(username, str)
+        or not isinstance(password, str)
+        or len(username) > 64
+        or len(password) > MAX_PASSWORD
+    ):
         raise ValidationFailed("username and password: text, at most 64 and 128 characters")
     key = username.lower()
     await check_login_rate(rt, key, client)
@@ -177,11 +208,18 @@ async def login(rt: Runtime, username: Any, password: Any, client: str) -> tuple
         await count_failure(rt, key, client)
         raise Unauthorized(WRONG)
     async with rt.db.reading() as conn:
-        row = (await conn.execute(
-            select(accounts.c.player_id, accounts.c.username, accounts.c.password_hash,
-                   players.c.name)
-            .join(players, players.c.id == accounts.c.player_id)
-            .where(accounts.c.username_key == key))).first()
+        row = (
+            await conn.execute(
+                select(
+                    accounts.c.player_id,
+                    accounts.c.username,
+                    accounts.c.password_hash,
+                    players.c.name,
+                )
+                .join(players, players.c.id == accounts.c.player_id)
+                .where(accounts.c.username_key == key)
+            )
+        ).first()
     if row is None:
         _dummy_check(rt, password)  # the same cost as a real check
         await count_failure(rt, key, client)
@@ -192,18 +230,24 @@ async def login(rt: Runtime, username: Any, password: Any, client: str) -> tuple
         raise Unauthorized(WRONG)
     if new_hash is not None:  # parameters were raised since: store the stronger hash
         async with rt.db.transaction() as conn:
-            await conn.execute(update(accounts).where(accounts.c.player_id == row.player_id)
-                               .values(password_hash=new_hash))
+            await conn.execute(
+                update(accounts)
+                .where(accounts.c.player_id == row.player_id)
+                .values(password_hash=new_hash)
+            )
     return account_json(row.player_id, row.name, row.username), rt.tokens.issue(row.player_id)
 
 
 async def whoami(rt: Runtime, player_id: str) -> dict[str, Any]:
     """Account JSON of a player (``username`` null for a guest); raises :class:`NotFound`."""
     async with rt.db.reading() as conn:
-        row = (await conn.execute(
-            select(players.c.id, players.c.name, accounts.c.username)
-            .outerjoin(accounts, accounts.c.player_id == players.c.id)
-            .where(players.c.id == player_id))).first()
+        row = (
+            await conn.execute(
+                select(players.c.id, players.c.name, accounts.c.username)
+                .outerjoin(accounts, accounts.c.player_id == players.c.id)
+                .where(players.c.id == player_id)
+            )
+        ).first()
     if row is None:
         raise NotFound("no such player")
     return account_json(row.id, row.name, row.username)
@@ -227,8 +271,11 @@ async def change_password(rt: Runtime, player_id: str, password: Any, new_passwo
     async with rt.db.transaction() as conn:
         row = await _verified(rt, conn, player_id, password)
         check_password(new_password, row.username, "new_password")
-        await conn.execute(update(accounts).where(accounts.c.player_id == player_id).values(
-            password_hash=_hash_for(rt).hash(new_password), updated_at=utcnow()))
+        await conn.execute(
+            update(accounts)
+            .where(accounts.c.player_id == player_id)
+            .values(password_hash=_hash_for(rt).hash(new_password), updated_at=utcnow())
+        )
 
 
 async def delete_account(rt: Runtime, player_id: str, password: Any) -> None:
@@ -241,10 +288,15 @@ async def delete_account(rt: Runtime, player_id: str, password: Any) -> None:
         await _verified(rt, conn, player_id, password)
         await conn.execute(delete(accounts).where(accounts.c.player_id == player_id))
         await conn.execute(delete(ratings).where(ratings.c.player_id == player_id))
-        await conn.execute(update(players).where(players.c.id == player_id)
-                           .values(name=DELETED_NAME))
-        ids = [r[0] for r in await conn.execute(
-            select(match_players.c.match_id).where(match_players.c.player_id == player_id))]
+        await conn.execute(
+            update(players).where(players.c.id == player_id).values(name=DELETED_NAME)
+        )
+        ids = [
+            r[0]
+            for r in await conn.execute(
+                select(match_players.c.match_id).where(match_players.c.player_id == player_id)
+            )
+        ]
         for match_id in ids:
             await _anonymise_match(conn, match_id, player_id)
     for match_id in ids:
@@ -253,8 +305,13 @@ async def delete_account(rt: Runtime, player_id: str, password: Any) -> None:
 
 async def _anonymise_match(conn: AsyncConnection, match_id: str, player_id: str) -> None:
     """Rename the player's seat(s) of one match in the seats, setup and snapshot."""
-    row = (await conn.execute(select(matches.c.seats, matches.c.setup, matches.c.snapshot)
-                              .where(matches.c.id == match_id))).first()
+    row = (
+        await conn.execute(
+            select(matches.c.seats, matches.c.setup, matches.c.snapshot).where(
+                matches.c.id == match_id
+            )
+        )
+    ).first()
     if row is None:
         return
     seats = [dict(s) for s in row.seats]
@@ -269,5 +326,8 @@ async def _anonymise_match(conn: AsyncConnection, match_id: str, player_id: str)
             if seat < len(names):
                 names[seat] = DELETED_NAME
         state["players"] = names
-    await conn.execute(update(matches).where(matches.c.id == match_id)
-                       .values(seats=seats, setup=setup, snapshot=snapshot))
+    await conn.execute(
+        update(matches)
+        .where(matches.c.id == match_id)
+        .values(seats=seats, setup=setup, snapshot=snapshot)
+    )

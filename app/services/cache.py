@@ -19,7 +19,8 @@ from app.engine import GameState
 @dataclass
 class Live:
     """One match as this instance knows it: the engine state at ``version`` (-1: being
-    changed), its seats and the results of recent client action ids."""
+    changed), its seats and the results of recent client action ids.
+    """
 
     match_id: str
     version: int
@@ -59,8 +60,7 @@ class StateCache:
     def __init__(self, size: int) -> None:
         self.size = size
         self._entries: OrderedDict[str, Live] = OrderedDict()
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
-            weakref.WeakValueDictionary())
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, match_id: str) -> asyncio.Lock:
         """The lock serialising this instance's work on ``match_id`` (hold it while using it)."""
@@ -89,4 +89,5 @@ class StateCache:
         self._entries.pop(match_id, None)
 
     def __len__(self) -> int:
+        """Number of cached matches."""
         return len(self._entries)

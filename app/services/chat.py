@@ -60,15 +60,21 @@ class ChatError(ServiceError):
 def _limiter(rt: Runtime) -> RateLimiter:
     limiter: RateLimiter | None = getattr(rt, "_chat_limiter", None)
     if limiter is None:
-        limiter = RateLimiter(RATE, BURST, "chat messages", redis_url=rt.settings.redis_url,
-                              prefix=rt.settings.channel_prefix)
+        limiter = RateLimiter(
+            RATE,
+            BURST,
+            "chat messages",
+            redis_url=rt.settings.redis_url,
+            prefix=rt.settings.channel_prefix,
+        )
         rt._chat_limiter = limiter  # type: ignore[attr-defined]
     return limiter
 
 
 def clean_text(text: Any) -> str:
     """Trim ``text`` and drop control characters (newlines become spaces); raises
-    ``chat_empty`` when nothing is left, ``chat_too_long`` past :data:`MAX_CHARS`."""
+    ``chat_empty`` when nothing is left, ``chat_too_long`` past :data:`MAX_CHARS`.
+    """
     if not isinstance(text, str):
         raise ChatError("chat_empty", "a chat message needs text")
     body = "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in text)
@@ -84,9 +90,17 @@ def _message_json(row: Any) -> dict[str, Any]:
     at = row.created_at
     if at.tzinfo is None:
         at = at.replace(tzinfo=UTC)
-    return {"id": row.id, "room": row.room, "player": row.player_id, "name": row.name,
-            "seat": row.seat, "colour": row.colour, "text": row.text, "quick": row.quick,
-            "at": at.isoformat()}
+    return {
+        "id": row.id,
+        "room": row.room,
+        "player": row.player_id,
+        "name": row.name,
+        "seat": row.seat,
+        "colour": row.colour,
+        "text": row.text,
+        "quick": row.quick,
+        "at": at.isoformat(),
+    }
 
 
 def chat_frame(message: dict[str, Any]) -> str:
@@ -95,8 +109,13 @@ def chat_frame(message: dict[str, Any]) -> str:
 
 
 async def _is_muted(conn: Any, lobby_code: str, player_id: str) -> bool:
-    row = (await conn.execute(select(chat_mutes.c.player_id).where(
-        chat_mutes.c.lobby_code == lobby_code, chat_mutes.c.player_id == player_id))).first()
+    row = (
+        await conn.execute(
+            select(chat_mutes.c.player_id).where(
+                chat_mutes.c.lobby_code == lobby_code, chat_mutes.c.player_id == player_id
+            )
+        )
+    ).first()
     return row is not None
 
 
@@ -109,7 +128,8 @@ async def _player_name(conn: Any, player_id: str) -> str:
 
 async def _where(rt: Runtime, scope: str, key: str, player_id: str) -> dict[str, Any]:
     """Who the sender is in this lobby or match: ``{"room", "seat", "colour", "name",
-    "over", "lobby"}``; raises ``chat_not_allowed`` / ``chat_muted``."""
+    "over", "lobby"}``; raises ``chat_not_allowed`` / ``chat_muted``.
+    """
     async with rt.db.reading() as conn:
         if scope == "lobby":
             row = (await conn.execute(select(lobbies).where(lobbies.c.code == key))).first()
@@ -117,8 +137,9 @@ async def _where(rt: Runtime, scope: str, key: str, player_id: str) -> dict[str,
                 raise NotFound("no such lobby")
             seat = next((s for s in row.seats if s.get("player") == player_id), None)
             if seat is None and row.host_id != player_id:
-                raise ChatError("chat_not_allowed", "only the people at this table can write here",
-                                403)
+                raise ChatError(
+                    "chat_not_allowed", "only the people at this table can write here", 403
+                )
             lobby_code, room, over = row.code, "lobby", False
         else:
             row = (await conn.execute(select(matches).where(matches.c.id == key))).first()
@@ -129,18 +150,28 @@ async def _where(rt: Runtime, scope: str, key: str, player_id: str) -> dict[str,
             room = "players" if seat is not None else "spectators"
         if await _is_muted(conn, lobby_code, player_id):
             raise ChatError("chat_muted", "the host has muted you at this table", 403)
-        name = seat["name"] if seat is not None and seat.get("name") else await _player_name(
-            conn, player_id)
-    return {"room": room, "seat": seat["seat"] if seat is not None else None,
-            "colour": seat.get("colour") if seat is not None else None, "name": name,
-            "over": over, "lobby": lobby_code}
+        name = (
+            seat["name"]
+            if seat is not None and seat.get("name")
+            else await _player_name(conn, player_id)
+        )
+    return {
+        "room": room,
+        "seat": seat["seat"] if seat is not None else None,
+        "colour": seat.get("colour") if seat is not None else None,
+        "name": name,
+        "over": over,
+        "lobby": lobby_code,
+    }
 
 
-async def post(rt: Runtime, scope: str, key: str, player_id: str | None, text: Any = None,
-               quick: Any = None) -> dict[str, Any]:
+async def post(
+    rt: Runtime, scope: str, key: str, player_id: str | None, text: Any = None, quick: Any = None
+) -> dict[str, Any]:
     """Store and deliver one message from ``player_id`` in lobby ``key`` (``scope`` "lobby") or
     match ``key`` (``scope`` "match"); returns the Message. Raises :class:`ChatError` (see the
-    module docstring) or :class:`NotFound`; nothing is stored then."""
+    module docstring) or :class:`NotFound`; nothing is stored then.
+    """
     if player_id is None:
         raise ChatError("chat_not_allowed", "sign in (choose a name) to chat", 403)
     if quick is not None:
@@ -154,15 +185,32 @@ async def post(rt: Runtime, scope: str, key: str, player_id: str | None, text: A
         await _limiter(rt).hit(player_id)
     except RateLimited:
         raise ChatError("chat_too_fast", "too many messages: wait a moment", 429) from None
-    values = {"scope": scope, "key": key, "room": who["room"], "player_id": player_id,
-              "name": who["name"], "seat": who["seat"], "colour": who["colour"], "text": body,
-              "quick": quick, "created_at": utcnow()}
+    values = {
+        "scope": scope,
+        "key": key,
+        "room": who["room"],
+        "player_id": player_id,
+        "name": who["name"],
+        "seat": who["seat"],
+        "colour": who["colour"],
+        "text": body,
+        "quick": quick,
+        "created_at": utcnow(),
+    }
     async with rt.db.transaction() as conn:
         result = await conn.execute(insert(chat_messages).values(**values))
         new_id = result.inserted_primary_key[0] if result.inserted_primary_key else None
-    message = {"id": new_id, "room": who["room"], "player": player_id, "name": who["name"],
-               "seat": who["seat"], "colour": who["colour"], "text": body, "quick": quick,
-               "at": values["created_at"].isoformat()}
+    message = {
+        "id": new_id,
+        "room": who["room"],
+        "player": player_id,
+        "name": who["name"],
+        "seat": who["seat"],
+        "colour": who["colour"],
+        "text": body,
+        "quick": quick,
+        "at": values["created_at"].isoformat(),
+    }
     only_spectators = who["room"] == "spectators" and not who["over"]
     await _deliver(rt, scope, key, chat_frame(message), only_spectators)
     return message
@@ -178,12 +226,14 @@ async def _deliver(rt: Runtime, scope: str, key: str, frame: str, only_spectator
     await rt.broker.publish(channel, broker_message(rt.broker.instance_id, kind, 0, frame))
 
 
-async def history(rt: Runtime, scope: str, key: str, player_id: str | None,
-                  code: str | None = None) -> dict[str, Any]:
+async def history(
+    rt: Runtime, scope: str, key: str, player_id: str | None, code: str | None = None
+) -> dict[str, Any]:
     """``{"messages": [Message], "muted": [player id]}`` — the last :data:`HISTORY` messages a
     reader may see, oldest first (a seated player of a live match sees no spectators' ones).
     A private match's chat is for its seats and holders of its lobby ``code``. Raises
-    :class:`NotFound`, :class:`Forbidden`."""
+    :class:`NotFound`, :class:`Forbidden`.
+    """
     async with rt.db.reading() as conn:
         if scope == "lobby":
             row = (await conn.execute(select(lobbies.c.code).where(lobbies.c.code == key))).first()
@@ -191,30 +241,47 @@ async def history(rt: Runtime, scope: str, key: str, player_id: str | None,
                 raise NotFound("no such lobby")
             lobby_code, hide_spectators = key, False
         else:
-            row = (await conn.execute(select(
-                matches.c.lobby_code, matches.c.seats, matches.c.status, matches.c.private,
-            ).where(matches.c.id == key))).first()
+            row = (
+                await conn.execute(
+                    select(
+                        matches.c.lobby_code,
+                        matches.c.seats,
+                        matches.c.status,
+                        matches.c.private,
+                    ).where(matches.c.id == key)
+                )
+            ).first()
             if row is None:
                 raise NotFound("no such match")
             seated = player_id is not None and any(s.get("player") == player_id for s in row.seats)
-            has_code = code is not None and hmac.compare_digest(code.encode(),
-                                                                row.lobby_code.encode())
+            has_code = code is not None and hmac.compare_digest(
+                code.encode(), row.lobby_code.encode()
+            )
             if row.private and not seated and not has_code:
                 raise Forbidden("this match is private: open it with its invite code")
             lobby_code, hide_spectators = row.lobby_code, seated and row.status != "finished"
-        query = select(chat_messages).where(chat_messages.c.scope == scope,
-                                            chat_messages.c.key == key)
+        query = select(chat_messages).where(
+            chat_messages.c.scope == scope, chat_messages.c.key == key
+        )
         if hide_spectators:
             query = query.where(chat_messages.c.room != "spectators")
         rows = (await conn.execute(query.order_by(chat_messages.c.id.desc()).limit(HISTORY))).all()
-        muted = (await conn.execute(select(chat_mutes.c.player_id).where(
-            chat_mutes.c.lobby_code == lobby_code))).scalars().all()
+        muted = (
+            (
+                await conn.execute(
+                    select(chat_mutes.c.player_id).where(chat_mutes.c.lobby_code == lobby_code)
+                )
+            )
+            .scalars()
+            .all()
+        )
     return {"messages": [_message_json(r) for r in reversed(rows)], "muted": sorted(muted)}
 
 
 async def set_muted(rt: Runtime, code: str, host_id: str, player_id: str, muted: bool) -> list[str]:
     """The host of lobby ``code`` mutes (or unmutes) ``player_id``; returns the muted ids.
-    Raises :class:`NotFound`, :class:`Forbidden` (not the host, or muting oneself)."""
+    Raises :class:`NotFound`, :class:`Forbidden` (not the host, or muting oneself).
+    """
     async with rt.db.transaction() as conn:
         row = (await conn.execute(select(lobbies.c.host_id).where(lobbies.c.code == code))).first()
         if row is None:
@@ -223,13 +290,24 @@ async def set_muted(rt: Runtime, code: str, host_id: str, player_id: str, muted:
             raise Forbidden("only the host can mute people")
         if player_id == host_id:
             raise Forbidden("the host cannot mute themselves")
-        await conn.execute(delete(chat_mutes).where(chat_mutes.c.lobby_code == code,
-                                                    chat_mutes.c.player_id == player_id))
+        await conn.execute(
+            delete(chat_mutes).where(
+                chat_mutes.c.lobby_code == code, chat_mutes.c.player_id == player_id
+            )
+        )
         if muted:
-            await conn.execute(insert(chat_mutes).values(lobby_code=code, player_id=player_id,
-                                                         created_at=utcnow()))
-        ids = (await conn.execute(select(chat_mutes.c.player_id).where(
-            chat_mutes.c.lobby_code == code))).scalars().all()
+            await conn.execute(
+                insert(chat_mutes).values(lobby_code=code, player_id=player_id, created_at=utcnow())
+            )
+        ids = (
+            (
+                await conn.execute(
+                    select(chat_mutes.c.player_id).where(chat_mutes.c.lobby_code == code)
+                )
+            )
+            .scalars()
+            .all()
+        )
     frame = dumps({"t": "chat_muted", "d": {"muted": sorted(ids)}})
     await _deliver(rt, "lobby", code, frame, False)
     return sorted(ids)

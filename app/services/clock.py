@@ -63,7 +63,8 @@ KINDS = ("untimed", "per_turn", "fischer", "correspondence")
 
 class InvalidTimeControl(ValueError):
     """A time control that is not offered; ``field`` names the offending key
-    (``time_control.kind``, ``time_control.seconds``, …)."""
+    (``time_control.kind``, ``time_control.seconds``, …).
+    """
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
@@ -87,23 +88,34 @@ class TimeControl:
     @classmethod
     def from_json(cls, data: Any) -> TimeControl:
         """Parse ``{"kind": …, …}`` (None: untimed). Raises :class:`InvalidTimeControl` naming
-        the field; only the listed values are offered (the lobby shows them as choices)."""
+        the field; only the listed values are offered (the lobby shows them as choices).
+        """
         if data is None:
             return cls()
         if not isinstance(data, dict):
             raise InvalidTimeControl("time_control", "time_control must be an object")
         kind = data.get("kind", "untimed")
         if kind not in KINDS:
-            raise InvalidTimeControl("time_control.kind",
-                                     f"time_control.kind must be one of {', '.join(KINDS)}")
-        allowed = {"untimed": (), "per_turn": ("seconds",), "fischer": ("bank", "increment"),
-                   "correspondence": ("days",)}[kind]
+            raise InvalidTimeControl(
+                "time_control.kind", f"time_control.kind must be one of {', '.join(KINDS)}"
+            )
+        allowed = {
+            "untimed": (),
+            "per_turn": ("seconds",),
+            "fischer": ("bank", "increment"),
+            "correspondence": ("days",),
+        }[kind]
         extra = sorted(set(data) - {"kind", *allowed})
         if extra:
-            raise InvalidTimeControl(f"time_control.{extra[0]}",
-                                     f"time_control.{extra[0]} does not apply to {kind}")
-        offered = {"seconds": PER_TURN_SECONDS, "bank": FISCHER_BANK_SECONDS,
-                   "increment": FISCHER_INCREMENT_SECONDS, "days": CORRESPONDENCE_DAYS}
+            raise InvalidTimeControl(
+                f"time_control.{extra[0]}", f"time_control.{extra[0]} does not apply to {kind}"
+            )
+        offered = {
+            "seconds": PER_TURN_SECONDS,
+            "bank": FISCHER_BANK_SECONDS,
+            "increment": FISCHER_INCREMENT_SECONDS,
+            "days": CORRESPONDENCE_DAYS,
+        }
         values: dict[str, int] = {}
         for key in allowed:
             value = data.get(key)
@@ -111,16 +123,21 @@ class TimeControl:
                 value = 0
             if isinstance(value, bool) or not isinstance(value, int) or value not in offered[key]:
                 choices = ", ".join(str(v) for v in offered[key])
-                raise InvalidTimeControl(f"time_control.{key}",
-                                         f"time_control.{key} must be one of {choices}")
+                raise InvalidTimeControl(
+                    f"time_control.{key}", f"time_control.{key} must be one of {choices}"
+                )
             values[key] = value
         return cls(kind=kind, **values)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form: ``kind`` plus the fields of that kind."""
         out: dict[str, Any] = {"kind": self.kind}
-        fields = {"untimed": (), "per_turn": ("seconds",), "fischer": ("bank", "increment"),
-                  "correspondence": ("days",)}[self.kind]
+        fields = {
+            "untimed": (),
+            "per_turn": ("seconds",),
+            "fischer": ("bank", "increment"),
+            "correspondence": ("days",),
+        }[self.kind]
         for key in fields:
             out[key] = getattr(self, key)
         return out
@@ -168,8 +185,9 @@ def control_of(clock: dict[str, Any]) -> TimeControl:
 # ---------------------------------------------------------------------- the running clock
 
 
-def new_clock(control: TimeControl, seats: int, humans: list[int], host: int | None,
-              active: int, now: int) -> dict[str, Any]:
+def new_clock(
+    control: TimeControl, seats: int, humans: list[int], host: int | None, active: int, now: int
+) -> dict[str, Any]:
     """The clock of a match that just started with ``active`` to play (``now``: epoch ms)."""
     clock: dict[str, Any] = {
         "control": control.to_json(),
@@ -210,8 +228,9 @@ def deadline(clock: dict[str, Any]) -> int | None:
     return int(run["since"]) + int(clock["remaining"][run["seat"]])
 
 
-def advance(clock: dict[str, Any], *, now: int, seat: int, active: int, deciding: bool,
-            over: bool) -> dict[str, Any]:
+def advance(
+    clock: dict[str, Any], *, now: int, seat: int, active: int, deciding: bool, over: bool
+) -> dict[str, Any]:
     """The clock after an action: the match now waits for ``seat`` (``active`` holds the turn;
     ``deciding``: ``seat`` makes an off-turn decision, which never runs a bank; ``over``: the
     match ended).
@@ -244,10 +263,12 @@ def advance(clock: dict[str, Any], *, now: int, seat: int, active: int, deciding
     return out
 
 
-def note_actor(clock: dict[str, Any], seat: int, *, by_computer: bool,
-               timed_out: bool) -> dict[str, Any]:
+def note_actor(
+    clock: dict[str, Any], seat: int, *, by_computer: bool, timed_out: bool
+) -> dict[str, Any]:
     """Count time-outs: a seat's own move resets its count; a time-out raises it and, at
-    :data:`HANDOVER_AFTER` in a row, hands the seat to the computer (``auto``)."""
+    :data:`HANDOVER_AFTER` in a row, hands the seat to the computer (``auto``).
+    """
     out = copy.deepcopy(clock)
     if not by_computer:
         out["timeouts"][seat] = 0
@@ -271,7 +292,8 @@ def take_back(clock: dict[str, Any], seat: int, now: int) -> dict[str, Any]:
 
 def credit(clock: dict[str, Any], gap_ms: int) -> dict[str, Any]:
     """Credit an outage of ``gap_ms`` (nobody was serving): every running deadline — the
-    running seat's turn, leave grace, vote, proposal — moves ``gap_ms`` later."""
+    running seat's turn, leave grace, vote, proposal — moves ``gap_ms`` later.
+    """
     out = copy.deepcopy(clock)
     if gap_ms <= 0:
         return out
@@ -294,7 +316,8 @@ def credit(clock: dict[str, Any], gap_ms: int) -> dict[str, Any]:
 
 def seat_left(clock: dict[str, Any], seat: int, now: int, grace_ms: int) -> dict[str, Any]:
     """All of ``seat``'s sockets are gone: the computer takes over at ``now + grace_ms`` unless
-    the player returns (or the others vote to wait). A seat already away keeps its countdown."""
+    the player returns (or the others vote to wait). A seat already away keeps its countdown.
+    """
     out = copy.deepcopy(clock)
     if str(seat) not in out["away"] and not out["auto"][seat]:
         out["away"][str(seat)] = {"since": now, "until": now + grace_ms}
@@ -314,12 +337,10 @@ def voters(clock: dict[str, Any], present: set[int]) -> list[int]:
     """Seats that may vote: humans, connected, not the leaver, not handed to the computer."""
     vote = clock.get("vote")
     leaver = vote["seat"] if vote else None
-    return [s for s in clock["humans"]
-            if s in present and s != leaver and not clock["auto"][s]]
+    return [s for s in clock["humans"] if s in present and s != leaver and not clock["auto"][s]]
 
 
-def open_vote(clock: dict[str, Any], seat: int, now: int,
-              vote_ms: int = VOTE_MS) -> dict[str, Any]:
+def open_vote(clock: dict[str, Any], seat: int, now: int, vote_ms: int = VOTE_MS) -> dict[str, Any]:
     """Grace ran out for ``seat``: the remaining humans vote until ``now + vote_ms``."""
     out = copy.deepcopy(clock)
     out["vote"] = {"seat": seat, "since": now, "until": now + vote_ms, "ballots": {}}
@@ -365,13 +386,16 @@ def tally(clock: dict[str, Any], eligible: list[int], final: bool) -> str | None
 
 def settle(clock: dict[str, Any], outcome: str, now: int, grace_ms: int) -> dict[str, Any]:
     """Apply a vote's outcome: ``wait`` restarts the leaver's countdown, ``computer`` hands the
-    seat over, ``end`` marks the match ended early (the service runs the final scoring)."""
+    seat over, ``end`` marks the match ended early (the service runs the final scoring).
+    """
     out = copy.deepcopy(clock)
     seat = out["vote"]["seat"]
     out["vote"] = None
     if outcome == "wait":
-        out["away"][str(seat)] = {"since": out["away"].get(str(seat), {}).get("since", now),
-                                  "until": now + grace_ms}
+        out["away"][str(seat)] = {
+            "since": out["away"].get(str(seat), {}).get("since", now),
+            "until": now + grace_ms,
+        }
     elif outcome == "computer":
         out["away"].pop(str(seat), None)
         out["auto"][seat] = True
@@ -411,7 +435,8 @@ def switch_agreed(clock: dict[str, Any]) -> bool:
 def switch(clock: dict[str, Any], now: int) -> dict[str, Any]:
     """Carry out the agreed proposal: to correspondence (:data:`SWITCH_DAYS` days per move, the
     live control kept for the way back) or back to the live control. The running seat starts a
-    fresh turn (Fischer: its bank is as it was, charged up to ``now``)."""
+    fresh turn (Fischer: its bank is as it was, charged up to ``now``).
+    """
     out = copy.deepcopy(clock)
     to = out["proposal"]["to"]
     out["proposal"] = None
@@ -446,7 +471,8 @@ def switch(clock: dict[str, Any], now: int) -> dict[str, Any]:
 
 def next_due(clock: dict[str, Any]) -> int | None:
     """The earliest moment the sweep must look at this clock: the running deadline, a leave
-    countdown, a vote or a proposal running out (epoch ms), or None."""
+    countdown, a vote or a proposal running out (epoch ms), or None.
+    """
     times: list[int] = []
     d = deadline(clock)
     if d is not None:
@@ -462,7 +488,8 @@ def public(clock: dict[str, Any] | None, now: int) -> dict[str, Any] | None:
     """What every client sees (docs/API.md § Clocks): the control and its label, each seat's
     remaining ms as of ``server_now`` (the running one still counting down from there), the
     running seat and its deadline, time-outs, seats handed to the computer, leave countdowns,
-    the vote and the proposal. ``server_now`` lets a client with a skewed clock count down."""
+    the vote and the proposal. ``server_now`` lets a client with a skewed clock count down.
+    """
     if clock is None:
         return None
     control = control_of(clock)
@@ -471,16 +498,22 @@ def public(clock: dict[str, Any] | None, now: int) -> dict[str, Any] | None:
         "control": clock["control"],
         "label": control.label(),
         "server_now": now,
-        "remaining": [remaining(clock, s, now) if control.timed else None
-                      for s in range(len(clock["remaining"]))],
+        "remaining": [
+            remaining(clock, s, now) if control.timed else None
+            for s in range(len(clock["remaining"]))
+        ],
         "running": None if run is None else int(run["seat"]),
         "deadline": deadline(clock),
         "timeouts": list(clock["timeouts"]),
         "auto": list(clock["auto"]),
         "away": {k: dict(v) for k, v in clock["away"].items()},
-        "vote": None if not clock.get("vote") else {
-            "seat": clock["vote"]["seat"], "until": clock["vote"]["until"],
-            "ballots": dict(clock["vote"]["ballots"])},
+        "vote": None
+        if not clock.get("vote")
+        else {
+            "seat": clock["vote"]["seat"],
+            "until": clock["vote"]["until"],
+            "ballots": dict(clock["vote"]["ballots"]),
+        },
         "proposal": None if not clock.get("proposal") else dict(clock["proposal"]),
         "correspondence": control.kind == "correspondence",
         "can_switch_back": clock.get("live_control") is not None,

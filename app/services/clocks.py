@@ -78,7 +78,8 @@ def parse_time_control(data: Any) -> dict[str, Any]:
 
 def lobby_fields(time_control: dict[str, Any] | None) -> dict[str, Any]:
     """``{"time_control", "time_label", "at_zero"}`` for Lobby JSON (what happens at zero is
-    shown before the match starts)."""
+    shown before the match starts).
+    """
     tc = c.TimeControl.from_json(time_control)
     return {"time_control": tc.to_json(), "time_label": tc.label(), "at_zero": at_zero(tc)}
 
@@ -86,23 +87,31 @@ def lobby_fields(time_control: dict[str, Any] | None) -> dict[str, Any]:
 def at_zero(tc: c.TimeControl) -> str:
     """The sentence shown before a match: what happens when a clock reaches zero."""
     if not tc.timed:
-        return ("No clock. If a player leaves, the others choose: wait, hand the seat to the "
-                "computer, or end the match.")
-    return (f"At zero the computer plays that turn; after {c.HANDOVER_AFTER} time-outs in a row "
-            "it takes the seat until its player takes it back.")
+        return (
+            "No clock. If a player leaves, the others choose: wait, hand the seat to the "
+            "computer, or end the match."
+        )
+    return (
+        f"At zero the computer plays that turn; after {c.HANDOVER_AFTER} time-outs in a row "
+        "it takes the seat until its player takes it back."
+    )
 
 
 def start_clock(
-    time_control: dict[str, Any] | None, seats: list[dict[str, Any]], host_player: str | None,
+    time_control: dict[str, Any] | None,
+    seats: list[dict[str, Any]],
+    host_player: str | None,
     state: GameState,
 ) -> tuple[dict[str, Any], datetime | None]:
     """The clock of a match being started, and when the sweep must first look at it."""
     now = now_ms()
     humans = [i for i, s in enumerate(seats) if not s.get("bot")]
-    host = next((i for i, s in enumerate(seats) if host_player and s.get("player") == host_player),
-                None)
-    clock = c.new_clock(c.TimeControl.from_json(time_control), len(seats), humans, host,
-                        state.active, now)
+    host = next(
+        (i for i, s in enumerate(seats) if host_player and s.get("player") == host_player), None
+    )
+    clock = c.new_clock(
+        c.TimeControl.from_json(time_control), len(seats), humans, host, state.active, now
+    )
     due = c.next_due(clock)
     return clock, None if due is None else _at(due)
 
@@ -110,8 +119,14 @@ def start_clock(
 # ---------------------------------------------------------------------- the write path hook
 
 
-def after_action(clock: dict[str, Any] | None, state: GameState, seat: int, active_before: int,
-                 by: str | None, timed_out: bool) -> tuple[dict[str, Any] | None, datetime | None]:
+def after_action(
+    clock: dict[str, Any] | None,
+    state: GameState,
+    seat: int,
+    active_before: int,
+    by: str | None,
+    timed_out: bool,
+) -> tuple[dict[str, Any] | None, datetime | None]:
     """The clock after ``seat``'s action (``state``: after it; ``active_before``: the turn's
     holder before it; ``by``: :data:`BY_COMPUTER` when the computer chose for a person;
     ``timed_out``: it did so because the clock ran out). Returns the new clock (to be written
@@ -124,8 +139,14 @@ def after_action(clock: dict[str, Any] | None, state: GameState, seat: int, acti
     out = clock
     if seat in out["humans"] and (by is None or turn_passed):
         out = c.note_actor(out, seat, by_computer=by is not None, timed_out=timed_out)
-    out = c.advance(out, now=now, seat=state.seat, active=state.active,
-                    deciding=state.phase == PLAGUE, over=state.is_over)
+    out = c.advance(
+        out,
+        now=now,
+        seat=state.seat,
+        active=state.active,
+        deciding=state.phase == PLAGUE,
+        over=state.is_over,
+    )
     due = c.next_due(out)
     return out, None if due is None or state.is_over else _at(due)
 
@@ -146,8 +167,10 @@ def is_auto(clock: dict[str, Any] | None, seat: int) -> bool:
 
 def is_away(clock: dict[str, Any] | None, seat: int) -> bool:
     """True while ``seat``'s leave countdown or vote is running (the others decide)."""
-    return bool(clock and (str(seat) in clock["away"]
-                           or (clock.get("vote") and clock["vote"]["seat"] == seat)))
+    return bool(
+        clock
+        and (str(seat) in clock["away"] or (clock.get("vote") and clock["vote"]["seat"] == seat))
+    )
 
 
 def timed_out(clock: dict[str, Any] | None, seat: int) -> bool:
@@ -158,8 +181,9 @@ def timed_out(clock: dict[str, Any] | None, seat: int) -> bool:
     return d is not None and clock["running"]["seat"] == seat and d <= now_ms()
 
 
-async def present_seats(rt: Runtime, tx: Tx, match_id: str, humans: list[int],
-                        window: timedelta) -> set[int]:
+async def present_seats(
+    rt: Runtime, tx: Tx, match_id: str, humans: list[int], window: timedelta
+) -> set[int]:
     """Human seats connected to any instance (this instance's hub, or seen within ``window``)."""
     hub = rt.hubs.get(rt.channel("match", match_id))
     keys = hub.presence()[0] if hub is not None else set()
@@ -176,11 +200,15 @@ async def present_seats(rt: Runtime, tx: Tx, match_id: str, humans: list[int],
 
 
 def settle_due(
-    clock: dict[str, Any], present: set[int], grace_ms: int, vote_ms: int = c.VOTE_MS,
+    clock: dict[str, Any],
+    present: set[int],
+    grace_ms: int,
+    vote_ms: int = c.VOTE_MS,
 ) -> tuple[dict[str, Any], str | None]:
     """Run out what is due now: a leave countdown opens a vote (or, with nobody to vote, hands
     the seat to the computer); a vote whose time is up is settled; an expired proposal lapses.
-    Returns the clock and the settled outcome (``"end"`` asks the caller to end the match)."""
+    Returns the clock and the settled outcome (``"end"`` asks the caller to end the match).
+    """
     now = now_ms()
     out = clock
     outcome: str | None = None
@@ -229,12 +257,16 @@ def announce(rt: Runtime, match_id: str, frame: str) -> None:
 Change = Callable[[dict[str, Any], MatchRow], dict[str, Any]]
 
 
-async def change_clock(rt: Runtime, match_id: str, change: Change,
-                       after: Callable[[Runtime, str, dict[str, Any]], Any] | None = None
-                       ) -> dict[str, Any] | None:
+async def change_clock(
+    rt: Runtime,
+    match_id: str,
+    change: Change,
+    after: Callable[[Runtime, str, dict[str, Any]], Any] | None = None,
+) -> dict[str, Any] | None:
     """Lock the match, apply ``change(clock, row)`` and write the result (with the new due
     time), then announce it. ``change`` raises a :class:`ServiceError` to refuse (nothing
-    changes). Returns the public clock."""
+    changes). Returns the public clock.
+    """
     async with write_tx(rt.db) as tx:
         row = await tx.lock_match(match_id)
         if row is None:
@@ -252,8 +284,9 @@ async def change_clock(rt: Runtime, match_id: str, change: Change,
             # The sweep ends it (final scoring), or the computer may have a turn to play now.
             values["next_bot_at"] = datetime.now(UTC)
         elif due is not None:
-            values["next_bot_at"] = min(_at(due), datetime.now(UTC) + timedelta(
-                seconds=rt.settings.abandon_after))
+            values["next_bot_at"] = min(
+                _at(due), datetime.now(UTC) + timedelta(seconds=rt.settings.abandon_after)
+            )
         await tx.update_match(match_id, values)
         version = row.version
     announce(rt, match_id, clock_frame(new, version))
@@ -261,15 +294,24 @@ async def change_clock(rt: Runtime, match_id: str, change: Change,
 
 
 def _seat_of(row: MatchRow, player_id: str | None) -> int:
-    seat = next((int(s["seat"]) for s in row.seats
-                 if player_id is not None and s.get("player") == player_id), None)
+    seat = next(
+        (
+            int(s["seat"])
+            for s in row.seats
+            if player_id is not None and s.get("player") == player_id
+        ),
+        None,
+    )
     if seat is None:
         raise NotSeated("you hold no seat in this match")
     return seat
 
 
 async def vote(
-    rt: Runtime, match_id: str, player_id: str | None, choice: Any,
+    rt: Runtime,
+    match_id: str,
+    player_id: str | None,
+    choice: Any,
 ) -> dict[str, Any] | None:
     """A remaining player's ballot on what to do about a leaver: ``wait``, ``computer`` or
     ``end``. A majority of the humans decides at once; otherwise the vote runs out.
@@ -279,6 +321,7 @@ async def vote(
     """
     if choice not in c.CHOICES:
         raise ValidationFailed(f"choice must be one of {', '.join(c.CHOICES)}")
+
     def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
         seat = _seat_of(row, player_id)
         if not clock.get("vote"):
@@ -297,7 +340,8 @@ async def vote(
 
 async def take_back(rt: Runtime, match_id: str, player_id: str | None) -> dict[str, Any] | None:
     """The seat's player takes it back from the computer. Raises :class:`NotSeated`,
-    :class:`NotFound`, :class:`Conflict` (the seat is not the computer's)."""
+    :class:`NotFound`, :class:`Conflict` (the seat is not the computer's).
+    """
 
     def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
         seat = _seat_of(row, player_id)
@@ -308,8 +352,9 @@ async def take_back(rt: Runtime, match_id: str, player_id: str | None) -> dict[s
     return await change_clock(rt, match_id, change)
 
 
-async def propose(rt: Runtime, match_id: str, player_id: str | None,
-                  accept: bool) -> dict[str, Any] | None:
+async def propose(
+    rt: Runtime, match_id: str, player_id: str | None, accept: bool
+) -> dict[str, Any] | None:
     """Propose switching live ↔ correspondence (``accept`` False), or accept the open proposal
     (``accept`` True). When every seated human accepted, the switch happens at once.
 
@@ -336,7 +381,8 @@ async def propose(rt: Runtime, match_id: str, player_id: str | None,
 
 async def seat_presence_changed(rt: Runtime, match_id: str, seat: int, present: bool) -> None:
     """A seat's last socket went away (``present`` False) or a socket of it came back: start or
-    stop its leave countdown (nothing for a finished match or one without a clock)."""
+    stop its leave countdown (nothing for a finished match or one without a clock).
+    """
 
     def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
         if seat not in clock["humans"]:
@@ -351,7 +397,8 @@ async def seat_presence_changed(rt: Runtime, match_id: str, seat: int, present: 
 
 def credit_all(clock: dict[str, Any], gap_ms: int) -> tuple[dict[str, Any], datetime | None]:
     """Outage credit for one match: its clock with every running deadline ``gap_ms`` later,
-    and its next due time."""
+    and its next due time.
+    """
     new = c.credit(clock, gap_ms)
     due = c.next_due(new)
     return new, None if due is None else _at(due)
@@ -360,9 +407,15 @@ def credit_all(clock: dict[str, Any], gap_ms: int) -> tuple[dict[str, Any], date
 # ---------------------------------------------------------------------- who plays a due turn
 
 
-async def verdict(rt: Runtime, tx: Tx, match_id: str, state: GameState,
-                  seats: list[dict[str, Any]], clock: dict[str, Any] | None,
-                  present_window: timedelta) -> tuple[str, dict[str, Any] | None, datetime | None]:
+async def verdict(
+    rt: Runtime,
+    tx: Tx,
+    match_id: str,
+    state: GameState,
+    seats: list[dict[str, Any]],
+    clock: dict[str, Any] | None,
+    present_window: timedelta,
+) -> tuple[str, dict[str, Any] | None, datetime | None]:
     """What the sweep does with a due match (the caller holds its row lock).
 
     Returns ``(what, clock, next_due)``: ``what`` is ``"bot"`` (a bot seat plays), ``"computer"``
@@ -397,8 +450,11 @@ async def verdict(rt: Runtime, tx: Tx, match_id: str, state: GameState,
             return "computer", clock, None
     elif timed_out(clock, seat):
         return "timeout", clock, None
-    elif (seat not in present and not is_away(clock, seat)
-          and int(clock.get("turn_since", now)) + abandon_ms <= now):
+    elif (
+        seat not in present
+        and not is_away(clock, seat)
+        and int(clock.get("turn_since", now)) + abandon_ms <= now
+    ):
         return "computer", clock, None  # left without a trace (its instance died): the old rule
     due = [c.next_due(clock), now + abandon_ms]
     if state.phase == PLAGUE and deciding:
@@ -406,8 +462,12 @@ async def verdict(rt: Runtime, tx: Tx, match_id: str, state: GameState,
     return "wait", clock, _at(min(d for d in due if d is not None))
 
 
-def annotate_record(record: dict[str, Any], actions: list[Any], computer_seqs: set[int],
-                    clock: dict[str, Any] | None) -> dict[str, Any]:
+def annotate_record(
+    record: dict[str, Any],
+    actions: list[Any],
+    computer_seqs: set[int],
+    clock: dict[str, Any] | None,
+) -> dict[str, Any]:
     """Mark a record's moves the computer played for a person (``"by": "computer"`` on the
     move, when it chose the tile's placement or the follower) and an early end
     (``"finished": false`` so a replay stops after the last move, and ``"ended_early":

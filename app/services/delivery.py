@@ -50,7 +50,8 @@ KILL_AFTER_COMMIT = "CARCASSONNE_TEST_KILL_AFTER_COMMIT"
 
 async def flush_marks(rt: Runtime) -> None:
     """Mark the batches the broker took as published, in one statement (kept for the next
-    flush when the database fails)."""
+    flush when the database fails).
+    """
     if not rt.published:
         return
     batch, rt.published = rt.published, []
@@ -85,13 +86,15 @@ async def publish_batch(rt: Runtime, match_id: str, version: int, frame: str) ->
 
 async def sweep_once(rt: Runtime) -> int:
     """Publish the head version of every match with batches unpublished for a while; returns
-    how many matches were announced (0 when another instance holds them, or none is due)."""
+    how many matches were announced (0 when another instance holds them, or none is due).
+    """
     before = utcnow() - timedelta(seconds=SWEEP_AFTER)
     async with claim_unpublished(rt.db, before) as heads:
         for match_id, version in heads.items():
             ok = await rt.broker.publish(
                 rt.channel("match", match_id),
-                broker_message(rt.broker.instance_id, "head", version, ""))
+                broker_message(rt.broker.instance_id, "head", version, ""),
+            )
             if not ok:
                 raise ConnectionError("broker down: the rows stay unpublished")
             hub = rt.hubs.get(rt.channel("match", match_id))
@@ -102,7 +105,8 @@ async def sweep_once(rt: Runtime) -> int:
 
 async def watch_versions(rt: Runtime) -> None:
     """Compare the version of every match with a hub here with the database's; a hub behind
-    fetches the gap."""
+    fetches the gap.
+    """
     hubs = rt.hubs.ordered_hubs()
     if not hubs:
         return
@@ -113,7 +117,8 @@ async def watch_versions(rt: Runtime) -> None:
 
 async def delivery_loop(rt: Runtime) -> None:
     """Forever: flush published marks, sweep the outbox, watch the versions (see the module
-    docstring)."""
+    docstring).
+    """
     ticks = 0
     per_second = round(1 / MARK_EVERY)
     while True:

@@ -31,35 +31,64 @@ log = logging.getLogger(__name__)
 MAX_ZIP_MATCHES = 500
 
 
-async def on_match_started(conn: AsyncConnection, match_id: str, seats: list[dict[str, Any]],
-                           preset: str | None, rated: bool, dealt: shuffle.Deal) -> None:
+async def on_match_started(
+    conn: AsyncConnection,
+    match_id: str,
+    seats: list[dict[str, Any]],
+    preset: str | None,
+    rated: bool,
+    dealt: shuffle.Deal,
+) -> None:
     """Record the seats of a new match and its shuffle commitment (same transaction as the
-    match row)."""
+    match row).
+    """
     now = utcnow()
-    await conn.execute(match_players.insert(), [
-        {"match_id": match_id, "seat": s["seat"], "player_id": s.get("player"),
-         "bot": bool(s.get("bot")), "preset": preset, "rated": rated, "left": False,
-         "score": None, "place": None, "started_at": now, "finished_at": None}
-        for s in seats])
+    await conn.execute(
+        match_players.insert(),
+        [
+            {
+                "match_id": match_id,
+                "seat": s["seat"],
+                "player_id": s.get("player"),
+                "bot": bool(s.get("bot")),
+                "preset": preset,
+                "rated": rated,
+                "left": False,
+                "score": None,
+                "place": None,
+                "started_at": now,
+                "finished_at": None,
+            }
+            for s in seats
+        ],
+    )
     await shuffle.store(conn, match_id, dealt)
 
 
 async def seat_taken_over(rt: Runtime, match_id: str, seat: int) -> None:
     """Note that the server played a human seat's turn (abandoned or timed out): for ratings
-    that seat left the match."""
+    that seat left the match.
+    """
     try:
         async with rt.db.transaction() as conn:
-            await conn.execute(update(match_players).where(
-                match_players.c.match_id == match_id, match_players.c.seat == seat,
-                match_players.c.bot.is_(False), match_players.c.left.is_(False),
-            ).values(left=True))
+            await conn.execute(
+                update(match_players)
+                .where(
+                    match_players.c.match_id == match_id,
+                    match_players.c.seat == seat,
+                    match_players.c.bot.is_(False),
+                    match_players.c.left.is_(False),
+                )
+                .values(left=True)
+            )
     except Exception:  # history must never break play
         log.exception("could not mark seat %s of %s as taken over", seat, match_id)
 
 
 async def match_finished(rt: Runtime, match_id: str) -> None:
     """The match-end hook (called after the finishing commit): settle history and ratings.
-    Errors are logged, never raised (readers settle missed matches later)."""
+    Errors are logged, never raised (readers settle missed matches later).
+    """
     try:
         await settle(rt, match_id)
     except Exception:
@@ -68,77 +97,120 @@ async def match_finished(rt: Runtime, match_id: str) -> None:
 
 async def settle(rt: Runtime, match_id: str) -> bool:
     """Write the result of a finished match into its history rows (score, placement) and update
-    ratings when it was rated. Returns False when there was nothing to do."""
+    ratings when it was rated. Returns False when there was nothing to do.
+    """
     async with rt.db.transaction() as conn:
-        m = (await conn.execute(select(matches.c.status, matches.c.scores, matches.c.seats,
-                                       matches.c.finished_at)
-                                .where(matches.c.id == match_id))).first()
+        m = (
+            await conn.execute(
+                select(
+                    matches.c.status, matches.c.scores, matches.c.seats, matches.c.finished_at
+                ).where(matches.c.id == match_id)
+            )
+        ).first()
         if m is None or m.status != "finished":
             return False
-        rows = (await conn.execute(select(match_players).where(
-            match_players.c.match_id == match_id, match_players.c.finished_at.is_(None))
-            .order_by(match_players.c.seat))).all()
+        rows = (
+            await conn.execute(
+                select(match_players)
+                .where(match_players.c.match_id == match_id, match_players.c.finished_at.is_(None))
+                .order_by(match_players.c.seat)
+            )
+        ).all()
         if not rows:
             return False
         seats_now = {s["seat"]: s for s in m.seats}
-        left = [bool(r.left) or (not r.bot and bool(seats_now.get(r.seat, {}).get("bot")))
-                for r in rows]
+        left = [
+            bool(r.left) or (not r.bot and bool(seats_now.get(r.seat, {}).get("bot"))) for r in rows
+        ]
         scores = [int(m.scores[r.seat]) for r in rows]
         places = ratings.placements(scores, left)
         done = m.finished_at or utcnow()
         for r, score, place, gone in zip(rows, scores, places, left, strict=True):
-            await conn.execute(update(match_players).where(
-                match_players.c.match_id == match_id, match_players.c.seat == r.seat,
-            ).values(score=score, place=place, left=gone, finished_at=done))
+            await conn.execute(
+                update(match_players)
+                .where(
+                    match_players.c.match_id == match_id,
+                    match_players.c.seat == r.seat,
+                )
+                .values(score=score, place=place, left=gone, finished_at=done)
+            )
         if rows[0].rated and rows[0].preset:
-            await ratings.rate_match(conn, match_id, rows[0].preset,
-                                     [(r.seat, r.player_id, p) for r, p in zip(rows, places,
-                                                                                strict=True)])
+            await ratings.rate_match(
+                conn,
+                match_id,
+                rows[0].preset,
+                [(r.seat, r.player_id, p) for r, p in zip(rows, places, strict=True)],
+            )
     return True
 
 
 async def settle_missed(rt: Runtime, limit: int = 20) -> int:
     """Settle finished matches whose history was never completed; returns how many."""
     async with rt.db.reading() as conn:
-        ids = [r[0] for r in await conn.execute(
-            select(matches.c.id).join(match_players, match_players.c.match_id == matches.c.id)
-            .where(matches.c.status == "finished", match_players.c.finished_at.is_(None))
-            .distinct().limit(limit))]
+        ids = [
+            r[0]
+            for r in await conn.execute(
+                select(matches.c.id)
+                .join(match_players, match_players.c.match_id == matches.c.id)
+                .where(matches.c.status == "finished", match_players.c.finished_at.is_(None))
+                .distinct()
+                .limit(limit)
+            )
+        ]
     for match_id in ids:
         await settle(rt, match_id)
     return len(ids)
 
 
 async def _player(conn: AsyncConnection, player_id: str) -> Any:
-    row = (await conn.execute(
-        select(players.c.id, players.c.name, accounts.c.username)
-        .outerjoin(accounts, accounts.c.player_id == players.c.id)
-        .where(players.c.id == player_id))).first()
+    row = (
+        await conn.execute(
+            select(players.c.id, players.c.name, accounts.c.username)
+            .outerjoin(accounts, accounts.c.player_id == players.c.id)
+            .where(players.c.id == player_id)
+        )
+    ).first()
     if row is None:
         raise NotFound("no such player")
     return row
 
 
-def _match_entry(m: Any, mine: Any, changes: dict[tuple[str, int], dict[str, Any]]
-                 ) -> dict[str, Any]:
+def _match_entry(
+    m: Any, mine: Any, changes: dict[tuple[str, int], dict[str, Any]]
+) -> dict[str, Any]:
     seats = m.seats
     return {
-        "id": m.id, "name": m.name, "status": m.status, "preset": mine.preset,
-        "rated": bool(mine.rated), "private": bool(m.private),
+        "id": m.id,
+        "name": m.name,
+        "status": m.status,
+        "preset": mine.preset,
+        "rated": bool(mine.rated),
+        "private": bool(m.private),
         "started_at": mine.started_at.isoformat(),
         "finished_at": mine.finished_at.isoformat() if mine.finished_at else None,
-        "seat": mine.seat, "score": mine.score, "place": mine.place,
-        "won": mine.place == 1, "left": bool(mine.left),
-        "seats": [{"seat": s["seat"], "name": s["name"], "colour": s["colour"],
-                   "bot": s["bot"], "player": s.get("player"),
-                   "score": m.scores[s["seat"]] if s["seat"] < len(m.scores) else None}
-                  for s in seats],
+        "seat": mine.seat,
+        "score": mine.score,
+        "place": mine.place,
+        "won": mine.place == 1,
+        "left": bool(mine.left),
+        "seats": [
+            {
+                "seat": s["seat"],
+                "name": s["name"],
+                "colour": s["colour"],
+                "bot": s["bot"],
+                "player": s.get("player"),
+                "score": m.scores[s["seat"]] if s["seat"] < len(m.scores) else None,
+            }
+            for s in seats
+        ],
         "rating_change": changes.get((m.id, mine.seat)),
     }
 
 
-async def player_matches(rt: Runtime, player_id: str, page: int = 1, per_page: int = 20,
-                         viewer: str | None = None) -> dict[str, Any]:
+async def player_matches(
+    rt: Runtime, player_id: str, page: int = 1, per_page: int = 20, viewer: str | None = None
+) -> dict[str, Any]:
     """``{"player", "page", "per_page", "total", "matches": [...]}``, newest first.
 
     Private matches are listed only to the player themself (``viewer``). Raises
@@ -150,55 +222,93 @@ async def player_matches(rt: Runtime, player_id: str, page: int = 1, per_page: i
         cond = [match_players.c.player_id == player_id]
         if viewer != player_id:
             cond.append(matches.c.private.is_(False))
-        base = (select(match_players, matches.c.id, matches.c.name, matches.c.status,
-                       matches.c.seats, matches.c.scores, matches.c.private)
-                .join(matches, matches.c.id == match_players.c.match_id).where(and_(*cond)))
-        total = (await conn.execute(select(func.count()).select_from(base.subquery())))\
-            .scalar_one()
-        rows = (await conn.execute(base.order_by(match_players.c.started_at.desc(),
-                                                 match_players.c.match_id)
-                                   .limit(per_page).offset((page - 1) * per_page))).all()
+        base = (
+            select(
+                match_players,
+                matches.c.id,
+                matches.c.name,
+                matches.c.status,
+                matches.c.seats,
+                matches.c.scores,
+                matches.c.private,
+            )
+            .join(matches, matches.c.id == match_players.c.match_id)
+            .where(and_(*cond))
+        )
+        total = (await conn.execute(select(func.count()).select_from(base.subquery()))).scalar_one()
+        rows = (
+            await conn.execute(
+                base.order_by(match_players.c.started_at.desc(), match_players.c.match_id)
+                .limit(per_page)
+                .offset((page - 1) * per_page)
+            )
+        ).all()
         ids = [r.id for r in rows]
         changes: dict[tuple[str, int], dict[str, Any]] = {}
         if ids:
-            for c in await conn.execute(select(rating_changes).where(
-                    rating_changes.c.match_id.in_(ids))):
+            for c in await conn.execute(
+                select(rating_changes).where(rating_changes.c.match_id.in_(ids))
+            ):
                 b = ratings.display(c.mu_before, c.sigma_before)
                 a = ratings.display(c.mu_after, c.sigma_after)
                 changes[(c.match_id, c.seat)] = {"before": b, "after": a, "delta": a - b}
     return {
         "player": {"id": who.id, "name": who.name, "username": who.username},
-        "page": page, "per_page": per_page, "total": int(total),
+        "page": page,
+        "per_page": per_page,
+        "total": int(total),
         "matches": [_match_entry(r, r, changes) for r in rows],
     }
 
 
 async def profile(rt: Runtime, player_id: str, viewer: str | None = None) -> dict[str, Any]:
     """``{"player", "played", "won", "ratings": {preset: rating}, "recent": [...]}``:
-    finished matches played and won (placement 1, shared or not). Raises :class:`NotFound`."""
+    finished matches played and won (placement 1, shared or not). Raises :class:`NotFound`.
+    """
     recent = await player_matches(rt, player_id, 1, 10, viewer)
     async with rt.db.reading() as conn:
         mine = match_players.c.player_id == player_id
-        played = (await conn.execute(select(func.count()).select_from(match_players).where(
-            mine, match_players.c.finished_at.is_not(None)))).scalar_one()
-        won = (await conn.execute(select(func.count()).select_from(match_players).where(
-            mine, match_players.c.place == 1))).scalar_one()
+        played = (
+            await conn.execute(
+                select(func.count())
+                .select_from(match_players)
+                .where(mine, match_players.c.finished_at.is_not(None))
+            )
+        ).scalar_one()
+        won = (
+            await conn.execute(
+                select(func.count())
+                .select_from(match_players)
+                .where(mine, match_players.c.place == 1)
+            )
+        ).scalar_one()
         rated = await ratings.of_player(conn, player_id)
-    return {"player": recent["player"], "played": int(played), "won": int(won),
-            "ratings": rated, "recent": recent["matches"], "total": recent["total"]}
+    return {
+        "player": recent["player"],
+        "played": int(played),
+        "won": int(won),
+        "ratings": rated,
+        "recent": recent["matches"],
+        "total": recent["total"],
+    }
 
 
 async def records_zip(rt: Runtime, player_id: str) -> bytes:
     """A zip of the ``carcassonne-record/1`` of every finished match of the player (with the
     revealed shuffle), newest first, at most :data:`MAX_ZIP_MATCHES`; one file per match
-    named ``<finished date>-<match id>.json``."""
+    named ``<finished date>-<match id>.json``.
+    """
     await settle_missed(rt)
     async with rt.db.reading() as conn:
-        rows = (await conn.execute(
-            select(matches.c.id, matches.c.snapshot, matches.c.finished_at)
-            .join(match_players, match_players.c.match_id == matches.c.id)
-            .where(match_players.c.player_id == player_id, matches.c.status == "finished")
-            .order_by(matches.c.finished_at.desc()).limit(MAX_ZIP_MATCHES))).all()
+        rows = (
+            await conn.execute(
+                select(matches.c.id, matches.c.snapshot, matches.c.finished_at)
+                .join(match_players, match_players.c.match_id == matches.c.id)
+                .where(match_players.c.player_id == player_id, matches.c.status == "finished")
+                .order_by(matches.c.finished_at.desc())
+                .limit(MAX_ZIP_MATCHES)
+            )
+        ).all()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for r in rows:

@@ -46,9 +46,13 @@ class Tokens:
     (tests pass their own).
     """
 
-    def __init__(self, secret_key: str, lifetime: int = 30 * 24 * 3600,
-                 renew_after: int = 24 * 3600,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        secret_key: str,
+        lifetime: int = 30 * 24 * 3600,
+        renew_after: int = 24 * 3600,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
 
         class Signer(TimestampSigner):
             def get_timestamp(self) -> int:
@@ -67,8 +71,9 @@ class Tokens:
         if not token or len(token) > 512:
             raise Unauthorized("missing or malformed token")
         try:
-            value, issued = self._serializer.loads(token, max_age=self.lifetime,
-                                                   return_timestamp=True)
+            value, issued = self._serializer.loads(
+                token, max_age=self.lifetime, return_timestamp=True
+            )
         except SignatureExpired:
             raise Unauthorized("token expired: choose a name again") from None
         except BadSignature:
@@ -79,13 +84,15 @@ class Tokens:
 
     def verify(self, token: str) -> str:
         """The player id inside ``token``; raises :class:`Unauthorized` when it is not ours or
-        has expired."""
+        has expired.
+        """
         return self._load(token)[0]
 
     def renewal(self, token: str) -> str | None:
         """A fresh token for the same player when ``token`` (valid) is older than
         ``renew_after``; None when it is younger. Raises :class:`Unauthorized` like
-        :meth:`verify`."""
+        :meth:`verify`.
+        """
         player_id, issued = self._load(token)
         if self._clock() - issued < self.renew_after:
             return None
@@ -104,9 +111,11 @@ async def create_player(db: Database, tokens: Tokens, name: str) -> tuple[dict[s
 async def get_player(db: Database, player_id: str) -> dict[str, Any]:
     """``{"id", "name"}`` of a player; raises :class:`NotFound`."""
     async with db.reading() as conn:
-        row = (await conn.execute(
-            select(players.c.id, players.c.name).where(players.c.id == player_id)
-        )).first()
+        row = (
+            await conn.execute(
+                select(players.c.id, players.c.name).where(players.c.id == player_id)
+            )
+        ).first()
     if row is None:
         raise NotFound("no such player")
     return {"id": row.id, "name": row.name}

@@ -64,8 +64,11 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
         "preset": row.preset,
         "rules": row.rules,
         "seats": [
-            {**s, "connected": bool(s["bot"]) or (s["player"] is not None
-                                                  and s["player"] in connected)}
+            {
+                **s,
+                "connected": bool(s["bot"])
+                or (s["player"] is not None and s["player"] in connected),
+            }
             for s in row.seats
         ],
         "max_seats": row.max_seats,
@@ -112,7 +115,8 @@ async def _announce(rt: Runtime, row: Any) -> dict[str, Any]:
         hub.state = data
         hub.deliver(row.version, frame)
     await rt.broker.publish(
-        channel, broker_message(rt.broker.instance_id, "batch", row.version, frame))
+        channel, broker_message(rt.broker.instance_id, "batch", row.version, frame)
+    )
     return data
 
 
@@ -130,8 +134,15 @@ def _require_open(row: Any) -> None:
 
 
 async def create_lobby(
-    rt: Runtime, player_id: str, *, name: str | None, preset: str | None,
-    rules: dict[str, Any] | None, seats: int, private: bool, rated: bool = False,
+    rt: Runtime,
+    player_id: str,
+    *,
+    name: str | None,
+    preset: str | None,
+    rules: dict[str, Any] | None,
+    seats: int,
+    private: bool,
+    rated: bool = False,
     time_control: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Create a lobby; the creator takes seat 0 and is host. Returns Lobby JSON.
@@ -151,12 +162,26 @@ async def create_lobby(
         table[0].update(player=player_id, name=host, colour=COLOURS[0])
         await ratings.check_lobby(conn, rated, preset_name, table, options.to_json())
         now = utcnow()
-        await sql.insert_lobby(conn, dict(
-            code=code, name=title, host_id=player_id, private=private, preset=preset_name,
-            rules=options.to_json(), max_seats=seats, seats=table, status="open",
-            match_id=None, version=1, created_at=now, updated_at=now, rated=rated,
-            time_control=control,
-        ))
+        await sql.insert_lobby(
+            conn,
+            dict(
+                code=code,
+                name=title,
+                host_id=player_id,
+                private=private,
+                preset=preset_name,
+                rules=options.to_json(),
+                max_seats=seats,
+                seats=table,
+                status="open",
+                match_id=None,
+                version=1,
+                created_at=now,
+                updated_at=now,
+                rated=rated,
+                time_control=control,
+            ),
+        )
         row = await sql.lobby(conn, code)
     return lobby_json(row, _lobby_presence(rt, code))
 
@@ -179,17 +204,24 @@ async def get_lobby(rt: Runtime, code: str) -> dict[str, Any]:
 
 async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
     """``{"lobbies": [public open Lobby], "matches": [{"id", "name", "players", "turn",
-    "spectators"}]}`` — private lobbies and matches are never listed."""
+    "spectators"}]}`` — private lobbies and matches are never listed.
+    """
     async with rt.db.reading() as conn:
         rows, live = await sql.open_public(conn, limit)
     spectators = await rt.spectators.counts([m.id for m in live])  # across instances
     return {
         "lobbies": [lobby_json(r, _lobby_presence(rt, r.code)) for r in rows],
         "matches": [
-            {"id": m.id, "name": m.name, "players": [s["name"] for s in m.seats],
-             "turn": m.turn, "spectators": spectators[m.id],
-             "time_label": clocks.lobby_fields(m.clock["control"] if m.clock else None)
-             ["time_label"]}
+            {
+                "id": m.id,
+                "name": m.name,
+                "players": [s["name"] for s in m.seats],
+                "turn": m.turn,
+                "spectators": spectators[m.id],
+                "time_label": clocks.lobby_fields(m.clock["control"] if m.clock else None)[
+                    "time_label"
+                ],
+            }
             for m in live
         ],
     }
@@ -197,7 +229,8 @@ async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
 
 async def join(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
     """Take the first free seat (idempotent for a seated player). Raises :class:`NotFound`,
-    :class:`Conflict` (full, started)."""
+    :class:`Conflict` (full, started).
+    """
     async with rt.db.transaction() as conn:
         row = await _locked(rt, conn, code)
         if any(s["player"] == player_id for s in row.seats):
@@ -207,8 +240,9 @@ async def join(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
         free = next((s for s in seats if s["player"] is None and not s["bot"]), None)
         if free is None:
             raise Conflict("the lobby is full")
-        free.update(player=player_id, name=await _player_name(conn, player_id),
-                    colour=_free_colour(seats))
+        free.update(
+            player=player_id, name=await _player_name(conn, player_id), colour=_free_colour(seats)
+        )
         await ratings.check_lobby(conn, row.rated, row.preset, seats)
         row = await _save(rt, conn, row, seats=seats)
     return await _announce(rt, row)
@@ -259,9 +293,16 @@ async def pick_colour(rt: Runtime, code: str, player_id: str, colour: str) -> di
 
 
 async def update_options(
-    rt: Runtime, code: str, player_id: str, *, rules: dict[str, Any] | None = None,
-    preset: str | None = None, private: bool | None = None, name: str | None = None,
-    max_seats: int | None = None, time_control: dict[str, Any] | None = None,
+    rt: Runtime,
+    code: str,
+    player_id: str,
+    *,
+    rules: dict[str, Any] | None = None,
+    preset: str | None = None,
+    private: bool | None = None,
+    name: str | None = None,
+    max_seats: int | None = None,
+    time_control: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Host only: change rules/preset, privacy, name, the number of seats or the time control.
 
@@ -334,10 +375,12 @@ def _check_level(level: str) -> str:
     return level
 
 
-async def add_bot(rt: Runtime, code: str, player_id: str,
-                  level: str = DEFAULT_LEVEL) -> dict[str, Any]:
+async def add_bot(
+    rt: Runtime, code: str, player_id: str, level: str = DEFAULT_LEVEL
+) -> dict[str, Any]:
     """Host only: put a bot of ``level`` (easy, normal, strong) in the first free seat.
-    Raises :class:`Conflict` when full, :class:`ValidationFailed` for an unknown level."""
+    Raises :class:`Conflict` when full, :class:`ValidationFailed` for an unknown level.
+    """
     _check_level(level)
 
     def change(seats: list[dict[str, Any]]) -> None:
@@ -350,11 +393,13 @@ async def add_bot(rt: Runtime, code: str, player_id: str,
     return await _host_edits_seats(rt, code, player_id, change)
 
 
-async def set_level(rt: Runtime, code: str, player_id: str, seat: int,
-                    level: str) -> dict[str, Any]:
+async def set_level(
+    rt: Runtime, code: str, player_id: str, seat: int, level: str
+) -> dict[str, Any]:
     """Host only: the computer level of ``seat`` — for a bot, how it plays; for a person, how
     the computer plays for them if they leave the match (Normal unless set). Raises
-    :class:`ValidationFailed` (level, seat), :class:`Conflict` (an empty seat)."""
+    :class:`ValidationFailed` (level, seat), :class:`Conflict` (an empty seat).
+    """
     _check_level(level)
 
     def change(seats: list[dict[str, Any]]) -> None:
@@ -397,21 +442,47 @@ async def start(rt: Runtime, code: str, player_id: str) -> str:
         dealt = shuffle.deal(rt.settings.deck_seed)
         state = new_game(options, [s["name"] for s in taken], seed=dealt.seed)
         match_id = secrets.token_hex(8)
-        seats = [{"seat": i, "player": s["player"], "name": s["name"], "colour": s["colour"],
-                  "bot": s["bot"], "level": s.get("level") or DEFAULT_LEVEL}
-                 for i, s in enumerate(taken)]
+        seats = [
+            {
+                "seat": i,
+                "player": s["player"],
+                "name": s["name"],
+                "colour": s["colour"],
+                "bot": s["bot"],
+                "level": s.get("level") or DEFAULT_LEVEL,
+            }
+            for i, s in enumerate(taken)
+        ]
         now = utcnow()
         delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
         clock, clock_due = clocks.start_clock(row.time_control, seats, row.host_id, state)
         first_look = clocks.earliest(now + timedelta(seconds=delay), clock_due)
         setup = state.to_json()
-        await sql.insert_match(conn, dict(
-            id=match_id, lobby_code=code, name=row.name, private=row.private, status="live",
-            seats=seats, rules=options.to_json(), setup=setup, snapshot=setup,
-            snapshot_version=0, version=0, seat_to_act=state.seat, turn=state.turn,
-            scores=list(state.scores), next_bot_at=first_look,
-            rematch_code=None, created_at=now, updated_at=now, finished_at=None, clock=clock,
-        ))
+        await sql.insert_match(
+            conn,
+            dict(
+                id=match_id,
+                lobby_code=code,
+                name=row.name,
+                private=row.private,
+                status="live",
+                seats=seats,
+                rules=options.to_json(),
+                setup=setup,
+                snapshot=setup,
+                snapshot_version=0,
+                version=0,
+                seat_to_act=state.seat,
+                turn=state.turn,
+                scores=list(state.scores),
+                next_bot_at=first_look,
+                rematch_code=None,
+                created_at=now,
+                updated_at=now,
+                finished_at=None,
+                clock=clock,
+            ),
+        )
         await history.on_match_started(conn, match_id, seats, row.preset, row.rated, dealt)
         row = await _save(rt, conn, row, status="started", match_id=match_id)
     rt.metrics.matches_live.inc()
@@ -422,7 +493,8 @@ async def start(rt: Runtime, code: str, player_id: str) -> str:
 async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
     """A new lobby with the same seats, rules and privacy as a finished match; the asker is
     host. Repeated calls return the same lobby code. Raises :class:`NotFound`,
-    :class:`Forbidden` (not seated), :class:`Conflict` (still being played)."""
+    :class:`Forbidden` (not seated), :class:`Conflict` (still being played).
+    """
     async with rt.db.transaction() as conn:
         m = await sql.match(conn, match_id, lock=rt.db.is_postgres)
         if m is None:
@@ -434,18 +506,39 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
         if m.rematch_code:
             return str(m.rematch_code)
         code = secrets.token_urlsafe(8)
-        seats = [{"seat": i, "player": s["player"], "name": s["name"], "colour": s["colour"],
-                  "bot": s["bot"], "level": s.get("level") or DEFAULT_LEVEL}
-                 for i, s in enumerate(m.seats)]
+        seats = [
+            {
+                "seat": i,
+                "player": s["player"],
+                "name": s["name"],
+                "colour": s["colour"],
+                "bot": s["bot"],
+                "level": s.get("level") or DEFAULT_LEVEL,
+            }
+            for i, s in enumerate(m.seats)
+        ]
         lobby = await sql.lobby_setup(conn, m.lobby_code)
         now = utcnow()
-        await sql.insert_lobby(conn, dict(
-            code=code, name=m.name, host_id=player_id, private=m.private,
-            preset=lobby.preset if lobby else None, rules=m.rules, max_seats=len(seats),
-            seats=seats, status="open", match_id=None, version=1, created_at=now,
-            updated_at=now, rated=bool(lobby.rated) if lobby else False,
-            time_control=lobby.time_control if lobby else None,
-        ))
+        await sql.insert_lobby(
+            conn,
+            dict(
+                code=code,
+                name=m.name,
+                host_id=player_id,
+                private=m.private,
+                preset=lobby.preset if lobby else None,
+                rules=m.rules,
+                max_seats=len(seats),
+                seats=seats,
+                status="open",
+                match_id=None,
+                version=1,
+                created_at=now,
+                updated_at=now,
+                rated=bool(lobby.rated) if lobby else False,
+                time_control=lobby.time_control if lobby else None,
+            ),
+        )
         await sql.set_rematch(conn, match_id, code)
     return code
 
@@ -490,4 +583,3 @@ async def open_lobby_socket(
         await rt.hubs.release(hub, conn)
         raise
     return hub, conn
-

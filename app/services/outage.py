@@ -36,7 +36,8 @@ _LOCK_KEY = 13_131_313
 
 async def start_and_credit(rt: Runtime) -> int:
     """Check for an outage, credit it to every live match's clock, and write this instance's
-    first heartbeat. Returns the credited gap in milliseconds (0: no outage)."""
+    first heartbeat. Returns the credited gap in milliseconds (0: no outage).
+    """
     instance = rt.broker.instance_id
     async with rt.db.transaction() as conn:
         if rt.db.is_postgres:
@@ -50,7 +51,8 @@ async def start_and_credit(rt: Runtime) -> int:
                 gap_ms = int(gap.total_seconds() * 1000)
         if gap_ms:
             query = select(matches.c.id, matches.c.clock, matches.c.next_bot_at).where(
-                matches.c.status == "live", matches.c.clock.is_not(None))
+                matches.c.status == "live", matches.c.clock.is_not(None)
+            )
             if rt.db.is_postgres:
                 query = query.with_for_update()
             rows = (await conn.execute(query)).all()
@@ -59,12 +61,17 @@ async def start_and_credit(rt: Runtime) -> int:
                 values: dict[str, Any] = {"clock": clock}
                 if row.next_bot_at is not None:
                     values["next_bot_at"] = clocks.earliest(
-                        as_utc(row.next_bot_at) + timedelta(milliseconds=gap_ms), due)
+                        as_utc(row.next_bot_at) + timedelta(milliseconds=gap_ms), due
+                    )
                 await conn.execute(update(matches).where(matches.c.id == row.id).values(**values))
-            log.warning("no instance served for %.1f s: credited to %d live matches' clocks",
-                        gap_ms / 1000, len(rows))
-        await conn.execute(delete(instance_heartbeats).where(
-            instance_heartbeats.c.beat_at < now - KEEP))
+            log.warning(
+                "no instance served for %.1f s: credited to %d live matches' clocks",
+                gap_ms / 1000,
+                len(rows),
+            )
+        await conn.execute(
+            delete(instance_heartbeats).where(instance_heartbeats.c.beat_at < now - KEEP)
+        )
         await conn.execute(insert(instance_heartbeats).values(instance_id=instance, beat_at=now))
     return gap_ms
 
@@ -72,8 +79,14 @@ async def start_and_credit(rt: Runtime) -> int:
 async def beat(rt: Runtime) -> None:
     """Refresh this instance's heartbeat."""
     async with rt.db.transaction() as conn:
-        done = await conn.execute(update(instance_heartbeats).where(
-            instance_heartbeats.c.instance_id == rt.broker.instance_id).values(beat_at=utcnow()))
+        done = await conn.execute(
+            update(instance_heartbeats)
+            .where(instance_heartbeats.c.instance_id == rt.broker.instance_id)
+            .values(beat_at=utcnow())
+        )
         if not done.rowcount:
-            await conn.execute(insert(instance_heartbeats).values(
-                instance_id=rt.broker.instance_id, beat_at=utcnow()))
+            await conn.execute(
+                insert(instance_heartbeats).values(
+                    instance_id=rt.broker.instance_id, beat_at=utcnow()
+                )
+            )

@@ -61,7 +61,8 @@ from app.services.sockets import PRESENT_WINDOW
 @dataclass(frozen=True)
 class Applied:
     """The result of one applied action: the new ``version``, the acting ``seat``, the client
-    ``action_id`` and the events as JSON text (``events`` decodes it)."""
+    ``action_id`` and the events as JSON text (``events`` decodes it).
+    """
 
     version: int
     seat: int
@@ -86,17 +87,28 @@ def _next_bot_at(rt: Runtime, live: Live, actor_is_bot: bool, actor: int) -> dat
         return None
     now = utcnow()
     seat = live.seats[state.seat]
-    if (seat.get("bot") or clocks.is_auto(live.clock, state.seat)
-            or (actor_is_bot and state.seat == actor and state.phase == DEPLOY)):
+    if (
+        seat.get("bot")
+        or clocks.is_auto(live.clock, state.seat)
+        or (actor_is_bot and state.seat == actor and state.phase == DEPLOY)
+    ):
         return now + timedelta(seconds=rt.settings.bot_delay)
     if state.phase == PLAGUE:  # a person's Plague decision: a bot chooses after the timeout
         return now + timedelta(seconds=rt.settings.plague_timeout)
     return now + timedelta(seconds=rt.settings.abandon_after)
 
 
-def _row_values(rt: Runtime, live: Live, new_v: int, now: datetime, actor_is_bot: bool,
-                seat: int, active_before: int, by: str | None,
-                timed_out: bool) -> dict[str, Any]:
+def _row_values(
+    rt: Runtime,
+    live: Live,
+    new_v: int,
+    now: datetime,
+    actor_is_bot: bool,
+    seat: int,
+    active_before: int,
+    by: str | None,
+    timed_out: bool,
+) -> dict[str, Any]:
     """The match-row columns a move sets, in the same statement/transaction as its log row.
 
     Per-action columns go here (their names in :data:`app.db.hot.UPDATABLE`): the match clock
@@ -113,21 +125,30 @@ def _row_values(rt: Runtime, live: Live, new_v: int, now: datetime, actor_is_bot
         "scores": list(state.scores),
         "updated_at": now,
         "next_bot_at": clocks.earliest(_next_bot_at(rt, live, actor_is_bot, seat), clock_due)
-        if not state.is_over else None,
+        if not state.is_over
+        else None,
     }
     if clock is not None:
         values["clock"] = live.clock = clock
     if state.is_over:
-        values.update(status="finished", finished_at=now, snapshot=state.to_json(),
-                      snapshot_version=new_v)
+        values.update(
+            status="finished", finished_at=now, snapshot=state.to_json(), snapshot_version=new_v
+        )
     elif new_v % rt.settings.snapshot_every == 0:
         values.update(snapshot=state.to_json(), snapshot_version=new_v)
     return values
 
 
 async def _apply_and_store(
-    rt: Runtime, tx: Tx | None, live: Live, seat: int, action: Action,
-    client_id: str | None, actor_is_bot: bool, by: str | None = None, timed_out: bool = False,
+    rt: Runtime,
+    tx: Tx | None,
+    live: Live,
+    seat: int,
+    action: Action,
+    client_id: str | None,
+    actor_is_bot: bool,
+    by: str | None = None,
+    timed_out: bool = False,
 ) -> Applied | None:
     """Apply ``action`` to the cached state and write it: inside ``tx`` (the caller commits),
     or with ``tx`` None as one optimistic statement — None then means the row was no longer at
@@ -154,16 +175,26 @@ async def _apply_and_store(
         events_json = dumps([event_to_json(e) for e in events])
         action_json = dumps(action.to_json())
         now = utcnow()
-        values = _row_values(rt, live, new_v, now, actor_is_bot, seat, active_before, by,
-                             timed_out)
+        values = _row_values(rt, live, new_v, now, actor_is_bot, seat, active_before, by, timed_out)
         if tx is None:
-            if not await append_fast(rt.db, live.match_id, old, clock_before, seat, client_id,
-                                     action_json, events_json, now, values):
+            if not await append_fast(
+                rt.db,
+                live.match_id,
+                old,
+                clock_before,
+                seat,
+                client_id,
+                action_json,
+                events_json,
+                now,
+                values,
+            ):
                 rt.cache.drop(live.match_id)
                 return None
         else:
-            await tx.append_action(live.match_id, new_v, seat, client_id, action_json,
-                                   events_json, now, by)
+            await tx.append_action(
+                live.match_id, new_v, seat, client_id, action_json, events_json, now, by
+            )
             await tx.update_match(live.match_id, values)
     except Exception:
         rt.cache.drop(live.match_id)
@@ -176,16 +207,23 @@ def _after_commit(rt: Runtime, live: Live, applied: Applied, kind: str, started:
     label): cache current, frame (with ``by`` and the clock) encoded once and handed to local
     sockets, published for the other instances (not awaited: a slow or dead broker must not
     delay the answer; the outbox sweep covers a publish that never happens), history and
-    ratings at the end, metrics, and the next computer turn."""
+    ratings at the end, metrics, and the next computer turn.
+    """
     after_commit_hook(rt, applied.version)
     live.version = applied.version
     if applied.action_id is not None:
         live.remember(applied.seat, applied.action_id, applied.version, applied.events_json)
     state = live.state
     live.view = view(state, state.seat)
-    frame = events_frame(applied.version, applied.seat, applied.action_id,
-                         applied.events_json, live.view, by=applied.by,
-                         clock=clocks.public(live.clock))
+    frame = events_frame(
+        applied.version,
+        applied.seat,
+        applied.action_id,
+        applied.events_json,
+        live.view,
+        by=applied.by,
+        clock=clocks.public(live.clock),
+    )
     hub = rt.hubs.get(rt.channel("match", live.match_id))
     if hub is not None:
         hub.deliver(applied.version, frame)
@@ -203,8 +241,14 @@ def _after_commit(rt: Runtime, live: Live, applied: Applied, kind: str, started:
 
 
 def _seat_of(live_or_seats: list[dict[str, Any]], player_id: str | None) -> int | None:
-    return next((int(s["seat"]) for s in live_or_seats
-                 if player_id is not None and s.get("player") == player_id), None)
+    return next(
+        (
+            int(s["seat"])
+            for s in live_or_seats
+            if player_id is not None and s.get("player") == player_id
+        ),
+        None,
+    )
 
 
 async def submit_action(
@@ -246,7 +290,8 @@ async def submit_action(
                 applied = await _apply_and_store(rt, None, live, seat, action, client_id, False)
             if applied is None:
                 applied, live, early = await _submit_locked(
-                    rt, match_id, player_id, version, client_id, data)
+                    rt, match_id, player_id, version, client_id, data
+                )
                 if early:
                     return applied
                 seat = applied.seat
@@ -266,11 +311,16 @@ async def submit_action(
 
 
 async def _submit_locked(
-    rt: Runtime, match_id: str, player_id: str | None, version: int, client_id: str | None,
+    rt: Runtime,
+    match_id: str,
+    player_id: str | None,
+    version: int,
+    client_id: str | None,
     data: dict[str, Any],
 ) -> tuple[Applied, Live | None, bool]:
     """The locked path of :func:`submit_action`: ``(applied, live, early)``, ``early`` True
-    when ``applied`` is the earlier result of a repeated client action id (nothing written)."""
+    when ``applied`` is the earlier result of a repeated client action id (nothing written).
+    """
     async with write_tx(rt.db) as tx:
         row = await tx.lock_match(match_id)
         if row is None:
@@ -290,8 +340,7 @@ async def _submit_locked(
         if row.status != "live":
             raise GameOver("the match is over")
         if version != row.version:
-            raise StaleVersion(f"the match is at version {row.version}, not {version}",
-                               row.version)
+            raise StaleVersion(f"the match is at version {row.version}, not {version}", row.version)
         live = await live_for(rt, tx, row)
         action = action_from_json({**data, "seat": seat})
         applied = await _apply_and_store(rt, tx, live, seat, action, client_id, False)
@@ -323,8 +372,9 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
             live = await live_for(rt, tx, row)
             state = live.state
             seat = state.seat
-            what, clock, due = await clocks.verdict(rt, tx, match_id, state, live.seats,
-                                                    live.clock, PRESENT_WINDOW)
+            what, clock, due = await clocks.verdict(
+                rt, tx, match_id, state, live.seats, live.clock, PRESENT_WINDOW
+            )
             changed = clock != live.clock
             live.clock = clock
             applied: Applied | None = None
@@ -340,13 +390,17 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
                     return False  # the match moved on while the bot thought: think again later
                 if changed:
                     await tx.update_match(match_id, {"clock": clock})
-                action = advice[1] if advice is not None else choose_action(
-                    state, random.Random(f"{match_id}:{row.version}"))
+                action = (
+                    advice[1]
+                    if advice is not None
+                    else choose_action(state, random.Random(f"{match_id}:{row.version}"))
+                )
                 by = None if what == "bot" else clocks.BY_COMPUTER
                 if by is not None and state.phase != PLAGUE:
                     rt.spawn(history.seat_taken_over(rt, match_id, seat))  # ratings: a leaver
-                applied = await _apply_and_store(rt, tx, live, seat, action, None, True, by,
-                                                 what == "timeout")
+                applied = await _apply_and_store(
+                    rt, tx, live, seat, action, None, True, by, what == "timeout"
+                )
                 assert applied is not None
         if what == "end":
             rt.cache.drop(match_id)
@@ -364,7 +418,8 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
 
 async def bot_advice(rt: Runtime, match_id: str) -> tuple[int, Action] | None:
     """``(version, action)`` the computer would play for the seat to act (at its seat's
-    ``level``, default Normal), thought out in the bot worker pool; None when finished."""
+    ``level``, default Normal), thought out in the bot worker pool; None when finished.
+    """
     live = await current(rt, match_id)
     state, version = live.state, live.version
     if state.is_over or not legal_actions(state):
@@ -383,16 +438,27 @@ async def _play_later(rt: Runtime, match_id: str) -> None:
 async def _end_early(rt: Runtime, tx: Tx, live: Live) -> None:
     """End a match now (a leave vote chose it): final scoring of the current position
     (RULES.md §4.2–4.4) stored as the last snapshot at the current version; the clock says
-    ``ended_early``. The caller holds the row lock and drops the cache entry after the commit."""
+    ``ended_early``. The caller holds the row lock and drops the cache entry after the commit.
+    """
     final = live.state.copy()
     events: list[Any] = []
     final_scoring(final, events)
     now = utcnow()
     clock = dict(live.clock or {}, ended_early=True, running=None, vote=None, away={})
-    await tx.update_match(live.match_id, {
-        "status": "finished", "finished_at": now, "updated_at": now, "seat_to_act": None,
-        "scores": list(final.scores), "snapshot": final.to_json(),
-        "snapshot_version": live.version, "next_bot_at": None, "clock": clock})
+    await tx.update_match(
+        live.match_id,
+        {
+            "status": "finished",
+            "finished_at": now,
+            "updated_at": now,
+            "seat_to_act": None,
+            "scores": list(final.scores),
+            "snapshot": final.to_json(),
+            "snapshot_version": live.version,
+            "next_bot_at": None,
+            "clock": clock,
+        },
+    )
     live.version = -1  # never trusted again: the next read rebuilds from the final snapshot
 
 

@@ -43,8 +43,15 @@ class RateLimiter:
     ``what``: the plural noun of the error message; ``prefix``: Redis key prefix.
     """
 
-    def __init__(self, rate: float, burst: int, what: str = "requests", *,
-                 redis_url: str | None = None, prefix: str = "carcassonne") -> None:
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        what: str = "requests",
+        *,
+        redis_url: str | None = None,
+        prefix: str = "carcassonne",
+    ) -> None:
         self.item = window_item(rate, burst)
         self.what = what
         self._memory = SlidingWindowCounterRateLimiter(MemoryStorage())
@@ -52,8 +59,12 @@ class RateLimiter:
         self._redis_down_until = 0.0
         if redis_url:
             storage: Storage = RedisStorage(
-                "async+" + redis_url, implementation="redispy", key_prefix=f"{prefix}:limits",
-                socket_connect_timeout=0.5, socket_timeout=0.5)
+                "async+" + redis_url,
+                implementation="redispy",
+                key_prefix=f"{prefix}:limits",
+                socket_connect_timeout=0.5,
+                socket_timeout=0.5,
+            )
             self._shared = SlidingWindowCounterRateLimiter(storage)
 
     async def _allowed(self, key: str) -> bool:
@@ -61,8 +72,9 @@ class RateLimiter:
             try:
                 return await self._shared.hit(self.item, self.what, key)
             except Exception as exc:  # noqa: BLE001 - any Redis trouble: count locally
-                log.warning("rate limits on local memory for %ss: Redis: %s",
-                            REDIS_RETRY_AFTER, exc)
+                log.warning(
+                    "rate limits on local memory for %ss: Redis: %s", REDIS_RETRY_AFTER, exc
+                )
                 self._redis_down_until = time.monotonic() + REDIS_RETRY_AFTER
         return await self._memory.hit(self.item, self.what, key)
 

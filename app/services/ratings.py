@@ -40,11 +40,13 @@ def rating_json(mu: float, sigma: float, games: int) -> dict[str, Any]:
     return {"rating": display(mu, sigma), "mu": mu, "sigma": sigma, "games": games}
 
 
-def new_ratings(before: Sequence[tuple[float, float]], places: Sequence[int]
-                ) -> list[tuple[float, float]]:
+def new_ratings(
+    before: Sequence[tuple[float, float]], places: Sequence[int]
+) -> list[tuple[float, float]]:
     """OpenSkill Plackett–Luce update of one match: ``before[i]`` is seat i's ``(mu, sigma)``,
     ``places[i]`` its placement (1 = best; equal numbers tie). Returns the new ``(mu, sigma)``
-    by seat. 2–5 seats."""
+    by seat. 2–5 seats.
+    """
     teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
     rated = MODEL.rate(teams, ranks=[float(p) for p in places])
     return [(team[0].mu, team[0].sigma) for team in rated]
@@ -52,7 +54,8 @@ def new_ratings(before: Sequence[tuple[float, float]], places: Sequence[int]
 
 def placements(scores: Sequence[int], left: Sequence[bool]) -> list[int]:
     """Placement by seat: 1 + the number of staying seats with a higher score; every leaver
-    shares the placement after the last staying seat (docs/RATINGS.md)."""
+    shares the placement after the last staying seat (docs/RATINGS.md).
+    """
     stayed = [s for s, gone in zip(scores, left, strict=True) if not gone]
     out = []
     for score, gone in zip(scores, left, strict=True):
@@ -60,73 +63,111 @@ def placements(scores: Sequence[int], left: Sequence[bool]) -> list[int]:
     return out
 
 
-async def check_lobby(conn: AsyncConnection, rated: bool, preset: str | None,
-                      seats: Sequence[dict[str, Any]], rules: dict[str, Any] | None = None
-                      ) -> None:
+async def check_lobby(
+    conn: AsyncConnection,
+    rated: bool,
+    preset: str | None,
+    seats: Sequence[dict[str, Any]],
+    rules: dict[str, Any] | None = None,
+) -> None:
     """Refuse a rated lobby that breaks the rules of rated play: a custom rule set, a computer
     seat, or a seat without an account. Raises :class:`ValidationFailed` (``preset``) or
-    :class:`Conflict` (seats)."""
+    :class:`Conflict` (seats).
+    """
     if not rated:
         return
     if preset not in PRESETS or (rules is not None and rules != PRESETS[preset].to_json()):
-        raise ValidationFailed("rated: a rated table plays one of the standard presets, "
-                               "unchanged")
+        raise ValidationFailed("rated: a rated table plays one of the standard presets, unchanged")
     if any(s.get("bot") for s in seats):
         raise Conflict("rated: computer players cannot sit at a rated table")
     people = [s["player"] for s in seats if s.get("player")]
     if people:
-        found = {r[0] for r in await conn.execute(
-            select(accounts.c.player_id).where(accounts.c.player_id.in_(people)))}
+        found = {
+            r[0]
+            for r in await conn.execute(
+                select(accounts.c.player_id).where(accounts.c.player_id.in_(people))
+            )
+        }
         if set(people) - found:
             raise Conflict("rated: only players with an account can sit at a rated table")
 
 
-async def rate_match(conn: AsyncConnection, match_id: str, preset: str,
-                     seats: Sequence[tuple[int, str | None, int]]) -> None:
+async def rate_match(
+    conn: AsyncConnection, match_id: str, preset: str, seats: Sequence[tuple[int, str | None, int]]
+) -> None:
     """Update the ratings of a finished rated match: ``seats`` are ``(seat, player_id,
     placement)``. Seats whose player has no account (deleted meanwhile) or no id are skipped,
-    and a match with fewer than two rated seats changes nothing. Idempotent per match."""
+    and a match with fewer than two rated seats changes nothing. Idempotent per match.
+    """
     people = [(seat, pid, place) for seat, pid, place in seats if pid]
     if not people:
         return
-    if (await conn.execute(select(rating_changes.c.seat)
-                           .where(rating_changes.c.match_id == match_id))).first() is not None:
+    if (
+        await conn.execute(
+            select(rating_changes.c.seat).where(rating_changes.c.match_id == match_id)
+        )
+    ).first() is not None:
         return
     ids = [pid for _, pid, _ in people]
-    with_account = {r[0] for r in await conn.execute(
-        select(accounts.c.player_id).where(accounts.c.player_id.in_(ids)))}
+    with_account = {
+        r[0]
+        for r in await conn.execute(
+            select(accounts.c.player_id).where(accounts.c.player_id.in_(ids))
+        )
+    }
     people = [p for p in people if p[1] in with_account]
     if len(people) < 2:
         return
-    current = {r.player_id: r for r in await conn.execute(
-        select(ratings).where(ratings.c.preset == preset, ratings.c.player_id.in_(ids)))}
-    before = [(current[p].mu, current[p].sigma) if p in current else (MU, SIGMA)
-              for _, p, _ in people]
+    current = {
+        r.player_id: r
+        for r in await conn.execute(
+            select(ratings).where(ratings.c.preset == preset, ratings.c.player_id.in_(ids))
+        )
+    }
+    before = [
+        (current[p].mu, current[p].sigma) if p in current else (MU, SIGMA) for _, p, _ in people
+    ]
     after = new_ratings(before, [place for _, _, place in people])
     now = utcnow()
     for (seat, pid, _), (mu0, s0), (mu1, s1) in zip(people, before, after, strict=True):
         assert pid is not None
         if pid in current:
-            await conn.execute(update(ratings).where(
-                ratings.c.player_id == pid, ratings.c.preset == preset).values(
-                mu=mu1, sigma=s1, games=current[pid].games + 1, updated_at=now))
+            await conn.execute(
+                update(ratings)
+                .where(ratings.c.player_id == pid, ratings.c.preset == preset)
+                .values(mu=mu1, sigma=s1, games=current[pid].games + 1, updated_at=now)
+            )
         else:
-            await conn.execute(insert(ratings).values(
-                player_id=pid, preset=preset, mu=mu1, sigma=s1, games=1, updated_at=now))
-        await conn.execute(insert(rating_changes).values(
-            match_id=match_id, seat=seat, player_id=pid, preset=preset, mu_before=mu0,
-            sigma_before=s0, mu_after=mu1, sigma_after=s1))
+            await conn.execute(
+                insert(ratings).values(
+                    player_id=pid, preset=preset, mu=mu1, sigma=s1, games=1, updated_at=now
+                )
+            )
+        await conn.execute(
+            insert(rating_changes).values(
+                match_id=match_id,
+                seat=seat,
+                player_id=pid,
+                preset=preset,
+                mu_before=mu0,
+                sigma_before=s0,
+                mu_after=mu1,
+                sigma_after=s1,
+            )
+        )
 
 
-async def of_players(rt: Runtime, player_ids: Sequence[str], preset: str | None
-                     ) -> dict[str, dict[str, Any]]:
+async def of_players(
+    rt: Runtime, player_ids: Sequence[str], preset: str | None
+) -> dict[str, dict[str, Any]]:
     """``{player_id: rating JSON}`` for one preset (players never rated there are absent)."""
     ids = [p for p in player_ids if p]
     if not ids or preset is None:
         return {}
     async with rt.db.reading() as conn:
-        rows = await conn.execute(select(ratings).where(
-            ratings.c.preset == preset, ratings.c.player_id.in_(ids)))
+        rows = await conn.execute(
+            select(ratings).where(ratings.c.preset == preset, ratings.c.player_id.in_(ids))
+        )
         return {r.player_id: rating_json(r.mu, r.sigma, r.games) for r in rows}
 
 
@@ -138,39 +179,71 @@ async def of_player(conn: AsyncConnection, player_id: str) -> dict[str, dict[str
 
 async def changes(rt: Runtime, match_id: str) -> list[dict[str, Any]]:
     """``[{"seat", "player", "preset", "before", "after", "delta"}]`` of a rated match (empty
-    when unrated or not yet settled); ``before``/``after`` are displayed ratings."""
+    when unrated or not yet settled); ``before``/``after`` are displayed ratings.
+    """
     async with rt.db.reading() as conn:
-        rows = (await conn.execute(select(rating_changes).where(
-            rating_changes.c.match_id == match_id).order_by(rating_changes.c.seat))).all()
+        rows = (
+            await conn.execute(
+                select(rating_changes)
+                .where(rating_changes.c.match_id == match_id)
+                .order_by(rating_changes.c.seat)
+            )
+        ).all()
     out = []
     for r in rows:
         b, a = display(r.mu_before, r.sigma_before), display(r.mu_after, r.sigma_after)
-        out.append({"seat": r.seat, "player": r.player_id, "preset": r.preset,
-                    "before": b, "after": a, "delta": a - b})
+        out.append(
+            {
+                "seat": r.seat,
+                "player": r.player_id,
+                "preset": r.preset,
+                "before": b,
+                "after": a,
+                "delta": a - b,
+            }
+        )
     return out
 
 
-async def leaderboard(rt: Runtime, preset: str, limit: int = 50, offset: int = 0
-                      ) -> dict[str, Any]:
+async def leaderboard(rt: Runtime, preset: str, limit: int = 50, offset: int = 0) -> dict[str, Any]:
     """``{"preset", "total", "players": [{"rank", "id", "name", "username", "rating", "mu",
     "sigma", "games"}]}`` best first (by displayed rating). Raises :class:`NotFound` for an
-    unknown preset."""
+    unknown preset.
+    """
     if preset not in PRESETS:
         raise NotFound(f"no preset {preset!r}")
     ordinal = ratings.c.mu - 3 * ratings.c.sigma
     async with rt.db.reading() as conn:
-        total = (await conn.execute(select(func.count()).select_from(ratings).where(
-            ratings.c.preset == preset))).scalar_one()
-        rows = (await conn.execute(
-            select(ratings, players.c.name, accounts.c.username)
-            .join(players, players.c.id == ratings.c.player_id)
-            .join(accounts, accounts.c.player_id == ratings.c.player_id)
-            .where(ratings.c.preset == preset)
-            .order_by(ordinal.desc(), ratings.c.games.desc(), ratings.c.player_id)
-            .limit(limit).offset(offset))).all()
-    return {"preset": preset, "total": int(total), "players": [
-        {"rank": offset + i + 1, "id": r.player_id, "name": r.name, "username": r.username,
-         **rating_json(r.mu, r.sigma, r.games)} for i, r in enumerate(rows)]}
+        total = (
+            await conn.execute(
+                select(func.count()).select_from(ratings).where(ratings.c.preset == preset)
+            )
+        ).scalar_one()
+        rows = (
+            await conn.execute(
+                select(ratings, players.c.name, accounts.c.username)
+                .join(players, players.c.id == ratings.c.player_id)
+                .join(accounts, accounts.c.player_id == ratings.c.player_id)
+                .where(ratings.c.preset == preset)
+                .order_by(ordinal.desc(), ratings.c.games.desc(), ratings.c.player_id)
+                .limit(limit)
+                .offset(offset)
+            )
+        ).all()
+    return {
+        "preset": preset,
+        "total": int(total),
+        "players": [
+            {
+                "rank": offset + i + 1,
+                "id": r.player_id,
+                "name": r.name,
+                "username": r.username,
+                **rating_json(r.mu, r.sigma, r.games),
+            }
+            for i, r in enumerate(rows)
+        ],
+    }
 
 
 def require_preset(preset: str | None) -> str:

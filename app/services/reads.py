@@ -50,8 +50,13 @@ async def load_live(tx: Tx, row: MatchRow) -> Live:
     if version != row.version:
         raise RuntimeError(f"match {row.id}: log ends at {version}, row says {row.version}")
     return Live(
-        match_id=row.id, version=version, state=state, seats=list(row.seats), name=row.name,
-        private=row.private, lobby_code=row.lobby_code,
+        match_id=row.id,
+        version=version,
+        state=state,
+        seats=list(row.seats),
+        name=row.name,
+        private=row.private,
+        lobby_code=row.lobby_code,
     )
 
 
@@ -69,7 +74,8 @@ async def live_for(rt: Runtime, tx: Tx, row: MatchRow) -> Live:
 
 async def current(rt: Runtime, match_id: str) -> Live:
     """The match at its latest committed version, with its view (hold nothing: read fields
-    right away). Raises :class:`NotFound`."""
+    right away). Raises :class:`NotFound`.
+    """
     async with rt.cache.lock(match_id):
         live = await _current_locked(rt, match_id)
         if live.view is None:
@@ -123,8 +129,13 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
         "status": "finished" if live.state.is_over else "live",
         "version": live.version,
         "seats": [
-            {"seat": s["seat"], "name": s["name"], "colour": s["colour"], "bot": s["bot"],
-             "connected": bool(s["bot"]) or str(s["seat"]) in keys}
+            {
+                "seat": s["seat"],
+                "name": s["name"],
+                "colour": s["colour"],
+                "bot": s["bot"],
+                "connected": bool(s["bot"]) or str(s["seat"]) in keys,
+            }
             for s in live.seats
         ],
         "you": you,
@@ -161,9 +172,10 @@ async def events_since(
     """
     live = await current(rt, match_id)
     check_watch(live, player_id, code)
-    batches = [{"v": v, "seat": seat, "action_id": action_id, "events": orjson.loads(events),
-                "by": by}
-               for v, seat, action_id, events, by in await batches_since(rt.db, match_id, since)]
+    batches = [
+        {"v": v, "seat": seat, "action_id": action_id, "events": orjson.loads(events), "by": by}
+        for v, seat, action_id, events, by in await batches_since(rt.db, match_id, since)
+    ]
     version = max([live.version, *(b["v"] for b in batches)])
     out: dict[str, Any] = {"version": version, "batches": batches}
     if since == 0:
@@ -182,9 +194,14 @@ async def record(
         actions = list(live.state.actions)
         clock = live.clock
     async with rt.db.reading() as conn:
-        computer = {int(r[0]) for r in await conn.execute(
-            select(match_actions.c.seq).where(match_actions.c.match_id == match_id,
-                                              match_actions.c.by.is_not(None)))}
+        computer = {
+            int(r[0])
+            for r in await conn.execute(
+                select(match_actions.c.seq).where(
+                    match_actions.c.match_id == match_id, match_actions.c.by.is_not(None)
+                )
+            )
+        }
     return clocks.annotate_record(out, actions, computer, clock)
 
 
@@ -193,7 +210,8 @@ async def fetch_frames(
 ) -> list[tuple[int, str]]:
     """Frames a socket or hub missed after ``after`` (up to ``upto``): the batches, the last
     one carrying the current view when it is the latest; or one snapshot frame when too far
-    behind (or ahead). The one gap-fill path of every hub and socket."""
+    behind (or ahead). The one gap-fill path of every hub and socket.
+    """
     live = await current(rt, match_id)
     latest = live.version
     if upto is None and (latest - after > rt.settings.max_catch_up or after > latest):
@@ -203,6 +221,18 @@ async def fetch_frames(
         if v > latest:  # committed after our read: the next fill brings it with its view
             break
         last = v == latest
-        frames.append((v, events_frame(v, seat, action_id, events, live.view if last else None,
-                                       by=by, clock=clocks.public(live.clock) if last else None)))
+        frames.append(
+            (
+                v,
+                events_frame(
+                    v,
+                    seat,
+                    action_id,
+                    events,
+                    live.view if last else None,
+                    by=by,
+                    clock=clocks.public(live.clock) if last else None,
+                ),
+            )
+        )
     return frames

@@ -30,8 +30,19 @@ MAX_RECORD_BYTES = 512 * 1024
 
 def _position(state: Any) -> dict[str, Any]:
     seen = view(state, None)
-    out = {k: seen[k] for k in ("followers", "scores", "supply", "breakdown", "tiles_remaining",
-                                "phase", "turn", "winners")}
+    out = {
+        k: seen[k]
+        for k in (
+            "followers",
+            "scores",
+            "supply",
+            "breakdown",
+            "tiles_remaining",
+            "phase",
+            "turn",
+            "winners",
+        )
+    }
     if "wheel" in seen:
         out["wheel"] = seen["wheel"]
     return out
@@ -46,11 +57,18 @@ def steps(record: Any) -> dict[str, Any]:
     final scoring). Raises :class:`RecordError` (move number and reason).
     """
     final, _ = replay(record)
-    state = new_game(final.options, final.players, draw_order=list(record["draw_order"]),
-                     partial=not record.get("finished", True))
+    state = new_game(
+        final.options,
+        final.players,
+        draw_order=list(record["draw_order"]),
+        partial=not record.get("finished", True),
+    )
     first = view(state, None)
-    start = {"board": first["board"], **_position(state),
-             "events": [event_to_json(e) for e in state.opening_events]}
+    start = {
+        "board": first["board"],
+        **_position(state),
+        "events": [event_to_json(e) for e in state.opening_events],
+    }
     out: list[dict[str, Any]] = []
     moves = record["moves"]
     pending: list[dict[str, Any]] = []
@@ -65,12 +83,25 @@ def steps(record: Any) -> dict[str, Any]:
             placed["tile"] = state.board[(action.x, action.y)][0].tile
         if isinstance(action, (PlaceFollower, Pass)):
             n = len(out) + 1
-            out.append({"n": n, "seat": seat, "move": moves[n - 1], "placed": placed,
-                        "events": pending, **_position(state)})
+            out.append(
+                {
+                    "n": n,
+                    "seat": seat,
+                    "move": moves[n - 1],
+                    "placed": placed,
+                    "events": pending,
+                    **_position(state),
+                }
+            )
             pending, placed = [], None
-    return {"players": list(final.players), "rules": final.options.to_json(),
-            "finished": bool(record.get("finished", True)), "start": start, "steps": out,
-            "fairness": record.get("fairness")}
+    return {
+        "players": list(final.players),
+        "rules": final.options.to_json(),
+        "finished": bool(record.get("finished", True)),
+        "start": start,
+        "steps": out,
+        "fairness": record.get("fairness"),
+    }
 
 
 def verify(record: Any, published: str | None = None) -> dict[str, Any]:

@@ -37,23 +37,38 @@ class Runtime:
         #: ``(match id, version)`` of batches the broker took, to mark published in bulk (the
         #: log is the outbox: see :mod:`app.services.delivery`).
         self.published: list[tuple[str, int]] = []
-        self.tokens = Tokens(settings.secret_key, settings.token_lifetime,
-                             settings.token_renew_after)
+        self.tokens = Tokens(
+            settings.secret_key, settings.token_lifetime, settings.token_renew_after
+        )
         self.metrics = Metrics()
         self.bots = BotPool(settings.bot_workers, settings.bot_think)
         redis, prefix = settings.redis_url, settings.channel_prefix
-        self.action_limiter = RateLimiter(settings.action_rate, settings.action_burst, "actions",
-                                          redis_url=redis, prefix=prefix)
+        self.action_limiter = RateLimiter(
+            settings.action_rate, settings.action_burst, "actions", redis_url=redis, prefix=prefix
+        )
         self.lobby_limiter = RateLimiter(
-            settings.lobby_rate_per_minute / 60.0, settings.lobby_burst, "new lobbies",
-            redis_url=redis, prefix=prefix)
+            settings.lobby_rate_per_minute / 60.0,
+            settings.lobby_burst,
+            "new lobbies",
+            redis_url=redis,
+            prefix=prefix,
+        )
         self.player_limiter = RateLimiter(
-            settings.player_rate_per_minute / 60.0, settings.player_burst, "new players",
-            redis_url=redis, prefix=prefix)
-        self.socket_caps = SocketCaps(settings.ws_sockets_per_token,
-                                      settings.ws_sockets_per_address)
-        self.spectators = SpectatorCounts(settings.redis_url, settings.channel_prefix,
-                                          self.broker.instance_id, self._local_spectators)
+            settings.player_rate_per_minute / 60.0,
+            settings.player_burst,
+            "new players",
+            redis_url=redis,
+            prefix=prefix,
+        )
+        self.socket_caps = SocketCaps(
+            settings.ws_sockets_per_token, settings.ws_sockets_per_address
+        )
+        self.spectators = SpectatorCounts(
+            settings.redis_url,
+            settings.channel_prefix,
+            self.broker.instance_id,
+            self._local_spectators,
+        )
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[Any]] = []
 

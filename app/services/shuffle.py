@@ -39,9 +39,15 @@ def deal(fixed_seed: int | None = None) -> Deal:
 
 async def store(conn: AsyncConnection, match_id: str, dealt: Deal) -> None:
     """Keep the deal of a new match (inside the transaction that creates it)."""
-    await conn.execute(insert(match_fairness).values(
-        match_id=match_id, scheme=fairness.SCHEME, commitment=dealt.commitment,
-        seed=str(dealt.seed), salt=dealt.salt))
+    await conn.execute(
+        insert(match_fairness).values(
+            match_id=match_id,
+            scheme=fairness.SCHEME,
+            commitment=dealt.commitment,
+            seed=str(dealt.seed),
+            salt=dealt.salt,
+        )
+    )
 
 
 async def public(rt: Runtime, match_id: str) -> dict[str, Any]:
@@ -52,14 +58,20 @@ async def public(rt: Runtime, match_id: str) -> dict[str, Any]:
     Callers check that the reader may watch the match.
     """
     async with rt.db.reading() as conn:
-        row = (await conn.execute(
-            select(match_fairness, matches.c.status)
-            .join(matches, matches.c.id == match_fairness.c.match_id)
-            .where(match_fairness.c.match_id == match_id))).first()
+        row = (
+            await conn.execute(
+                select(match_fairness, matches.c.status)
+                .join(matches, matches.c.id == match_fairness.c.match_id)
+                .where(match_fairness.c.match_id == match_id)
+            )
+        ).first()
     if row is None:
         raise NotFound("this match has no shuffle commitment")
-    out: dict[str, Any] = {"scheme": row.scheme, "commitment": row.commitment,
-                           "revealed": row.status == "finished"}
+    out: dict[str, Any] = {
+        "scheme": row.scheme,
+        "commitment": row.commitment,
+        "revealed": row.status == "finished",
+    }
     if out["revealed"]:
         # Decimal text: a 63-bit seed does not survive JSON numbers in browsers (2**53).
         out.update(seed=str(row.seed), salt=row.salt)
@@ -69,8 +81,11 @@ async def public(rt: Runtime, match_id: str) -> dict[str, Any]:
 async def commitment_of(rt: Runtime, match_id: str) -> str | None:
     """The published commitment of a match (None for a match from before commitments)."""
     async with rt.db.reading() as conn:
-        value = (await conn.execute(select(match_fairness.c.commitment).where(
-            match_fairness.c.match_id == match_id))).scalar()
+        value = (
+            await conn.execute(
+                select(match_fairness.c.commitment).where(match_fairness.c.match_id == match_id)
+            )
+        ).scalar()
     return None if value is None else str(value)
 
 
@@ -84,5 +99,12 @@ async def reveal_into(rt: Runtime, match_id: str, record: dict[str, Any]) -> dic
         return record
     if not fair["revealed"]:
         return record
-    return {**record, "fairness": {"scheme": fair["scheme"], "commitment": fair["commitment"],
-                                   "seed": fair["seed"], "salt": fair["salt"]}}
+    return {
+        **record,
+        "fairness": {
+            "scheme": fair["scheme"],
+            "commitment": fair["commitment"],
+            "seed": fair["seed"],
+            "salt": fair["salt"],
+        },
+    }

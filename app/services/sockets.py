@@ -26,7 +26,8 @@ PRESENT_WINDOW = timedelta(seconds=PRESENCE_TTL)
 
 def match_hub_factory(rt: Runtime, match_id: str, seats: list[dict[str, Any]]) -> Hub:
     """A hub for a match channel: ordered batches, gap-filled from the log, seat presence
-    (bots always count as connected)."""
+    (bots always count as connected).
+    """
 
     async def fetch(after: int, upto: int | None) -> list[tuple[int, str]]:
         return await fetch_frames(rt, match_id, after, upto)
@@ -36,16 +37,28 @@ def match_hub_factory(rt: Runtime, match_id: str, seats: list[dict[str, Any]]) -
 
     def render(keys: set[str], spectators: int) -> str:
         return presence_frame(
-            [{"seat": i, "connected": str(i) in keys or str(i) in bots}
-             for i in range(len(seats))], spectators, hub.last_v)
+            [{"seat": i, "connected": str(i) in keys or str(i) in bots} for i in range(len(seats))],
+            spectators,
+            hub.last_v,
+        )
 
-    hub = Hub(rt.hubs, rt.channel("match", match_id), ordered=True, fetch=fetch,
-              render_presence=render, key=match_id)
+    hub = Hub(
+        rt.hubs,
+        rt.channel("match", match_id),
+        ordered=True,
+        fetch=fetch,
+        render_presence=render,
+        key=match_id,
+    )
     return hub
 
 
 async def open_match_socket(
-    rt: Runtime, socket: Any, match_id: str, player_id: str | None, code: str | None,
+    rt: Runtime,
+    socket: Any,
+    match_id: str,
+    player_id: str | None,
+    code: str | None,
     since: int | None,
 ) -> tuple[Hub, Connection, int | None]:
     """Register a websocket on a match and send its first frames (snapshot or catch-up).
@@ -56,8 +69,9 @@ async def open_match_socket(
     check_watch(live, player_id, code)
     seat = live.seat_of(player_id)
     seats = live.seats
-    hub = await rt.hubs.acquire(rt.channel("match", match_id),
-                                lambda: match_hub_factory(rt, match_id, seats))
+    hub = await rt.hubs.acquire(
+        rt.channel("match", match_id), lambda: match_hub_factory(rt, match_id, seats)
+    )
     conn = Connection(socket, None if seat is None else str(seat), hub.fetch)
     hub.add(conn)
     try:
@@ -72,8 +86,7 @@ async def open_match_socket(
             frames = await fetch_frames(rt, match_id, since, None)
             if frames and orjson.loads(frames[0][1]).get("t") == "snapshot":
                 live = await current(rt, match_id)
-                frames = [(live.version,
-                           snapshot_frame(live.version, match_json(rt, live, seat)))]
+                frames = [(live.version, snapshot_frame(live.version, match_json(rt, live, seat)))]
         sent = since if since is not None else -1
         for v, text in frames:
             await socket.send_text(text)
@@ -86,8 +99,9 @@ async def open_match_socket(
     return hub, conn, seat
 
 
-async def close_match_socket(rt: Runtime, hub: Hub, conn: Connection, match_id: str,
-                             seat: int | None) -> None:
+async def close_match_socket(
+    rt: Runtime, hub: Hub, conn: Connection, match_id: str, seat: int | None
+) -> None:
     """Unregister a socket; a seat whose last socket here closed is marked gone at once."""
     await rt.hubs.release(hub, conn)
     if seat is not None and str(seat) not in hub.local_presence()[0]:
@@ -101,7 +115,8 @@ async def close_match_socket(rt: Runtime, hub: Hub, conn: Connection, match_id: 
 
 async def touch_seats(rt: Runtime, match_id: str, seats: list[int], gone: bool = False) -> None:
     """Record that ``seats`` of a match are connected now (``seat_presence``); ``gone``: that
-    they just left (their last socket here closed), so the bot sweep need not wait."""
+    they just left (their last socket here closed), so the bot sweep need not wait.
+    """
     await touch_many(rt, [(match_id, seat) for seat in seats], gone)
 
 

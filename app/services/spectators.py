@@ -28,8 +28,9 @@ STALE = 45.0
 class SpectatorCounts:
     """Spectator counts per match id. ``local(match_id)`` gives this instance's own count."""
 
-    def __init__(self, redis_url: str | None, prefix: str, instance_id: str,
-                 local: Callable[[str], int]) -> None:
+    def __init__(
+        self, redis_url: str | None, prefix: str, instance_id: str, local: Callable[[str], int]
+    ) -> None:
         self._prefix = prefix
         self._instance = instance_id
         self._local = local
@@ -38,8 +39,8 @@ class SpectatorCounts:
         self._client: Any = None
         if redis_url:
             self._client = aioredis.Redis.from_url(
-                redis_url, socket_timeout=1.0, socket_connect_timeout=1.0,
-                decode_responses=True)
+                redis_url, socket_timeout=1.0, socket_connect_timeout=1.0, decode_responses=True
+            )
 
     def _key(self, match_id: str) -> str:
         return f"{self._prefix}:spectators:{match_id}"
@@ -77,7 +78,8 @@ class SpectatorCounts:
 
     async def counts(self, match_ids: list[str]) -> dict[str, int]:
         """``{match id: spectators}`` over every live instance (this one's alone without
-        Redis)."""
+        Redis).
+        """
         local = {m: self._local(m) for m in match_ids}
         if self._client is None or not match_ids:
             return local

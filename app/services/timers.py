@@ -1,7 +1,8 @@
 """Background loops of an instance, all driven from database state so any instance can do
 the work of one that died: due bot turns, clocks that ran out, leave countdowns and votes
 (one sweep: ``next_bot_at``), the instance heartbeat and its outage credit, seat presence
-heartbeats, and the live-matches gauge."""
+heartbeats, and the live-matches gauge.
+"""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def _credited(rt: Runtime) -> asyncio.Event:
 async def bot_sweep(rt: Runtime) -> None:
     """First credit an outage to running clocks (before any deadline is looked at), then
     forever: play every due turn and settle every due clock (``FOR UPDATE SKIP LOCKED`` keeps
-    instances apart)."""
+    instances apart).
+    """
     while True:
         # Shielded: a transaction cancelled halfway (a quick shutdown) must not wedge the pool.
         check = asyncio.ensure_future(outage.start_and_credit(rt))
@@ -80,8 +82,9 @@ async def presence_heartbeat(rt: Runtime) -> None:
         try:
             connected: list[tuple[str, int]] = []
             for hub in list(rt.hubs.hubs.values()):
-                kind, _, key = hub.channel.removeprefix(rt.settings.channel_prefix + ":") \
-                    .partition(":")
+                kind, _, key = hub.channel.removeprefix(rt.settings.channel_prefix + ":").partition(
+                    ":"
+                )
                 if kind == "match":
                     connected += [(key, int(k)) for k in hub.local_presence()[0]]
             await touch_many(rt, connected)
@@ -96,4 +99,8 @@ async def presence_heartbeat(rt: Runtime) -> None:
 
 
 LOOPS: list[Callable[[Runtime], Coroutine[Any, Any, None]]] = [
-    bot_sweep, instance_heartbeat, presence_heartbeat, delivery_loop]
+    bot_sweep,
+    instance_heartbeat,
+    presence_heartbeat,
+    delivery_loop,
+]

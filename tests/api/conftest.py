@@ -16,24 +16,36 @@ from tests.support.services import *  # noqa: F403 - the backing-service fixture
 SECRET = "test-secret-key-0123456789"
 
 
-def make_settings(database_url: str, redis: str | None, prefix: str, frontend: Path,
-                  **overrides: object) -> Settings:
+def make_settings(
+    database_url: str, redis: str | None, prefix: str, frontend: Path, **overrides: object
+) -> Settings:
     """Test settings: fast bots, generous rate limits, no .env."""
     values: dict[str, object] = {
-        "environment": "test", "secret_key": SECRET, "database_url": database_url,
-        "redis_url": redis, "channel_prefix": prefix, "bot_delay": 0.0,
-        "bot_poll_interval": 0.05, "action_rate": 1000.0, "action_burst": 1000,
-        "lobby_rate_per_minute": 6000.0, "lobby_burst": 1000, "player_burst": 10000,
-        "player_rate_per_minute": 60000.0, "frontend_dir": frontend,
+        "environment": "test",
+        "secret_key": SECRET,
+        "database_url": database_url,
+        "redis_url": redis,
+        "channel_prefix": prefix,
+        "bot_delay": 0.0,
+        "bot_poll_interval": 0.05,
+        "action_rate": 1000.0,
+        "action_burst": 1000,
+        "lobby_rate_per_minute": 6000.0,
+        "lobby_burst": 1000,
+        "player_burst": 10000,
+        "player_rate_per_minute": 60000.0,
+        "frontend_dir": frontend,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
-@pytest.fixture(params=[
-    "sqlite",
-    pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.redis]),
-])
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.redis]),
+    ]
+)
 def backend(request: pytest.FixtureRequest) -> tuple[str, str | None]:
     """``(database_url, redis_url)`` of one backend."""
     if request.param == "sqlite":

@@ -1,6 +1,7 @@
 """Accounts on both backends: register, log in elsewhere, change password, delete, a guest
 keeping its matches, bad input refused (naming the field, creating nothing), the same error for
-an unknown user and a wrong password, and login attempts limited per account and per client."""
+an unknown user and a wrong password, and login attempts limited per account and per client.
+"""
 
 from __future__ import annotations
 
@@ -35,10 +36,15 @@ def _counts(client: TestClient) -> tuple[int, int]:
     return client.portal.call(count)  # type: ignore[union-attr]
 
 
-def _register(client: TestClient, username: str, password: str = PASSWORD,
-              headers: dict[str, str] | None = None) -> Any:
-    return client.post("/api/accounts", json={"username": username, "password": password},
-                       headers=headers or {})
+def _register(
+    client: TestClient,
+    username: str,
+    password: str = PASSWORD,
+    headers: dict[str, str] | None = None,
+) -> Any:
+    return client.post(
+        "/api/accounts", json={"username": username, "password": password}, headers=headers or {}
+    )
 
 
 def _name(stem: str) -> str:
@@ -71,47 +77,75 @@ def test_register_login_elsewhere_change_password_delete(api: Api, client: TestC
 
     # Change password: the current one is checked, the new one must be strong.
     h = _auth(ann["token"])
-    bad = client.post("/api/accounts/password", headers=h,
-                      json={"password": "wrong-pass", "new_password": "another good one"})
+    bad = client.post(
+        "/api/accounts/password",
+        headers=h,
+        json={"password": "wrong-pass", "new_password": "another good one"},
+    )
     assert bad.status_code == 401
-    weak = client.post("/api/accounts/password", headers=h,
-                       json={"password": PASSWORD, "new_password": "password"})
+    weak = client.post(
+        "/api/accounts/password", headers=h, json={"password": PASSWORD, "new_password": "password"}
+    )
     assert weak.status_code == 422 and "new_password" in weak.json()["error"]["message"]
-    ok = client.post("/api/accounts/password", headers=h,
-                     json={"password": PASSWORD, "new_password": "another good one"})
+    ok = client.post(
+        "/api/accounts/password",
+        headers=h,
+        json={"password": PASSWORD, "new_password": "another good one"},
+    )
     assert ok.status_code == 204
-    assert client.post("/api/accounts/login",
-                       json={"username": user, "password": PASSWORD}).status_code == 401
+    assert (
+        client.post(
+            "/api/accounts/login", json={"username": user, "password": PASSWORD}
+        ).status_code
+        == 401
+    )
     api.post("/api/accounts/login", username=user, password="another good one")
 
     # Delete: password checked; the player stays (anonymised), the account is gone.
-    assert client.post("/api/accounts/delete", headers=h,
-                       json={"password": PASSWORD}).status_code == 401
-    assert client.post("/api/accounts/delete", headers=h,
-                       json={"password": "another good one"}).status_code == 204
-    assert client.post("/api/accounts/login", json={
-        "username": user, "password": "another good one"}).status_code == 401
+    assert (
+        client.post("/api/accounts/delete", headers=h, json={"password": PASSWORD}).status_code
+        == 401
+    )
+    assert (
+        client.post(
+            "/api/accounts/delete", headers=h, json={"password": "another good one"}
+        ).status_code
+        == 204
+    )
+    assert (
+        client.post(
+            "/api/accounts/login", json={"username": user, "password": "another good one"}
+        ).status_code
+        == 401
+    )
     profile = api.get(f"/api/players/{ann['account']['id']}/profile")
-    assert profile["player"] == {"id": ann["account"]["id"], "name": "Deleted player",
-                                 "username": None}
+    assert profile["player"] == {
+        "id": ann["account"]["id"],
+        "name": "Deleted player",
+        "username": None,
+    }
     # The name is free again.
     assert _register(client, user.upper()).status_code == 201
 
 
-@pytest.mark.parametrize("body, field, status", [
-    ({"username": "ab", "password": PASSWORD}, "username", 422),
-    ({"username": "has space", "password": PASSWORD}, "username", 422),
-    ({"username": "x" * 300, "password": PASSWORD}, "username", 422),
-    ({"username": "Cat", "password": "short"}, "password", 422),
-    ({"username": "Cat", "password": "password1"}, "password", 422),
-    ({"username": "Cat", "password": "aaaaaaaaaaaa"}, "password", 422),
-    ({"username": "Cat", "password": "y" * 300}, "password", 422),
-    ({"username": "Cat"}, "password", 422),
-    ({"username": "Cat", "password": PASSWORD, "admin": True}, "admin", 422),
-    ({"username": "taken", "password": PASSWORD}, "username", 409),
-])
+@pytest.mark.parametrize(
+    "body, field, status",
+    [
+        ({"username": "ab", "password": PASSWORD}, "username", 422),
+        ({"username": "has space", "password": PASSWORD}, "username", 422),
+        ({"username": "x" * 300, "password": PASSWORD}, "username", 422),
+        ({"username": "Cat", "password": "short"}, "password", 422),
+        ({"username": "Cat", "password": "password1"}, "password", 422),
+        ({"username": "Cat", "password": "aaaaaaaaaaaa"}, "password", 422),
+        ({"username": "Cat", "password": "y" * 300}, "password", 422),
+        ({"username": "Cat"}, "password", 422),
+        ({"username": "Cat", "password": PASSWORD, "admin": True}, "admin", 422),
+        ({"username": "taken", "password": PASSWORD}, "username", 409),
+    ],
+)
 def test_bad_input_names_the_field_and_creates_nothing(
-        client: TestClient, body: dict[str, Any], field: str, status: int) -> None:
+    client: TestClient, body: dict[str, Any], field: str, status: int
+) -> None:
     taken = _name("Taken")
     assert _register(client, taken).status_code == 201
     before = _counts(client)
@@ -141,38 +175,49 @@ def test_guest_becomes_an_account_and_keeps_its_matches(api: Api, client: TestCl
 
 
 def test_failed_logins_are_limited_per_account_and_per_client(
-        backend: tuple[str, str | None], frontend: Any) -> None:
+    backend: tuple[str, str | None], frontend: Any
+) -> None:
     # Its own channel prefix: the counters (in Redis on Postgres+Redis) start from zero.
-    settings: Settings = make_settings(backend[0], backend[1], f"t15-{secrets.token_hex(4)}",
-                                       frontend)
+    settings: Settings = make_settings(
+        backend[0], backend[1], f"t15-{secrets.token_hex(4)}", frontend
+    )
     with TestClient(create_app(settings)) as client:
         user = _name("Dan")
         assert _register(client, user).status_code == 201
-        codes = [client.post("/api/accounts/login", json={"username": user,
-                                                          "password": "bad-guess"}).status_code
-                 for _ in range(10)]
+        codes = [
+            client.post(
+                "/api/accounts/login", json={"username": user, "password": "bad-guess"}
+            ).status_code
+            for _ in range(10)
+        ]
         assert codes == [401] * 10
         # The account is locked for a while, even with the right password...
-        locked = client.post("/api/accounts/login", json={"username": user,
-                                                           "password": PASSWORD})
+        locked = client.post("/api/accounts/login", json={"username": user, "password": PASSWORD})
         assert locked.status_code == 429
         # ... and one client guessing across many accounts is stopped too.
-        codes = [client.post("/api/accounts/login", json={"username": f"user{i}",
-                                                          "password": "bad-guess"}).status_code
-                 for i in range(21)]
+        codes = [
+            client.post(
+                "/api/accounts/login", json={"username": f"user{i}", "password": "bad-guess"}
+            ).status_code
+            for i in range(21)
+        ]
         assert codes[:20] == [401] * 20 and codes[20] == 429
 
 
 def test_deleting_an_account_keeps_its_matches_with_the_name_anonymised(
-        api: Api, client: TestClient) -> None:
+    api: Api, client: TestClient
+) -> None:
     match_id, people, _ = api.match(seats=2)
     guest_id, _, headers = people[1]
     assert _register(client, _name("Ben"), headers=headers).status_code == 201
-    assert client.post("/api/accounts/delete", headers=headers,
-                       json={"password": PASSWORD}).status_code == 204
+    assert (
+        client.post(
+            "/api/accounts/delete", headers=headers, json={"password": PASSWORD}
+        ).status_code
+        == 204
+    )
     match = api.get(f"/api/matches/{match_id}")
     assert [s["name"] for s in match["seats"]] == ["Ann", "Deleted player"]
     assert api.get(f"/api/matches/{match_id}/record")["players"] == ["Ann", "Deleted player"]
     page = api.get(f"/api/players/{people[0][0]}/matches")
     assert [s["name"] for s in page["matches"][0]["seats"]] == ["Ann", "Deleted player"]
-

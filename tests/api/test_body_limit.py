@@ -18,8 +18,9 @@ LIMIT = 64 * 1024  # the default MAX_BODY_BYTES
 def test_large_bodies_are_refused_declared_or_streamed(api: Api, client: TestClient) -> None:
     _, _, headers = api.player()
     big = b'{"name": "' + b"x" * (2 * LIMIT) + b'"}'
-    r = client.post("/api/lobbies", content=big,
-                    headers={**headers, "Content-Type": "application/json"})
+    r = client.post(
+        "/api/lobbies", content=big, headers={**headers, "Content-Type": "application/json"}
+    )
     assert r.status_code == 413 and r.json()["error"]["code"] == "validation_error", r.text
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
@@ -28,8 +29,9 @@ def test_large_bodies_are_refused_declared_or_streamed(api: Api, client: TestCli
             yield b"y" * 8192
         yield b'"}'
 
-    r = client.post("/api/lobbies", content=chunks(),
-                    headers={**headers, "Content-Type": "application/json"})
+    r = client.post(
+        "/api/lobbies", content=chunks(), headers={**headers, "Content-Type": "application/json"}
+    )
     assert r.status_code == 413 and r.json()["error"]["code"] == "validation_error", r.text
     assert client.get("/api/lobbies").json()["lobbies"] == []  # nothing was created
     small = client.post("/api/lobbies", json={"name": "z" * 20}, headers=headers)

@@ -1,5 +1,6 @@
 """Computer levels in the waiting room and in play: chosen per seat, checked, carried into the
-match, and played by the worker pool."""
+match, and played by the worker pool.
+"""
 
 from __future__ import annotations
 
@@ -18,10 +19,18 @@ pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture
-def quick_bots(backend: tuple[str, str | None], channel_prefix: str,
-               frontend: Path) -> Iterator[TestClient]:
-    settings = make_settings(backend[0], backend[1], channel_prefix, frontend,
-                             abandon_after=0.3, bot_think=0.05, bot_workers=1)
+def quick_bots(
+    backend: tuple[str, str | None], channel_prefix: str, frontend: Path
+) -> Iterator[TestClient]:
+    settings = make_settings(
+        backend[0],
+        backend[1],
+        channel_prefix,
+        frontend,
+        abandon_after=0.3,
+        bot_think=0.05,
+        bot_workers=1,
+    )
     with TestClient(create_app(settings)) as client:
         yield client
 

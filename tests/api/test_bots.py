@@ -18,10 +18,12 @@ pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture
-def quick_abandon(backend: tuple[str, str | None], channel_prefix: str,
-                  frontend: Path) -> Iterator[TestClient]:
-    settings = make_settings(backend[0], backend[1], channel_prefix, frontend,
-                             abandon_after=0.3, leave_grace=0.3)
+def quick_abandon(
+    backend: tuple[str, str | None], channel_prefix: str, frontend: Path
+) -> Iterator[TestClient]:
+    settings = make_settings(
+        backend[0], backend[1], channel_prefix, frontend, abandon_after=0.3, leave_grace=0.3
+    )
     with TestClient(create_app(settings)) as client:
         yield client
 
@@ -42,8 +44,12 @@ def test_bot_seats_play_by_themselves(api: Api) -> None:
         state = api.get(f"/api/matches/{match_id}")["state"]
         x, y, r = state["legal_placements"][0]
         v = api.get(f"/api/matches/{match_id}")["version"]
-        api.post(f"/api/matches/{match_id}/actions", seat_headers, v=v,
-                 d={"type": "place_tile", "at": [x, y], "rotation": r})
+        api.post(
+            f"/api/matches/{match_id}/actions",
+            seat_headers,
+            v=v,
+            d={"type": "place_tile", "at": [x, y], "rotation": r},
+        )
         api.post(f"/api/matches/{match_id}/actions", seat_headers, v=v + 1, d={"type": "pass"})
     assert _wait_version(api, match_id, 6) >= 6  # the bot placed and decided
     batches = api.get(f"/api/matches/{match_id}/events?since=4")["batches"]
@@ -52,11 +58,11 @@ def test_bot_seats_play_by_themselves(api: Api) -> None:
 
 
 def test_an_abandoned_seat_is_played_for_but_a_connected_one_is_not(
-        quick_abandon: TestClient) -> None:
+    quick_abandon: TestClient,
+) -> None:
     api = Api(quick_abandon)
     match_id, people, _ = api.match()
-    with quick_abandon.websocket_connect(
-            f"/ws/matches/{match_id}?token={people[0][1]}") as ws:
+    with quick_abandon.websocket_connect(f"/ws/matches/{match_id}?token={people[0][1]}") as ws:
         receive(ws)
         time.sleep(1.0)
         assert api.get(f"/api/matches/{match_id}")["version"] == 0  # Ann is here: her turn

@@ -1,7 +1,8 @@
 """Chat over the lobby and match websockets, on SQLite + memory broker and Postgres + Redis:
 who reads what (spectators' messages reach players only after the end), the host's mute, and
 bad input (empty, too long, too fast, not allowed) answered with a stable code, storing
-nothing."""
+nothing.
+"""
 
 from __future__ import annotations
 
@@ -50,21 +51,25 @@ def _finish(client: TestClient, match_id: str) -> None:
 
     async def run() -> None:
         async with rt.db.transaction() as conn:
-            await conn.execute(update(matches).where(matches.c.id == match_id)
-                               .values(status="finished"))
+            await conn.execute(
+                update(matches).where(matches.c.id == match_id).values(status="finished")
+            )
 
     client.portal.call(run)  # type: ignore[union-attr]
 
 
 def test_players_and_spectators_chat_and_spectators_stay_hidden_until_the_end(
-        api: Api, client: TestClient) -> None:
+    api: Api, client: TestClient
+) -> None:
     match_id, people, _ = api.match()
     (_, ann_tok, ann), (_, ben_tok, _) = people
     _, cat_tok, cat = api.player("Cat")
     url = f"/ws/matches/{match_id}"
-    with client.websocket_connect(f"{url}?token={ann_tok}") as a, \
-            client.websocket_connect(f"{url}?token={ben_tok}") as b, \
-            client.websocket_connect(f"{url}?token={cat_tok}") as c:
+    with (
+        client.websocket_connect(f"{url}?token={ann_tok}") as a,
+        client.websocket_connect(f"{url}?token={ben_tok}") as b,
+        client.websocket_connect(f"{url}?token={cat_tok}") as c,
+    ):
         for ws in (a, b, c):
             assert receive(ws)["t"] == "snapshot"
         _say(a, "<b>hello</b> & welcome")
@@ -80,8 +85,9 @@ def test_players_and_spectators_chat_and_spectators_stay_hidden_until_the_end(
         assert (seen["room"], seen["seat"], seen["name"]) == ("spectators", None, "Cat")
         _pong(a)
         _pong(b)
-        assert [m["text"] for m in api.get(f"/api/matches/{match_id}/chat", ann)["messages"]] \
-            == ["<b>hello</b> & welcome"]
+        assert [m["text"] for m in api.get(f"/api/matches/{match_id}/chat", ann)["messages"]] == [
+            "<b>hello</b> & welcome"
+        ]
         assert len(api.get(f"/api/matches/{match_id}/chat", cat)["messages"]) == 2
 
         # Quick messages travel by name; each client words them in its language.
@@ -106,8 +112,9 @@ BAD = [
 
 
 @pytest.mark.parametrize("body, code", BAD)
-def test_bad_messages_get_a_code_and_store_nothing(api: Api, client: TestClient,
-                                                   body: dict[str, Any], code: str) -> None:
+def test_bad_messages_get_a_code_and_store_nothing(
+    api: Api, client: TestClient, body: dict[str, Any], code: str
+) -> None:
     match_id, people, _ = api.match()
     _, tok, headers = people[0]
     with client.websocket_connect(f"/ws/matches/{match_id}?token={tok}") as ws:
@@ -120,14 +127,18 @@ def test_bad_messages_get_a_code_and_store_nothing(api: Api, client: TestClient,
 
 
 def test_exactly_300_characters_pass_and_wrong_shapes_are_validation_errors(
-        api: Api, client: TestClient) -> None:
+    api: Api, client: TestClient
+) -> None:
     match_id, people, _ = api.match()
     with client.websocket_connect(f"/ws/matches/{match_id}?token={people[0][1]}") as ws:
         receive(ws)
         _say(ws, "é" * 300)
         assert len(_next(ws, "chat")["text"]) == 300
-        for frame in ({"t": "chat", "d": {"text": 5}}, {"t": "chat", "d": {"text": "a", "x": 1}},
-                      {"t": "chat"}):
+        for frame in (
+            {"t": "chat", "d": {"text": 5}},
+            {"t": "chat", "d": {"text": "a", "x": 1}},
+            {"t": "chat"},
+        ):
             ws.send_text(json.dumps(frame))
             assert _next(ws, "error")["code"] == "validation_error"
 
@@ -163,8 +174,10 @@ def test_the_host_mutes_and_unmutes_in_the_waiting_room(api: Api, client: TestCl
     ben_id, ben_tok, ben = api.player("Ben")
     code = api.lobby(ann, seats=3)["code"]
     api.post(f"/api/lobbies/{code}/join", ben)
-    with client.websocket_connect(f"/ws/lobbies/{code}?token={ann_tok}") as a, \
-            client.websocket_connect(f"/ws/lobbies/{code}?token={ben_tok}") as b:
+    with (
+        client.websocket_connect(f"/ws/lobbies/{code}?token={ann_tok}") as a,
+        client.websocket_connect(f"/ws/lobbies/{code}?token={ben_tok}") as b,
+    ):
         receive(a)
         receive(b)
         _say(b, "hi all")

@@ -1,7 +1,8 @@
 """Clocks and leaving through the API, on SQLite and on Postgres + Redis: time controls on
 lobbies (and their 422s), the clock in snapshots and frames, a time-out played by the computer
 exactly once (also with two instances), handover and take-back, the leave vote's paths, the
-live ↔ correspondence switch, refusals that change nothing, and the outage credit."""
+live ↔ correspondence switch, refusals that change nothing, and the outage credit.
+"""
 
 from __future__ import annotations
 
@@ -30,18 +31,28 @@ PER_TURN = {"kind": "per_turn", "seconds": 30}
 
 
 @pytest.fixture
-def quick(backend: tuple[str, str | None], channel_prefix: str,
-          frontend: Path) -> Iterator[TestClient]:
+def quick(
+    backend: tuple[str, str | None], channel_prefix: str, frontend: Path
+) -> Iterator[TestClient]:
     """An app whose leave grace (0.3 s) and vote (2 s) are short, and which never abandons a
-    turn by itself."""
-    settings = make_settings(backend[0], backend[1], channel_prefix, frontend,
-                             leave_grace=0.3, leave_vote=2.0, abandon_after=600.0)
+    turn by itself.
+    """
+    settings = make_settings(
+        backend[0],
+        backend[1],
+        channel_prefix,
+        frontend,
+        leave_grace=0.3,
+        leave_vote=2.0,
+        abandon_after=600.0,
+    )
     with TestClient(create_app(settings)) as client:
         yield client
 
 
 def _db(url: str, *statements: Any) -> list[Any]:
     """Run statements on the test database (outside the app), return the last one's rows."""
+
     async def run() -> list[Any]:
         engine = create_engine(url, 1, 0)
         try:
@@ -52,6 +63,7 @@ def _db(url: str, *statements: Any) -> list[Any]:
                 return list(result.all()) if result is not None and result.returns_rows else []
         finally:
             await engine.dispose()
+
     return run_async(run)
 
 
@@ -59,8 +71,12 @@ def _expire(url: str, match_id: str, seconds: float = 31.0) -> None:
     """Move the running clock ``seconds`` into the past (as if the seat sat on its turn)."""
     clock = _db(url, select(matches.c.clock).where(matches.c.id == match_id))[0][0]
     clock["running"]["since"] -= int(seconds * 1000)
-    _db(url, update(matches).where(matches.c.id == match_id).values(
-        clock=clock, next_bot_at=datetime.now(UTC)))
+    _db(
+        url,
+        update(matches)
+        .where(matches.c.id == match_id)
+        .values(clock=clock, next_bot_at=datetime.now(UTC)),
+    )
 
 
 def _wait(api: Api, match_id: str, until: Any, seconds: float = 20) -> dict[str, Any]:
@@ -79,17 +95,23 @@ def test_time_controls_on_lobbies_and_422s_naming_the_field(api: Api) -> None:
     assert lobby["time_label"] == "5 min + 10 s" and "computer plays" in lobby["at_zero"]
     assert api.lobby(ann)["time_label"] == "untimed"
     before = len(api.get("/api/lobbies")["lobbies"])
-    for body, field in [({"kind": "per_turn", "seconds": 7}, "time_control.seconds"),
-                        ({"kind": "sudden"}, "time_control.kind"),
-                        ({"kind": "correspondence", "days": 4}, "time_control.days")]:
+    for body, field in [
+        ({"kind": "per_turn", "seconds": 7}, "time_control.seconds"),
+        ({"kind": "sudden"}, "time_control.kind"),
+        ({"kind": "correspondence", "days": 4}, "time_control.days"),
+    ]:
         r = api.client.post("/api/lobbies", json={"time_control": body}, headers=ann)
         assert r.status_code == 422 and r.json()["error"]["message"].startswith(field), r.text
     assert len(api.get("/api/lobbies")["lobbies"]) == before  # no half-created lobby
-    r = api.client.patch(f"/api/lobbies/{lobby['code']}", headers=ann,
-                         json={"time_control": {"kind": "per_turn", "seconds": 1}})
+    r = api.client.patch(
+        f"/api/lobbies/{lobby['code']}",
+        headers=ann,
+        json={"time_control": {"kind": "per_turn", "seconds": 1}},
+    )
     assert r.status_code == 422 and "time_control.seconds" in r.text
-    patched = api.client.patch(f"/api/lobbies/{lobby['code']}", headers=ann,
-                               json={"time_control": PER_TURN}).json()
+    patched = api.client.patch(
+        f"/api/lobbies/{lobby['code']}", headers=ann, json={"time_control": PER_TURN}
+    ).json()
     assert patched["time_label"] == "30 s per turn"
 
 
@@ -105,8 +127,16 @@ def test_the_clock_in_snapshot_and_frames(api: Api, client: TestClient) -> None:
         snap = receive(ws)
         assert snap["d"]["clock"]["running"] == 0
         x, y, r = snap["d"]["state"]["legal_placements"][0]
-        ws.send_text(json.dumps({"t": "action", "v": 0, "id": "a",
-                                 "d": {"type": "place_tile", "at": [x, y], "rotation": r}}))
+        ws.send_text(
+            json.dumps(
+                {
+                    "t": "action",
+                    "v": 0,
+                    "id": "a",
+                    "d": {"type": "place_tile", "at": [x, y], "rotation": r},
+                }
+            )
+        )
         assert receive(ws)["d"]["clock"]["running"] == 0
         ws.send_text(json.dumps({"t": "action", "v": 1, "id": "b", "d": {"type": "pass"}}))
         frame = receive(ws)
@@ -116,7 +146,8 @@ def test_the_clock_in_snapshot_and_frames(api: Api, client: TestClient) -> None:
 
 
 def test_a_timeout_is_played_by_the_computer_once_and_marked(
-        api: Api, client: TestClient, backend: tuple[str, str | None]) -> None:
+    api: Api, client: TestClient, backend: tuple[str, str | None]
+) -> None:
     match_id, _, _ = api.match(time_control=PER_TURN)
     _expire(backend[0], match_id)
     match = _wait(api, match_id, lambda m: m["version"] >= 2 and m["clock"]["running"] == 1)
@@ -131,7 +162,8 @@ def test_a_timeout_is_played_by_the_computer_once_and_marked(
 
 
 def test_repeated_timeouts_hand_the_seat_over_and_its_player_takes_it_back(
-        api: Api, client: TestClient, backend: tuple[str, str | None]) -> None:
+    api: Api, client: TestClient, backend: tuple[str, str | None]
+) -> None:
     match_id, people, _ = api.match(time_control=PER_TURN)
     ben = people[1][2]
     for turn in range(HANDOVER_AFTER):
@@ -143,8 +175,12 @@ def test_repeated_timeouts_hand_the_seat_over_and_its_player_takes_it_back(
         # Ben plays his turn himself.
         v = match["version"]
         x, y, r = match["state"]["legal_placements"][0]
-        api.post(f"/api/matches/{match_id}/actions", ben, v=v,
-                 d={"type": "place_tile", "at": [x, y], "rotation": r})
+        api.post(
+            f"/api/matches/{match_id}/actions",
+            ben,
+            v=v,
+            d={"type": "place_tile", "at": [x, y], "rotation": r},
+        )
         api.post(f"/api/matches/{match_id}/actions", ben, v=v + 1, d={"type": "pass"})
         if turn < HANDOVER_AFTER - 1:
             assert api.get(f"/api/matches/{match_id}")["clock"]["auto"] == [False, False]
@@ -161,8 +197,10 @@ def test_leave_vote_end_now_scores_the_position_and_marks_it(quick: TestClient) 
     (_, ann_t, ann), (_, ben_t, ben), (_, cat_t, cat) = people
     outsider = api.player("Zed")[2]
     other_match, _, _ = api.match()
-    with quick.websocket_connect(f"/ws/matches/{match_id}?token={ann_t}") as wa, \
-            quick.websocket_connect(f"/ws/matches/{match_id}?token={ben_t}") as wb:
+    with (
+        quick.websocket_connect(f"/ws/matches/{match_id}?token={ann_t}") as wa,
+        quick.websocket_connect(f"/ws/matches/{match_id}?token={ben_t}") as wb,
+    ):
         receive(wa), receive(wb)
         with quick.websocket_connect(f"/ws/matches/{match_id}?token={cat_t}") as wc:
             receive(wc)
@@ -180,10 +218,18 @@ def test_leave_vote_end_now_scores_the_position_and_marks_it(quick: TestClient) 
             spectator.send_text(json.dumps({"t": "vote", "d": {"choice": "end"}}))
             assert receive(spectator)["d"]["code"] == "not_seated"
         api.post(f"/api/matches/{match_id}/vote", outsider, status=403, choice="end")
-        assert api.post(f"/api/matches/{match_id}/vote", cat, status=403,
-                        choice="end")["error"]["code"] == "not_a_voter"
-        assert api.post(f"/api/matches/{other_match}/vote", ann, status=403,
-                        choice="end")["error"]["code"] == "not_seated"
+        assert (
+            api.post(f"/api/matches/{match_id}/vote", cat, status=403, choice="end")["error"][
+                "code"
+            ]
+            == "not_a_voter"
+        )
+        assert (
+            api.post(f"/api/matches/{other_match}/vote", ann, status=403, choice="end")["error"][
+                "code"
+            ]
+            == "not_seated"
+        )
         api.post(f"/api/matches/{match_id}/vote", ann, status=422, choice="maybe")
         assert api.get(f"/api/matches/{match_id}")["clock"]["vote"]["ballots"] == {}
         # Ann and Ben: end now.
@@ -193,8 +239,9 @@ def test_leave_vote_end_now_scores_the_position_and_marks_it(quick: TestClient) 
     assert match["status"] == "finished" and match["clock"]["ended_early"]
     assert match["state"]["phase"] == "game_over"
     record = api.get(f"/api/matches/{match_id}/record")
-    assert record["finished"] is False and record["ended_early"]["scores"] == \
-        match["state"]["scores"]
+    assert (
+        record["finished"] is False and record["ended_early"]["scores"] == match["state"]["scores"]
+    )
 
 
 def test_leave_vote_default_hands_to_computer_and_wait_restarts(quick: TestClient) -> None:
@@ -219,8 +266,10 @@ def test_switch_to_correspondence_needs_every_human(api: Api) -> None:
     match_id, people, _ = api.match(seats=2, bots=1, time_control=PER_TURN)
     ann, ben = people[0][2], people[1][2]
     outsider = api.player("Zed")[2]
-    assert api.post(f"/api/matches/{match_id}/switch", ann, status=409,
-                    accept=True)["error"]["code"] == "no_proposal_open"
+    assert (
+        api.post(f"/api/matches/{match_id}/switch", ann, status=409, accept=True)["error"]["code"]
+        == "no_proposal_open"
+    )
     clock = api.post(f"/api/matches/{match_id}/switch", ann, accept=False)
     assert clock["proposal"]["to"] == "correspondence" and clock["proposal"]["accepted"] == [0]
     api.post(f"/api/matches/{match_id}/switch", outsider, status=403, accept=True)
@@ -233,33 +282,42 @@ def test_switch_to_correspondence_needs_every_human(api: Api) -> None:
     assert clock["label"] == "30 s per turn" and not clock["can_switch_back"]
 
 
-def test_a_restart_costs_nobody_time(backend: tuple[str, str | None], channel_prefix: str,
-                                     frontend: Path) -> None:
+def test_a_restart_costs_nobody_time(
+    backend: tuple[str, str | None], channel_prefix: str, frontend: Path
+) -> None:
     settings = make_settings(backend[0], backend[1], channel_prefix, frontend)
     with TestClient(create_app(settings)) as client:
         api = Api(client)
         match_id, _, _ = api.match(time_control=PER_TURN)
         before = api.get(f"/api/matches/{match_id}")["clock"]
     # Nobody serves for 60 s (the instance's heartbeats stop; the clock keeps running).
-    _db(backend[0], update(instance_heartbeats).values(
-        beat_at=datetime.now(UTC) - timedelta(seconds=60)))
+    _db(
+        backend[0],
+        update(instance_heartbeats).values(beat_at=datetime.now(UTC) - timedelta(seconds=60)),
+    )
     clock = _db(backend[0], select(matches.c.clock).where(matches.c.id == match_id))[0][0]
     clock["running"]["since"] -= 60_000
     _db(backend[0], update(matches).where(matches.c.id == match_id).values(clock=clock))
     with TestClient(create_app(settings)) as client:
         api = Api(client)
-        after = _wait(api, match_id, lambda m: m["clock"]["remaining"][0]
-                      >= before["remaining"][0] - 5_000, seconds=10)["clock"]
+        after = _wait(
+            api,
+            match_id,
+            lambda m: m["clock"]["remaining"][0] >= before["remaining"][0] - 5_000,
+            seconds=10,
+        )["clock"]
     assert after["remaining"][0] >= before["remaining"][0] - 5_000  # the outage was credited
     assert after["running"] == 0 and after["timeouts"] == [0, 0]
 
 
 @pytest.mark.postgres
 @pytest.mark.redis
-def test_a_timeout_fires_once_with_two_instances(postgres_url: str, redis_url: str,
-                                                 channel_prefix: str, frontend: Path) -> None:
-    settings = make_settings(postgres_url, redis_url, channel_prefix, frontend,
-                             bot_poll_interval=0.01)
+def test_a_timeout_fires_once_with_two_instances(
+    postgres_url: str, redis_url: str, channel_prefix: str, frontend: Path
+) -> None:
+    settings = make_settings(
+        postgres_url, redis_url, channel_prefix, frontend, bot_poll_interval=0.01
+    )
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
         api, other = Api(one), Api(two)
         ids = [api.match(time_control=PER_TURN)[0] for _ in range(4)]
@@ -272,5 +330,7 @@ def test_a_timeout_fires_once_with_two_instances(postgres_url: str, redis_url: s
             match = other.get(f"/api/matches/{match_id}")
             assert match["version"] == 2 and match["clock"]["timeouts"] == [1, 0]
             batches = api.get(f"/api/matches/{match_id}/events?since=0")["batches"]
-            assert [(b["v"], b["seat"], b["by"]) for b in batches] == \
-                [(1, 0, "computer"), (2, 0, "computer")]
+            assert [(b["v"], b["seat"], b["by"]) for b in batches] == [
+                (1, 0, "computer"),
+                (2, 0, "computer"),
+            ]

@@ -1,7 +1,8 @@
 """Rated lobbies, history and ratings on both backends: who may sit at a rated table, a whole
 rated match from start to rating change (values checked against ``openskill`` called
 directly), ties and leavers for 2–5 players, profile, paginated history, leaderboard, the
-replay steps, the zip of one's records and the shuffle check of a played match."""
+replay steps, the zip of one's records and the shuffle check of a played match.
+"""
 
 from __future__ import annotations
 
@@ -28,15 +29,17 @@ PASSWORD = "correct horse battery"
 
 
 def _account(client: TestClient, stem: str) -> tuple[str, dict[str, str]]:
-    r = client.post("/api/accounts", json={"username": f"{stem}{secrets.token_hex(3)}",
-                                           "password": PASSWORD})
+    r = client.post(
+        "/api/accounts", json={"username": f"{stem}{secrets.token_hex(3)}", "password": PASSWORD}
+    )
     assert r.status_code == 201, r.text
     body = r.json()
     return body["account"]["id"], {"Authorization": f"Bearer {body['token']}"}
 
 
-def _rated_match(api: Api, client: TestClient, n: int, preset: str = "standard"
-                 ) -> tuple[str, list[tuple[str, dict[str, str]]]]:
+def _rated_match(
+    api: Api, client: TestClient, n: int, preset: str = "standard"
+) -> tuple[str, list[tuple[str, dict[str, str]]]]:
     people = [_account(client, f"R{i}") for i in range(n)]
     lobby = api.lobby(people[0][1], seats=n, rated=True, preset=preset)
     assert lobby["rated"] is True
@@ -50,20 +53,27 @@ def _run(client: TestClient, fn: Any) -> Any:
     return client.portal.call(fn)  # type: ignore[union-attr]
 
 
-def _finish_with(client: TestClient, match_id: str, scores: list[int],
-                 left: tuple[int, ...] = ()) -> None:
+def _finish_with(
+    client: TestClient, match_id: str, scores: list[int], left: tuple[int, ...] = ()
+) -> None:
     """Pretend the match ended with ``scores`` (seats in ``left`` were played by the server)
-    and settle it as the match-end hook does."""
+    and settle it as the match-end hook does.
+    """
     runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def go() -> None:
         async with runtime.db.transaction() as conn:
-            await conn.execute(update(matches).where(matches.c.id == match_id)
-                               .values(status="finished", scores=scores))
+            await conn.execute(
+                update(matches)
+                .where(matches.c.id == match_id)
+                .values(status="finished", scores=scores)
+            )
             for seat in left:
-                await conn.execute(update(match_players).where(
-                    match_players.c.match_id == match_id, match_players.c.seat == seat)
-                    .values(left=True))
+                await conn.execute(
+                    update(match_players)
+                    .where(match_players.c.match_id == match_id, match_players.c.seat == seat)
+                    .values(left=True)
+                )
         await history.settle(runtime, match_id)
 
     _run(client, go)
@@ -73,32 +83,48 @@ def test_who_may_sit_at_a_rated_table(api: Api, client: TestClient) -> None:
     host, h = _account(client, "Host")
     _, _, guest_h = api.player("Guest")
     # Custom rules cannot be rated; a guest cannot create or join one; no computers.
-    r = client.post("/api/lobbies", headers=h, json={"rated": True, "rules": {
-        "tileset": "base", "river": True, "farm_scoring": "original"}})
+    r = client.post(
+        "/api/lobbies",
+        headers=h,
+        json={
+            "rated": True,
+            "rules": {"tileset": "base", "river": True, "farm_scoring": "original"},
+        },
+    )
     assert r.status_code == 422 and "rated" in r.json()["error"]["message"]
     assert client.post("/api/lobbies", headers=guest_h, json={"rated": True}).status_code == 409
     lobby = api.lobby(h, seats=3, rated=True)
     code = lobby["code"]
     assert client.post(f"/api/lobbies/{code}/join", headers=guest_h).status_code == 409
     assert client.post(f"/api/lobbies/{code}/bots", headers=h).status_code == 409
-    assert client.patch(f"/api/lobbies/{code}", headers=h, json={"rules": {
-        "tileset": "base", "river": True, "small_city_two_points": True}}).status_code == 422
+    assert (
+        client.patch(
+            f"/api/lobbies/{code}",
+            headers=h,
+            json={"rules": {"tileset": "base", "river": True, "small_city_two_points": True}},
+        ).status_code
+        == 422
+    )
     after = api.get(f"/api/lobbies/{code}")
     assert [s["player"] for s in after["seats"]] == [host, None, None]
     assert after["version"] == lobby["version"]
 
 
-@pytest.mark.parametrize("scores, left, places", [
-    ([30, 20], (), [1, 2]),
-    ([12, 12], (), [1, 1]),
-    ([40, 40, 10], (), [1, 1, 3]),
-    ([5, 50, 50, 5], (), [3, 1, 1, 3]),
-    ([10, 20, 30, 40, 50], (), [5, 4, 3, 2, 1]),
-    ([90, 20, 30], (0,), [3, 2, 1]),
-    ([90, 20, 30, 30], (0, 1), [3, 3, 1, 1]),
-])
-def test_rating_updates_match_the_library(api: Api, client: TestClient, scores: list[int],
-                                          left: tuple[int, ...], places: list[int]) -> None:
+@pytest.mark.parametrize(
+    "scores, left, places",
+    [
+        ([30, 20], (), [1, 2]),
+        ([12, 12], (), [1, 1]),
+        ([40, 40, 10], (), [1, 1, 3]),
+        ([5, 50, 50, 5], (), [3, 1, 1, 3]),
+        ([10, 20, 30, 40, 50], (), [5, 4, 3, 2, 1]),
+        ([90, 20, 30], (0,), [3, 2, 1]),
+        ([90, 20, 30, 30], (0, 1), [3, 3, 1, 1]),
+    ],
+)
+def test_rating_updates_match_the_library(
+    api: Api, client: TestClient, scores: list[int], left: tuple[int, ...], places: list[int]
+) -> None:
     match_id, people = _rated_match(api, client, len(scores))
     _finish_with(client, match_id, scores, left)
     model = PlackettLuce()
@@ -153,8 +179,7 @@ def _choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {"type": "pass"}
 
 
-def test_a_whole_rated_match_history_replay_zip_and_verify(api: Api, client: TestClient
-                                                          ) -> None:
+def test_a_whole_rated_match_history_replay_zip_and_verify(api: Api, client: TestClient) -> None:
     match_id, people = _rated_match(api, client, 2)
     by_seat = [h for _, h in people]
     fair = api.get(f"/api/matches/{match_id}/fairness")
@@ -165,8 +190,9 @@ def test_a_whole_rated_match_history_replay_zip_and_verify(api: Api, client: Tes
     while state["phase"] != "game_over":
         h = by_seat[state["seat"]]
         view = api.get(f"/api/matches/{match_id}", h)["state"]
-        out = api.post(f"/api/matches/{match_id}/actions", h, v=version, id=f"a{version}",
-                       d=_choose(view, rng))
+        out = api.post(
+            f"/api/matches/{match_id}/actions", h, v=version, id=f"a{version}", d=_choose(view, rng)
+        )
         version = out["version"]
         state = api.get(f"/api/matches/{match_id}")["state"]
         if version == 20:  # a spectator scrolling back sees only what was played
@@ -188,8 +214,9 @@ def test_a_whole_rated_match_history_replay_zip_and_verify(api: Api, client: Tes
     assert [c["seat"] for c in replay["rating_changes"]] == [0, 1]
     revealed = api.get(f"/api/matches/{match_id}/fairness")
     assert revealed["revealed"] and revealed["commitment"] == fair["commitment"]
-    verdict = client.post(f"/api/verify?commitment={fair['commitment']}",
-                          json=replay["record"]).json()
+    verdict = client.post(
+        f"/api/verify?commitment={fair['commitment']}", json=replay["record"]
+    ).json()
     assert verdict["ok"], verdict
 
     r = client.get("/api/me/records.zip", headers=by_seat[0])
@@ -203,14 +230,19 @@ def test_a_whole_rated_match_history_replay_zip_and_verify(api: Api, client: Tes
 
 
 def test_uploaded_records(api: Api, client: TestClient) -> None:
-    record = {"format": "carcassonne-record/1", "players": ["Ann", "Ben"],
-              "draw_order": ["V", "O", "P", "E", "X"], "moves": [
-                  {"tile": "V", "at": [1, 0], "rotation": 90, "follower": "road:W"},
-                  {"tile": "O", "at": [0, -1], "rotation": 180, "follower": "city:S"},
-                  {"tile": "P", "at": [1, -1], "rotation": 0, "follower": "field:SSW"},
-                  {"tile": "E", "at": [1, -2], "rotation": 180, "follower": None},
-                  {"tile": "X", "at": [2, -1], "rotation": 0, "follower": "road:N"}],
-              "result": {"scores": [8, 10]}}
+    record = {
+        "format": "carcassonne-record/1",
+        "players": ["Ann", "Ben"],
+        "draw_order": ["V", "O", "P", "E", "X"],
+        "moves": [
+            {"tile": "V", "at": [1, 0], "rotation": 90, "follower": "road:W"},
+            {"tile": "O", "at": [0, -1], "rotation": 180, "follower": "city:S"},
+            {"tile": "P", "at": [1, -1], "rotation": 0, "follower": "field:SSW"},
+            {"tile": "E", "at": [1, -2], "rotation": 180, "follower": None},
+            {"tile": "X", "at": [2, -1], "rotation": 0, "follower": "road:N"},
+        ],
+        "result": {"scores": [8, 10]},
+    }
     out = api.post("/api/replay", **record)
     assert len(out["steps"]) == 5 and out["steps"][-1]["scores"] == [8, 10]
     assert out["steps"][0]["placed"] == {"at": [1, 0], "rotation": 90, "tile": "V"}

@@ -17,8 +17,15 @@ def test_create_defaults_and_presets(api: Api) -> None:
     lobby = api.lobby(a, seats=3)
     assert lobby["host"] == ann and lobby["status"] == "open" and lobby["max_seats"] == 3
     assert lobby["preset"] == "standard" and lobby["rules"]["farm_scoring"] == "modern"
-    assert lobby["seats"][0] == {"seat": 0, "player": ann, "name": "Ann", "colour": "red",
-                                 "bot": False, "connected": False, "level": None}
+    assert lobby["seats"][0] == {
+        "seat": 0,
+        "player": ann,
+        "name": "Ann",
+        "colour": "red",
+        "bot": False,
+        "connected": False,
+        "level": None,
+    }
     assert len(lobby["code"]) >= 11
     first = api.lobby(a, preset="first_edition", name="Old school")
     assert first["rules"]["small_city_two_points"] is True and first["name"] == "Old school"
@@ -26,10 +33,19 @@ def test_create_defaults_and_presets(api: Api) -> None:
     assert custom["preset"] == "river" and custom["rules"]["river"] is True
 
 
-@pytest.mark.parametrize("body", [
-    {"seats": 1}, {"seats": 6}, {"preset": "chess"}, {"rules": {"farm_scoring": "x"}},
-    {"rules": {"tileset": "moon"}}, {"name": ""}, {"private": "maybe"}, {"extra": 1},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"seats": 1},
+        {"seats": 6},
+        {"preset": "chess"},
+        {"rules": {"farm_scoring": "x"}},
+        {"rules": {"tileset": "moon"}},
+        {"name": ""},
+        {"private": "maybe"},
+        {"extra": 1},
+    ],
+)
 def test_bad_lobby_bodies(api: Api, client: TestClient, body: dict[str, object]) -> None:
     _, _, a = api.player()
     r = client.post("/api/lobbies", json=body, headers=a)
@@ -78,14 +94,18 @@ def test_host_only_controls(api: Api, client: TestClient) -> None:
     code = api.lobby(a, seats=4)["code"]
     api.post(f"/api/lobbies/{code}/join", b)
     for method, path, body in [
-        ("PATCH", "", {"private": True}), ("POST", "/kick", {"seat": 0}),
-        ("POST", "/bots", None), ("DELETE", "/bots/2", None), ("POST", "/start", None),
+        ("PATCH", "", {"private": True}),
+        ("POST", "/kick", {"seat": 0}),
+        ("POST", "/bots", None),
+        ("DELETE", "/bots/2", None),
+        ("POST", "/start", None),
     ]:
         r = client.request(method, f"/api/lobbies/{code}{path}", json=body, headers=b)
         assert r.status_code == 403, (path, r.text)
         assert r.json()["error"]["code"] == "forbidden"
-    patched = client.patch(f"/api/lobbies/{code}", headers=a,
-                           json={"preset": "river", "name": "Wet", "max_seats": 5})
+    patched = client.patch(
+        f"/api/lobbies/{code}", headers=a, json={"preset": "river", "name": "Wet", "max_seats": 5}
+    )
     assert patched.status_code == 200, patched.text
     assert patched.json()["rules"]["river"] and len(patched.json()["seats"]) == 5
     with_bot = api.post(f"/api/lobbies/{code}/bots", a)
@@ -98,8 +118,7 @@ def test_host_only_controls(api: Api, client: TestClient) -> None:
     assert client.delete(f"/api/lobbies/{code}/bots/2", headers=a).status_code == 404
     kicked = api.post(f"/api/lobbies/{code}/kick", a, seat=1)
     assert all(s["player"] != ben for s in kicked["seats"])
-    assert client.post(f"/api/lobbies/{code}/kick", json={"seat": 0}, headers=a).status_code \
-        == 409
+    assert client.post(f"/api/lobbies/{code}/kick", json={"seat": 0}, headers=a).status_code == 409
 
 
 def test_start_needs_two_and_deals_a_match(api: Api, client: TestClient) -> None:

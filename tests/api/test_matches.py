@@ -11,8 +11,14 @@ from tests.support.client import Api, place_first
 pytestmark = pytest.mark.timeout(60)
 
 
-def _act(client: TestClient, match_id: str, headers: dict[str, str], v: int,
-         d: dict[str, object], action_id: str | None = None) -> tuple[int, dict[str, object]]:
+def _act(
+    client: TestClient,
+    match_id: str,
+    headers: dict[str, str],
+    v: int,
+    d: dict[str, object],
+    action_id: str | None = None,
+) -> tuple[int, dict[str, object]]:
     body: dict[str, object] = {"v": v, "d": d}
     if action_id is not None:
         body["id"] = action_id
@@ -39,8 +45,7 @@ def test_actions_advance_the_version_and_are_checked(api: Api, client: TestClien
     assert status == 409 and body["error"]["code"] == "not_your_turn"
     status, body = _act(client, match_id, a, 0, {"type": "pass"})
     assert status == 409 and body["error"]["code"] == "wrong_phase"
-    status, body = _act(client, match_id, a, 0, {"type": "place_tile", "at": [0, 0],
-                                                 "rotation": 0})
+    status, body = _act(client, match_id, a, 0, {"type": "place_tile", "at": [0, 0], "rotation": 0})
     assert status == 409 and body["error"]["code"] == "illegal_placement"
     status, body = _act(client, match_id, a, 0, {"type": "fly"})
     assert status == 422 and body["error"]["code"] == "invalid_action"
@@ -70,13 +75,24 @@ def test_outsiders_cannot_act(api: Api, client: TestClient) -> None:
     assert status == 404 and body["error"]["code"] == "not_found"
 
 
-@pytest.mark.parametrize("body", [
-    {}, {"v": 0}, {"d": {}}, {"v": -1, "d": {}}, {"v": "x", "d": {}}, {"v": 0, "d": []},
-    {"v": 0, "d": {}, "id": ""}, {"v": 0, "d": {}, "id": "x" * 65}, {"v": 0, "d": {}, "x": 1},
-    {"v": 0, "d": {"type": "place_tile", "at": [1e9, "a"], "rotation": 45}},
-])
-def test_malformed_actions_change_nothing(api: Api, client: TestClient,
-                                          body: dict[str, object]) -> None:
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"v": 0},
+        {"d": {}},
+        {"v": -1, "d": {}},
+        {"v": "x", "d": {}},
+        {"v": 0, "d": []},
+        {"v": 0, "d": {}, "id": ""},
+        {"v": 0, "d": {}, "id": "x" * 65},
+        {"v": 0, "d": {}, "x": 1},
+        {"v": 0, "d": {"type": "place_tile", "at": [1e9, "a"], "rotation": 45}},
+    ],
+)
+def test_malformed_actions_change_nothing(
+    api: Api, client: TestClient, body: dict[str, object]
+) -> None:
     match_id, people, _ = api.match()
     r = client.post(f"/api/matches/{match_id}/actions", json=body, headers=people[0][2])
     assert r.status_code == 422, r.text
@@ -109,8 +125,10 @@ def test_private_match_needs_a_seat_or_the_code(api: Api) -> None:
     match_id, people, code = api.match(private=True)
     _, _, stranger = api.player("Zed")
     for path in ("", "/events", "/record"):
-        assert api.get(f"/api/matches/{match_id}{path}", stranger, status=403)["error"][
-            "code"] == "forbidden"
+        assert (
+            api.get(f"/api/matches/{match_id}{path}", stranger, status=403)["error"]["code"]
+            == "forbidden"
+        )
         api.get(f"/api/matches/{match_id}{path}?code={code}", stranger)
         api.get(f"/api/matches/{match_id}{path}", people[1][2])
     assert match_id not in {m["id"] for m in api.get("/api/lobbies")["matches"]}

@@ -17,8 +17,7 @@ EXPECTED = {
     ("post", "/api/lobbies/{code}/start"): {"401", "403", "404", "409"},
     ("delete", "/api/lobbies/{code}/bots/{seat}"): {"401", "403", "404", "409"},
     ("get", "/api/matches/{match_id}"): {"401", "403", "404", "422"},
-    ("post", "/api/matches/{match_id}/actions"): {"401", "403", "404", "409", "413", "422",
-                                                  "429"},
+    ("post", "/api/matches/{match_id}/actions"): {"401", "403", "404", "409", "413", "422", "429"},
     ("get", "/api/matches/{match_id}/events"): {"401", "403", "404", "422"},
     ("post", "/api/matches/{match_id}/rematch"): {"401", "403", "404", "409"},
 }

@@ -64,8 +64,12 @@ def test_catalogue_and_presets(api: Api) -> None:
 def test_health_and_metrics(api: Api, client: TestClient) -> None:
     assert api.get("/healthz") == {"ok": True, "database": True, "broker": True}
     text = client.get("/metrics").text
-    for name in ("carcassonne_matches_live", "carcassonne_websocket_connections",
-                 "carcassonne_actions_applied", "carcassonne_action_latency_seconds"):
+    for name in (
+        "carcassonne_matches_live",
+        "carcassonne_websocket_connections",
+        "carcassonne_actions_applied",
+        "carcassonne_action_latency_seconds",
+    ):
         assert name in text
 
 
@@ -87,7 +91,8 @@ def test_unknown_api_path_and_method(client: TestClient) -> None:
 
 
 def test_old_tokens_are_renewed_and_expired_ones_refused(
-        sqlite_url: str, channel_prefix: str, frontend: Path) -> None:
+    sqlite_url: str, channel_prefix: str, frontend: Path
+) -> None:
     settings = make_settings(sqlite_url, None, channel_prefix, frontend, token_renew_after=0)
     with TestClient(create_app(settings)) as client:
         api = Api(client)

@@ -18,8 +18,16 @@ pytestmark = pytest.mark.timeout(60)
 
 @pytest.fixture
 def strict_client(sqlite_url: str, channel_prefix: str, frontend: Path) -> Iterator[TestClient]:
-    settings = make_settings(sqlite_url, None, channel_prefix, frontend, action_rate=0.01,
-                             action_burst=2, lobby_rate_per_minute=0.1, lobby_burst=2)
+    settings = make_settings(
+        sqlite_url,
+        None,
+        channel_prefix,
+        frontend,
+        action_rate=0.01,
+        action_burst=2,
+        lobby_rate_per_minute=0.1,
+        lobby_burst=2,
+    )
     with TestClient(create_app(settings)) as client:
         yield client
 
@@ -47,9 +55,9 @@ def test_actions_are_limited_per_token(strict_client: TestClient) -> None:
         assert receive(ws)["v"] == 2
         ws.send_text(json.dumps({"t": "action", "v": 2, "id": "w2", "d": {"type": "pass"}}))
         error = receive(ws)
-        assert error["d"] == {"code": "rate_limited", "message": error["d"]["message"],
-                              "id": "w2"}
-    r = strict_client.post(f"/api/matches/{match_id}/actions", headers=headers,
-                           json={"v": 2, "d": {"type": "pass"}})
+        assert error["d"] == {"code": "rate_limited", "message": error["d"]["message"], "id": "w2"}
+    r = strict_client.post(
+        f"/api/matches/{match_id}/actions", headers=headers, json={"v": 2, "d": {"type": "pass"}}
+    )
     assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
     assert api.get(f"/api/matches/{match_id}")["version"] == 2

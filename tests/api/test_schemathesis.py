@@ -36,8 +36,12 @@ def test_no_input_gives_a_server_error(client: TestClient, api: Api) -> None:
             operation.as_strategy(generation_mode=GenerationMode.NEGATIVE),
         )
 
-        @settings(max_examples=EXAMPLES, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=EXAMPLES,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
         @given(case=strategy, authed=st.booleans(), known=st.booleans())
         def run(case: Any, authed: bool, known: bool) -> None:
             if known and case.path_parameters:
@@ -49,16 +53,19 @@ def test_no_input_gives_a_server_error(client: TestClient, api: Api) -> None:
             if authed:
                 request_headers.update(people[0][2] if known else headers)
             response = client.request(
-                kwargs["method"], kwargs["url"], headers=request_headers,
-                params=kwargs.get("params"), json=kwargs.get("json"),
-                content=kwargs.get("data") if isinstance(kwargs.get("data"), bytes | str)
-                else None,
+                kwargs["method"],
+                kwargs["url"],
+                headers=request_headers,
+                params=kwargs.get("params"),
+                json=kwargs.get("json"),
+                content=kwargs.get("data") if isinstance(kwargs.get("data"), bytes | str) else None,
             )
             if response.status_code >= 500:
-                failures.append(f"{kwargs['method']} {kwargs['url']} -> "
-                                f"{response.status_code} {response.text[:200]}")
-            elif response.status_code >= 400 and "json" in response.headers.get(
-                    "content-type", ""):
+                failures.append(
+                    f"{kwargs['method']} {kwargs['url']} -> "
+                    f"{response.status_code} {response.text[:200]}"
+                )
+            elif response.status_code >= 400 and "json" in response.headers.get("content-type", ""):
                 body = response.json()
                 assert set(body) == {"error"} and {"code", "message"} <= set(body["error"])
             case.validate_response(response, checks=[not_a_server_error])

@@ -14,9 +14,11 @@ from tests.support.client import Api, receive
 pytestmark = [pytest.mark.timeout(120)]
 
 
-@pytest.mark.parametrize("backend", [pytest.param("postgres", marks=[pytest.mark.postgres,
-                                                                    pytest.mark.redis])],
-                         indirect=True)
+@pytest.mark.parametrize(
+    "backend",
+    [pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.redis])],
+    indirect=True,
+)
 def test_spectators_on_one_instance_count_on_the_other(settings: Settings) -> None:
     with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
         match_id, _, _ = Api(a).match()
@@ -27,8 +29,10 @@ def test_spectators_on_one_instance_count_on_the_other(settings: Settings) -> No
                     return int(m["spectators"])
             raise AssertionError("match not listed")
 
-        with a.websocket_connect(f"/ws/matches/{match_id}") as one, \
-                a.websocket_connect(f"/ws/matches/{match_id}") as two:
+        with (
+            a.websocket_connect(f"/ws/matches/{match_id}") as one,
+            a.websocket_connect(f"/ws/matches/{match_id}") as two,
+        ):
             receive(one), receive(two)
             assert listed(a) == 2
             assert listed(b) == 2  # b holds no socket of this match

@@ -1,5 +1,6 @@
 """The client's static files: gzip when asked, ETag revalidation with ``Cache-Control:
-no-cache`` (reused across visits, never stale after a deploy), API and websockets untouched."""
+no-cache`` (reused across visits, never stale after a deploy), API and websockets untouched.
+"""
 
 from __future__ import annotations
 
@@ -41,8 +42,9 @@ def test_static_files_are_compressed_and_revalidated(client: TestClient, fronten
     assert client.get("/static/big.js").headers["cache-control"] == "no-cache"
 
 
-def test_api_responses_are_not_compressed_by_the_static_middleware(client: TestClient,
-                                                                   api: Api) -> None:
+def test_api_responses_are_not_compressed_by_the_static_middleware(
+    client: TestClient, api: Api
+) -> None:
     _, _, headers = api.player("Ann")
     r = client.get("/api/catalogue", headers={"Accept-Encoding": "gzip", **headers})
     assert r.status_code == 200 and "content-encoding" not in r.headers

@@ -38,27 +38,30 @@ from tests.support.wof import (
 pytestmark = pytest.mark.timeout(120)
 
 
-def _client(backend: tuple[str, str | None], prefix: str, frontend: Path,
-            **overrides: object) -> Iterator[TestClient]:
-    settings = make_settings(backend[0], backend[1], prefix, frontend, deck_seed=WOF_SEED,
-                             **overrides)
+def _client(
+    backend: tuple[str, str | None], prefix: str, frontend: Path, **overrides: object
+) -> Iterator[TestClient]:
+    settings = make_settings(
+        backend[0], backend[1], prefix, frontend, deck_seed=WOF_SEED, **overrides
+    )
     with TestClient(create_app(settings)) as client:
         yield client
 
 
 @pytest.fixture
-def wof(backend: tuple[str, str | None], channel_prefix: str,
-        frontend: Path) -> Iterator[TestClient]:
+def wof(
+    backend: tuple[str, str | None], channel_prefix: str, frontend: Path
+) -> Iterator[TestClient]:
     """The app with the fixed test deck and a Plague timeout no test waits for."""
     yield from _client(backend, channel_prefix, frontend, plague_timeout=600.0)
 
 
 @pytest.fixture
-def quick_plague(backend: tuple[str, str | None], channel_prefix: str,
-                 frontend: Path) -> Iterator[TestClient]:
+def quick_plague(
+    backend: tuple[str, str | None], channel_prefix: str, frontend: Path
+) -> Iterator[TestClient]:
     """The fixed test deck, a 0.4 s Plague timeout, and abandoned seats left alone for long."""
-    yield from _client(backend, channel_prefix, frontend, plague_timeout=0.4,
-                       abandon_after=600.0)
+    yield from _client(backend, channel_prefix, frontend, plague_timeout=0.4, abandon_after=600.0)
 
 
 def _start(api: Api) -> tuple[str, list[tuple[str, str, dict[str, str]]]]:
@@ -66,8 +69,14 @@ def _start(api: Api) -> tuple[str, list[tuple[str, str, dict[str, str]]]]:
     return match_id, people
 
 
-def _post(client: TestClient, match_id: str, headers: dict[str, str], v: int,
-          d: dict[str, Any], action_id: str | None = None) -> tuple[int, dict[str, Any]]:
+def _post(
+    client: TestClient,
+    match_id: str,
+    headers: dict[str, str],
+    v: int,
+    d: dict[str, Any],
+    action_id: str | None = None,
+) -> tuple[int, dict[str, Any]]:
     body: dict[str, Any] = {"v": v, "d": d}
     if action_id:
         body["id"] = action_id
@@ -75,10 +84,10 @@ def _post(client: TestClient, match_id: str, headers: dict[str, str], v: int,
     return r.status_code, r.json()
 
 
-def _play_to(client: TestClient, match_id: str, people: list[Any], state: Any,
-             stop: int) -> int:
+def _play_to(client: TestClient, match_id: str, people: list[Any], state: Any, stop: int) -> int:
     """Play the scripted actions before index ``stop`` over REST, mirroring them on ``state``;
-    returns the version reached."""
+    returns the version reached.
+    """
     for v in range(stop):
         action = plan_action(state)
         status, body = _post(client, match_id, people[action.seat][2], v, wire(action))
@@ -119,7 +128,13 @@ def test_preset_catalogue_icons_and_the_fixed_deck(wof: TestClient) -> None:
     # The first tile drawn, TB-CR, has no wheel icon: the pig is still on Fortune.
     assert m["state"]["wheel"]["pig"] == "fortune" and m["state"]["plague"] is None
     assert [s["name"] for s in m["state"]["wheel"]["segments"]] == [
-        "fortune", "tax", "famine", "storm", "inquisition", "plague"]
+        "fortune",
+        "tax",
+        "famine",
+        "storm",
+        "inquisition",
+        "plague",
+    ]
     assert len(m["state"]["wheel"]["cells"]) == 16
     assert m["plague_timeout"] == 600.0
     assert "seed" not in json.dumps(m) and "deck" not in m["state"]
@@ -143,8 +158,10 @@ def test_plague_is_asked_of_the_right_seat_over_the_websocket(wof: TestClient) -
     state = new_wof_game()
     v = _play_to(wof, match_id, people, state, FIRST_PLAGUE - 1)
     (_, ann_token, _), (_, ben_token, ben) = people
-    with wof.websocket_connect(f"/ws/matches/{match_id}?token={ann_token}") as ann_ws, \
-            wof.websocket_connect(f"/ws/matches/{match_id}?token={ben_token}") as ben_ws:
+    with (
+        wof.websocket_connect(f"/ws/matches/{match_id}?token={ann_token}") as ann_ws,
+        wof.websocket_connect(f"/ws/matches/{match_id}?token={ben_token}") as ben_ws,
+    ):
         for ws in (ann_ws, ben_ws):
             assert receive(ws)["t"] == "snapshot"
         # Ben's follower on Plague's crown; the next draw sends the pig to Plague.
@@ -167,32 +184,64 @@ def test_plague_is_asked_of_the_right_seat_over_the_websocket(wof: TestClient) -
         ben_follower = next(f for f in d["state"]["followers"] if f["seat"] == 1)
 
         # Not Ben's decision: refused, whatever he names.
-        ben_ws.send_text(json.dumps({"t": "action", "v": v, "id": "b-early", "d": {
-            "type": "plague", "at": ben_follower["at"], "spot": ben_follower["spot"]}}))
+        ben_ws.send_text(
+            json.dumps(
+                {
+                    "t": "action",
+                    "v": v,
+                    "id": "b-early",
+                    "d": {"type": "plague", "at": ben_follower["at"], "spot": ben_follower["spot"]},
+                }
+            )
+        )
         assert _error(ben_ws) == "not_your_turn"
         # Ann may only name her own follower, and must decide before anything else.
-        ann_ws.send_text(json.dumps({"t": "action", "v": v, "id": "a-bad", "d": {
-            "type": "plague", "at": ben_follower["at"], "spot": ben_follower["spot"]}}))
+        ann_ws.send_text(
+            json.dumps(
+                {
+                    "t": "action",
+                    "v": v,
+                    "id": "a-bad",
+                    "d": {"type": "plague", "at": ben_follower["at"], "spot": ben_follower["spot"]},
+                }
+            )
+        )
         assert _error(ann_ws) == "illegal_follower"
-        ann_ws.send_text(json.dumps({"t": "action", "v": v, "id": "a-pass",
-                                     "d": {"type": "pass"}}))
+        ann_ws.send_text(json.dumps({"t": "action", "v": v, "id": "a-pass", "d": {"type": "pass"}}))
         assert _error(ann_ws) == "wrong_phase"
 
-        ann_ws.send_text(json.dumps({"t": "action", "v": v, "id": "a-plague", "d": {
-            "type": "plague", "at": ann_choice[:2], "spot": ann_choice[2]}}))
+        ann_ws.send_text(
+            json.dumps(
+                {
+                    "t": "action",
+                    "v": v,
+                    "id": "a-plague",
+                    "d": {"type": "plague", "at": ann_choice[:2], "spot": ann_choice[2]},
+                }
+            )
+        )
         apply_in_place(state, plan_action(state))
         v += 1
         frame = _next_events(ann_ws)
         assert _next_events(ben_ws) == frame
         assert frame["d"]["seat"] == 0 and frame["d"]["action_id"] == "a-plague"
-        assert frame["d"]["events"] == [{"type": "FollowerReturned", "seat": 0,
-                                         "at": ann_choice[:2], "spot": ann_choice[2]}]
+        assert frame["d"]["events"] == [
+            {"type": "FollowerReturned", "seat": 0, "at": ann_choice[:2], "spot": ann_choice[2]}
+        ]
         assert frame["d"]["state"]["plague"]["seat"] == 1
         assert frame["d"]["state"]["plague"]["waiting"] == [1]
 
         # Now Ann is refused and Ben is asked; he answers over REST.
-        ann_ws.send_text(json.dumps({"t": "action", "v": v, "id": "a-again", "d": {
-            "type": "plague", "at": ann_choice[:2], "spot": ann_choice[2]}}))
+        ann_ws.send_text(
+            json.dumps(
+                {
+                    "t": "action",
+                    "v": v,
+                    "id": "a-again",
+                    "d": {"type": "plague", "at": ann_choice[:2], "spot": ann_choice[2]},
+                }
+            )
+        )
         assert _error(ann_ws) == "not_your_turn"
         action = plan_action(state)
         assert isinstance(action, RemoveFollower) and action.seat == 1
@@ -269,7 +318,8 @@ def _policy(state: dict[str, Any], turn: int) -> dict[str, Any]:
 
 def test_whole_match_with_bots_replays_to_the_same_scores(wof: TestClient) -> None:
     """Two scripted people and two bots (whose moves are random: a bot may hold no follower
-    at some Plague, but not both bots at all six Plagues of this deck in practice)."""
+    at some Plague, but not both bots at all six Plagues of this deck in practice).
+    """
     api = Api(wof)
     match_id, people, _ = api.match(seats=2, bots=2, preset="wheel_of_fortune")
     headers = {0: people[0][2], 1: people[1][2]}
@@ -288,8 +338,9 @@ def test_whole_match_with_bots_replays_to_the_same_scores(wof: TestClient) -> No
             time.sleep(0.01)
             continue
         turn += 1
-        status, body = _post(wof, match_id, headers[state["seat"]], m["version"],
-                             _policy(state, turn), f"t{turn}")
+        status, body = _post(
+            wof, match_id, headers[state["seat"]], m["version"], _policy(state, turn), f"t{turn}"
+        )
         assert status == 200, body
     final = api.get(f"/api/matches/{match_id}")
     record = api.get(f"/api/matches/{match_id}/record")
@@ -302,8 +353,11 @@ def test_whole_match_with_bots_replays_to_the_same_scores(wof: TestClient) -> No
     assert any(isinstance(e, CrownReturned) for e in events)
     assert any(str(move["follower"]).startswith("crown:") for move in record["moves"])
     batches = api.get(f"/api/matches/{match_id}/events?since=0")["batches"]
-    bot_plague = [b for b in batches if b["seat"] >= 2
-                  and b["events"] and b["events"][0]["type"] == "FollowerReturned"]
+    bot_plague = [
+        b
+        for b in batches
+        if b["seat"] >= 2 and b["events"] and b["events"][0]["type"] == "FollowerReturned"
+    ]
     # Every Plague decision of a bot seat in the record is a batch the bot made by itself.
     # (Whether a bot holds a follower at some Plague depends on its random moves.)
     by_bots = [p for p in plagues if p["seat"] >= 2]

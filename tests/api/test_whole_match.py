@@ -40,8 +40,9 @@ def _setup(client: TestClient, match_id: str) -> dict[str, Any]:
 
     async def load() -> dict[str, Any]:
         async with runtime.db.reading() as conn:
-            row = (await conn.execute(
-                select(matches.c.setup).where(matches.c.id == match_id))).one()
+            row = (
+                await conn.execute(select(matches.c.setup).where(matches.c.id == match_id))
+            ).one()
         return dict(row.setup)
 
     return client.portal.call(load)  # type: ignore[union-attr]
@@ -49,8 +50,7 @@ def _setup(client: TestClient, match_id: str) -> dict[str, Any]:
 
 def _drawn_by_version(setup: dict[str, Any], actions: list[dict[str, Any]]) -> list[int]:
     """How many tiles had been drawn at each version (index = version)."""
-    state = new_game(Options.from_json(setup["rules"]), setup["players"],
-                     draw_order=setup["deck"])
+    state = new_game(Options.from_json(setup["rules"]), setup["players"], draw_order=setup["deck"])
     drawn = [sum(isinstance(e, TileDrawn) for e in state.opening_events)]
     for raw in actions:
         events = apply_in_place(state, action_from_json(raw))
@@ -74,7 +74,7 @@ def _string_lists(value: Any) -> list[list[str]]:
 
 def _contains_run(haystack: list[str], needle: list[str]) -> bool:
     n = len(needle)
-    return any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1))
+    return any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
 
 
 def test_whole_match_to_the_end(api: Api, client: TestClient) -> None:
@@ -96,9 +96,11 @@ def test_whole_match_to_the_end(api: Api, client: TestClient) -> None:
         return body
 
     current = {"v": 0}
-    with client.websocket_connect(f"/ws/matches/{match_id}?token={t0}") as p0, \
-            client.websocket_connect(f"/ws/matches/{match_id}?token={t1}") as p1, \
-            client.websocket_connect(f"/ws/matches/{match_id}") as spectator:
+    with (
+        client.websocket_connect(f"/ws/matches/{match_id}?token={t0}") as p0,
+        client.websocket_connect(f"/ws/matches/{match_id}?token={t1}") as p1,
+        client.websocket_connect(f"/ws/matches/{match_id}") as spectator,
+    ):
         sockets = {0: p0, 1: p1}
         seen: dict[str, list[int]] = {"p0": [], "p1": [], "spectator": []}
 
@@ -118,9 +120,16 @@ def test_whole_match_to_the_end(api: Api, client: TestClient) -> None:
         while state["phase"] != "game_over":
             seat = state["seat"]
             if seat in sockets:
-                sockets[seat].send_text(json.dumps({
-                    "t": "action", "v": version, "id": f"s{seat}-{version}",
-                    "d": _choose(state, rng)}))
+                sockets[seat].send_text(
+                    json.dumps(
+                        {
+                            "t": "action",
+                            "v": version,
+                            "id": f"s{seat}-{version}",
+                            "d": _choose(state, rng),
+                        }
+                    )
+                )
             frame = read(spectator, "spectator")
             assert frame["t"] == "events", frame
             assert frame["v"] == version + 1, "batches arrive in version order, none missing"
@@ -142,8 +151,9 @@ def test_whole_match_to_the_end(api: Api, client: TestClient) -> None:
     record = rest(f"/api/matches/{match_id}/record", h1)
     replayed, _ = replay(record)
     assert replayed.scores == final["state"]["scores"] == record["result"]["scores"]
-    bot_batches = [b for b in rest(f"/api/matches/{match_id}/events?since=0")["batches"]
-                   if b["seat"] == 2]
+    bot_batches = [
+        b for b in rest(f"/api/matches/{match_id}/events?since=0")["batches"] if b["seat"] == 2
+    ]
     assert bot_batches, "the bot seat played"
 
     # Rematch: a new lobby with the same seats; every asker gets the same one.
@@ -169,14 +179,17 @@ def test_whole_match_to_the_end(api: Api, client: TestClient) -> None:
     for version, text in messages:
         assert seed not in text, "the seed leaked"
         assert salt not in text, "the salt leaked"
-        undrawn = deck[drawn[min(version, len(drawn) - 1)]:]
+        undrawn = deck[drawn[min(version, len(drawn) - 1)] :]
         for strings in _string_lists(json.loads(text)):
             if len(strings) >= 6:
                 assert not _contains_run(undrawn, strings), f"undrawn tiles leaked at v{version}"
         body = json.loads(text)
-        if isinstance(body, dict) and body.get("format") == "carcassonne-record/1" \
-                and not body["finished"]:
-            assert body["draw_order"] == deck[:len(body["draw_order"])]
+        if (
+            isinstance(body, dict)
+            and body.get("format") == "carcassonne-record/1"
+            and not body["finished"]
+        ):
+            assert body["draw_order"] == deck[: len(body["draw_order"])]
             assert len(body["draw_order"]) <= drawn[min(version, len(drawn) - 1)]
 
 
@@ -192,15 +205,16 @@ def _revealed(body: Any) -> bool:
 
 def _actions_from_record(record: dict[str, Any], setup: dict[str, Any]) -> list[dict[str, Any]]:
     """The action list (engine JSON) of a finished record, seat by seat."""
-    state = new_game(Options.from_json(setup["rules"]), setup["players"],
-                     draw_order=setup["deck"])
+    state = new_game(Options.from_json(setup["rules"]), setup["players"], draw_order=setup["deck"])
     out: list[dict[str, Any]] = []
     for move in record["moves"]:
         seat = state.seat
-        place = {"type": "place_tile", "seat": seat, "at": move["at"],
-                 "rotation": move["rotation"]}
-        follow = ({"type": "pass", "seat": seat} if move["follower"] is None
-                  else {"type": "place_follower", "seat": seat, "spot": move["follower"]})
+        place = {"type": "place_tile", "seat": seat, "at": move["at"], "rotation": move["rotation"]}
+        follow = (
+            {"type": "pass", "seat": seat}
+            if move["follower"] is None
+            else {"type": "place_follower", "seat": seat, "spot": move["follower"]}
+        )
         for raw in (place, follow):
             apply_in_place(state, action_from_json(raw))
             out.append(raw)

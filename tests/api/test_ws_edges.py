@@ -19,8 +19,9 @@ pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.mark.parametrize("action_id", ["a\x00b", "has space", "é", "x" * 65, ""])
-def test_websocket_action_ids_are_checked_like_rest(api: Api, client: TestClient,
-                                                    action_id: str) -> None:
+def test_websocket_action_ids_are_checked_like_rest(
+    api: Api, client: TestClient, action_id: str
+) -> None:
     match_id, people, _ = api.match()
     token, headers = people[0][1], people[0][2]
     body = {"v": 0, "id": action_id, "d": {"type": "pass"}}
@@ -38,8 +39,16 @@ def test_websocket_action_ids_are_checked_like_rest(api: Api, client: TestClient
 
 @pytest.fixture
 def flood_client(sqlite_url: str, channel_prefix: str, frontend: Path) -> Iterator[TestClient]:
-    settings = make_settings(sqlite_url, None, channel_prefix, frontend, ws_frame_rate=0.01,
-                             ws_frame_burst=5, ws_sockets_per_token=3, ws_sockets_per_address=5)
+    settings = make_settings(
+        sqlite_url,
+        None,
+        channel_prefix,
+        frontend,
+        ws_frame_rate=0.01,
+        ws_frame_burst=5,
+        ws_sockets_per_token=3,
+        ws_sockets_per_address=5,
+    )
     with TestClient(create_app(settings)) as client:
         yield client
 
@@ -53,10 +62,17 @@ def _close_code(ws: WebSocketTestSession, limit: int = 200) -> int:
     raise AssertionError("the socket was not closed")
 
 
-@pytest.mark.parametrize("frame", [{"t": "sync", "since": 0}, {"t": "ping"},
-                                   {"t": "action", "v": 0, "id": "f", "d": {"type": "pass"}}])
+@pytest.mark.parametrize(
+    "frame",
+    [
+        {"t": "sync", "since": 0},
+        {"t": "ping"},
+        {"t": "action", "v": 0, "id": "f", "d": {"type": "pass"}},
+    ],
+)
 def test_every_frame_kind_is_rate_limited_and_a_flood_closes_1013(
-        flood_client: TestClient, frame: dict[str, object]) -> None:
+    flood_client: TestClient, frame: dict[str, object]
+) -> None:
     api = Api(flood_client)
     match_id, people, _ = api.match()
     state = api.get(f"/api/matches/{match_id}")["state"]
@@ -80,9 +96,11 @@ def test_sockets_are_capped_per_token_and_per_address(flood_client: TestClient) 
     match_id, people, _ = api.match()
     path = f"/ws/matches/{match_id}"
     token = people[0][1]
-    with flood_client.websocket_connect(f"{path}?token={token}") as a, \
-            flood_client.websocket_connect(f"{path}?token={token}") as b, \
-            flood_client.websocket_connect(f"{path}?token={token}") as c:
+    with (
+        flood_client.websocket_connect(f"{path}?token={token}") as a,
+        flood_client.websocket_connect(f"{path}?token={token}") as b,
+        flood_client.websocket_connect(f"{path}?token={token}") as c,
+    ):
         for ws in (a, b, c):
             assert receive(ws)["t"] == "snapshot"
         with flood_client.websocket_connect(f"{path}?token={token}") as d:
@@ -90,8 +108,7 @@ def test_sockets_are_capped_per_token_and_per_address(flood_client: TestClient) 
             assert error["t"] == "error" and error["d"]["code"] == "rate_limited"
             assert _close_code(d) == 1013
         # other sockets of the same address: 5 in all, whatever the token
-        with flood_client.websocket_connect(path) as e, \
-                flood_client.websocket_connect(path) as f:
+        with flood_client.websocket_connect(path) as e, flood_client.websocket_connect(path) as f:
             receive(e), receive(f)
             with flood_client.websocket_connect(path) as g:
                 assert receive(g)["d"]["code"] == "rate_limited"

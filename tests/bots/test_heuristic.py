@@ -50,6 +50,7 @@ def test_bots_play_whole_games_legally_and_greedily() -> None:
         assert sum(state.scores) > 0
         assert greedy_checks or seed == 1
 
+
 #: The bot's Plague preference: roads first, cloisters last.
 RANK = {"road": 0, "city": 1, "field": 2, "cloister": 3}
 
@@ -65,8 +66,9 @@ def test_bots_play_wheel_of_fortune_and_choose_cheap_plague_victims() -> None:
             assert action in legal
             if state.phase == PLAGUE:
                 assert isinstance(action, RemoveFollower)
-                ranks = [RANK[a.spot.partition(":")[0]] for a in legal
-                         if isinstance(a, RemoveFollower)]
+                ranks = [
+                    RANK[a.spot.partition(":")[0]] for a in legal if isinstance(a, RemoveFollower)
+                ]
                 assert RANK[action.spot.partition(":")[0]] == min(ranks)
                 plague_decisions += 1
             apply_in_place(state, action)
@@ -76,7 +78,8 @@ def test_bots_play_wheel_of_fortune_and_choose_cheap_plague_victims() -> None:
 
 def test_bots_never_count_what_the_hidden_deck_brings() -> None:
     """Seed 1258: Ann may deploy on Tax's crown right before the next tile moves the pig to
-    Tax (6 points). Only the deck knows that, so it must not make the crown look good."""
+    Tax (6 points). Only the deck knows that, so it must not make the crown look good.
+    """
     state = new_game(Options(tileset="wheel_of_fortune"), ["A", "B"], seed=1258)
     apply_in_place(state, plan_action(state))  # Ann's first tile; her deployment is next
     crown = PlaceFollower(state.seat, "crown:tax")

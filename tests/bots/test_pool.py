@@ -1,5 +1,6 @@
 """The bot worker pool: answers come from worker processes; a dead or stuck worker costs a
-Normal move, never a lost turn; a Strong placement's follower decision is reused."""
+Normal move, never a lost turn; a Strong placement's follower decision is reused.
+"""
 
 from __future__ import annotations
 
@@ -16,19 +17,22 @@ from app.bots.pool import BotPool
 from app.engine import DEPLOY, PLACE_TILE, Options, apply_in_place, legal_actions, new_game
 
 
-def _worker_pid(position: dict[str, Any], seed: int, level: str, think: float,
-                not_after: float) -> list[dict[str, object]]:
+def _worker_pid(
+    position: dict[str, Any], seed: int, level: str, think: float, not_after: float
+) -> list[dict[str, object]]:
     """A worker target that reports where it ran (as the seat of a pass) — for the test only."""
     return [{"type": "pass", "seat": os.getpid() % 1000}]
 
 
-def _die(position: dict[str, Any], seed: int, level: str, think: float,
-         not_after: float) -> list[dict[str, object]]:
+def _die(
+    position: dict[str, Any], seed: int, level: str, think: float, not_after: float
+) -> list[dict[str, object]]:
     os._exit(3)
 
 
-def _hang(position: dict[str, Any], seed: int, level: str, think: float,
-          not_after: float) -> list[dict[str, object]]:
+def _hang(
+    position: dict[str, Any], seed: int, level: str, think: float, not_after: float
+) -> list[dict[str, object]]:
     time.sleep(3)
     return plan_position(position, seed, level, 0.0)
 
@@ -95,11 +99,11 @@ async def test_a_stuck_worker_times_out_into_a_normal_move() -> None:
         pool.close()
 
 
-def plan_position_target(position: dict[str, Any], seed: int, level: str, think: float,
-                         not_after: float) -> list[dict[str, object]]:
+def plan_position_target(
+    position: dict[str, Any], seed: int, level: str, think: float, not_after: float
+) -> list[dict[str, object]]:
     """The real worker entry with no search time (fast tests)."""
     return plan_position(position, seed, level, 0.0)
-
 
 
 _ORPHAN_SCRIPT = """
@@ -134,13 +138,18 @@ def _alive(pid: int) -> bool:
 
 def test_workers_exit_when_the_server_is_killed() -> None:
     """A server killed with SIGKILL never shuts its pool down: its workers (and the forkserver
-    that started them) notice and exit instead of running on with no parent."""
+    that started them) notice and exit instead of running on with no parent.
+    """
     import signal
     import subprocess
     import sys
 
-    proc = subprocess.Popen([sys.executable, "-c", _ORPHAN_SCRIPT], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _ORPHAN_SCRIPT],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     pids: list[int] = []
     try:
         assert proc.stdout is not None

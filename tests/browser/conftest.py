@@ -63,7 +63,8 @@ def _serve_command(port: int) -> list[str]:
 @contextlib.contextmanager
 def running_server(work: Path, **env_overrides: str) -> Iterator[str]:
     """Run ``carcassonne serve`` on a free port in ``work`` (a SQLite file there, in-process
-    broker, fast bots) with ``env_overrides`` on top; yields its base URL."""
+    broker, fast bots) with ``env_overrides`` on top; yields its base URL.
+    """
     port = _free_port()
     env = {
         **os.environ,
@@ -79,8 +80,9 @@ def running_server(work: Path, **env_overrides: str) -> Iterator[str]:
     env.pop("REDIS_URL", None)
     log_path = work / "server.log"
     log = log_path.open("w")
-    proc = subprocess.Popen(_serve_command(port), cwd=work, env=env, stdout=log,
-                            stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        _serve_command(port), cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + START_TIMEOUT
     try:
@@ -115,7 +117,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium, headless. Module-scoped: Playwright's sync API runs an event loop on
-    this thread while it lives, which must be gone before other packages' asyncio tests."""
+    this thread while it lives, which must be gone before other packages' asyncio tests.
+    """
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

@@ -2,7 +2,8 @@
 see it in the history → open its replay at a move (arrow keys, slider, verify the shuffle);
 and opening record files (a good one steps through, a bad one names the move and the reason).
 The match's moves are sent over REST with the browser's own token (the match screen is
-covered elsewhere); everything checked here is what the page shows."""
+covered elsewhere); everything checked here is what the page shows.
+"""
 
 from __future__ import annotations
 
@@ -26,8 +27,12 @@ def _play_out(base: str, match_id: str, tokens: list[str]) -> list[int]:
     rng = random.Random(5)
     with httpx.Client(base_url=base, timeout=90) as http:
         while True:
-            m = http.get(f"/api/matches/{match_id}", headers={  # a private table: a seat reads
-                "Authorization": f"Bearer {tokens[0]}"}).json()
+            m = http.get(
+                f"/api/matches/{match_id}",
+                headers={  # a private table: a seat reads
+                    "Authorization": f"Bearer {tokens[0]}"
+                },
+            ).json()
             state = m["state"]
             if m["status"] == "finished":
                 return list(state["scores"])
@@ -40,13 +45,17 @@ def _play_out(base: str, match_id: str, tokens: list[str]) -> list[int]:
                 d = {"type": "place_follower", "spot": rng.choice(mine["legal_spots"])}
             else:
                 d = {"type": "pass"}
-            r2 = http.post(f"/api/matches/{match_id}/actions", headers=headers,
-                           json={"v": m["version"], "id": f"t{m['version']}", "d": d})
+            r2 = http.post(
+                f"/api/matches/{match_id}/actions",
+                headers=headers,
+                json={"v": m["version"], "id": f"t{m['version']}", "d": d},
+            )
             assert r2.status_code in (200, 409), r2.text
 
 
-def test_register_play_rated_history_and_replay_at_a_move(server: str, browser: Any,
-                                                          artifacts: Path) -> None:
+def test_register_play_rated_history_and_replay_at_a_move(
+    server: str, browser: Any, artifacts: Path
+) -> None:
     user = f"ann{secrets.token_hex(3)}"
     context = browser.new_context(base_url=server, viewport={"width": 1400, "height": 900})
     context.set_default_timeout(TIMEOUT_MS)
@@ -73,10 +82,16 @@ def test_register_play_rated_history_and_replay_at_a_move(server: str, browser: 
         code = page.url.split("#/lobby/")[1]
         token = page.evaluate("localStorage.getItem('carcassonne.token')")
         with httpx.Client(base_url=server) as http:
-            ben = http.post("/api/accounts", json={"username": f"ben{secrets.token_hex(3)}",
-                                                   "password": PASSWORD}).json()
-            assert http.post(f"/api/lobbies/{code}/join", headers={
-                "Authorization": f"Bearer {ben['token']}"}).status_code == 200
+            ben = http.post(
+                "/api/accounts",
+                json={"username": f"ben{secrets.token_hex(3)}", "password": PASSWORD},
+            ).json()
+            assert (
+                http.post(
+                    f"/api/lobbies/{code}/join", headers={"Authorization": f"Bearer {ben['token']}"}
+                ).status_code
+                == 200
+            )
         page.wait_for_selector("[data-seat='1'] .seat-rating")
         page.screenshot(path=str(artifacts / "i15-rated-room.png"))
         page.click("#start-match")
@@ -160,8 +175,9 @@ def test_open_a_record_file(server: str, browser: Any, artifacts: Path, tmp_path
         page.wait_for_selector("#replay-counter")
         moves = len(record["moves"])
         assert page.inner_text("#replay-counter") == f"Move {moves} of {moves}"
-        assert [int(x) for x in page.locator(".replay-scores td.num").all_inner_texts()] == \
-            record["result"]["scores"]
+        assert [int(x) for x in page.locator(".replay-scores td.num").all_inner_texts()] == record[
+            "result"
+        ]["scores"]
         page.keyboard.press("ArrowLeft")
         page.wait_for_selector(f"#replay-counter:has-text('Move {moves - 1} of')")
         page.screenshot(path=str(artifacts / "i15-record-file.png"))
@@ -170,8 +186,9 @@ def test_open_a_record_file(server: str, browser: Any, artifacts: Path, tmp_path
         context.close()
 
 
-def test_a_spectator_scrolls_back_through_a_live_match(server: str, browser: Any,
-                                                       artifacts: Path) -> None:
+def test_a_spectator_scrolls_back_through_a_live_match(
+    server: str, browser: Any, artifacts: Path
+) -> None:
     with httpx.Client(base_url=server, timeout=90) as http:
         people = [http.post("/api/players", json={"name": n}).json() for n in ("Ann", "Ben")]
         heads = [{"Authorization": f"Bearer {p['token']}"} for p in people]
@@ -181,11 +198,20 @@ def test_a_spectator_scrolls_back_through_a_live_match(server: str, browser: Any
         for _ in range(8):  # four turns: tile and follower decision each
             m = http.get(f"/api/matches/{match_id}").json()
             s = m["state"]
-            d = ({"type": "place_tile", "at": s["legal_placements"][0][:2],
-                  "rotation": s["legal_placements"][0][2]} if s["phase"] == "place_tile"
-                 else {"type": "pass"})
-            r = http.post(f"/api/matches/{match_id}/actions", headers=heads[s["seat"]],
-                          json={"v": m["version"], "id": f"x{m['version']}", "d": d})
+            d = (
+                {
+                    "type": "place_tile",
+                    "at": s["legal_placements"][0][:2],
+                    "rotation": s["legal_placements"][0][2],
+                }
+                if s["phase"] == "place_tile"
+                else {"type": "pass"}
+            )
+            r = http.post(
+                f"/api/matches/{match_id}/actions",
+                headers=heads[s["seat"]],
+                json={"v": m["version"], "id": f"x{m['version']}", "d": d},
+            )
             assert r.status_code == 200, r.text
     context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 860})
     context.set_default_timeout(TIMEOUT_MS)

@@ -28,8 +28,8 @@ def test_host_chooses_each_computer_level_and_plays_against_them(server, browser
     assert page.input_value('#seats li.seat[data-seat="1"] .level-select') == "normal"
     page.select_option('#seats li.seat[data-seat="1"] .level-select', "strong")
     page.wait_for_function(
-        "document.querySelector('#seats li.seat[data-seat=\"1\"] .level-select').value"
-        " === 'strong'")
+        "document.querySelector('#seats li.seat[data-seat=\"1\"] .level-select').value === 'strong'"
+    )
     page.select_option('#seats li.seat[data-seat="2"] .level-select', "easy")
     # the host's own seat: who stands in for Ann if she leaves
     assert page.input_value('#seats li.seat[data-seat="0"] .level-select') == "normal"
@@ -46,7 +46,8 @@ def test_host_chooses_each_computer_level_and_plays_against_them(server, browser
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "bot-levels-room.png"), full_page=True)
     labels = page.eval_on_selector_all(
-        '#seats li.seat[data-seat="1"] .level-select option', "els => els.map(e => e.textContent)")
+        '#seats li.seat[data-seat="1"] .level-select option', "els => els.map(e => e.textContent)"
+    )
     assert labels == ["Easy", "Normal", "Strong"]
 
     page.click("#start-match")

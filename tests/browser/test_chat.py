@@ -1,6 +1,7 @@
 """Chat in the browser: the waiting room (escaped text, the host's mute), the match between two
 players and a spectator (spectators' chat hidden from players until the end, quick messages,
-hiding one person's messages for oneself)."""
+hiding one person's messages for oneself).
+"""
 
 from __future__ import annotations
 
@@ -23,14 +24,16 @@ def _say(player: Player, text: str) -> None:
 
 def _texts(player: Player) -> list[str]:
     return player.page.eval_on_selector_all(
-        ".chat-msg .chat-text", "els => els.map(e => e.textContent)")
+        ".chat-msg .chat-text", "els => els.map(e => e.textContent)"
+    )
 
 
 def _wait_text(player: Player, text: str) -> None:
     player.page.wait_for_function(
         "t => [...document.querySelectorAll('.chat-msg .chat-text')]"
         ".some(e => e.textContent === t)",
-        arg=text)
+        arg=text,
+    )
 
 
 def _token(player: Player) -> str:
@@ -41,8 +44,9 @@ def _finish(base: str, match_id: str, code: str, tokens: dict[int, str]) -> None
     """Play the match to its end over REST (first legal placement, no follower)."""
     with httpx.Client(base_url=base, timeout=10) as http:
         for _ in range(400):
-            match: dict[str, Any] = http.get(f"/api/matches/{match_id}",
-                                             params={"code": code}).json()
+            match: dict[str, Any] = http.get(
+                f"/api/matches/{match_id}", params={"code": code}
+            ).json()
             state = match["state"]
             if match["status"] == "finished":
                 return
@@ -52,8 +56,12 @@ def _finish(base: str, match_id: str, code: str, tokens: dict[int, str]) -> None
             else:
                 d = {"type": "pass"}
             headers = {"Authorization": f"Bearer {tokens[state['seat']]}"}
-            r2 = http.post(f"/api/matches/{match_id}/actions", json={"v": match["version"], "d": d},
-                           headers=headers, params={"code": code})
+            r2 = http.post(
+                f"/api/matches/{match_id}/actions",
+                json={"v": match["version"], "d": d},
+                headers=headers,
+                params={"code": code},
+            )
             assert r2.status_code in (200, 409, 429), r2.text
     raise AssertionError("the match did not end")
 
@@ -73,10 +81,10 @@ def test_chat_between_two_players_and_a_spectator(server, browser, artifacts):
     _wait_text(ann, "Hello!")
 
     # The host mutes Ben: his box closes; unmuting opens it again.
-    ann.page.click('.chat-msg[data-player]:not(.mine) .chat-mute')
+    ann.page.click(".chat-msg[data-player]:not(.mine) .chat-mute")
     ben.page.wait_for_selector(".chat-input:disabled")
     ann.page.screenshot(path=str(artifacts / "chat-waiting-room-muted.png"))
-    ann.page.click('.chat-msg[data-player]:not(.mine) .chat-mute')
+    ann.page.click(".chat-msg[data-player]:not(.mine) .chat-mute")
     ben.page.wait_for_selector(".chat-input:not(:disabled)")
 
     ann.page.click("#start-match")
@@ -100,7 +108,7 @@ def test_chat_between_two_players_and_a_spectator(server, browser, artifacts):
     cat.page.screenshot(path=str(artifacts / "chat-spectator.png"))
 
     # Ben hides Ann's messages, for himself only.
-    ben.page.click('.chat-msg:not(.mine) .chat-hide')
+    ben.page.click(".chat-msg:not(.mine) .chat-hide")
     ben.page.wait_for_selector(".chat-msg.hidden-msg")
     assert "good luck Ben" not in _texts(ben)
     assert "good luck Ben" in _texts(cat)

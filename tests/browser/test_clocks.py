@@ -1,7 +1,8 @@
 """Clocks and leaving in the browser: the host picks a per-turn clock in the waiting room,
 both players see running clocks; Ben leaves, Ann sees "Ben left — the computer takes over in
 …" counting down, then votes to hand his seat to the computer and sees its moves marked in
-the log."""
+the log.
+"""
 
 from __future__ import annotations
 
@@ -23,8 +24,12 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 @pytest.fixture(scope="module")
 def quick_leave(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose leave grace is 4 s (the vote then runs 60 s)."""
-    with running_server(tmp_path_factory.mktemp("clock-server"), LEAVE_GRACE="4",
-                        LEAVE_VOTE="60", ABANDON_AFTER="600") as base:
+    with running_server(
+        tmp_path_factory.mktemp("clock-server"),
+        LEAVE_GRACE="4",
+        LEAVE_VOTE="60",
+        ABANDON_AFTER="600",
+    ) as base:
         yield base
 
 
@@ -35,7 +40,8 @@ def test_a_leaver_countdown_a_vote_and_the_computers_moves(quick_leave: str, bro
     code = create_private_lobby(ann, seats=2)
     ann.page.select_option("#time-control", "turn120")
     ann.page.wait_for_function(
-        "document.querySelector('#room-time').textContent === '2 min per turn'")
+        "document.querySelector('#room-time').textContent === '2 min per turn'"
+    )
     join_by_code(ben, code)
     ben.page.wait_for_selector("#time-summary")
     assert "2 min per turn" in ben.page.inner_text("#time-summary")

@@ -66,8 +66,15 @@ def test_two_friends_play_a_whole_private_match_while_a_third_watches(server, br
     srv = Server(server, match_id, code)
 
     # Cy watches on a phone from the watch link.
-    cy = Player.open(browser, server, "Cy", viewport={"width": 390, "height": 844},
-                     is_mobile=True, has_touch=True, device_scale_factor=2)
+    cy = Player.open(
+        browser,
+        server,
+        "Cy",
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
     cy.page.goto(f"/#/match/{match_id}?code={code}")
     cy.page.wait_for_selector('#match[data-role="spectator"]')
     ann.page.wait_for_function("document.querySelector('#spectators')?.textContent === '1'")

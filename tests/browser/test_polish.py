@@ -1,5 +1,6 @@
 """Issue 14's client polish, in a real browser: languages (the message catalogue), and the
-pieces that follow it (chat, sound, dark theme, rough edges) as they land."""
+pieces that follow it (chat, sound, dark theme, rough edges) as they land.
+"""
 
 from __future__ import annotations
 
@@ -62,7 +63,8 @@ def _match_against_a_bot(player: Player) -> None:
 
 
 def test_sound_cues_wait_for_a_gesture_and_the_mute_toggle_is_remembered(
-        server, browser, artifacts):
+    server, browser, artifacts
+):
     # Before any interaction nothing plays, even when asked.
     context = browser.new_context(base_url=server)
     page = context.new_page()
@@ -170,7 +172,8 @@ def test_rough_edges_null_only_way_long_names_and_bad_links(server, browser, art
         page = actor.page
         page.wait_for_selector("#board .legal-cell")
         cells = page.eval_on_selector_all(
-            "#board .legal-cell", "els => els.map(e => [e.dataset.cell, e.dataset.rotations])")
+            "#board .legal-cell", "els => els.map(e => [e.dataset.cell, e.dataset.rotations])"
+        )
         single = [c for c, rots in cells if len(rots.split(",")) == 1]
         if single and not nudged:
             # Rotating a tile that fits only one way: said in the tray, no popup.
@@ -216,8 +219,14 @@ def test_rough_edges_null_only_way_long_names_and_bad_links(server, browser, art
 
 
 def test_phone_landscape_gives_the_board_the_height(server, browser, artifacts):
-    phone = Player.open(browser, server, "Pia", viewport={"width": 844, "height": 390},
-                        is_mobile=True, has_touch=True)
+    phone = Player.open(
+        browser,
+        server,
+        "Pia",
+        viewport={"width": 844, "height": 390},
+        is_mobile=True,
+        has_touch=True,
+    )
     page = phone.page
     _match_against_a_bot(phone)
     box = page.locator(".board-host").bounding_box()

@@ -1,5 +1,6 @@
 """The other screens: the tile guide's self-check, keyboard play against a computer player,
-public tables and live matches in the lobby browser (watching from the list), readable errors."""
+public tables and live matches in the lobby browser (watching from the list), readable errors.
+"""
 
 from __future__ import annotations
 
@@ -74,8 +75,9 @@ def test_keyboard_play_against_a_computer_while_someone_watches_from_the_list(se
         preview = page.wait_for_selector("#board .preview.selected")
         before = preview.get_attribute("data-rotation")
         cell = preview.get_attribute("data-preview")
-        rotations = page.get_attribute(f'#board .legal-cell[data-cell="{cell}"]',
-                                       "data-rotations") or ""
+        rotations = (
+            page.get_attribute(f'#board .legal-cell[data-cell="{cell}"]', "data-rotations") or ""
+        )
         page.keyboard.press("r")
         after = page.get_attribute("#board .preview.selected", "data-rotation")
         assert (after != before) == (len(rotations.split(",")) > 1)
@@ -150,7 +152,8 @@ def test_waiting_room_colours_options_bots_kick_and_presence(server, browser):
     # The host changes the rules; Ben's room follows.
     ann.page.click('.host-rules [data-preset="river"]')
     ben.page.wait_for_function(
-        "document.querySelector('#room-title').parentElement.textContent.includes('River')")
+        "document.querySelector('#room-title').parentElement.textContent.includes('River')"
+    )
 
     # Computer players: add one, remove it.
     ann.page.click("#seats .add-bot")

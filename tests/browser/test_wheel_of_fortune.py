@@ -50,20 +50,26 @@ SECRET = "browser-test-secret-0123456789"
 @pytest.fixture(scope="module")
 def wof_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose every match shuffles its deck with ``WOF_SEED`` (refused outside test and
-    development), with a Plague timeout this test never reaches."""
-    with running_server(tmp_path_factory.mktemp("wof-server"), ENVIRONMENT="test",
-                        SECRET_KEY=SECRET, DECK_SEED=str(WOF_SEED),
-                        PLAGUE_TIMEOUT="300") as base:
+    development), with a Plague timeout this test never reaches.
+    """
+    with running_server(
+        tmp_path_factory.mktemp("wof-server"),
+        ENVIRONMENT="test",
+        SECRET_KEY=SECRET,
+        DECK_SEED=str(WOF_SEED),
+        PLAGUE_TIMEOUT="300",
+    ) as base:
         yield base
 
 
 def _create_wof_lobby(player: Player) -> str:
     page = player.page
     page.click("#create-lobby")
-    page.wait_for_selector('#create-submit')
+    page.wait_for_selector("#create-submit")
     page.click('.preset-card[data-preset="wheel_of_fortune"]')
-    assert page.get_attribute('.preset-card[data-preset="wheel_of_fortune"]',
-                              "aria-checked") == "true"
+    assert (
+        page.get_attribute('.preset-card[data-preset="wheel_of_fortune"]', "aria-checked") == "true"
+    )
     page.click('[data-seats="2"]')
     page.click("#vis-private")
     page.click("#create-submit")
@@ -78,8 +84,9 @@ def _place(player: Player, x: int, y: int, rotation: int) -> None:
 
 
 def _targets(player: Player) -> list[str]:
-    return list(player.page.eval_on_selector_all(
-        "#board .target", "els => els.map(e => e.dataset.spot)"))
+    return list(
+        player.page.eval_on_selector_all("#board .target", "els => els.map(e => e.dataset.spot)")
+    )
 
 
 def _scores(player: Player, seats: int) -> list[int]:
@@ -96,14 +103,17 @@ def _pig(player: Player) -> dict[str, Any]:
           crowns: Object.fromEntries([...document.querySelectorAll('#board [data-crown]')]
             .map(e => [e.dataset.crown, e.dataset.occupant ?? null])),
           landed: window.__landed || [],
-        })""")
+        })"""
+    )
     return found
 
 
 def _expect_crowns(state: dict[str, Any]) -> dict[str, Any]:
-    return {f"{seg['name']}:{k}": (str(seg["occupants"][k]) if k < len(seg["occupants"])
-                                   else None)
-            for seg in state["wheel"]["segments"] for k in range(seg["crowns"])}
+    return {
+        f"{seg['name']}:{k}": (str(seg["occupants"][k]) if k < len(seg["occupants"]) else None)
+        for seg in state["wheel"]["segments"]
+        for k in range(seg["crowns"])
+    }
 
 
 def _json(value: Any) -> Any:
@@ -115,8 +125,10 @@ def _wheel_shot(player: Player, path: Any) -> None:
     """A close-up of the wheel once the pig stands still and the floating points are gone."""
     page = player.page
     page.click("#centre")
-    page.wait_for_function("!document.querySelector('#board .floater, #board .wheel-pig.moving,"
-                           " #toasts .toast')", timeout=15_000)
+    page.wait_for_function(
+        "!document.querySelector('#board .floater, #board .wheel-pig.moving, #toasts .toast')",
+        timeout=15_000,
+    )
     page.wait_for_timeout(400)  # the view glides for 260 ms
     box = page.locator("#board .wheel-plate").bounding_box()
     assert box and box["width"] > 150
@@ -127,12 +139,14 @@ def _log(player: Player) -> str:
     return str(player.page.inner_text("#log"))
 
 
-def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, browser,
-                                                                   artifacts):
+def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, browser, artifacts):
     presets = httpx.get(f"{wof_server}/api/presets").json()["presets"]
-    assert presets["wheel_of_fortune"] == {"tileset": "wheel_of_fortune", "river": False,
-                                           "farm_scoring": "modern",
-                                           "small_city_two_points": False}
+    assert presets["wheel_of_fortune"] == {
+        "tileset": "wheel_of_fortune",
+        "river": False,
+        "farm_scoring": "modern",
+        "small_city_two_points": False,
+    }
     ann = Player.open(browser, wof_server, "Ann")
     ben = Player.open(browser, wof_server, "Ben")
     code = _create_wof_lobby(ann)
@@ -142,8 +156,10 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
     for p in (ann, ben):
         p.page.wait_for_selector("#match[data-version]")
         # Count the pig's finished runs (the wheel announces each landing).
-        p.page.evaluate("document.addEventListener('pig-landed',"
-                        " e => (window.__landed ||= []).push(e.detail.segment))")
+        p.page.evaluate(
+            "document.addEventListener('pig-landed',"
+            " e => (window.__landed ||= []).push(e.detail.segment))"
+        )
     found = re.search(r"#/match/([^?]+)", ann.page.url)
     assert found, ann.page.url
     srv = Server(wof_server, found.group(1), code)
@@ -157,8 +173,9 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
     for p in (ann, ben):
         p.page.wait_for_selector("#board .wheel-pig")
         assert p.page.locator("#board .wheel-seg").count() == 6
-        labels = p.page.eval_on_selector_all("#board .wheel-label",
-                                             "els => els.map(e => e.textContent)")
+        labels = p.page.eval_on_selector_all(
+            "#board .wheel-label", "els => els.map(e => e.textContent)"
+        )
         assert labels == ["FORTUNE", "TAX", "FAMINE", "STORM", "INQUISITION", "PLAGUE"]
 
     for n in range(FORTUNE + 1):
@@ -176,19 +193,24 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
             if action.spot.startswith("crown:"):
                 # Every free crown space is offered, on the wheel and in the tray.
                 assert {t for t in targets if t.startswith("crown:")} == {
-                    f"crown:{s['name']}" for s in before["state"]["wheel"]["segments"]
-                    if len(s["occupants"]) < s["crowns"]}
+                    f"crown:{s['name']}"
+                    for s in before["state"]["wheel"]["segments"]
+                    if len(s["occupants"]) < s["crowns"]
+                }
                 assert actor.page.is_visible(f'[data-spot-btn="{action.spot}"]')
                 # The crown space to choose is on screen (the view brings the wheel in).
                 actor.page.wait_for_timeout(400)  # the view glides for 260 ms
                 box = actor.page.locator(
-                    f'#board .target[data-spot="{action.spot}"]').bounding_box()
+                    f'#board .target[data-spot="{action.spot}"]'
+                ).bounding_box()
                 view_box = actor.page.locator("#board").bounding_box()
                 assert box and view_box
                 assert view_box["x"] <= box["x"] and box["x"] + box["width"] <= (
-                    view_box["x"] + view_box["width"]), (box, view_box)
+                    view_box["x"] + view_box["width"]
+                ), (box, view_box)
                 assert view_box["y"] <= box["y"] and box["y"] + box["height"] <= (
-                    view_box["y"] + view_box["height"]), (box, view_box)
+                    view_box["y"] + view_box["height"]
+                ), (box, view_box)
                 if n in (FIRST_CROWN_DEPLOY, FORTUNE):
                     actor.page.screenshot(path=str(artifacts / f"wof-crown-choice-{n}.png"))
             actor.page.click(f'#board .target[data-spot="{action.spot}"]')
@@ -204,12 +226,19 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
             # The decider's followers that may go are highlighted as targets, nothing else.
             choices = {f"plague:{x},{y}:{spot}" for x, y, spot in plague["choices"]}
             assert set(_targets(actor)) == choices
-            assert set(decider.eval_on_selector_all(
-                "#board .plague-target", "els => els.map(e => e.dataset.spot)")) == choices
+            assert (
+                set(
+                    decider.eval_on_selector_all(
+                        "#board .plague-target", "els => els.map(e => e.dataset.spot)"
+                    )
+                )
+                == choices
+            )
             # The others see the same followers marked, and nothing to click.
             assert _targets(other) == []
             marks = other.page.eval_on_selector_all(
-                "#board [data-mark]", "els => els.map(e => e.dataset.mark)")
+                "#board [data-mark]", "els => els.map(e => e.dataset.mark)"
+            )
             assert set(marks) == {f"{x},{y} {spot}" for x, y, spot in plague["choices"]}
             shot = f"wof-plague-{actor.name.lower()}-decides"
             decider.screenshot(path=str(artifacts / f"{shot}.png"))
@@ -273,18 +302,27 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
     _wheel_shot(ann, artifacts / "wof-wheel.png")
 
     # A spectator arriving now (on a phone) reads the same story from the match's history.
-    cy = Player.open(browser, wof_server, "Cy", viewport={"width": 390, "height": 844},
-                     is_mobile=True, has_touch=True, device_scale_factor=2)
+    cy = Player.open(
+        browser,
+        wof_server,
+        "Cy",
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
     cy.page.goto(f"/#/match/{srv.match_id}?code={code}")
     cy.page.wait_for_selector('#match[data-role="spectator"]')
     cy.wait_version(final["version"])
     cy.page.wait_for_function("document.querySelectorAll('#log li').length > 10")
     log = _log(cy)
-    for line in ("Crown on Tax: Ann alone on both crown spaces = 6",
-                 "Storm: Ben 6 followers in supply × 1 = 6",
-                 "Crown on Plague: Ben alone on both crown spaces = 6",
-                 "Fortune: Ben moved the pig = 3",
-                 "Crown on Fortune: Ann alone on its crown space = 3"):
+    for line in (
+        "Crown on Tax: Ann alone on both crown spaces = 6",
+        "Storm: Ben 6 followers in supply × 1 = 6",
+        "Crown on Plague: Ben alone on both crown spaces = 6",
+        "Fortune: Ben moved the pig = 3",
+        "Crown on Fortune: Ann alone on its crown space = 3",
+    ):
         assert line in log, (line, log)
     assert re.search(r"Plague: Ann took back a \w+", log), log
     assert _scores(cy, 2) == final["state"]["scores"]
@@ -297,8 +335,10 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
     # The tiles still to come carry their wheel icon numbers.
     ann.page.click("#tiles-left")
     icons = ann.page.eval_on_selector_all(
-        "#remaining figure", "els => Object.fromEntries(els.map(f => [f.dataset.tile,"
-        " f.querySelector('.wheel-icon')?.dataset.icon ?? null]))")
+        "#remaining figure",
+        "els => Object.fromEntries(els.map(f => [f.dataset.tile,"
+        " f.querySelector('.wheel-icon')?.dataset.icon ?? null]))",
+    )
     remaining = final["state"]["remaining"]
     assert set(icons) == {t for t, k in remaining.items() if k}
     for tile, icon in icons.items():

@@ -60,13 +60,17 @@ BOXES = """() => {
 }"""
 
 
-@pytest.mark.parametrize(("label", "viewport"), [
-    ("desktop", {"width": 1280, "height": 800}), ("phone", {"width": 390, "height": 844})])
-def test_wof_end_table_keeps_the_totals_in_view(server, browser, artifacts, label: str,
-                                                viewport: dict[str, int]) -> None:
+@pytest.mark.parametrize(
+    ("label", "viewport"),
+    [("desktop", {"width": 1280, "height": 800}), ("phone", {"width": 390, "height": 844})],
+)
+def test_wof_end_table_keeps_the_totals_in_view(
+    server, browser, artifacts, label: str, viewport: dict[str, int]
+) -> None:
     state = _finished_view()
-    context = browser.new_context(base_url=server, viewport=viewport,
-                                  device_scale_factor=2 if label == "phone" else 1)
+    context = browser.new_context(
+        base_url=server, viewport=viewport, device_scale_factor=2 if label == "phone" else 1
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -74,8 +78,18 @@ def test_wof_end_table_keeps_the_totals_in_view(server, browser, artifacts, labe
     page.evaluate(SHOW, state)
     page.wait_for_selector("#final-scores")
     found = page.evaluate(BOXES)
-    assert found["cats"] == ["road", "city", "cloister", "farm", "fortune", "tax", "famine",
-                             "storm", "inquisition", "crown"]
+    assert found["cats"] == [
+        "road",
+        "city",
+        "cloister",
+        "farm",
+        "fortune",
+        "tax",
+        "famine",
+        "storm",
+        "inquisition",
+        "crown",
+    ]
     assert all(found["totals"]) and found["totalHead"], found
     assert all(found["names"]), found
     winner = NAMES[state["winners"][0]]

@@ -105,7 +105,8 @@ def place_tile(player: Player, rng: random.Random) -> tuple[str, int]:
     page = player.page
     page.wait_for_selector("#board .legal-cell")
     cells = page.eval_on_selector_all(
-        "#board .legal-cell", "els => els.map(e => [e.dataset.cell, e.dataset.rotations])")
+        "#board .legal-cell", "els => els.map(e => [e.dataset.cell, e.dataset.rotations])"
+    )
     cell, rotations = rng.choice(cells)
     rotation = int(rng.choice(rotations.split(",")))
     place_at(player, cell, rotation)
@@ -170,8 +171,10 @@ def server_board(match: dict[str, Any]) -> dict[str, list[str]]:
     """The same shape as :func:`board_snapshot`, from the server's match JSON."""
     state = match["state"]
     return {
-        "tiles": sorted(f"{t['at'][0]},{t['at'][1]} {t['tile']} {t['rotation']}"
-                        for t in state["board"]),
-        "followers": sorted(f"{f['at'][0]},{f['at'][1]} {f['spot']} {f['seat']}"
-                            for f in state["followers"]),
+        "tiles": sorted(
+            f"{t['at'][0]},{t['at'][1]} {t['tile']} {t['rotation']}" for t in state["board"]
+        ),
+        "followers": sorted(
+            f"{f['at'][0]},{f['at'][1]} {f['spot']} {f['seat']}" for f in state["followers"]
+        ),
     }

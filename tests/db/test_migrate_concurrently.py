@@ -15,12 +15,20 @@ pytestmark = [pytest.mark.postgres, pytest.mark.timeout(180)]
 
 def test_three_processes_migrate_one_empty_database_at_once() -> None:
     url = create_pg_database()
-    code = ("import sys; from pathlib import Path; from app.db.migrate import upgrade; "
-            "upgrade(sys.argv[1], Path(sys.argv[2]))")
+    code = (
+        "import sys; from pathlib import Path; from app.db.migrate import upgrade; "
+        "upgrade(sys.argv[1], Path(sys.argv[2]))"
+    )
     try:
-        procs = [subprocess.Popen([sys.executable, "-c", code, url, str(MIGRATIONS)], cwd=ROOT,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-                 for _ in range(3)]
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", code, url, str(MIGRATIONS)],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+            )
+            for _ in range(3)
+        ]
         outputs = []
         for proc in procs:
             try:

@@ -1,5 +1,6 @@
 """Alembic: upgrade to head, downgrade to base, upgrade again — on Postgres and SQLite; and the
-migrated schema matches the models."""
+migrated schema matches the models.
+"""
 
 from __future__ import annotations
 
@@ -23,8 +24,16 @@ from tests.support.services import (
 
 pytestmark = pytest.mark.timeout(120)
 
-TABLES = {"players", "lobbies", "matches", "match_actions", "seat_presence", "chat_messages",
-          "chat_mutes", "instance_heartbeats"}
+TABLES = {
+    "players",
+    "lobbies",
+    "matches",
+    "match_actions",
+    "seat_presence",
+    "chat_messages",
+    "chat_mutes",
+    "instance_heartbeats",
+}
 
 
 def _inspect(url: str) -> tuple[set[str], list[object]]:
@@ -32,6 +41,7 @@ def _inspect(url: str) -> tuple[set[str], list[object]]:
         engine = create_engine(url, 1, 0)
         try:
             async with engine.connect() as conn:
+
                 def look(sync_conn: object) -> tuple[set[str], list[object]]:
                     tables = set(inspect(sync_conn).get_table_names())
                     diff = compare_metadata(MigrationContext.configure(sync_conn), Base.metadata)

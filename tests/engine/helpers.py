@@ -43,8 +43,12 @@ class Move:
 
     def to_json(self) -> dict[str, Any]:
         """The move as a record entry."""
-        return {"tile": self.tile, "at": [self.x, self.y], "rotation": self.rotation,
-                "follower": self.follower}
+        return {
+            "tile": self.tile,
+            "at": [self.x, self.y],
+            "rotation": self.rotation,
+            "follower": self.follower,
+        }
 
 
 def parse_move(spec: str) -> Move:
@@ -75,7 +79,8 @@ def record(
     upcoming: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The ``carcassonne-record/1`` document for a layout (draw order = the moves' tiles, then
-    ``upcoming``; a record with ``upcoming`` tiles stops before them, unfinished)."""
+    ``upcoming``; a record with ``upcoming`` tiles stops before them, unfinished).
+    """
     parsed = [parse_move(m) for m in moves]
     names = list(COLOURS[:players]) if isinstance(players, int) else list(players)
     order = list(draw_order) if draw_order is not None else [m.tile for m in parsed]
@@ -104,17 +109,20 @@ class Played:
 
     def scored(self, category: str | None = None, final: bool | None = None) -> list[int]:
         """Points by seat, only from ``category`` (road/city/cloister/farm) and/or only from the
-        final scoring (``final=True``) or only during play (``final=False``)."""
+        final scoring (``final=True``) or only during play (``final=False``).
+        """
         out = [0] * len(self.state.players)
         for e in self.points_events(category, final):
             out[e.seat] += e.points
         return out
 
-    def points_events(self, category: str | None = None,
-                      final: bool | None = None) -> list[PointsScored]:
+    def points_events(
+        self, category: str | None = None, final: bool | None = None
+    ) -> list[PointsScored]:
         """The ``PointsScored`` events, filtered like :meth:`scored`."""
         return [
-            e for e in self.events
+            e
+            for e in self.events
             if isinstance(e, PointsScored)
             and (category is None or e.category == category)
             and (final is None or e.final == final)
@@ -140,9 +148,16 @@ def play(
     """Replay a layout with the engine; raises the engine's RecordError on an illegal move.
 
     ``upcoming``: tiles drawn after the moves; the game stops with the first of them drawn and
-    waiting to be placed (no final scoring), ready for :func:`app.engine.apply`."""
-    doc = record(*moves, players=players, rules=rules, draw_order=draw_order, finished=finished,
-                 upcoming=upcoming)
+    waiting to be placed (no final scoring), ready for :func:`app.engine.apply`.
+    """
+    doc = record(
+        *moves,
+        players=players,
+        rules=rules,
+        draw_order=draw_order,
+        finished=finished,
+        upcoming=upcoming,
+    )
     state, events = replay(json.loads(json.dumps(doc)))
     return Played(state, events, doc)
 

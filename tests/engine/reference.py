@@ -70,8 +70,7 @@ def tile_segments(tile: str, rotation: int) -> tuple[str, list[Seg]]:
         elif kind == "field":
             halves_text, _, cities_text = rest.partition(">")
             halves = frozenset((HALF_NAMES.index(h) + 2 * k) % 8 for h in halves_text.split())
-            cities = frozenset((SIDE_NAMES.index(c) + k) % 4 for c in cities_text.split(",")
-                               if c)
+            cities = frozenset((SIDE_NAMES.index(c) + k) % 4 for c in cities_text.split(",") if c)
             segs.append(Seg(kind, frozenset(), halves, 0, cities))
         else:
             sides = frozenset((SIDE_NAMES.index(c) + k) % 4 for c in rest if c != "+")
@@ -82,8 +81,13 @@ def tile_segments(tile: str, rotation: int) -> tuple[str, list[Seg]]:
 class Reference:
     """One game's board, followers and scores, recomputed from scratch on every question."""
 
-    def __init__(self, players: int, river: bool = False, farm_scoring: str = "modern",
-                 small_city: bool = False) -> None:
+    def __init__(
+        self,
+        players: int,
+        river: bool = False,
+        farm_scoring: str = "modern",
+        small_city: bool = False,
+    ) -> None:
         self.players = players
         self.river = river
         self.farm_scoring = farm_scoring
@@ -121,7 +125,8 @@ class Reference:
         """All segments joined to ``start`` and whether the feature is complete (closed).
 
         Roads, cities and rivers join across shared sides; fields across shared half-edges.
-        Fields are never "complete" (returns False)."""
+        Fields are never "complete" (returns False).
+        """
         seen = {start}
         todo = [start]
         closed = True
@@ -276,15 +281,17 @@ class Reference:
             if n in self.followers:
                 self.supply[self.followers.pop(n)] += 1
 
-    def play_turn(self, seat: int, tile: str, x: int, y: int, rotation: int,
-                  spot: str | None) -> None:
+    def play_turn(
+        self, seat: int, tile: str, x: int, y: int, rotation: int, spot: str | None
+    ) -> None:
         """Place, deploy, score what the tile completed, return those followers."""
         self.put(tile, x, y, rotation)
         self.finish_turn(seat, spot)
 
     def finish_turn(self, seat: int, spot: str | None) -> None:
         """After :meth:`put`: deploy on the last tile, score what it completed, return those
-        followers (RULES.md §3.2d–e)."""
+        followers (RULES.md §3.2d–e).
+        """
         pos = self.order[-1]
         x, y = pos
         if spot is not None:
@@ -374,12 +381,16 @@ class Reference:
 def score_record(doc: dict[str, Any]) -> list[int]:
     """Replay a ``carcassonne-record/1`` document (base game and River) with the reference
     model: discards found by its own exhaustive search, every move checked against its own
-    legal placements and follower spots. Returns the scores (final scores if finished)."""
+    legal placements and follower spots. Returns the scores (final scores if finished).
+    """
     rules = doc.get("rules") or {}
     players = len(doc["players"])
-    ref = Reference(players, river=bool(rules.get("river", False)),
-                    farm_scoring=rules.get("farm_scoring", "modern"),
-                    small_city=bool(rules.get("small_city_two_points", False)))
+    ref = Reference(
+        players,
+        river=bool(rules.get("river", False)),
+        farm_scoring=rules.get("farm_scoring", "modern"),
+        small_city=bool(rules.get("small_city_two_points", False)),
+    )
     moves = list(doc["moves"])
     seat = 0
     done = 0

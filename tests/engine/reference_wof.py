@@ -37,8 +37,7 @@ BOARD_TABLE = """
 #: §6.2: "farm1 … touching cityA only; farm2 … cityB only; farm3 … cityC only".
 SUPPLIES = {"farm1": "cityA", "farm2": "cityB", "farm3": "cityC"}
 #: §6.3: clockwise from Fortune, with crown spaces.
-WHEEL = [("fortune", 1), ("tax", 2), ("famine", 1), ("storm", 2), ("inquisition", 1),
-         ("plague", 2)]
+WHEEL = [("fortune", 1), ("tax", 2), ("famine", 1), ("storm", 2), ("inquisition", 1), ("plague", 2)]
 
 
 def board_cells() -> dict[tuple[int, int], tuple[str, list[Seg]]]:
@@ -89,8 +88,11 @@ class WofReference(Reference):
         """Land spots on the placed tile plus every free crown space (§6.4 step 2)."""
         out = super().follower_spots(pos, seat)
         if self.supply[seat]:
-            out |= {f"crown:{name}" for (name, n), held in zip(WHEEL, self.crowns, strict=True)
-                    if len(held) < n}
+            out |= {
+                f"crown:{name}"
+                for (name, n), held in zip(WHEEL, self.crowns, strict=True)
+                if len(held) < n
+            }
         return out
 
     # ---------------------------------------------------------------- the wheel
@@ -121,7 +123,8 @@ class WofReference(Reference):
 
     def spin(self, active: int, steps: int) -> str:
         """Move the pig and run the action of the segment it lands on (§6.4, §6.5); the crowns
-        are scored by :meth:`score_crowns` (after the Plague's removals)."""
+        are scored by :meth:`score_crowns` (after the Plague's removals).
+        """
         self.pig = (self.pig + steps) % len(WHEEL)
         name = WHEEL[self.pig][0]
         if name == "fortune":
@@ -147,7 +150,8 @@ class WofReference(Reference):
 
     def plague(self, active: int, removals: list[dict[str, Any]]) -> None:
         """Each seat with a follower on land, from the active seat clockwise, takes one back,
-        unscored (§6.5); checks the record's removals against that."""
+        unscored (§6.5); checks the record's removals against that.
+        """
         todo = list(removals)
         for k in range(self.players):
             seat = (active + k) % self.players
@@ -182,7 +186,8 @@ class WofReference(Reference):
 def score_wof_record(doc: dict[str, Any]) -> list[list[int]]:
     """Replay a Wheel of Fortune record with the model, checking every move (tile, placement,
     follower, Plague removals, discards). Returns the scores after each record entry, then the
-    final scores (after final scoring when ``finished``)."""
+    final scores (after final scoring when ``finished``).
+    """
     players = len(doc["players"])
     ref = WofReference(players)
     moves = list(doc["moves"])

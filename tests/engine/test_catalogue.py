@@ -52,10 +52,14 @@ BASE: dict[str, tuple[int, str, bool, bool, Fields]] = {
     "T": (1, "CCRC", False, False, [("SSE", "NEW"), ("SSW", "NEW")]),
     "U": (8, "FRFR", False, False, [("NNW NNE ENE WNW", ""), ("ESE SSE SSW WSW", "")]),
     "V": (9, "FFRR", False, False, [("NNW NNE ENE ESE SSE WNW", ""), ("SSW WSW", "")]),
-    "W": (4, "FRRR", False, False,
-          [("NNW NNE ENE WNW", ""), ("ESE SSE", ""), ("SSW WSW", "")]),
-    "X": (1, "RRRR", False, False,
-          [("WNW NNW", ""), ("NNE ENE", ""), ("ESE SSE", ""), ("SSW WSW", "")]),
+    "W": (4, "FRRR", False, False, [("NNW NNE ENE WNW", ""), ("ESE SSE", ""), ("SSW WSW", "")]),
+    "X": (
+        1,
+        "RRRR",
+        False,
+        False,
+        [("WNW NNW", ""), ("NNE ENE", ""), ("ESE SSE", ""), ("SSW WSW", "")],
+    ),
 }
 
 #: RULES.md §5.1 (I = river).
@@ -63,16 +67,18 @@ RIVER: dict[str, tuple[int, str, bool, bool, Fields]] = {
     "R1": (1, "FIFF", False, False, [("NNW NNE ENE ESE SSE SSW WSW WNW", "")]),
     "R2": (1, "FFFI", False, False, [("NNW NNE ENE ESE SSE SSW WSW WNW", "")]),
     "R3": (1, "CICI", False, False, [("ENE WNW", "N"), ("ESE WSW", "S")]),
-    "R4": (1, "CIRI", False, False,
-           [("ENE", "N"), ("WNW", "N"), ("ESE SSE", ""), ("SSW WSW", "")]),
-    "R5": (1, "FIRI", False, True,
-           [("NNW NNE ENE WNW", ""), ("ESE SSE", ""), ("SSW WSW", "")]),
-    "R6": (1, "IRIR", False, False,
-           [("NNW WNW", ""), ("NNE ENE", ""), ("ESE SSE", ""), ("SSW WSW", "")]),
+    "R4": (1, "CIRI", False, False, [("ENE", "N"), ("WNW", "N"), ("ESE SSE", ""), ("SSW WSW", "")]),
+    "R5": (1, "FIRI", False, True, [("NNW NNE ENE WNW", ""), ("ESE SSE", ""), ("SSW WSW", "")]),
+    "R6": (
+        1,
+        "IRIR",
+        False,
+        False,
+        [("NNW WNW", ""), ("NNE ENE", ""), ("ESE SSE", ""), ("SSW WSW", "")],
+    ),
     "R7": (2, "FIFI", False, False, [("NNW NNE ENE WNW", ""), ("ESE SSE SSW WSW", "")]),
     "R8": (1, "CIIC", False, False, [("ENE SSW", "NW"), ("ESE SSE", "")]),
-    "R9": (1, "RRII", False, False,
-           [("NNW WNW ESE SSE", ""), ("NNE ENE", ""), ("SSW WSW", "")]),
+    "R9": (1, "RRII", False, False, [("NNW WNW ESE SSE", ""), ("NNE ENE", ""), ("SSW WSW", "")]),
     "R10": (2, "FFII", False, False, [("NNW NNE ENE ESE SSE WNW", ""), ("SSW WSW", "")]),
 }
 
@@ -107,8 +113,7 @@ def test_catalogue_totals() -> None:
     """RULES.md §2 "Totals and checks": 72 base tiles, 10 pennants, 6 cloisters; 12 River."""
     assert sum(t.count for t in BASE_TILES) == 72
     assert sum(t.count for t in RIVER_TILES) == 12
-    assert sum(t.count for t in BASE_TILES
-               for s in ROTATED[t.id][0].segments if s.pennants) == 10
+    assert sum(t.count for t in BASE_TILES for s in ROTATED[t.id][0].segments if s.pennants) == 10
     assert sum(t.count for t in BASE_TILES if ROTATED[t.id][0].cloister >= 0) == 6
     assert {t.id for t in BASE_TILES} == set(BASE) and {t.id for t in RIVER_TILES} == set(RIVER)
 
@@ -127,7 +132,8 @@ def test_rotation_turns_edges_and_half_edges_clockwise(tile: str) -> None:
             assert (here < 0) == (there < 0)
             if here >= 0:
                 assert base.segments[here].halves == tuple(
-                    sorted((h - 2 * k) % 8 for h in rt.segments[there].halves))
+                    sorted((h - 2 * k) % 8 for h in rt.segments[there].halves)
+                )
 
 
 # ---------------------------------------------------------------- purity
@@ -138,7 +144,8 @@ ENGINE = Path(__file__).parents[2] / "app" / "engine"
 @pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
 def test_engine_imports_only_the_standard_library_and_itself(path: Path) -> None:
     """ARCHITECTURE: the engine is pure — every module under app/engine imports only the
-    standard library and app.engine (checked on the source with ast)."""
+    standard library and app.engine (checked on the source with ast).
+    """
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -153,8 +160,11 @@ def test_engine_imports_only_the_standard_library_and_itself(path: Path) -> None
             continue
         for name in names:
             top = name.split(".")[0]
-            ok = (top in sys.stdlib_module_names or name == "app.engine"
-                  or name.startswith("app.engine."))
+            ok = (
+                top in sys.stdlib_module_names
+                or name == "app.engine"
+                or name.startswith("app.engine.")
+            )
             assert ok, f"{path.name}:{node.lineno} imports {name}"
 
 

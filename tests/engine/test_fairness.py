@@ -1,5 +1,6 @@
 """The provably fair bag: a commitment binds the seed without showing it, verification
-recomputes the deck and fails on any tile drawn out of the committed order."""
+recomputes the deck and fails on any tile drawn out of the committed order.
+"""
 
 from __future__ import annotations
 
@@ -24,8 +25,12 @@ def _finished_record(options: Options, players: int = 3, seed: int = SEED) -> di
     while not state.is_over:
         apply_in_place(state, rng.choice(legal_actions(state)))
     record = export_record(state)
-    record["fairness"] = {"scheme": SCHEME, "commitment": commitment(seed, SALT),
-                          "seed": seed, "salt": SALT}
+    record["fairness"] = {
+        "scheme": SCHEME,
+        "commitment": commitment(seed, SALT),
+        "seed": seed,
+        "salt": SALT,
+    }
     return record
 
 
@@ -38,9 +43,11 @@ def test_commitment_is_sha256_of_seed_and_salt() -> None:
     assert str(SEED) not in want
 
 
-@pytest.mark.parametrize("options", [Options(), Options(river=True),
-                                     Options(tileset="wheel_of_fortune")],
-                         ids=["base", "river", "wheel"])
+@pytest.mark.parametrize(
+    "options",
+    [Options(), Options(river=True), Options(tileset="wheel_of_fortune")],
+    ids=["base", "river", "wheel"],
+)
 def test_a_real_game_verifies(options: Options) -> None:
     record = _finished_record(options)
     verdict = verify_record(record)
@@ -58,18 +65,22 @@ def test_one_swapped_drawn_tile_fails() -> None:
     swapped["draw_order"][i], swapped["draw_order"][i + 1] = order[i + 1], order[i]
     verdict = verify_record(swapped)
     assert not verdict.ok
-    assert verdict.problem == (f"deck: draw {i + 1} was {order[i + 1]!r}, the committed deck "
-                               f"gives {order[i]!r}")
+    assert verdict.problem == (
+        f"deck: draw {i + 1} was {order[i + 1]!r}, the committed deck gives {order[i]!r}"
+    )
 
 
-@pytest.mark.parametrize("change, problem", [
-    (lambda r: r["fairness"].update(salt="other"), "commitment:"),
-    (lambda r: r["fairness"].update(seed=SEED + 1), "commitment:"),
-    (lambda r: r.pop("fairness"), "revealed:"),
-    (lambda r: r["fairness"].update(scheme="md5"), "revealed:"),
-    (lambda r: r["draw_order"].pop(), "deck: a finished match drew"),
-    (lambda r: r["moves"][3].update(rotation=45), "moves: move 4"),
-])
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        (lambda r: r["fairness"].update(salt="other"), "commitment:"),
+        (lambda r: r["fairness"].update(seed=SEED + 1), "commitment:"),
+        (lambda r: r.pop("fairness"), "revealed:"),
+        (lambda r: r["fairness"].update(scheme="md5"), "revealed:"),
+        (lambda r: r["draw_order"].pop(), "deck: a finished match drew"),
+        (lambda r: r["moves"][3].update(rotation=45), "moves: move 4"),
+    ],
+)
 def test_tampering_is_named(change: Any, problem: str) -> None:
     record = _finished_record(Options(), players=2)
     change(record)
@@ -89,8 +100,10 @@ def test_cli_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good.write_text(json.dumps(record))
     assert main(["verify", str(good)]) == 0
     assert "the shuffle is verified" in capsys.readouterr().out
-    record["draw_order"][20], record["draw_order"][30] = (record["draw_order"][30],
-                                                          record["draw_order"][20])
+    record["draw_order"][20], record["draw_order"][30] = (
+        record["draw_order"][30],
+        record["draw_order"][20],
+    )
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(record))
     assert main(["verify", str(bad)]) == 1

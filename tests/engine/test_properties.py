@@ -76,8 +76,7 @@ class Step:
     after: GameState
 
 
-def random_game(seed: int, options: Options, players: int,
-                p_follow: float = 0.6) -> Iterator[Step]:
+def random_game(seed: int, options: Options, players: int, p_follow: float = 0.6) -> Iterator[Step]:
     """Play one random legal game; yields every step. Deploys a follower with ``p_follow``."""
     rng = random.Random(seed)
     state = new_game(options, [f"P{i}" for i in range(players)], seed=seed)
@@ -108,15 +107,30 @@ def play_out(seed: int, options: Options, players: int) -> tuple[GameState, list
 
 def snapshot(state: GameState) -> tuple[str, list[int], str, int, str | None, list[int]]:
     """What must not change when ``apply`` refuses an action."""
-    return (json.dumps(state.to_json(), sort_keys=True), list(state.scores), state.phase,
-            state.seat, state.tile, list(state.supply))
+    return (
+        json.dumps(state.to_json(), sort_keys=True),
+        list(state.scores),
+        state.phase,
+        state.seat,
+        state.tile,
+        list(state.supply),
+    )
 
 
 def quick_snapshot(state: GameState) -> tuple[object, ...]:
     """A cheaper :func:`snapshot` for checks after every single refusal."""
-    return (len(state.actions), list(state.scores), state.phase, state.seat, state.tile,
-            list(state.supply), state.deck_pos, len(state.board), dict(state.followers),
-            state.placed)
+    return (
+        len(state.actions),
+        list(state.scores),
+        state.phase,
+        state.seat,
+        state.tile,
+        list(state.supply),
+        state.deck_pos,
+        len(state.board),
+        dict(state.followers),
+        state.placed,
+    )
 
 
 # ---------------------------------------------------------------- whole-game invariants
@@ -124,10 +138,12 @@ def quick_snapshot(state: GameState) -> tuple[object, ...]:
 
 @FAST
 @given(seed=SEEDS, options=OPTIONS, players=PLAYERS)
-def test_random_games_terminate_and_keep_their_invariants(seed: int, options: Options,
-                                                          players: int) -> None:
+def test_random_games_terminate_and_keep_their_invariants(
+    seed: int, options: Options, players: int
+) -> None:
     """A random legal game ends; no legal action raises; followers on the board plus in supply
-    are 7 per seat; scores never decrease; every tile drawn is placed or discarded."""
+    are 7 per seat; scores never decrease; every tile drawn is placed or discarded.
+    """
     deck = new_game(options, ["a", "b"], seed=seed).deck
     state: GameState | None = None
     for steps, step in enumerate(random_game(seed, options, players), 1):
@@ -146,8 +162,9 @@ def test_random_games_terminate_and_keep_their_invariants(seed: int, options: Op
 
 @FAST
 @given(seed=SEEDS, options=OPTIONS, players=PLAYERS)
-def test_every_placed_tile_matches_all_its_neighbours(seed: int, options: Options,
-                                                      players: int) -> None:
+def test_every_placed_tile_matches_all_its_neighbours(
+    seed: int, options: Options, players: int
+) -> None:
     """RULES.md §3.2b: "Every edge that touches a neighbour must match it"."""
     state, _ = play_out(seed, options, players)
     for (x, y), (rt, _) in state.board.items():
@@ -162,7 +179,8 @@ def test_every_placed_tile_matches_all_its_neighbours(seed: int, options: Option
 
 def candidate_actions(state: GameState) -> list[Action]:
     """Every action worth probing now: all frontier cells × rotations (and some occupied or
-    detached cells), every spot name, pass — for the acting seat and for a wrong seat."""
+    detached cells), every spot name, pass — for the acting seat and for a wrong seat.
+    """
     seat = state.seat
     cells = set(state.frontier) | {(0, 0), (99, 99)}
     if state.placed is not None:
@@ -180,7 +198,8 @@ def candidate_actions(state: GameState) -> list[Action]:
 def accepted_by_legal_actions(state: GameState, legal: set[Action], action: Action) -> bool:
     """Whether ``action`` is in ``legal`` (the state's ``legal_actions``); a follower spot named
     by any side or half-edge of a segment counts as that segment's canonical spot (record.md:
-    "Any side (or half-edge) of the chosen segment names it")."""
+    "Any side (or half-edge) of the chosen segment names it").
+    """
     if action in legal:
         return True
     if isinstance(action, PlaceFollower) and state.placed is not None:
@@ -193,10 +212,12 @@ def accepted_by_legal_actions(state: GameState, legal: set[Action], action: Acti
 
 @SLOW
 @given(seed=SEEDS, options=OPTIONS, players=PLAYERS)
-def test_apply_rejects_exactly_what_legal_actions_omits(seed: int, options: Options,
-                                                        players: int) -> None:
+def test_apply_rejects_exactly_what_legal_actions_omits(
+    seed: int, options: Options, players: int
+) -> None:
     """``apply`` accepts an action iff ``legal_actions`` lists it, and a refused action changes
-    nothing (state JSON, scores, phase, seat, tile, supplies)."""
+    nothing (state JSON, scores, phase, seat, tile, supplies).
+    """
     rng = random.Random(seed ^ 0x5EED)
     last: GameState | None = None
     for number, step in enumerate(random_game(seed, options, players)):
@@ -236,10 +257,12 @@ def test_apply_rejects_exactly_what_legal_actions_omits(seed: int, options: Opti
 
 @FAST
 @given(seed=SEEDS, options=OPTIONS, players=PLAYERS, cut=st.floats(0, 1))
-def test_replay_of_the_exported_record_equals_the_live_game(seed: int, options: Options,
-                                                            players: int, cut: float) -> None:
+def test_replay_of_the_exported_record_equals_the_live_game(
+    seed: int, options: Options, players: int, cut: float
+) -> None:
     """replay(export_record(game)) equals the live game: at the end (scores, winners, board,
-    followers) and mid-game (an unfinished export: the same position, the same drawn tile)."""
+    followers) and mid-game (an unfinished export: the same position, the same drawn tile).
+    """
     steps = list(random_game(seed, options, players))
     final = steps[-1].after
     state, _ = replay(json.loads(json.dumps(export_record(final))))
@@ -258,16 +281,19 @@ def test_replay_of_the_exported_record_equals_the_live_game(seed: int, options: 
         assert again.tile == live.tile and again.seat == live.seat
         # An unfinished record lists only the tiles drawn so far, never the rest of the deck.
         hidden = ("remaining", "tiles_remaining")
-        assert ({k: v for k, v in view(again, live.seat).items() if k not in hidden}
-                == {k: v for k, v in view(live, live.seat).items() if k not in hidden})
+        assert {k: v for k, v in view(again, live.seat).items() if k not in hidden} == {
+            k: v for k, v in view(live, live.seat).items() if k not in hidden
+        }
 
 
 @FAST
 @given(seed=SEEDS, options=OPTIONS, players=PLAYERS, cut=st.floats(0, 1))
-def test_state_actions_and_events_round_trip_through_json(seed: int, options: Options,
-                                                          players: int, cut: float) -> None:
+def test_state_actions_and_events_round_trip_through_json(
+    seed: int, options: Options, players: int, cut: float
+) -> None:
     """GameState.from_json(to_json), action_from_json(to_json) and
-    event_from_json(event_to_json) all round-trip exactly through a JSON text."""
+    event_from_json(event_to_json) all round-trip exactly through a JSON text.
+    """
     steps = list(random_game(seed, options, players))
     for step in steps:
         assert action_from_json(json.loads(json.dumps(step.action.to_json()))) == step.action
@@ -289,25 +315,68 @@ def test_splitmix64_reference_outputs() -> None:
     """The deck shuffle's PRNG is SplitMix64: its published first outputs for seed 0."""
     rng = SplitMix64(0)
     assert [rng.next64() for _ in range(3)] == [
-        0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+        0xE220A8397B1DCDAF,
+        0x6E789E6AA1B965F4,
+        0x06C45D188009454F,
+    ]
 
 
 def test_known_seeds_give_pinned_decks() -> None:
     """Pin the first tiles of known seeds: a change of PRNG or shuffle breaks every saved game
-    and must be noticed."""
+    and must be noticed.
+    """
     assert new_game(Options(), ["a", "b"], seed=0).deck[:12] == (
-        "F", "W", "J", "E", "A", "L", "E", "U", "Q", "H", "X", "M")
+        "F",
+        "W",
+        "J",
+        "E",
+        "A",
+        "L",
+        "E",
+        "U",
+        "Q",
+        "H",
+        "X",
+        "M",
+    )
     assert new_game(Options(), ["a", "b", "c"], seed=2024).deck[:12] == (
-        "N", "W", "R", "V", "U", "W", "D", "D", "A", "D", "H", "E")
+        "N",
+        "W",
+        "R",
+        "V",
+        "U",
+        "W",
+        "D",
+        "D",
+        "A",
+        "D",
+        "H",
+        "E",
+    )
     assert new_game(Options(river=True), ["a", "b"], seed=0).deck[:14] == (
-        "R8", "R6", "R5", "R10", "R10", "R4", "R7", "R9", "R3", "R7", "R2", "U", "E", "U")
+        "R8",
+        "R6",
+        "R5",
+        "R10",
+        "R10",
+        "R4",
+        "R7",
+        "R9",
+        "R3",
+        "R7",
+        "R2",
+        "U",
+        "E",
+        "U",
+    )
 
 
 @FAST
 @given(seed=SEEDS, options=OPTIONS)
 def test_same_seed_same_deck(seed: int, options: Options) -> None:
     """Determinism: the same options and seed give the same deck (player names do not matter);
-    the deck holds exactly the set's tiles."""
+    the deck holds exactly the set's tiles.
+    """
     a = new_game(options, ["a", "b"], seed=seed)
     b = new_game(options, ["x", "y", "z"], seed=seed)
     assert a.deck == b.deck
@@ -316,17 +385,24 @@ def test_same_seed_same_deck(seed: int, options: Options) -> None:
 
 
 @SLOW
-@given(seed=SEEDS, options=OPTIONS, players=PLAYERS, cut=st.floats(0, 1),
-       shuffle_seed=st.integers(0, 2**32))
-def test_view_never_reveals_the_deck_order_or_seed(seed: int, options: Options, players: int,
-                                                   cut: float, shuffle_seed: int) -> None:
+@given(
+    seed=SEEDS,
+    options=OPTIONS,
+    players=PLAYERS,
+    cut=st.floats(0, 1),
+    shuffle_seed=st.integers(0, 2**32),
+)
+def test_view_never_reveals_the_deck_order_or_seed(
+    seed: int, options: Options, players: int, cut: float, shuffle_seed: int
+) -> None:
     """view(state, seat) shows neither the deck nor the seed: two games with the same history
     but a different order of the undrawn tiles look identical, byte for byte, to every seat and
-    to spectators (only the counts of the remaining tiles are public)."""
+    to spectators (only the counts of the remaining tiles are public).
+    """
     steps = list(random_game(seed, options, players))
     live = steps[int(cut * (len(steps) - 1))].after
     drawn = list(live.deck[: live.deck_pos])
-    rest = list(live.deck[live.deck_pos:])
+    rest = list(live.deck[live.deck_pos :])
     random.Random(shuffle_seed).shuffle(rest)
     if options.river:  # keep the River's order rule: river tiles, the lake, then the land
         rest.sort(key=lambda t: 0 if t in RIVER_IDS and t != "R2" else 1 if t == "R2" else 2)
@@ -346,10 +422,10 @@ def test_view_never_reveals_the_deck_order_or_seed(seed: int, options: Options, 
 
 @FAST
 @given(seed=SEEDS, players=PLAYERS, farm=st.sampled_from(["modern", "original"]))
-def test_river_order_bends_and_no_follower_on_the_river(seed: int, players: int,
-                                                         farm: str) -> None:
+def test_river_order_bends_and_no_follower_on_the_river(seed: int, players: int, farm: str) -> None:
     """River (RULES.md §5.2): the 10 river tiles come first, the lake next, then the land; the
-    river's bends alternate; nobody ever deploys on the river."""
+    river's bends alternate; nobody ever deploys on the river.
+    """
     options = Options(river=True, farm_scoring=farm)
     placed: list[TilePlaced] = []
     for step in random_game(seed, options, players, p_follow=0.9):
@@ -390,13 +466,12 @@ def test_river_order_bends_and_no_follower_on_the_river(seed: int, players: int,
 
 @FAST
 @given(seed=SEEDS, options=OPTIONS, players=PLAYERS)
-def test_engine_agrees_with_the_reference_model(seed: int, options: Options,
-                                                players: int) -> None:
+def test_engine_agrees_with_the_reference_model(seed: int, options: Options, players: int) -> None:
     """An independent, slow model of the rules (tests/engine/reference.py) agrees with the
     engine after every turn: legal placements, legal follower spots, discards and scores,
-    and the final scores."""
-    ref = Reference(players, options.river, options.farm_scoring,
-                    options.small_city_two_points)
+    and the final scores.
+    """
+    ref = Reference(players, options.river, options.farm_scoring, options.small_city_two_points)
     pending: tuple[str, int, int, int] | None = None
     for step in random_game(seed, options, players):
         state = step.before
@@ -406,8 +481,7 @@ def test_engine_agrees_with_the_reference_model(seed: int, options: Options,
             a = step.action
             pending = (state.tile, a.x, a.y, a.rotation)
             ref.put(*pending)
-            assert set(legal_follower_spots(step.after)) == ref.follower_spots(
-                (a.x, a.y), a.seat)
+            assert set(legal_follower_spots(step.after)) == ref.follower_spots((a.x, a.y), a.seat)
             continue
         assert pending is not None
         spot = step.action.spot if isinstance(step.action, PlaceFollower) else None
@@ -423,7 +497,8 @@ def test_engine_agrees_with_the_reference_model(seed: int, options: Options,
 def test_view_remaining_counts_are_not_in_deck_order() -> None:
     """Bug found by the property above: ``view()["remaining"]`` listed tile ids in the order
     they first occur in the hidden deck, so its first key was the next tile to be drawn. The
-    counts are public; their order must not be."""
+    counts are public; their order must not be.
+    """
     a = new_game(Options(), ["a", "b"], draw_order=["U", "V", "E", "B"])
     b = new_game(Options(), ["a", "b"], draw_order=["U", "B", "E", "V"])
     assert json.dumps(view(a, 0)) == json.dumps(view(b, 0))

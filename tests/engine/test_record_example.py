@@ -4,8 +4,12 @@ from app.engine import replay
 
 RECORD = {
     "format": "carcassonne-record/1",
-    "rules": {"tileset": "base", "river": False, "farm_scoring": "modern",
-              "small_city_two_points": False},
+    "rules": {
+        "tileset": "base",
+        "river": False,
+        "farm_scoring": "modern",
+        "small_city_two_points": False,
+    },
     "players": ["Ann", "Ben"],
     "finished": True,
     "draw_order": ["V", "O", "P", "E", "X"],

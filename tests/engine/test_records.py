@@ -124,7 +124,8 @@ def test_greedy_golden_game_passes_50() -> None:
 
 def test_replay_reports_a_wrong_result() -> None:
     """record.md: "when present, a replay must reproduce scores exactly ... or report the
-    mismatch"."""
+    mismatch".
+    """
     doc = load("hand_discard.json")
     doc["result"]["scores"] = [4, 4]
     with pytest.raises(RecordError, match="differ"):
@@ -159,8 +160,9 @@ def test_cli_replay_prints_scores_and_winners(capsys: pytest.CaptureFixture[str]
 
 def test_cli_replay_events(capsys: pytest.CaptureFixture[str]) -> None:
     """``--events`` adds every event, scoring events with their breakdown."""
-    status, out, _ = run_cli(["replay", str(RECORDS / "record_md_example.json"), "--events"],
-                             capsys)
+    status, out, _ = run_cli(
+        ["replay", str(RECORDS / "record_md_example.json"), "--events"], capsys
+    )
     assert status == 0
     events = json.loads(out)["events"]
     scored = [e for e in events if e["type"] == "PointsScored"]
@@ -184,10 +186,15 @@ def test_cli_replay_events(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_cli_replay_rejects_an_illegal_or_malformed_move(
-    change: Any, move: int, reason: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    change: Any,
+    move: int,
+    reason: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """An illegal or malformed record exits with status 1 and a message naming the 1-based move
-    and the reason."""
+    and the reason.
+    """
     doc = load("record_md_example.json")
     doc.pop("result")
     change(doc)
@@ -201,23 +208,41 @@ def test_cli_replay_rejects_an_illegal_or_malformed_move(
     [
         ([1, 2], "JSON object"),
         ({"format": "pgn"}, "format"),
-        ({"format": "carcassonne-record/1", "players": ["A"], "draw_order": [], "moves": []},
-         "players"),
-        ({"format": "carcassonne-record/1", "players": ["A", "B"], "draw_order": ["Z"],
-          "moves": []}, "not in this game's deck"),
-        ({"format": "carcassonne-record/1", "players": ["A", "B"], "draw_order": ["C", "C"],
-          "moves": []}, "only 1"),
+        (
+            {"format": "carcassonne-record/1", "players": ["A"], "draw_order": [], "moves": []},
+            "players",
+        ),
+        (
+            {
+                "format": "carcassonne-record/1",
+                "players": ["A", "B"],
+                "draw_order": ["Z"],
+                "moves": [],
+            },
+            "not in this game's deck",
+        ),
+        (
+            {
+                "format": "carcassonne-record/1",
+                "players": ["A", "B"],
+                "draw_order": ["C", "C"],
+                "moves": [],
+            },
+            "only 1",
+        ),
     ],
 )
-def test_cli_replay_rejects_a_malformed_header(doc: Any, reason: str, tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_replay_rejects_a_malformed_header(
+    doc: Any, reason: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A malformed record (header) exits 1 with the reason."""
     status, _, err = run_cli(["replay", write(tmp_path, doc)], capsys)
     assert status == 1 and reason in err
 
 
-def test_cli_replay_rejects_non_json_and_missing_files(tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_replay_rejects_non_json_and_missing_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Files that cannot be read or parsed exit 1 with a message."""
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
@@ -229,18 +254,25 @@ def test_cli_replay_rejects_non_json_and_missing_files(tmp_path: Path,
 
 def test_console_script_replay() -> None:
     """The installed ``carcassonne`` console script (``python -m app.cli`` as a fallback) works
-    end to end in a subprocess."""
+    end to end in a subprocess.
+    """
     script = Path(sys.executable).parent / "carcassonne"
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]
     done = subprocess.run(
         [*cmd, "replay", str(RECORDS / "hand_discard.json")],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
         env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["scores"] == [4, 3]
     bad = subprocess.run(
         [*cmd, "replay", str(RECORDS / "missing.json")],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert bad.returncode == 1 and bad.stderr

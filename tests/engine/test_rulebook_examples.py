@@ -39,7 +39,8 @@ def test_s000_placement_examples() -> None:
     — "road and field segments are continued", "city segment is continued", "on one edge the
     city segment is continued and on the other edge the field segment is continued", "This is
     an invalid placement" (S003: "This is an invalid placement as the road and city edges do not
-    match")."""
+    match").
+    """
     g = play(upcoming=["U"])
     assert (1, 0, 0) in legal_placements(g.state)  # road and fields continued
     g = play(upcoming=["E"])
@@ -58,7 +59,8 @@ def test_s000_placement_examples() -> None:
 def test_s000_completed_road_red_earns_4_points() -> None:
     """S000 "A COMPLETED ROAD": "The player who has a thief on a completed road scores one point
     for each tile in the completed road ... Red earns 4 points." (S001 and S003: "Red scores 4
-    points".) Road: junction W – start D – U – cloister A; both ends closed."""
+    points".) Road: junction W – start D – U – cloister A; both ends closed.
+    """
     g = play("W -1,0 road:E", "U 1,0", "A 2,0 r90", finished=False)
     assert g.scored("road") == [4, 0]
     completed = g.of_type(FeatureCompleted)
@@ -68,7 +70,8 @@ def test_s000_completed_road_red_earns_4_points() -> None:
 def test_s000_completed_road_red_earns_3_points() -> None:
     """S000 "A COMPLETED ROAD": "A road is complete when the road segments on both ends connect
     to a crossing, a city segment, or a cloister ... Red earns 3 points." Road: the L junction
-    (city tile) – D – the X crossing."""
+    (city tile) – D – the X crossing.
+    """
     g = play("X 1,0 road:W", "L -1,0", finished=False)
     assert g.scored("road") == [3, 0]
 
@@ -79,7 +82,8 @@ def test_s000_completed_road_red_earns_3_points() -> None:
 def test_s000_completed_city_3_tiles_1_pennant_red_earns_8() -> None:
     """S000 "A COMPLETED CITY": "Red earns 8 points (3 city tiles and 1 pennant)." (S001: "Red
     scores 8 points (3-tile city and 1 banner)"; S003: "Red scores 8 points".) City: D's cap,
-    the pennant corner M, the cap E."""
+    the pennant corner M, the cap E.
+    """
     g = play("M 0,-1 r180 city:S", "E 1,-1 r270", finished=False)
     assert g.scored("city") == [8, 0]
     (done,) = g.of_type(FeatureCompleted)
@@ -88,7 +92,8 @@ def test_s000_completed_city_3_tiles_1_pennant_red_earns_8() -> None:
 
 def test_s000_completed_city_4_tiles_no_pennant_red_earns_8() -> None:
     """S000: "Red earns 8 points (4 city tiles, and no pennants)". City: D's cap, two corners
-    N, and a second D."""
+    N, and a second D.
+    """
     g = play("N 0,-1 r180 city:S", "N 1,-1 r270", "D 1,0", finished=False)
     assert g.scored("city") == [8, 0]
 
@@ -97,7 +102,8 @@ def test_s000_tile_with_two_segments_in_a_city_counts_once() -> None:
     """S000: "When a tile has 2 segments in a city, it still counts for just 2 points (1 tile)."
     (S001: "When 2 city sections are on the same tile, it is still worth only 2 points since it
     counts as 1 tile.") A ring of three corners N joins both caps of the I tile: 4 tiles, 8
-    points (10 if segments were counted)."""
+    points (10 if segments were counted).
+    """
     g = play("N 0,1 r180 city:E", "N 1,1 r270", "N 0,2 r90", "I 1,2", finished=False)
     assert g.scored("city") == [8, 0]
     (done,) = g.of_type(FeatureCompleted)
@@ -109,12 +115,15 @@ def test_s000_tied_knights_both_score_the_full_10_points() -> None:
     each score the full 10 points for the city as they tie with 1 knight each in the completed
     city." S001: "Blue and Red both score 10 points for this city (made out of 5 tiles) since
     they have one knight each". S003: "Red and blue each score the full 10 points". The G tile
-    joins Red's half and Blue's half into a 5-tile city without pennants."""
+    joins Red's half and Blue's half into a 5-tile city without pennants.
+    """
     g = play(
-        "U -1,0", "U 1,0",
+        "U -1,0",
+        "U 1,0",
         "N -1,1 r180 city:E",  # Red's knight, western half
         "N 1,1 r270 city:S",  # Blue's knight, eastern half
-        "E -1,2", "E 1,2",
+        "E -1,2",
+        "E 1,2",
         "G 0,1",  # Red joins both halves: complete
     )
     assert g.scored("city") == [10, 10]
@@ -130,10 +139,17 @@ def test_s000_tied_knights_both_score_the_full_10_points() -> None:
 def test_s000_completed_cloister_earns_9_points(seat: int) -> None:
     """S000 "A COMPLETED CLOISTER": "The player with a monk in the cloister earns 9 points (1 for
     the cloister tile and 1 each for the other tiles). Red earns 9 points." S003: "Blue scores 9
-    points". The cloister B south of D is surrounded by 8 tiles (corners included)."""
+    points". The cloister B south of D is surrounded by 8 tiles (corners included).
+    """
     names = ["Red", "Blue"] if seat == RED else ["Blue", "Red"]
     g = play(
-        "B 0,1 cloister", "U -1,0", "U 1,0", "V -1,1", "V 1,1 r270", "U 0,2", "V -1,2 r180",
+        "B 0,1 cloister",
+        "U -1,0",
+        "U 1,0",
+        "V -1,1",
+        "V 1,1 r270",
+        "U 0,2",
+        "V -1,2 r180",
         "V 1,2 r90",
         players=names,
     )
@@ -149,9 +165,11 @@ def test_s000_deploy_score_and_return_in_one_turn_red_earns_4() -> None:
     score a road, a city, or a cloister, and have the follower returned on the same turn (always
     in this order). Red earns 4 points. 1. Complete a road ... 2. Deploy a knight, thief, or
     monk. 3. Score ... 4. Return". Red's last tile A closes the 4-tile road and holds his
-    thief."""
-    g = play("W -1,0", "U 1,0", "A 2,0 r90 road:W", players=["Red", "Blue", "Yellow"],
-             finished=False)
+    thief.
+    """
+    g = play(
+        "W -1,0", "U 1,0", "A 2,0 r90 road:W", players=["Red", "Blue", "Yellow"], finished=False
+    )
     assert g.scored("road") == [0, 0, 4]
     assert g.state.supply[2] == 7
     kinds = [type(e).__name__ for e in g.events[-6:]]
@@ -161,7 +179,8 @@ def test_s000_deploy_score_and_return_in_one_turn_red_earns_4() -> None:
 
 def test_s000_deploy_score_and_return_in_one_turn_red_earns_3() -> None:
     """S000 (same passage): "Red earns 3 points". Red closes a 3-tile road (L – D – X) with the
-    tile that carries his new thief; the thief is back in his supply the same turn."""
+    tile that carries his new thief; the thief is back in his supply the same turn.
+    """
     g = play("X 1,0", "L -1,0 road:E", players=["Blue", "Red"], finished=False)
     assert g.scored("road") == [0, 3]
     assert g.state.supply == [7, 7]
@@ -172,7 +191,8 @@ def test_s000_deploy_score_and_return_in_one_turn_red_earns_3() -> None:
 
 def test_s000_blue_can_only_deploy_a_farmer_next_to_a_knight() -> None:
     """S000 "Deploying followers": "Blue can only deploy a farmer as there is already a knight in
-    a connected city segment". Red's knight sits in the corner city; Blue's cap continues it."""
+    a connected city segment". Red's knight sits in the corner city; Blue's cap continues it.
+    """
     g = play("N 0,-1 r180 city:S", players=["Red", "Blue"], upcoming=["E"])
     state, _ = apply(g.state, PlaceTile(BLUE, 1, -1, 270))
     assert legal_follower_spots(state) == ["field:NNW"]
@@ -182,7 +202,8 @@ def test_s000_blue_may_use_only_the_small_field() -> None:
     """S000: "Blue can deploy his follower as a knight or a thief, but only as a farmer in the
     small field where the red arrow points. In the larger field area, there is already a farmer
     on a connected field segment." (S001 says the same.) Blue's D continues the road and
-    Red's farmed field south of it."""
+    Red's farmed field south of it.
+    """
     g = play("U 1,0 field:SSE", players=["Red", "Blue"], upcoming=["D"])
     state, _ = apply(g.state, PlaceTile(BLUE, 2, 0, 0))
     assert sorted(legal_follower_spots(state)) == ["city:N", "field:ENE", "road:E"]
@@ -193,7 +214,8 @@ def test_s000_three_farms_joined_by_one_tile() -> None:
     the farms from each other. With the placement of the new land tile, the 3 players each have
     1 farmer on the farm. Note: the player who played the new land tile may not deploy a farmer
     because the connected field segments already have farmers." The cloister B joins the field
-    south of D with the fields of two caps; afterwards each player scores the farm in full."""
+    south of D with the fields of two caps; afterwards each player scores the farm in full.
+    """
     moves = ("L 1,0 r180", "L -1,0 r180 field:ESE", "E -1,1 field:ENE", "E 1,1 field:ENE")
     g = play(*moves, players=3, upcoming=["B"])
     state, _ = apply(g.state, PlaceTile(BLUE, 0, 1, 0))
@@ -209,7 +231,8 @@ def test_s001_two_farmers_in_one_field_through_a_diagonal_tile() -> None:
     puts a farmer in the field. Turn 2: Red places a tile diagonally adjacent to the one that
     Blue has just placed. Red can put his farmer in the illustrated field since both fields are
     not connected at that time. Turn 3: The two fields are now combined into a larger field.
-    There are now two farmers in the same field." """
+    There are now two farmers in the same field.".
+    """
     turn1_2 = ("E 0,-1 r180 field:NNW", "U 1,0 field:NNW")  # (0,-1) and (1,0) touch diagonally
     g = play(*turn1_2, players=["Blue", "Red"], upcoming=["V"])
     state, _ = apply(g.state, PlaceTile(0, 1, -1, 180))
@@ -229,7 +252,8 @@ def test_s000_final_scoring_of_incomplete_features() -> None:
     points for the incomplete city on the lower right. Green earns 8 points for the larger
     incomplete city on the left. Black earns nothing, as Green has more knights in the city
     than Black." Green's city: D, C, F, F, E = 5 tiles + 3 pennants, open to the west and east;
-    Green's two knights and Black's one were joined by the C tile."""
+    Green's two knights and Black's one were joined by the C tile.
+    """
     g = play(
         "U -1,0 road:E",  # Red: road U – D – U, open at both ends
         "E 0,1 r180 city:S",  # Blue: city E – F – N, open to the east
@@ -257,10 +281,16 @@ def test_s003_final_scoring_of_incomplete_features() -> None:
     """S003 final scoring: "Red scores 3 points for the incomplete road. Blue scores 4 points for
     the incomplete city. Yellow scores 4 points for the incomplete cloister: 1 point for the
     cloister tile and 3 points for the tiles that surround it." Blue's city: E – F – N, 3
-    tiles + 1 pennant ("Shields earn the city player one point each")."""
+    tiles + 1 pennant ("Shields earn the city player one point each").
+    """
     g = play(
-        "U -1,0 road:E", "E 0,1 r180 city:S", "B -1,-1 cloister", "U 1,0", "F 0,2 r90",
-        "N 0,3 r90", "E 0,-1 r180",
+        "U -1,0 road:E",
+        "E 0,1 r180 city:S",
+        "B -1,-1 cloister",
+        "U 1,0",
+        "F 0,2 r90",
+        "N 0,3 r90",
+        "E 0,-1 r180",
         players=3,
     )
     assert g.scores == [3, 4, 4]
@@ -274,21 +304,34 @@ def test_s000_farms_blue_6_red_3_incomplete_city_scores_nothing() -> None:
     """S000 "FARM SCORING": "Blue earns 6 points. Red earns 3 points. No farmer scores for the
     incomplete city." (S001: "Blue scores 6 points. Red scores 3 points. No one scores points
     for the incomplete city.") Blue's farm north of the road touches two completed cities; Red's
-    farm south of it touches one completed city and one open city."""
+    farm south of it touches one completed city and one open city.
+    """
     g = play(
-        "U -1,0 field:SSE", "U 1,0 field:NNW", "E 0,-1 r180", "E 1,-1", "E 1,-2 r180",
-        "E 0,1 r180", "D 0,2", "E 1,1 r180",
+        "U -1,0 field:SSE",
+        "U 1,0 field:NNW",
+        "E 0,-1 r180",
+        "E 1,-1",
+        "E 1,-2 r180",
+        "E 0,1 r180",
+        "D 0,2",
+        "E 1,1 r180",
     )
     assert g.scores == [3, 6]
-    red, = g.points_events("farm", final=True)[:1]
+    (red,) = g.points_events("farm", final=True)[:1]
     assert red.seat == RED and red.cities == 1
 
 
 def test_s000_farm_supplying_three_cities_blue_earns_9() -> None:
     """S000: "Blue earns 9 points." (S001: "Blue scores 9 points.") "A farm can supply (score)
-    several cities if they border the farm." Blue's farm touches three completed cities."""
+    several cities if they border the farm." Blue's farm touches three completed cities.
+    """
     g = play(
-        "U 1,0 field:NNW", "U -1,0", "E 0,-1 r180", "E 1,-1", "E 1,-2 r180", "E -1,-1",
+        "U 1,0 field:NNW",
+        "U -1,0",
+        "E 0,-1 r180",
+        "E 1,-1",
+        "E 1,-2 r180",
+        "E -1,-1",
         "E -1,-2 r180",
         players=["Blue", "Red"],
     )
@@ -312,7 +355,8 @@ def test_s000_farm_majority_red_6_blue_3() -> None:
     """S000: "Red earns 6 points for supplying city A and city B, as he has 2 farmers in the
     lower farm to Yellow's 1. Blue also earns 3 points for city A, for his farmer in the upper
     farm." (S001: "Red owns the large field since he has the most farmers. He scores 6 points (3
-    for each city, A and B). Blue owns the small field. He also scores 3 points for city A.")"""
+    for each city, A and B). Blue owns the small field. He also scores 3 points for city A.").
+    """
     g = play(*FARMS_A_B, players=["Red", "Blue", "Yellow"])
     assert g.scores == [6, 3, 0]
     lower = next(e for e in g.points_events("farm") if e.seat == RED)
@@ -323,7 +367,8 @@ def test_s000_farm_tie_red_and_yellow_6_each_blue_3() -> None:
     """S000: "In this example, Red and Yellow each earn 6 points for each of the two cities (A &
     B), as each has 2 farmers in the lower farm. Blue earns 3 points for city A for his farmer
     in the upper farm." (S001: "Red and Yellow both have 2 farmers and score 6 points each (3
-    points each for cities A and B).")"""
+    points each for cities A and B).").
+    """
     moves = list(FARMS_A_B)
     moves[5] = "E 1,-1 r180 field:NNW"  # Yellow's second farmer
     g = play(*moves, players=["Red", "Blue", "Yellow"])
@@ -338,11 +383,12 @@ def test_s001_player_aid_fields_1_2_3() -> None:
     score a total of 9 points for Field 2. Note: Cities A and B touch both Field 1 and Field 2
     ... The city in the lower left-hand corner is incomplete and is not worth any points. Field
     3: Yellow is the sole player to score Field 3 since he has more followers than Black. There
-    are 4 completed cities touching Field 3, so Yellow scores 12 points."
+    are 4 completed cities touching Field 3, so Yellow scores 12 points.".
 
     Field 1: above the caps of A (D + E) and B (D + E). Field 2: the strip between the row of
     D tiles (cities: open one, A, B, C) and the road. Field 3: south of the road, four 2-tile
-    cities; Yellow's two farmers and Black's one are joined by later tiles."""
+    cities; Yellow's two farmers and Black's one are joined by later tiles.
+    """
     g = play(
         "D 1,0 field:ENE",  # Red, field 2
         "E 0,-1 r180 field:NNW",  # Blue, field 1 (closes city A)
@@ -371,12 +417,14 @@ def test_s001_player_aid_fields_1_2_3() -> None:
 
 
 @pytest.mark.parametrize(("rules", "expected"), [(ORIGINAL, [4, 0]), (MODERN, [3, 0])])
-def test_s003_farm_example_1_complete_and_incomplete_city(rules: dict[str, str],
-                                                          expected: list[int]) -> None:
+def test_s003_farm_example_1_complete_and_incomplete_city(
+    rules: dict[str, str], expected: list[int]
+) -> None:
     """S003 original farmer scoring: "Blue scores 4 points for the complete city. Blue scores no
     points for the incomplete city on the second tile from the left." Alternate scoring: "Most
     of the farmer scoring examples shown above work the same, except that reduced points are
-    scored" (3)."""
+    scored" (3).
+    """
     g = play("D 1,0 field:ENE", "E 0,-1 r180", players=["Blue", "Red"], rules=rules)
     assert g.scores == expected
 
@@ -384,53 +432,55 @@ def test_s003_farm_example_1_complete_and_incomplete_city(rules: dict[str, str],
 @pytest.mark.parametrize(("rules", "expected"), [(ORIGINAL, [8, 0]), (MODERN, [6, 0])])
 def test_s003_farm_example_2_two_cities(rules: dict[str, str], expected: list[int]) -> None:
     """S003 original farmer scoring: "Blue scores 8 points." (two completed cities, 4 each);
-    alternate scoring gives the reduced 3 per city."""
-    g = play("D 1,0 field:ENE", "E 0,-1 r180", "E 1,-1 r180", players=["Blue", "Red"],
-             rules=rules)
+    alternate scoring gives the reduced 3 per city.
+    """
+    g = play("D 1,0 field:ENE", "E 0,-1 r180", "E 1,-1 r180", players=["Blue", "Red"], rules=rules)
     assert g.scores == expected
 
 
 @pytest.mark.parametrize(("rules", "expected"), [(ORIGINAL, [4, 0]), (MODERN, [6, 3])])
-def test_s003_farm_example_3_original_vs_modern(rules: dict[str, str],
-                                                expected: list[int]) -> None:
+def test_s003_farm_example_3_original_vs_modern(rules: dict[str, str], expected: list[int]) -> None:
     """S003 original: "Blue scores 4 points and red scores nothing as blue has the most
     farmers." Alternate: "The third example scores differently, however. Blue scores 6 points
     for two farms and red scores 3 points for one farm. Each farm scores independently of the
     others." One city (D + T + two caps E) touches five separate farms; Blue has farmers in two
-    of them (the T's little field and the east cap's field), Red in one (the west cap's)."""
+    of them (the T's little field and the east cap's field), Red in one (the west cap's).
+    """
     g = play(
         "T 0,-1 r180 field:NNW",  # Blue
         "E -1,-1 r90 field:NNW",  # Red
         "E 1,-1 r270 field:NNW",  # Blue; closes the city
-        players=["Blue", "Red"], rules=rules,
+        players=["Blue", "Red"],
+        rules=rules,
     )
     assert g.scores == expected
 
 
 @pytest.mark.parametrize(("rules", "expected"), [(ORIGINAL, [8, 4]), (MODERN, [6, 3])])
-def test_s003_farm_example_4_small_and_big_city(rules: dict[str, str],
-                                                expected: list[int]) -> None:
+def test_s003_farm_example_4_small_and_big_city(rules: dict[str, str], expected: list[int]) -> None:
     """S003 original: "For the small city, red and blue are tied and each score 4 points. For the
     big city, blue scores 4 points. Red has no farms adjacent to the big city." Alternate: the
     same with reduced points (Blue's farm supplies both cities: 6; Red's only the small: 3).
-    Small city: D + E; big city: J + G + E; Blue's farm is the strip D–J between them."""
+    Small city: D + E; big city: J + G + E; Blue's farm is the strip D–J between them.
+    """
     g = play(
         "J 1,0 r90 field:NNW",  # Blue
         "E 0,-1 r180 field:NNW",  # Red; closes the small city
         "G 2,0",
         "E 3,0 r270",  # closes the big city
-        players=["Blue", "Red"], rules=rules,
+        players=["Blue", "Red"],
+        rules=rules,
     )
     assert g.scores == expected
 
 
 @pytest.mark.parametrize(("rules", "expected"), [(MODERN, [3, 0]), (ORIGINAL, [4, 0])])
-def test_s003_two_farmers_beat_one_in_a_farm(rules: dict[str, str],
-                                             expected: list[int]) -> None:
+def test_s003_two_farmers_beat_one_in_a_farm(rules: dict[str, str], expected: list[int]) -> None:
     """S003 alternate scoring: "The following examples demonstrates the scoring when more than one
     farmer is in a farm. Red scores 3 points for the farm, as he has two farmers compared to
     blue's single farmer." (Original: 4.) Red's two farmers and Blue's one are placed on three
-    separate fields that the V and U tiles join; the farm supplies one completed city."""
+    separate fields that the V and U tiles join; the farm supplies one completed city.
+    """
     g = play(
         "I 0,1 r180 field:NNW",  # Red
         "E 1,1 r270 field:NNW",  # Blue; closes the city I(east cap) + E
@@ -451,15 +501,17 @@ def test_s003_two_farmers_beat_one_in_a_farm(rules: dict[str, str],
 def test_s003_two_segment_city_scores_2(small_city: bool, expected: int) -> None:
     """S003 "Completed city": "Exception: When a completed city has just two segments, the player
     scores two points (not four). ... Red only scores 2 points for a 2 segment city". The rule
-    is the ``small_city_two_points`` option; without it the city scores 4 (S000/S001)."""
-    g = play("E 0,-1 r180 city:S", rules={"small_city_two_points": small_city},
-             finished=False)
+    is the ``small_city_two_points`` option; without it the city scores 4 (S000/S001).
+    """
+    g = play("E 0,-1 r180 city:S", rules={"small_city_two_points": small_city}, finished=False)
     assert g.scored("city") == [expected, 0]
 
 
 def test_s003_three_tile_city_with_shield_still_scores_8() -> None:
     """S003 "Completed city": "Each shield on a city segment earns the player two bonus points
-    ... Red scores 8 points" — the two-segment exception leaves bigger cities alone."""
-    g = play("M 0,-1 r180 city:S", "E 1,-1 r270", rules={"small_city_two_points": True},
-             finished=False)
+    ... Red scores 8 points" — the two-segment exception leaves bigger cities alone.
+    """
+    g = play(
+        "M 0,-1 r180 city:S", "E 1,-1 r270", rules={"small_city_two_points": True}, finished=False
+    )
     assert g.scored("city") == [8, 0]

@@ -26,12 +26,14 @@ from app.engine import (
 )
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
-TILESETS = st.sampled_from([
-    Options(),
-    Options(river=True),
-    Options(farm_scoring="original", small_city_two_points=True),
-    Options(tileset="wheel_of_fortune"),
-])
+TILESETS = st.sampled_from(
+    [
+        Options(),
+        Options(river=True),
+        Options(farm_scoring="original", small_city_two_points=True),
+        Options(tileset="wheel_of_fortune"),
+    ]
+)
 PLAYERS = st.integers(min_value=2, max_value=5)
 PROPERTY = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

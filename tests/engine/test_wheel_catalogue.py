@@ -1,6 +1,7 @@
 """The Wheel of Fortune's tiles (RULES.md §6.7, source TTS-WOF) against a fresh transcription:
 the 72-tile deck and its 19 icons, the 9 expansion-design shapes (edges, fields and the cities
-each field touches), and the board cells' catalogue entries (§6.2)."""
+each field touches), and the board cells' catalogue entries (§6.2).
+"""
 
 from __future__ import annotations
 
@@ -23,12 +24,25 @@ from app.engine.tiles import (
 )
 
 #: §6.7: copies of each base-design letter in the Wheel of Fortune set.
-WOF_COUNTS = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWX",
-                      [2, 4, 1, 4, 4, 2, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 2, 2, 1, 8, 8, 4, 1],
-                      strict=True))
+WOF_COUNTS = dict(
+    zip(
+        "ABCDEFGHIJKLMNOPQRSTUVWX",
+        [2, 4, 1, 4, 4, 2, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 2, 2, 1, 8, 8, 4, 1],
+        strict=True,
+    )
+)
 #: §6.7: the icon tiles.
-ICONS = {"U.1": 3, "U.2": 3, "U.3": 2, "V.1": 4, "V.2": 2, "V.3": 1, "N.1": 2, "X.1": 1,
-         "IC-RrRr.1": 1}
+ICONS = {
+    "U.1": 3,
+    "U.2": 3,
+    "U.3": 2,
+    "V.1": 4,
+    "V.2": 2,
+    "V.3": 1,
+    "N.1": 2,
+    "X.1": 1,
+    "IC-RrRr.1": 1,
+}
 #: §6.7 table: id → (edges, city segments as side sets, road segments, cloister,
 #: fields as (half-edges, sides of the cities touched)).
 SHAPES = {
@@ -36,20 +50,30 @@ SHAPES = {
     "IC-RCc": ("CFRC", ["NW"], ["S"], False, [("SSW", "NW"), ("ENE ESE SSE", "NW")]),
     "IC-CcR": ("CRFC", ["NW"], ["E"], False, [("ENE", "NW"), ("ESE SSE SSW", "NW")]),
     "IC-CCC": ("CCFC", ["N", "E", "W"], [], False, [("SSE SSW", "NEW")]),
-    "IC-LRFR": ("FRFR", [], ["E", "W"], True,
-                [("NNW NNE ENE WNW", ""), ("ESE SSE SSW WSW", "")]),
-    "IC-RrRr.1": ("RRRR", [], ["NW", "ES"], False,
-                  [("NNW WNW", ""), ("ESE SSE", ""), ("NNE ENE SSW WSW", "")]),
+    "IC-LRFR": ("FRFR", [], ["E", "W"], True, [("NNW NNE ENE WNW", ""), ("ESE SSE SSW WSW", "")]),
+    "IC-RrRr.1": (
+        "RRRR",
+        [],
+        ["NW", "ES"],
+        False,
+        [("NNW WNW", ""), ("ESE SSE", ""), ("NNE ENE SSW WSW", "")],
+    ),
     "TB-CR": ("CRFF", ["N"], ["E"], False, [("ENE", "N"), ("ESE SSE SSW WSW WNW", "N")]),
     "KS-RC": ("CFFR", ["N"], ["W"], False, [("WNW", "N"), ("ENE ESE SSE SSW WSW", "N")]),
-    "KS-CRrR": ("CRRR", ["N"], ["W", "ES"], False,
-                [("WNW", "N"), ("ENE SSW WSW", "N"), ("ESE SSE", "")]),
+    "KS-CRrR": (
+        "CRRR",
+        ["N"],
+        ["W", "ES"],
+        False,
+        [("WNW", "N"), ("ENE SSW WSW", "N"), ("ESE SSE", "")],
+    ),
 }
 
 
 def test_deck_counts_and_icons() -> None:
     """72 tiles: 63 of base design (E H J K L N P R V one fewer, D 4) + 9 new shapes; 19 icons,
-    11 × 1, 5 × 2, 3 × 3; 7 cloisters, 10 pennants."""
+    11 × 1, 5 × 2, 3 × 3; 7 cloisters, 10 pennants.
+    """
     deck = wheel_deck_counts()
     assert sum(deck.values()) == 72
     base = Counter[str]()
@@ -76,14 +100,21 @@ def test_new_shapes_fields_and_city_adjacency(tile: str) -> None:
     assert "".join(EDGE_NAMES[e] for e in rt.edges) == edges
     segs = rt.segments
     assert sorted("".join(SIDES[s] for s in g.sides) for g in segs if g.kind == CITY) == sorted(
-        "".join(sorted(c, key="NESW".index)) for c in cities)
+        "".join(sorted(c, key="NESW".index)) for c in cities
+    )
     assert sorted("".join(SIDES[s] for s in g.sides) for g in segs if g.kind == ROAD) == sorted(
-        "".join(sorted(r, key="NESW".index)) for r in roads)
+        "".join(sorted(r, key="NESW".index)) for r in roads
+    )
     assert any(g.kind == CLOISTER for g in segs) == cloister
     assert all(g.pennants == 0 for g in segs)
-    got = {(frozenset(HALVES[h] for h in g.halves),
-            frozenset(SIDES[x] for c in g.cities for x in segs[c].sides))
-           for g in segs if g.kind == FIELD}
+    got = {
+        (
+            frozenset(HALVES[h] for h in g.halves),
+            frozenset(SIDES[x] for c in g.cities for x in segs[c].sides),
+        )
+        for g in segs
+        if g.kind == FIELD
+    }
     assert got == {(frozenset(h.split()), frozenset(c)) for h, c in fields}
 
 

@@ -87,24 +87,26 @@ def test_board_outside_edges_are_the_rules_edge_string() -> None:
     assert "".join(edge((0, 3 - i), 3) for i in range(4)) == "CFRF"
     cells = {(x, y) for x, y, _ in legal_placements(s)}
     # B (all field) fits against the 9 field positions, never against a city or road.
-    assert cells == {(1, -1), (3, -1), (4, 0), (4, 1), (4, 3), (2, 4), (1, 4), (-1, 2),
-                     (-1, 0)}
+    assert cells == {(1, -1), (3, -1), (4, 0), (4, 1), (4, 3), (2, 4), (1, 4), (-1, 2), (-1, 0)}
     assert view(s, 0)["wheel"]["pig"] == "fortune"
 
 
 def test_board_features_three_cities_three_roads_three_farms() -> None:
     """§6.2: one-cell cities A (0,0), B (3,2), C (0,3) over two sides; one-cell roads that end
-    at the wheel; farms round the wheel, each touching its own city only."""
+    at the wheel; farms round the wheel, each touching its own city only.
+    """
     s = start(["B"])
     features: dict[int, list[tuple[int, tuple[int, int], str]]] = {}
     for gid, kind in enumerate(s.seg_kind):
         (x, y), name = spot_of(s, gid)
         features.setdefault(find(s.parent, gid), []).append((kind, (x, y), name))
-    cities = sorted(sorted(p for _, p, _ in segs) for root, segs in features.items()
-                    if segs[0][0] == CITY)
+    cities = sorted(
+        sorted(p for _, p, _ in segs) for root, segs in features.items() if segs[0][0] == CITY
+    )
     assert cities == [[(0, 0)], [(0, 3)], [(3, 2)]]
-    roads = {root: sorted(p for _, p, _ in segs) for root, segs in features.items()
-             if segs[0][0] == ROAD}
+    roads = {
+        root: sorted(p for _, p, _ in segs) for root, segs in features.items() if segs[0][0] == ROAD
+    }
     assert sorted(roads.values()) == [[(0, 1)], [(2, 0)], [(3, 3)]]
     assert all(s.f_open[root] == 1 for root in roads)  # the wheel end is closed
     farms = {}
@@ -132,7 +134,8 @@ def test_cap_against_n1_completes_a_two_tile_city_for_4() -> None:
 
 def test_road_against_n3_is_closed_at_the_wheel_and_counts_the_board_cell() -> None:
     """§6.2 / case 19: a road joining road1 counts cell (2, 0) and ends at the wheel. W's
-    south stub ends at its junction, so the road W–(2,0) is complete: 2 tiles, 2 points."""
+    south stub ends at its junction, so the road W–(2,0) is complete: 2 tiles, 2 points.
+    """
     s = start(["W", "B"])
     s, events = turn(s, 2, -1, 0, "road:S")
     assert points(events, "road") == {0: 2}
@@ -168,7 +171,8 @@ def test_case_18_cloister_diagonal_to_board_corner() -> None:
 
 def test_each_farm_supplies_only_its_own_board_city() -> None:
     """§6.2: farm1 touches cityA only, farm2 cityB only. With cityA and cityB complete, a farmer
-    in farm1 and one in farm2 score 3 each (not 6)."""
+    in farm1 and one in farm2 score 3 each (not 6).
+    """
     s = start(["E", "E", "B", "B"])
     s, _ = turn(s, 0, -1, 180)  # completes cityA
     s, _ = turn(s, 4, 2, 270)  # completes cityB
@@ -190,8 +194,12 @@ def test_farm3_does_not_supply_city_a() -> None:
 
 #: Icon tiles that move the pig from Fortune to each segment (the last one lands there).
 PATHS = {
-    "tax": ["U.1"], "famine": ["U.2"], "storm": ["U.3"], "inquisition": ["V.1", "U.3"],
-    "plague": ["U.2", "U.3"], "fortune": ["U.3", "V.3"],
+    "tax": ["U.1"],
+    "famine": ["U.2"],
+    "storm": ["U.3"],
+    "inquisition": ["V.1", "U.3"],
+    "plague": ["U.2", "U.3"],
+    "fortune": ["U.3", "V.3"],
 }
 CROWNS = {"fortune": 1, "tax": 2, "famine": 1, "storm": 2, "inquisition": 1, "plague": 2}
 CASES = [(seg, "alone") for seg in PATHS] + [
@@ -203,7 +211,8 @@ CASES = [(seg, "alone") for seg in PATHS] + [
 def test_crown_scoring_on_each_segment(segment: str, case: str) -> None:
     """§6.3/§6.6: crowns Fortune 1, Tax 2, Famine 1, Storm 2, Inquisition 1, Plague 2. A lone
     follower scores 3 on a one-crown segment, 6 on a two-crown one; two followers 3 each, also
-    both of one player (case 34). Fortune's crown scores like any other."""
+    both of one player (case 34). Fortune's crown scores like any other.
+    """
     plan = {"alone": [True], "two players": [True, True], "same player": [True, False, True]}
     deploys = plan[case]
     path = PATHS[segment]
@@ -217,8 +226,9 @@ def test_crown_scoring_on_each_segment(segment: str, case: str) -> None:
             seats.append(s.seat)
         s, events = anywhere(s, f"crown:{segment}" if deploy else None)
     assert [e.segment for e in events if isinstance(e, PigMoved)] == [segment]
-    scored = [(e.seat, e.points) for e in events
-              if isinstance(e, PointsScored) and e.category == "crown"]
+    scored = [
+        (e.seat, e.points) for e in events if isinstance(e, PointsScored) and e.category == "crown"
+    ]
     want = 3 if CROWNS[segment] == 1 or len(seats) == 2 else 6
     assert scored == [(seat, want) for seat in seats]
     assert [e.segment for e in events if isinstance(e, CrownReturned)] == [segment] * len(seats)
@@ -261,7 +271,8 @@ def test_pig_moves_clockwise_by_the_icon_and_fortune_pays_the_mover() -> None:
 
 def test_storm_counts_supply_before_storm_crowns_return() -> None:
     """S004 Storm: 1 point per follower in supply; case 28: the follower on Storm's crown is not
-    in supply yet (crown scoring comes after the action). Storm has two crowns: alone, 6."""
+    in supply yet (crown scoring comes after the action). Storm has two crowns: alone, 6.
+    """
     s = start(["B", "B", "U.3"])
     s, _ = anywhere(s, "crown:storm")  # Ann: supply 6
     s, events = anywhere(s)  # Ann draws U.3: Storm, then Storm's crown
@@ -272,7 +283,8 @@ def test_storm_counts_supply_before_storm_crowns_return() -> None:
 
 def test_tax_rulebook_example_two_knights_two_cities_one_pennant_each() -> None:
     """S004 Tax: "2 (knights) + 2 (pennants) = 4": one knight in each of two cities with one
-    pennant each."""
+    pennant each.
+    """
     s = start(["M", "B", "M", "U.1"])
     s, _ = turn(s, 4, 0, 90, "city:N")
     s, _ = turn(s, 4, 3, 0)
@@ -291,7 +303,8 @@ def test_tax_formula_per_knight_pennants_plus_own_knights() -> None:
 
 def test_famine_counts_a_completed_board_city() -> None:
     """S004 Famine: 1 point per completed city each farmer's farm supplies (case 32). Ann's
-    farmer is in farm1; Ben completes cityA; Ann draws U.2: Famine."""
+    farmer is in farm1; Ben completes cityA; Ann draws U.2: Famine.
+    """
     s = start(["B", "E", "U.2"])
     s, _ = turn(s, 1, -1, 0, "field:SSW")
     s, events = turn(s, 0, -1, 180)
@@ -342,7 +355,8 @@ def _plague_game() -> GameState:
 
 def test_case_30_plague_active_first_then_clockwise_crowns_excluded() -> None:
     """S004 Plague: "Each player must take 1 follower from a land tile back to his supply. He
-    may not take a follower from a crown space. The player whose turn it is starts"."""
+    may not take a follower from a crown space. The player whose turn it is starts".
+    """
     s = _plague_game()
     assert s.phase == PLAGUE and s.tile == "U.3"
     assert s.seat == 1  # Ben, whose turn it is, first
@@ -381,7 +395,8 @@ def _finish_plague_game() -> GameState:
 
 def test_plague_record_round_trip_and_the_plague_turns_tile_is_checked() -> None:
     """record.md: ``plague`` lists the removals of the move whose draw landed on Plague; the
-    move's ``tile`` must be the tile drawn on that turn."""
+    move's ``tile`` must be the tile drawn on that turn.
+    """
     s = _finish_plague_game()
     record = json.loads(json.dumps(export_record(s)))
     assert record["moves"][3]["plague"] == [
@@ -404,8 +419,15 @@ def test_plague_record_round_trip_and_the_plague_turns_tile_is_checked() -> None
 #: reaches Inquisition (N.1, N.1, U.2) and X.1 lands it on Plague: both monks go home, then X.1
 #: is discarded (record.md: a ``discarded`` entry carries the Plague removals).
 DISCARD_DRAW = ["A", "A", "S", "B", "N.1", "N.1", "U.2", "X.1", "B"]
-DISCARD_TURNS = [(2, -1, 0, "cloister"), (3, 4, 180, "cloister"), (-1, 1, 270, None),
-                 (3, -1, 0, None), (1, -1, 0, None), (4, 3, 90, None), (4, 0, 90, None)]
+DISCARD_TURNS = [
+    (2, -1, 0, "cloister"),
+    (3, 4, 180, "cloister"),
+    (-1, 1, 270, None),
+    (3, -1, 0, None),
+    (1, -1, 0, None),
+    (4, 3, 90, None),
+    (4, 0, 90, None),
+]
 
 
 def _discard_game() -> tuple[GameState, list[Event]]:
@@ -422,13 +444,18 @@ def _discard_game() -> tuple[GameState, list[Event]]:
 
 def test_discarded_plague_tile_in_a_record() -> None:
     """record.md: a tile discarded after its icon landed the pig on Plague makes an entry
-    ``{"discarded": tile, "plague": [...]}``; replay checks it and needs it."""
+    ``{"discarded": tile, "plague": [...]}``; replay checks it and needs it.
+    """
     s, _ = _discard_game()
     assert s.is_over and s.scores == [2, 2]  # Inquisition: one monk each
     record = json.loads(json.dumps(export_record(s)))
-    assert record["moves"][7] == {"discarded": "X.1", "plague": [
-        {"seat": 1, "at": [3, 4], "follower": "cloister"},
-        {"seat": 0, "at": [2, -1], "follower": "cloister"}]}
+    assert record["moves"][7] == {
+        "discarded": "X.1",
+        "plague": [
+            {"seat": 1, "at": [3, 4], "follower": "cloister"},
+            {"seat": 0, "at": [2, -1], "follower": "cloister"},
+        ],
+    }
     assert record["moves"][8]["tile"] == "B"
     again, _ = replay(record)
     assert again.scores == s.scores and again.supply == s.supply
@@ -437,8 +464,13 @@ def test_discarded_plague_tile_in_a_record() -> None:
     with pytest.raises(RecordError, match="move 8"):
         replay(missing)
     placed = json.loads(json.dumps(record))
-    placed["moves"][7] = {"tile": "X.1", "at": [5, 0], "rotation": 0, "follower": None,
-                          "plague": record["moves"][7]["plague"]}
+    placed["moves"][7] = {
+        "tile": "X.1",
+        "at": [5, 0],
+        "rotation": 0,
+        "follower": None,
+        "plague": record["moves"][7]["plague"],
+    }
     with pytest.raises(RecordError, match="move 8"):
         replay(placed)
     wrong = json.loads(json.dumps(record))

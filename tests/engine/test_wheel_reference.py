@@ -50,8 +50,13 @@ def _random_game(seed: int, players: int, checks: int = 4) -> tuple[GameState, i
             action = rng.choice(actions)
         apply_in_place(state, action)
         n += 1
-        if n in at and state.phase in (PLACE_TILE, DEPLOY) and not (
-                TILE_TYPES[state.deck[state.deck_pos - 1]].icon and state.pig == PLAGUE_SEGMENT):
+        if (
+            n in at
+            and state.phase in (PLACE_TILE, DEPLOY)
+            and not (
+                TILE_TYPES[state.deck[state.deck_pos - 1]].icon and state.pig == PLAGUE_SEGMENT
+            )
+        ):
             # (A record exported during a turn whose draw brought a Plague leaves that turn's
             # removals out until the turn is over: nothing to compare there.)
             record = json.loads(json.dumps(export_record(state)))

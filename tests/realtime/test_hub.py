@@ -1,5 +1,6 @@
 """The hub on its own, against a fake log (``fetch``) and the memory broker: batches arrive
-out of order, twice, with gaps, or too many for a slow socket; presence counts."""
+out of order, twice, with gaps, or too many for a slow socket; presence counts.
+"""
 
 from __future__ import annotations
 
@@ -45,8 +46,9 @@ class FakeLog:
 
 async def _hub(log: FakeLog, at: int) -> tuple[HubManager, Hub, Connection, FakeSocket]:
     manager = HubManager(MemoryBroker())
-    hub = await manager.acquire("m:1", lambda: Hub(manager, "m:1", ordered=True,
-                                                   fetch=log.fetch, key="1"))
+    hub = await manager.acquire(
+        "m:1", lambda: Hub(manager, "m:1", ordered=True, fetch=log.fetch, key="1")
+    )
     socket = FakeSocket()
     conn = Connection(socket, None, hub.fetch)
     hub.add(conn)
@@ -84,7 +86,8 @@ def test_own_echo_is_ignored_and_local_delivery_is_direct() -> None:
         manager, hub, _conn, socket = await _hub(log, 0)
         hub.deliver(1, "b1")
         await manager.broker.publish(
-            "m:1", broker_message(manager.broker.instance_id, "batch", 1, "echo"))
+            "m:1", broker_message(manager.broker.instance_id, "batch", 1, "echo")
+        )
         await _settle()
         await manager.close()
         return socket.sent
@@ -114,8 +117,9 @@ def test_presence_announcement_with_a_higher_version_fills_the_gap() -> None:
     async def run() -> list[str]:
         log = FakeLog(head=2)
         manager, _hub_, _conn, socket = await _hub(log, 0)
-        await manager.broker.publish("m:1", _remote(
-            0, '{"keys":["1"],"spectators":0,"hello":false,"v":2}', kind="presence"))
+        await manager.broker.publish(
+            "m:1", _remote(0, '{"keys":["1"],"spectators":0,"hello":false,"v":2}', kind="presence")
+        )
         await _settle()
         await manager.close()
         return socket.sent
@@ -127,8 +131,9 @@ def test_a_socket_too_far_behind_is_closed_to_reconnect() -> None:
     async def run() -> tuple[bool, Any]:
         log = FakeLog(head=0)
         manager = HubManager(MemoryBroker())
-        hub = await manager.acquire("m:1", lambda: Hub(manager, "m:1", ordered=True,
-                                                       fetch=log.fetch, key="1"))
+        hub = await manager.acquire(
+            "m:1", lambda: Hub(manager, "m:1", ordered=True, fetch=log.fetch, key="1")
+        )
         socket = FakeSocket()
         conn = Connection(socket, "0", hub.fetch)
         hub.add(conn)
@@ -153,8 +158,9 @@ def test_presence_is_counted_not_scanned_and_changes_are_coalesced() -> None:
             frames.append((frozenset(keys), spectators))
             return "presence"
 
-        hub = await manager.acquire("m:1", lambda: Hub(manager, "m:1", ordered=True,
-                                                       render_presence=render, key="1"))
+        hub = await manager.acquire(
+            "m:1", lambda: Hub(manager, "m:1", ordered=True, render_presence=render, key="1")
+        )
         conns = [Connection(FakeSocket(), None if i % 3 else str(i % 2)) for i in range(300)]
         for conn in conns:
             hub.add(conn)

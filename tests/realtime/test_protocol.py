@@ -28,14 +28,29 @@ def test_valid_frames() -> None:
     assert isinstance(sync, SyncFrame) and sync.since == 4
 
 
-@pytest.mark.parametrize("text", [
-    "", "null", "[]", "1", '"x"', "{", '{"t": 1}', '{"t":"nope"}', '{"t":"action"}',
-    '{"t":"action","v":-1,"d":{}}', '{"t":"action","v":1,"d":[]}',
-    '{"t":"action","v":1,"d":{},"id":""}', '{"t":"action","v":true,"d":{}}',
-    '{"t":"sync"}', '{"t":"sync","since":"1"}', "[" * 100_000,
-    json.dumps({"t": "ping", "pad": "x" * MAX_FRAME_BYTES}),
-    json.dumps({"t": "ping", "pad": "é" * (MAX_FRAME_BYTES // 2 + 1)}),
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "null",
+        "[]",
+        "1",
+        '"x"',
+        "{",
+        '{"t": 1}',
+        '{"t":"nope"}',
+        '{"t":"action"}',
+        '{"t":"action","v":-1,"d":{}}',
+        '{"t":"action","v":1,"d":[]}',
+        '{"t":"action","v":1,"d":{},"id":""}',
+        '{"t":"action","v":true,"d":{}}',
+        '{"t":"sync"}',
+        '{"t":"sync","since":"1"}',
+        "[" * 100_000,
+        json.dumps({"t": "ping", "pad": "x" * MAX_FRAME_BYTES}),
+        json.dumps({"t": "ping", "pad": "é" * (MAX_FRAME_BYTES // 2 + 1)}),
+    ],
+)
 def test_bad_frames(text: str) -> None:
     with pytest.raises(FrameError) as info:
         parse_client_frame(text)
@@ -44,8 +59,16 @@ def test_bad_frames(text: str) -> None:
 
 def test_server_frames_are_json() -> None:
     frame = json.loads(events_frame(4, 1, None, '[{"type":"TurnEnded","seat":1}]', {"a": 1}))
-    assert frame == {"t": "events", "v": 4, "d": {"seat": 1, "action_id": None,
-                     "events": [{"type": "TurnEnded", "seat": 1}], "state": {"a": 1}}}
+    assert frame == {
+        "t": "events",
+        "v": 4,
+        "d": {
+            "seat": 1,
+            "action_id": None,
+            "events": [{"type": "TurnEnded", "seat": 1}],
+            "state": {"a": 1},
+        },
+    }
     assert json.loads(error_frame("stale_version", "old", "c-1"))["d"]["id"] == "c-1"
     message = broker_message("abc", "batch", 7, '{"x":\n1}')
     assert parse_broker_message(message) == ("abc", "batch", 7, '{"x":\n1}')

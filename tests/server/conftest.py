@@ -40,14 +40,21 @@ class Server:
 
     def start(self) -> Server:
         """Run ``serve`` and wait until it answers (``START_TIMEOUT`` at most). A server that
-        exits or does not answer in time is stopped before the error is raised."""
+        exits or does not answer in time is stopped before the error is raised.
+        """
         code = f"from app.server import serve; serve(host='127.0.0.1', port={self.port})"
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen([sys.executable, "-c", code], env=self.env,
-                                         stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", code],
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+            )
         try:
-            wait_until(self._answers, timeout=START_TIMEOUT, interval=0.1,
-                       message="server did not start")
+            wait_until(
+                self._answers, timeout=START_TIMEOUT, interval=0.1, message="server did not start"
+            )
         except BaseException as exc:
             self.kill()
             raise RuntimeError(f"{exc}: {self.log.read_text()[-2000:]}") from exc
@@ -83,13 +90,21 @@ class Server:
 def server_env(postgres_url: str, redis_url: str, channel_prefix: str) -> dict[str, str]:
     """Environment of a server on the session's Postgres database and Redis."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update({
-        "ENVIRONMENT": "test", "SECRET_KEY": "process-test-secret-0123456789",
-        "DATABASE_URL": postgres_url, "REDIS_URL": redis_url,
-        "CHANNEL_PREFIX": channel_prefix, "BOT_DELAY": "0.05", "BOT_POLL_INTERVAL": "0.2",
-        "ACTION_RATE": "1000", "ACTION_BURST": "1000", "LOBBY_BURST": "1000",
-        "LOG_LEVEL": "warning",
-    })
+    env.update(
+        {
+            "ENVIRONMENT": "test",
+            "SECRET_KEY": "process-test-secret-0123456789",
+            "DATABASE_URL": postgres_url,
+            "REDIS_URL": redis_url,
+            "CHANNEL_PREFIX": channel_prefix,
+            "BOT_DELAY": "0.05",
+            "BOT_POLL_INTERVAL": "0.2",
+            "ACTION_RATE": "1000",
+            "ACTION_BURST": "1000",
+            "LOBBY_BURST": "1000",
+            "LOG_LEVEL": "warning",
+        }
+    )
     return env
 
 
@@ -102,12 +117,10 @@ def servers(tmp_path: Path) -> Iterator[list[Server]]:
         server.stop()
 
 
-def rest(server: Server, method: str, path: str, token: str | None = None,
-         **body: Any) -> Any:
+def rest(server: Server, method: str, path: str, token: str | None = None, **body: Any) -> Any:
     """One REST call; raises on a non-2xx answer."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    r = httpx.request(method, f"{server.url}{path}", json=body or None, headers=headers,
-                      timeout=10)
+    r = httpx.request(method, f"{server.url}{path}", json=body or None, headers=headers, timeout=10)
     assert r.status_code < 300, r.text
     return r.json()
 

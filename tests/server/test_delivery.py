@@ -19,8 +19,7 @@ from websockets.sync.client import connect
 from tests.server.conftest import Server, new_match
 from tests.server.test_processes import act, private_redis, recv  # noqa: F401 - a fixture
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
-              pytest.mark.timeout(400)]
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(400)]
 
 KILL_AFTER_COMMIT = "CARCASSONNE_TEST_KILL_AFTER_COMMIT"
 
@@ -34,16 +33,19 @@ def _until_version(ws: Any, version: int, timeout: float = 20) -> dict[str, Any]
             return frame
 
 
-def test_sigkill_between_commit_and_publish(server_env: dict[str, str],
-                                            servers: list[Server], tmp_path: Path) -> None:
+def test_sigkill_between_commit_and_publish(
+    server_env: dict[str, str], servers: list[Server], tmp_path: Path
+) -> None:
     a = Server(dict(server_env, **{KILL_AFTER_COMMIT: "1"}), tmp_path / "a.log")
     b = Server(server_env, tmp_path / "b.log")
     servers += [a, b]  # stopped by the fixture even when a start fails
     a.start(), b.start()
     match_id, tokens = new_match(b)
-    with connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0, \
-            connect(f"{b.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1, \
-            connect(f"{b.ws}/ws/matches/{match_id}") as spectator:
+    with (
+        connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0,
+        connect(f"{b.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1,
+        connect(f"{b.ws}/ws/matches/{match_id}") as spectator,
+    ):
         snap = recv(p0)
         recv(p1), recv(spectator)
         assert snap["d"]["state"]["seat"] == 0
@@ -56,14 +58,19 @@ def test_sigkill_between_commit_and_publish(server_env: dict[str, str],
             assert frame["v"] == 1
             state = frame["d"]["state"]
             assert state["seat"] == 0 and state["phase"] != "place_tile"
-        print(f"\ncatch-up after SIGKILL between commit and publish: "
-              f"{time.monotonic() - died:.2f} s")
+        print(
+            f"\ncatch-up after SIGKILL between commit and publish: {time.monotonic() - died:.2f} s"
+        )
     with connect(f"{b.ws}/ws/matches/{match_id}?since=0") as late:
         assert [recv(late)["v"]] == [1]
 
 
-def test_redis_pausing_writes(server_env: dict[str, str], servers: list[Server],
-                              tmp_path: Path, private_redis: Any) -> None:  # noqa: F811
+def test_redis_pausing_writes(
+    server_env: dict[str, str],
+    servers: list[Server],
+    tmp_path: Path,
+    private_redis: Any,  # noqa: F811 - the fixture imported above
+) -> None:
     env = dict(server_env, REDIS_URL=private_redis.url)
     a = Server(env, tmp_path / "a.log")
     b = Server(env, tmp_path / "b.log")
@@ -71,9 +78,11 @@ def test_redis_pausing_writes(server_env: dict[str, str], servers: list[Server],
     a.start(), b.start()
     match_id, tokens = new_match(a)
     control = redis.Redis.from_url(private_redis.url)
-    with connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0, \
-            connect(f"{b.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1, \
-            connect(f"{b.ws}/ws/matches/{match_id}") as spectator:
+    with (
+        connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0,
+        connect(f"{b.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1,
+        connect(f"{b.ws}/ws/matches/{match_id}") as spectator,
+    ):
         snap = recv(p0)
         recv(p1), recv(spectator)
         act(p0, snap["d"]["state"], 0, "one")

@@ -17,41 +17,50 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.
 
 def _new_guest(server: Server, forwarded_for: str | None = None) -> int:
     headers = {"X-Forwarded-For": forwarded_for} if forwarded_for else {}
-    r = httpx.post(f"{server.url}/api/players", json={"name": "Ann"}, headers=headers,
-                   timeout=10)
+    r = httpx.post(f"{server.url}/api/players", json={"name": "Ann"}, headers=headers, timeout=10)
     return r.status_code
 
 
 def test_forwarded_for_is_believed_only_from_the_configured_proxy(
-        server_env: dict[str, str], servers: list[Server], tmp_path: Path) -> None:
+    server_env: dict[str, str], servers: list[Server], tmp_path: Path
+) -> None:
     limits = {"PLAYER_BURST": "3", "PLAYER_RATE_PER_MINUTE": "0.5"}
-    direct = Server({**server_env, **limits, "FORWARDED_ALLOW_IPS": "10.9.9.9"},
-                    tmp_path / "direct.log").start()
+    direct = Server(
+        {**server_env, **limits, "FORWARDED_ALLOW_IPS": "10.9.9.9"}, tmp_path / "direct.log"
+    ).start()
     servers.append(direct)
     # A client that is not the proxy cannot pose as other addresses to dodge the limit.
     statuses = [_new_guest(direct, f"203.0.113.{i}") for i in range(5)]
     assert statuses == [201, 201, 201, 429, 429]
     # Behind the configured proxy (here: us), each forwarded address has its own allowance.
-    proxied = Server({**server_env, **limits, "FORWARDED_ALLOW_IPS": "127.0.0.1"},
-                     tmp_path / "proxied.log").start()
+    proxied = Server(
+        {**server_env, **limits, "FORWARDED_ALLOW_IPS": "127.0.0.1"}, tmp_path / "proxied.log"
+    ).start()
     servers.append(proxied)
     assert [_new_guest(proxied, f"198.51.100.{i}") for i in range(5)] == [201] * 5
 
 
 def test_rate_limits_are_shared_by_the_instances(
-        server_env: dict[str, str], servers: list[Server], tmp_path: Path) -> None:
+    server_env: dict[str, str], servers: list[Server], tmp_path: Path
+) -> None:
     limits = {"PLAYER_BURST": "4", "PLAYER_RATE_PER_MINUTE": "0.5"}
     a = Server({**server_env, **limits}, tmp_path / "a.log").start()
     b = Server({**server_env, **limits}, tmp_path / "b.log").start()
     servers += [a, b]
     address = "192.0.2.77"  # both trust us as their proxy: one address on both instances
-    assert [_new_guest(a, address), _new_guest(b, address), _new_guest(a, address),
-            _new_guest(b, address), _new_guest(a, address), _new_guest(b, address)] \
-        == [201, 201, 201, 201, 429, 429]
+    assert [
+        _new_guest(a, address),
+        _new_guest(b, address),
+        _new_guest(a, address),
+        _new_guest(b, address),
+        _new_guest(a, address),
+        _new_guest(b, address),
+    ] == [201, 201, 201, 201, 429, 429]
 
 
-def test_tokens_stay_out_of_the_logs(server_env: dict[str, str], servers: list[Server],
-                                     tmp_path: Path) -> None:
+def test_tokens_stay_out_of_the_logs(
+    server_env: dict[str, str], servers: list[Server], tmp_path: Path
+) -> None:
     log = tmp_path / "server.log"
     server = Server({**server_env, "LOG_LEVEL": "info"}, log).start()
     servers.append(server)
@@ -69,8 +78,9 @@ def test_tokens_stay_out_of_the_logs(server_env: dict[str, str], servers: list[S
     assert "token=***" in text
 
 
-def test_slow_headers_are_cut_off(server_env: dict[str, str], servers: list[Server],
-                                  tmp_path: Path) -> None:
+def test_slow_headers_are_cut_off(
+    server_env: dict[str, str], servers: list[Server], tmp_path: Path
+) -> None:
     server = Server({**server_env, "HEADER_TIMEOUT": "1"}, tmp_path / "server.log").start()
     servers.append(server)
     silent = socket.create_connection(("127.0.0.1", server.port), timeout=10)

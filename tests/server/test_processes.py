@@ -16,8 +16,7 @@ from tests.server.conftest import Server, new_match, rest
 from tests.support.services import free_port, unavailable
 from tests.support.wait import START_TIMEOUT, wait_until
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
-              pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(120)]
 
 
 def recv(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
@@ -49,8 +48,13 @@ def act(ws: ClientConnection, state: dict[str, Any], version: int, action_id: st
     ws.send(json.dumps({"t": "action", "v": version, "id": action_id, "d": d}))
 
 
-def play_until(ws: dict[int, ClientConnection], state: dict[str, Any], version: int,
-               target: int, watcher: ClientConnection) -> tuple[dict[str, Any], int]:
+def play_until(
+    ws: dict[int, ClientConnection],
+    state: dict[str, Any],
+    version: int,
+    target: int,
+    watcher: ClientConnection,
+) -> tuple[dict[str, Any], int]:
     """Players act in turn until ``version`` reaches ``target``; returns the new state."""
     while version < target:
         seat = state["seat"]
@@ -62,15 +66,18 @@ def play_until(ws: dict[int, ClientConnection], state: dict[str, Any], version: 
     return state, version
 
 
-def test_two_instances_share_one_match(server_env: dict[str, str], servers: list[Server],
-                                       tmp_path: Path) -> None:
+def test_two_instances_share_one_match(
+    server_env: dict[str, str], servers: list[Server], tmp_path: Path
+) -> None:
     a = Server(server_env, tmp_path / "a.log").start()
     b = Server(server_env, tmp_path / "b.log").start()
     servers += [a, b]
     match_id, tokens = new_match(a)
-    with connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0, \
-            connect(f"{b.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1, \
-            connect(f"{b.ws}/ws/matches/{match_id}") as spectator:
+    with (
+        connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0,
+        connect(f"{b.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1,
+        connect(f"{b.ws}/ws/matches/{match_id}") as spectator,
+    ):
         snap = recv(spectator)
         recv(p0), recv(p1)
         state, version = play_until({0: p0, 1: p1}, snap["d"]["state"], 0, 12, p0)
@@ -84,13 +91,16 @@ def test_two_instances_share_one_match(server_env: dict[str, str], servers: list
 
 
 def test_sigkill_mid_match_loses_no_acknowledged_action(
-        server_env: dict[str, str], servers: list[Server], tmp_path: Path) -> None:
+    server_env: dict[str, str], servers: list[Server], tmp_path: Path
+) -> None:
     server = Server(server_env, tmp_path / "a.log").start()
     servers.append(server)
     match_id, tokens = new_match(server, bots=1)
     acked: list[dict[str, Any]] = []
-    with connect(f"{server.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0, \
-            connect(f"{server.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1:
+    with (
+        connect(f"{server.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0,
+        connect(f"{server.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1,
+    ):
         snap = recv(p0)
         recv(p1)
         sockets = {0: p0, 1: p1}
@@ -117,8 +127,10 @@ def test_sigkill_mid_match_loses_no_acknowledged_action(
         assert batches[frame["v"] - 1]["events"] == frame["d"]["events"]
     # The match continues: reconnect with since, catch up, play on (the bot too).
     last = acked[-1]["v"]
-    with connect(f"{restarted.ws}/ws/matches/{match_id}?token={tokens[0]}&since={last}") as p0, \
-            connect(f"{restarted.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1:
+    with (
+        connect(f"{restarted.ws}/ws/matches/{match_id}?token={tokens[0]}&since={last}") as p0,
+        connect(f"{restarted.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1,
+    ):
         recv(p1)
         version = last
         state = acked[-1]["d"]["state"]
@@ -128,8 +140,10 @@ def test_sigkill_mid_match_loses_no_acknowledged_action(
         state, version = play_until({0: p0, 1: p1}, state, version, version + 9, p0)
     final = rest(restarted, "GET", f"/api/matches/{match_id}")
     assert final["version"] >= version
-    seats = [b["seat"] for b in rest(restarted, "GET",
-                                     f"/api/matches/{match_id}/events?since={last}")["batches"]]
+    seats = [
+        b["seat"]
+        for b in rest(restarted, "GET", f"/api/matches/{match_id}/events?since={last}")["batches"]
+    ]
     assert 2 in seats, "the bot seat kept playing after the restart"
 
 
@@ -145,14 +159,31 @@ def private_redis(tmp_path: Path) -> Any:
         def start(self) -> None:
             try:
                 self.proc = subprocess.Popen(
-                    ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                     "--appendonly", "no", "--dir", str(tmp_path)],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    [
+                        "redis-server",
+                        "--port",
+                        str(port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--dir",
+                        str(tmp_path),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
             except FileNotFoundError as exc:
                 unavailable("redis-server", str(exc))
             try:
-                wait_until(self._answers, timeout=START_TIMEOUT, interval=0.1,
-                           message="private redis did not start")
+                wait_until(
+                    self._answers,
+                    timeout=START_TIMEOUT,
+                    interval=0.1,
+                    message="private redis did not start",
+                )
             except BaseException:
                 self.stop()
                 raise
@@ -184,8 +215,8 @@ def _health_if(server: Server, status: int) -> httpx.Response | None:
 
 
 def test_redis_outage_actions_commit_and_clients_catch_up(
-        server_env: dict[str, str], servers: list[Server], tmp_path: Path,
-        private_redis: Any) -> None:
+    server_env: dict[str, str], servers: list[Server], tmp_path: Path, private_redis: Any
+) -> None:
     env = dict(server_env, REDIS_URL=private_redis.url)
     a = Server(env, tmp_path / "a.log").start()
     b = Server(env, tmp_path / "b.log").start()
@@ -195,24 +226,42 @@ def test_redis_outage_actions_commit_and_clients_catch_up(
         snap = recv(spectator)
         state, version = snap["d"]["state"], 0
         private_redis.stop()
-        health = wait_until(lambda: _health_if(a, 503), timeout=15,
-                            message="instance A never noticed Redis going")
+        health = wait_until(
+            lambda: _health_if(a, 503), timeout=15, message="instance A never noticed Redis going"
+        )
         assert health.json()["database"] is True
         for _ in range(4):  # REST actions on instance A while the broker is down
             seat = state["seat"]
-            d = ({"type": "place_tile", "at": state["legal_placements"][0][:2],
-                  "rotation": state["legal_placements"][0][2]}
-                 if state["phase"] == "place_tile" else {"type": "pass"})
-            out = rest(a, "POST", f"/api/matches/{match_id}/actions", tokens[seat], v=version,
-                       d=d, id=f"r{version}")
+            d = (
+                {
+                    "type": "place_tile",
+                    "at": state["legal_placements"][0][:2],
+                    "rotation": state["legal_placements"][0][2],
+                }
+                if state["phase"] == "place_tile"
+                else {"type": "pass"}
+            )
+            out = rest(
+                a,
+                "POST",
+                f"/api/matches/{match_id}/actions",
+                tokens[seat],
+                v=version,
+                d=d,
+                id=f"r{version}",
+            )
             version = out["version"]
             state = rest(a, "GET", f"/api/matches/{match_id}")["state"]
         # Instance B's spectator catches up from the event log, broker or not.
         frames = recv_version(spectator, version, timeout=15)
         assert [f["v"] for f in frames if f["t"] == "events"] == list(range(1, version + 1))
         private_redis.start()
-        wait_until(lambda: _health_if(a, 200), timeout=15, interval=0.2,
-                   message="instance A never saw Redis come back")
+        wait_until(
+            lambda: _health_if(a, 200),
+            timeout=15,
+            interval=0.2,
+            message="instance A never saw Redis come back",
+        )
         seat = state["seat"]
         with connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[seat]}") as player:
             recv(player)
@@ -223,8 +272,9 @@ def test_redis_outage_actions_commit_and_clients_catch_up(
         assert [recv(late)["v"] for _ in range(version + 1)] == list(range(1, version + 2))
 
 
-def test_a_dead_redis_port_still_commits(server_env: dict[str, str], servers: list[Server],
-                                        tmp_path: Path) -> None:
+def test_a_dead_redis_port_still_commits(
+    server_env: dict[str, str], servers: list[Server], tmp_path: Path
+) -> None:
     env = dict(server_env, REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")
     server = Server(env, tmp_path / "dead.log").start()
     servers.append(server)

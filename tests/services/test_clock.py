@@ -1,6 +1,7 @@
 """The clock arithmetic (app/services/clock.py): time controls, banks and increments, per-turn
 and correspondence limits, time-outs and handover, outage credit, votes and the live ↔
-correspondence switch. Times are epoch milliseconds."""
+correspondence switch. Times are epoch milliseconds.
+"""
 
 from __future__ import annotations
 
@@ -23,23 +24,27 @@ def test_time_controls_parse_round_trip_and_label() -> None:
         '{"kind": "correspondence", "days": 3}': "3 days per move",
     }
     import json
+
     for raw, label in cases.items():
         tc = c.TimeControl.from_json(None if raw is None else json.loads(raw))
         assert tc.label() == label
         assert c.TimeControl.from_json(tc.to_json()) == tc
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"kind": "blitz"}, "time_control.kind"),
-    ({"kind": "per_turn"}, "time_control.seconds"),
-    ({"kind": "per_turn", "seconds": 7}, "time_control.seconds"),
-    ({"kind": "per_turn", "seconds": True}, "time_control.seconds"),
-    ({"kind": "fischer", "bank": 300, "increment": -1}, "time_control.increment"),
-    ({"kind": "fischer", "increment": 10}, "time_control.bank"),
-    ({"kind": "correspondence", "days": 5}, "time_control.days"),
-    ({"kind": "untimed", "days": 1}, "time_control.days"),
-    ("fast", "time_control"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"kind": "blitz"}, "time_control.kind"),
+        ({"kind": "per_turn"}, "time_control.seconds"),
+        ({"kind": "per_turn", "seconds": 7}, "time_control.seconds"),
+        ({"kind": "per_turn", "seconds": True}, "time_control.seconds"),
+        ({"kind": "fischer", "bank": 300, "increment": -1}, "time_control.increment"),
+        ({"kind": "fischer", "increment": 10}, "time_control.bank"),
+        ({"kind": "correspondence", "days": 5}, "time_control.days"),
+        ({"kind": "untimed", "days": 1}, "time_control.days"),
+        ("fast", "time_control"),
+    ],
+)
 def test_invalid_time_controls_name_the_field(data: object, field: str) -> None:
     with pytest.raises(c.InvalidTimeControl) as err:
         c.TimeControl.from_json(data)

@@ -1,5 +1,6 @@
 """The write path without HTTP: ``submit_action`` (idempotency, stale version, another
-instance writing first, the cache dropped on a failed write) and a read that races a commit."""
+instance writing first, the cache dropped on a failed write) and a read that races a commit.
+"""
 
 from __future__ import annotations
 
@@ -27,8 +28,11 @@ def _runtime(url: str) -> Runtime:
 
 async def _new_match(rt: Runtime) -> tuple[str, list[str]]:
     players = [(await identity.create_player(rt.db, rt.tokens, n))[0]["id"] for n in ("Ann", "Ben")]
-    code = (await lobby.create_lobby(rt, players[0], name=None, preset=None, rules=None,
-                                     seats=2, private=False))["code"]
+    code = (
+        await lobby.create_lobby(
+            rt, players[0], name=None, preset=None, rules=None, seats=2, private=False
+        )
+    )["code"]
     await lobby.join(rt, code, players[1])
     return await lobby.start(rt, code, players[0]), players
 
@@ -81,8 +85,9 @@ def test_a_stale_version_is_refused_and_changes_nothing(db_url: str) -> None:
     _run(db_url, body)
 
 
-def test_a_failed_write_drops_the_cached_state(db_url: str,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_drops_the_cached_state(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async def body(rt: Runtime) -> None:
         match_id, players = await _new_match(rt)
         move = await _first_move(rt, match_id)
@@ -130,8 +135,9 @@ def test_another_instance_writing_first(postgres_url: str) -> None:
 
 
 @pytest.mark.postgres
-def test_a_read_racing_a_commit_sees_one_version(postgres_url: str,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_read_racing_a_commit_sees_one_version(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async def body(a: Runtime) -> None:
         b = _runtime(postgres_url)
         try:
@@ -142,8 +148,7 @@ def test_a_read_racing_a_commit_sees_one_version(postgres_url: str,
 
             async def commit_in_between(self: hot.PgTx, match: str) -> dict[str, Any]:
                 if not raced:  # after A read the match row, before it reads the log
-                    raced.append(await play.submit_action(b, match_id, players[0], 0, "r1",
-                                                          move))
+                    raced.append(await play.submit_action(b, match_id, players[0], 0, "r1", move))
                 return await original(self, match)
 
             monkeypatch.setattr(hot.PgTx, "snapshot", commit_in_between)
@@ -157,10 +162,11 @@ def test_a_read_racing_a_commit_sees_one_version(postgres_url: str,
     _run(postgres_url, body)
 
 
-def test_a_clock_changed_between_actions_is_not_overwritten_by_the_fast_path(
-        db_url: str) -> None:
+def test_a_clock_changed_between_actions_is_not_overwritten_by_the_fast_path(db_url: str) -> None:
     """A leave countdown starts (the clock changes, the version does not) while this instance
-    caches the match: the next move must build on the stored clock, not the cached one."""
+    caches the match: the next move must build on the stored clock, not the cached one.
+    """
+
     async def body(rt: Runtime) -> None:
         match_id, players = await _new_match(rt)
         move = await _first_move(rt, match_id)

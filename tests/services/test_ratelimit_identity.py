@@ -30,8 +30,7 @@ def test_tokens_round_trip_and_refuse_forgeries() -> None:
     tokens = Tokens("a-secret-key-for-tests")
     token = tokens.issue("p1")
     assert tokens.verify(token) == "p1"
-    for bad in ("", "x", token[:-2] + "zz", Tokens("another-secret-key!!").issue("p1"),
-                "a" * 600):
+    for bad in ("", "x", token[:-2] + "zz", Tokens("another-secret-key!!").issue("p1"), "a" * 600):
         with pytest.raises(Unauthorized):
             tokens.verify(bad)
 
@@ -45,8 +44,7 @@ def test_names() -> None:
 
 def test_tokens_expire_and_old_ones_are_renewed() -> None:
     now = [1_000_000.0]
-    tokens = Tokens("a-secret-key-for-tests", lifetime=100, renew_after=40,
-                    clock=lambda: now[0])
+    tokens = Tokens("a-secret-key-for-tests", lifetime=100, renew_after=40, clock=lambda: now[0])
     token = tokens.issue("p1")
     assert tokens.renewal(token) is None  # young: nothing to renew
     now[0] += 50

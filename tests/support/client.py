@@ -1,5 +1,6 @@
 """A thin test client for the service: REST helpers and a websocket reader that skips
-presence frames."""
+presence frames.
+"""
 
 from __future__ import annotations
 
@@ -31,8 +32,9 @@ class Api:
         result: dict[str, Any] = r.json()
         return result
 
-    def post(self, path: str, headers: dict[str, str] | None = None,
-             status: int = 200, **body: Any) -> Any:
+    def post(
+        self, path: str, headers: dict[str, str] | None = None, status: int = 200, **body: Any
+    ) -> Any:
         """POST and check the status."""
         r = self.client.post(path, json=body or None, headers=headers or {})
         assert r.status_code == status, r.text
@@ -44,10 +46,12 @@ class Api:
         assert r.status_code == status, r.text
         return r.json()
 
-    def match(self, seats: int = 2, bots: int = 0, private: bool = False,
-              **lobby: Any) -> tuple[str, list[tuple[str, str, dict[str, str]]], str]:
+    def match(
+        self, seats: int = 2, bots: int = 0, private: bool = False, **lobby: Any
+    ) -> tuple[str, list[tuple[str, str, dict[str, str]]], str]:
         """Start a match with ``seats`` people plus ``bots`` bots: ``(match_id, players,
-        lobby code)``; players in seat order, people first."""
+        lobby code)``; players in seat order, people first.
+        """
         people = [self.player(name) for name in ("Ann", "Ben", "Cat", "Dan", "Eve")[:seats]]
         created = self.lobby(people[0][2], seats=seats + bots, private=private, **lobby)
         code = created["code"]

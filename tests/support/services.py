@@ -25,7 +25,8 @@ from app.settings import ROOT
 __all__ = ["channel_prefix", "postgres_url", "redis_url", "sqlite_url"]
 
 PG_ADMIN_URL = os.environ.get(
-    "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+    "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 MIGRATIONS = ROOT / "migrations"
 T = TypeVar("T")
@@ -34,7 +35,8 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 def run_async(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run a coroutine to completion on a fresh loop in a helper thread (works even when the
-    calling thread already runs a loop, as Playwright's sync API leaves one running)."""
+    calling thread already runs a loop, as Playwright's sync API leaves one running).
+    """
     box: dict[str, Any] = {}
 
     def target() -> None:

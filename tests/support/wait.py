@@ -18,8 +18,13 @@ T = TypeVar("T")
 START_TIMEOUT = float(os.environ.get("TEST_START_TIMEOUT", "120"))
 
 
-def wait_until(check: Callable[[], T | None], *, timeout: float = 10, interval: float = 0.05,
-               message: str = "condition not met") -> T:
+def wait_until(
+    check: Callable[[], T | None],
+    *,
+    timeout: float = 10,
+    interval: float = 0.05,
+    message: str = "condition not met",
+) -> T:
     """Call ``check`` until it returns a truthy value and return that value.
 
     Exceptions from ``check`` propagate (a check that must tolerate errors catches them and

@@ -55,7 +55,7 @@ def new_wof_game(players: tuple[str, ...] = PLAYERS, seed: int = WOF_SEED) -> Ga
 
 def next_segment(state: GameState) -> str | None:
     """Where the pig lands at the next wheel icon still in the deck."""
-    for tile in state.deck[state.deck_pos:]:
+    for tile in state.deck[state.deck_pos :]:
         icon = TILE_TYPES[tile].icon
         if icon:
             return SEGMENT_NAMES[(state.pig + icon) % len(SEGMENT_NAMES)]
@@ -65,7 +65,8 @@ def next_segment(state: GameState) -> str | None:
 def plan_action(state: GameState) -> Action:
     """The scripted move: the first legal placement; a crown where the pig lands next if free,
     else a follower on the first road, city or cloister spot (while 3+ remain), else pass; the
-    first Plague choice."""
+    first Plague choice.
+    """
     seat = state.seat
     if state.phase == PLACE_TILE:
         x, y, rotation = legal_placements(state)[0]
