@@ -6,7 +6,7 @@ moment — the committer died, or the broker dropped the publish. Rows logged be
 revision count as published.
 
 Revision ID: 0003_i9_outbox
-Revises: 0002_i15_accounts
+Revises: 0002_i13_clocks
 Create Date: 2026-11-23
 """
 
