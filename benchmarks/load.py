@@ -439,9 +439,11 @@ def main() -> int:
         _server(args.database_url, args.redis_url, args.root, lag_log) if not args.url else None
     )
     try:
-        with server if server is not None else contextlib.nullcontext((args.url, None)) as (
-            url,
-            pid,
+        with (
+            server if server is not None else contextlib.nullcontext((args.url, None)) as (
+                url,
+                pid,
+            )
         ):
             print(f"server {url} ({args.root})  duration {args.duration}s after warm-up")
             print(

@@ -378,7 +378,9 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
             changed = clock != live.clock
             live.clock = clock
             applied: Applied | None = None
+            leavers: list[int] = []
             if what == "end":
+                leavers = [int(s) for s in (clock or {}).get("away", {})]
                 await _end_early(rt, tx, live)
             elif what == "wait":
                 values: dict[str, Any] = {"next_bot_at": due}
@@ -412,6 +414,10 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
             _after_commit(rt, live, applied, "bot", started)
     if what == "end":
         await _announce_end(rt, match_id)
+        # Ratings (docs/RATINGS.md): the players who left count as left, then the match settles.
+        for gone in leavers:
+            await history.seat_taken_over(rt, match_id, gone)
+        await history.match_finished(rt, match_id)
         return False
     return True
 
