@@ -90,13 +90,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_simulate(args: argparse.Namespace) -> int:
-    players = [f"P{i + 1}" for i in range(args.players)]
-    records = Path(args.records) if args.records else None
-    if records:
-        records.mkdir(parents=True, exist_ok=True)
+def _options(args: argparse.Namespace) -> Options | None:
+    """The rules options of ``simulate``/``duel`` from their flags; None (after printing the
+    engine's message) when they are invalid.
+    """
     try:
-        options = Options(
+        return Options(
             tileset=args.tileset,
             river=args.river,
             farm_scoring=args.farm_scoring,
@@ -104,6 +103,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         )
     except EngineError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
+        return None
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    players = [f"P{i + 1}" for i in range(args.players)]
+    records = Path(args.records) if args.records else None
+    if records:
+        records.mkdir(parents=True, exist_ok=True)
+    options = _options(args)
+    if options is None:
         return 1
     rng = random.Random(args.seed)
     actions = 0
@@ -138,15 +147,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 def _cmd_duel(args: argparse.Namespace) -> int:
     from app.bots.duel import run_duel
 
-    try:
-        options = Options(
-            tileset=args.tileset,
-            river=args.river,
-            farm_scoring=args.farm_scoring,
-            small_city_two_points=args.small_city,
-        )
-    except EngineError as exc:
-        print(f"error: {exc.message}", file=sys.stderr)
+    options = _options(args)
+    if options is None:
         return 1
     started = time.perf_counter()
     result = run_duel(
