@@ -9,19 +9,41 @@
  *   t('unit.point', { n: 3 })             → "3 points" (plural forms by Intl.PluralRules)
  *   errorText('not_your_turn', message)   → the catalogue's words for a server error code
  *
- * A catalogue (./i18n/<lang>.js) is a flat object ``key → string`` or ``key → {one, other, …}``
- * (CLDR plural categories, chosen by ``params.n``). ``{name}`` placeholders are filled from
+ * A catalogue (./i18n/<lang>.js plus the area parts ./i18n/<area>.<lang>.js, merged below) is
+ * a flat object ``key → string`` or ``key → {one, other, …}`` (CLDR plural categories, chosen
+ * by ``params.n``). ``{name}`` placeholders are filled from
  * ``params``. A key missing in a language falls back to English, then to the key itself, so a
- * new string never breaks a screen: add it to en.js first, then to de.js and fr.js.
+ * new string never breaks a screen: add it to the English part first, then to German and French.
  *
  * The language is chosen once per page: a stored choice (``carcassonne.lang``), else the first
  * of ``navigator.languages`` we have, else English. ``<html lang>`` follows it. Changing it
  * (``setLang``) stores it and calls the listeners (main.js re-renders the current screen).
  */
 
-import en from './i18n/en.js';
-import de from './i18n/de.js';
-import fr from './i18n/fr.js';
+import enCommon from './i18n/en.js';
+import enLog from './i18n/log.en.js';
+import enMatch from './i18n/match.en.js';
+import enScreens from './i18n/screens.en.js';
+import enClock from './i18n/clock.en.js';
+import enAccount from './i18n/account.en.js';
+import deCommon from './i18n/de.js';
+import deLog from './i18n/log.de.js';
+import deMatch from './i18n/match.de.js';
+import deScreens from './i18n/screens.de.js';
+import deClock from './i18n/clock.de.js';
+import deAccount from './i18n/account.de.js';
+import frCommon from './i18n/fr.js';
+import frLog from './i18n/log.fr.js';
+import frMatch from './i18n/match.fr.js';
+import frScreens from './i18n/screens.fr.js';
+import frClock from './i18n/clock.fr.js';
+import frAccount from './i18n/account.fr.js';
+
+// One catalogue per language, merged from its parts (./i18n/<lang>.js and ./i18n/<area>.<lang>.js)
+// so that each area's strings live beside each other and a key is defined once.
+const en = { ...enCommon, ...enLog, ...enMatch, ...enScreens, ...enClock, ...enAccount };
+const de = { ...deCommon, ...deLog, ...deMatch, ...deScreens, ...deClock, ...deAccount };
+const fr = { ...frCommon, ...frLog, ...frMatch, ...frScreens, ...frClock, ...frAccount };
 
 const CATALOGUES = { en, de, fr };
 const STORE_KEY = 'carcassonne.lang';
