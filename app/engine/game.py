@@ -55,17 +55,13 @@ from app.engine.state import (
     find,
     install_replay,
 )
+from app.engine.tile_tables import BASE_TILES, LAKE, RIVER_TILES, SPRING, START_TILE
 from app.engine.tiles import (
-    BASE_TILES,
     CITY,
-    LAKE,
     RING,
-    RIVER_TILES,
     ROAD,
     ROLE_NAMES,
     ROTATED,
-    SPRING,
-    START_TILE,
     TILE_TYPES,
     wheel_deck_counts,
 )

@@ -68,7 +68,7 @@ SEGMENTS: tuple[tuple[str, int], ...] = (
 
 #: Tile type → copies in the 72-tile deck, icon copies included (§6.7): the 63 tiles of base-game
 #: design (the base set less one each of E, H, J, K, L, N, P, R, V) and the 9 tiles of other
-#: expansions' designs (shapes in ``tiles.WHEEL_SHAPES``).
+#: expansions' designs (shapes in ``tile_tables.WHEEL_SHAPES``).
 DECK: dict[str, int] = {
     "A": 2,
     "B": 4,

@@ -14,14 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from app.engine.tile_tables import BASE_TILES, RIVER_TILES
 from app.engine.tiles import (
-    BASE_TILES,
     CITY,
     CLOISTER,
     EDGE_NAMES,
     FIELD,
     HALVES,
-    RIVER_TILES,
     ROTATED,
     SIDES,
 )
