@@ -158,6 +158,7 @@ class LiveMatchOut(BaseModel):
     players: list[str]
     turn: int
     spectators: int
+    time_control: dict[str, Any] | None = None
     time_label: str = "untimed"
 
 

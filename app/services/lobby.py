@@ -218,13 +218,17 @@ async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
                 "players": [s["name"] for s in m.seats],
                 "turn": m.turn,
                 "spectators": spectators[m.id],
-                "time_label": clocks.lobby_fields(m.clock["control"] if m.clock else None)[
-                    "time_label"
-                ],
+                **_time_fields(m.clock),
             }
             for m in live
         ],
     }
+
+
+def _time_fields(clock: dict[str, Any] | None) -> dict[str, Any]:
+    """A live match's ``time_control`` (JSON, worded by the client) and its English label."""
+    fields = clocks.lobby_fields(clock["control"] if clock else None)
+    return {"time_control": fields["time_control"], "time_label": fields["time_label"]}
 
 
 async def join(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:

@@ -137,6 +137,10 @@ def test_start_needs_two_and_deals_a_match(api: Api, client: TestClient) -> None
     assert [s["name"] for s in match["seats"]] == ["Ann", "Ben"] and match["you"] == 0
     listed = api.get("/api/lobbies")["matches"]
     assert any(m["id"] == match_id and m["players"] == ["Ann", "Ben"] for m in listed)
+    # The list carries the clock as JSON too, so the client words it in the reader's language.
+    live = next(m for m in listed if m["id"] == match_id)
+    assert live["time_control"]["kind"] in {"untimed", "per_turn", "fischer", "correspondence"}
+    assert isinstance(live["time_label"], str)
 
 
 def test_a_host_leaving_hands_over(api: Api) -> None:

@@ -8,9 +8,11 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, toast } from '../dom.js';
 import { t } from '../i18n.js';
+import { lengthLimit } from '../limit.js';
 
 function field(id, label, attrs) {
-  return [h('label', { for: id }, label), h(`input#${id}`, { name: id, ...attrs })];
+  const input = h(`input#${id}`, { name: id, ...attrs });
+  return [h('label', { for: id }, label), input, attrs.type === 'text' && attrs.maxlength ? lengthLimit(input).node : null];
 }
 
 function form(id, title, fields, submitLabel, onSubmit) {

@@ -7,8 +7,9 @@
 import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, clear } from '../dom.js';
-import { PRESET_INFO, presetTitle, matchingPreset } from './rules.js';
+import { PRESET_KEYS, presetInfo, presetTitle, matchingPreset } from './rules.js';
 import { t } from '../i18n.js';
+import { lengthLimit } from '../limit.js';
 
 let presetCache = null;
 export async function loadPresets() {
@@ -28,11 +29,11 @@ export async function loadPresets() {
 export function rulesEditor(presets, value, onChange, { disabled = false } = {}) {
   let current = { preset: value.preset || null, rules: { ...value.rules } };
   const node = h('div.rules-editor');
-  const cards = h('div.preset-cards', { role: 'radiogroup', 'aria-label': 'Rules preset' });
-  const opts = h('fieldset.options', {}, h('legend', 'Individual options'));
+  const cards = h('div.preset-cards', { role: 'radiogroup', 'aria-label': t('create.presetAria') });
+  const opts = h('fieldset.options', {}, h('legend', t('create.options')));
   node.append(cards, opts);
 
-  const order = ['standard', 'first_edition', 'river', 'wheel_of_fortune'];
+  const order = PRESET_KEYS;
   const keys = Object.keys(presets).sort((a, b) => (order.indexOf(a) + 99) % 99 - (order.indexOf(b) + 99) % 99);
 
   function emit() {
@@ -52,22 +53,22 @@ export function rulesEditor(presets, value, onChange, { disabled = false } = {})
           current = { preset: key, rules: { ...presets[key] } };
           emit();
         },
-      }, h('b', presetTitle(key)), h('small', (PRESET_INFO[key] && PRESET_INFO[key].text) || '')));
+      }, h('b', presetTitle(key)), h('small', (presetInfo(key) && presetInfo(key).text) || '')));
     }
     cards.appendChild(h('div.preset-card.custom', { class: current.preset ? '' : 'checked', 'aria-hidden': 'true' },
-      h('b', 'Custom'), h('small', current.preset ? 'Change an option below' : 'Your own mix of options')));
+      h('b', t('create.custom')), h('small', current.preset ? t('create.customChange') : t('create.customMix'))));
     const r = current.rules;
-    clear(opts).appendChild(h('legend', 'Individual options'));
+    clear(opts).appendChild(h('legend', t('create.options')));
     opts.append(
       h('label.check', {}, h('input', { type: 'checkbox', name: 'river', checked: !!r.river, disabled: disabled || r.tileset === 'wheel_of_fortune',
         onchange: (e) => { current.rules.river = e.target.checked; emit(); } }),
-      h('span', {}, h('b', 'The River'), h('small', ' — 12 river tiles open the game'))),
+      h('span', {}, h('b', t('create.river')), h('small', ` — ${t('create.riverHelp')}`))),
       h('label.check', {}, h('input', { type: 'checkbox', name: 'small_city_two_points', checked: !!r.small_city_two_points, disabled,
         onchange: (e) => { current.rules.small_city_two_points = e.target.checked; emit(); } }),
-      h('span', {}, h('b', 'Small cities score 2'), h('small', ' — a completed two-tile city gives 2 points (first edition)'))),
-      h('div.radio-row', { role: 'radiogroup', 'aria-label': 'Farm scoring' },
-        h('span.opt-label', 'Farms'),
-        ...[['modern', 'Modern: 3 per completed city'], ['original', 'Original: 4 per city to the majority']].map(([v, label]) =>
+      h('span', {}, h('b', t('create.smallCities')), h('small', ` — ${t('create.smallCitiesHelp')}`))),
+      h('div.radio-row', { role: 'radiogroup', 'aria-label': t('create.farmScoring') },
+        h('span.opt-label', t('create.farms')),
+        ...[['modern', t('create.farmsModern')], ['original', t('create.farmsOriginal')]].map(([v, label]) =>
           h('label.radio', {}, h('input', { type: 'radio', name: `farm_scoring_${uid}`, value: v, checked: r.farm_scoring === v, disabled,
             onchange: () => { current.rules.farm_scoring = v; emit(); } }), h('span', label)))),
     );
@@ -85,7 +86,7 @@ export function rulesEditor(presets, value, onChange, { disabled = false } = {})
 }
 
 export function seatPicker(value, onChange, { min = 2, disabled = false } = {}) {
-  const node = h('div.segmented', { role: 'radiogroup', 'aria-label': 'Seats' });
+  const node = h('div.segmented', { role: 'radiogroup', 'aria-label': t('create.seats') });
   const render = (v) => {
     clear(node);
     for (let n = 2; n <= 5; n += 1) {
@@ -100,22 +101,23 @@ export function seatPicker(value, onChange, { min = 2, disabled = false } = {}) 
 
 export function mount(root, ctx) {
   const who = session.player();
-  const wrap = h('section.create', {}, h('h1', 'Create a table'), h('div.loading', 'Loading rules…'));
+  const wrap = h('section.create', {}, h('h1', t('create.title')), h('div.loading', t('create.loading')));
   root.appendChild(wrap);
   let alive = true;
   loadPresets().then((presets) => {
     if (!alive) return;
     const state = { preset: 'standard' in presets ? 'standard' : Object.keys(presets)[0] || null, rules: {}, seats: 2,
-      private: true, name: who ? `${who.name}'s table` : 'My table' };
+      private: true, name: who ? t('create.defaultName', { name: who.name }) : t('create.myTable') };
     state.rules = { ...(presets[state.preset] || {}) };
     const nameInput = h('input#table-name', { type: 'text', maxlength: 40, value: state.name,
       oninput: (e) => { state.name = e.target.value; } });
+    const nameCount = lengthLimit(nameInput);
     const editor = rulesEditor(presets, state, (v) => { state.preset = v.preset; state.rules = v.rules; });
     const seats = seatPicker(state.seats, (n) => { state.seats = n; });
-    const vis = h('div.segmented', { role: 'radiogroup', 'aria-label': 'Visibility' });
+    const vis = h('div.segmented', { role: 'radiogroup', 'aria-label': t('create.visibility') });
     const renderVis = () => {
       clear(vis);
-      for (const [priv, label, sub] of [[true, 'Private', 'invite link only'], [false, 'Public', 'listed for everyone']]) {
+      for (const [priv, label, sub] of [[true, t('create.private'), t('create.privateSub')], [false, t('create.public'), t('create.publicSub')]]) {
         vis.appendChild(h('button.seg.wide', { type: 'button', role: 'radio', 'aria-checked': state.private === priv ? 'true' : 'false',
           class: state.private === priv ? 'checked' : '', id: priv ? 'vis-private' : 'vis-public',
           onclick: () => { state.private = priv; renderVis(); } }, h('b', label), h('small', sub)));
@@ -125,7 +127,7 @@ export function mount(root, ctx) {
     // Rated tables: accounts only (the server checks rules and seats too).
     const rated = h('input#create-rated', { type: 'checkbox', disabled: !(who && who.username) });
     const error = h('p.field-error', { role: 'alert' });
-    const submit = h('button.btn.primary.big#create-submit', { type: 'submit' }, 'Create table');
+    const submit = h('button.btn.primary.big#create-submit', { type: 'submit' }, t('create.submit'));
     const form = h('form.panel.create-form', {
       onsubmit: async (e) => {
         e.preventDefault();
@@ -144,18 +146,18 @@ export function mount(root, ctx) {
         }
       },
     },
-    h('div.form-row', {}, h('label', { for: 'table-name' }, 'Table name'), nameInput),
-    h('div.form-row', {}, h('span.label', 'Rules'), editor.node),
-    h('div.form-row', {}, h('span.label', 'Seats'), seats.node, h('small.help', 'Fill seats with friends or computer players in the waiting room.')),
-    h('div.form-row', {}, h('span.label', 'Who can join'), vis),
+    h('div.form-row', {}, h('label', { for: 'table-name' }, t('create.name')), nameInput, nameCount.node),
+    h('div.form-row', {}, h('span.label', t('create.rules')), editor.node),
+    h('div.form-row', {}, h('span.label', t('create.seats')), seats.node, h('small.help', t('create.seatsHelp'))),
+    h('div.form-row', {}, h('span.label', t('create.who')), vis),
     h('label.check', { for: 'create-rated' }, rated, t('create.rated')),
     error,
-    h('div.row.end', {}, h('a.btn.secondary', { href: '#/lobbies' }, 'Cancel'), submit));
-    clear(wrap).append(h('h1', 'Create a table'), form);
+    h('div.row.end', {}, h('a.btn.secondary', { href: '#/lobbies' }, t('create.cancel')), submit));
+    clear(wrap).append(h('h1', t('create.title')), form);
   }).catch((err) => {
     if (!alive) return;
-    clear(wrap).append(h('h1', 'Create a table'), h('p.field-error', api.friendly(err)),
-      h('button.btn', { onclick: () => ctx.go('#/create') }, 'Try again'));
+    clear(wrap).append(h('h1', t('create.title')), h('p.field-error', api.friendly(err)),
+      h('button.btn', { onclick: () => ctx.go('#/create') }, t('app.tryAgain')));
   });
   return () => { alive = false; };
 }

@@ -25,7 +25,7 @@ export function mount(root, ctx) {
     for (const p of data.players) {
       body.appendChild(h('tr', {}, h('td', String(p.rank)),
         h('td', {}, h('a', { href: `#/player/${encodeURIComponent(p.id)}` }, p.name), ` @${p.username}`),
-        h('td', { title: `mu ${p.mu.toFixed(2)}, sigma ${p.sigma.toFixed(2)}` }, String(p.rating)),
+        h('td', { title: t('leaderboard.skill', { mu: p.mu.toFixed(2), sigma: p.sigma.toFixed(2) }) }, String(p.rating)),
         h('td', String(p.games))));
     }
   }).catch((err) => { if (alive) root.appendChild(h('p.field-error', api.friendly(err))); });

@@ -8,7 +8,7 @@ import { ratedTag } from '../ratings.js';
 import * as api from '../api.js';
 import { t as tr } from '../i18n.js';
 import { h, clear, toast, onVisibility } from '../dom.js';
-import { rulesSummary } from './rules.js';
+import { rulesSummary, timeLabel } from './rules.js';
 
 const REFRESH_MS = 3000;
 
@@ -70,8 +70,9 @@ export function mount(root, ctx) {
       const host = l.seats.find((s) => s.player === l.host);
       openList.appendChild(h('li.card', { dataset: { lobby: l.code } },
         h('div.card-main', {},
-          h('b', { title: l.name || '' }, l.name || 'Table', ratedTag(l)),
-          h('small', `${host ? `${host.name}'s table · ` : ''}${rulesSummary(l.rules, l.preset)} · ${l.time_label || 'untimed'}`)),
+          h('b', { title: l.name || '' }, l.name || tr('room.table'), ratedTag(l)),
+          h('small', [host ? tr('lobbies.hostTable', { name: host.name }) : null, rulesSummary(l.rules, l.preset),
+            timeLabel(l.time_control, l.time_label)].filter(Boolean).join(' · '))),
         h('span.badge', `${filled}/${l.max_seats}`),
         h('a.btn.join', { href: `#/lobby/${encodeURIComponent(l.code)}` }, filled >= l.max_seats ? tr('lobbies.view') : tr('lobbies.join'))));
     }
@@ -86,8 +87,9 @@ export function mount(root, ctx) {
     for (const m of matches) {
       liveList.appendChild(h('li.card', { dataset: { match: m.id } },
         h('div.card-main', {},
-          h('b', { title: m.name || '' }, m.name || 'Match'),
-          h('small', `${(m.players || []).join(' · ')}${m.turn !== undefined ? ` · turn ${m.turn}` : ''} · ${m.time_label || 'untimed'}`)),
+          h('b', { title: m.name || '' }, m.name || tr('lobbies.match')),
+          h('small', [...(m.players || []), m.turn !== undefined ? tr('lobbies.turn', { n: m.turn }) : null,
+            timeLabel(m.time_control, m.time_label)].filter((x) => x !== null).join(' · '))),
         h('span.badge', { title: tr('lobbies.spectators') }, tr('lobbies.watching', { n: m.spectators || 0 })),
         h('a.btn.secondary.watch', { href: `#/match/${encodeURIComponent(m.id)}` }, tr('lobbies.watch'))));
     }

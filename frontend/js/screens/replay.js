@@ -14,7 +14,7 @@
 import * as api from '../api.js';
 import { Board } from '../board.js';
 import { h, clear } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, has } from '../i18n.js';
 import { swatch, meepleIcon } from '../pieces.js';
 import { describe } from '../words.js';
 
@@ -48,6 +48,16 @@ function dropZone(onRecord) {
   }, h('h1', t('replay.openTitle')), h('p.lead', t('replay.openLead')),
   h('label.btn.primary', { for: 'record-file' }, t('replay.choose')), input, error);
   return zone;
+}
+
+/**
+ * One line of the shuffle check in words: the check's name and, when it passed, what it proved
+ * (the server's own detail, in English, only where it holds data or says what failed).
+ */
+function checkText(c) {
+  const name = has(`replay.check.${c.name}`) ? t(`replay.check.${c.name}`) : c.name;
+  if (c.ok && has(`replay.checkOk.${c.name}`)) return `${name}: ${t(`replay.checkOk.${c.name}`)}`;
+  return `${name}: ${c.detail}`;
 }
 
 export function mount(root, ctx) {
@@ -130,7 +140,7 @@ export function mount(root, ctx) {
         const v = await api.post(`/api/verify${query}`, data.record, { auth: false });
         ui.verify.append(
           h('p', { class: v.ok ? 'verify-ok' : 'verify-bad' }, v.ok ? t('replay.verified') : `${t('replay.notVerified')} ${v.problem}`),
-          h('ul.verify-checks', {}, ...v.checks.map((c) => h('li', `${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`))));
+          h('ul.verify-checks', {}, ...v.checks.map((c) => h('li', `${c.ok ? '✓' : '✗'} ${checkText(c)}`))));
       },
     }, t('replay.verify')));
     return h('div.fairness', {}, h('h2', t('replay.fairTitle')), ...rows, ui.verify);

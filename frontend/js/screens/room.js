@@ -12,12 +12,12 @@ import { h, clear, toast, copyButton } from '../dom.js';
 import { LiveSocket } from '../socket.js';
 import { COLOURS, COLOUR_ORDER, swatch } from '../pieces.js';
 import { loadPresets, rulesEditor, seatPicker } from './create.js';
-import { rulesLines, rulesSummary } from './rules.js';
+import { rulesLines, rulesSummary, timeLabel, atZeroText } from './rules.js';
 import { timeControlPicker, timeSummary } from './timecontrol.js';
 import { errorPanel } from '../errorPanel.js';
 import { chatBox } from '../chat.js';
 import { isMissing, missingPanel } from '../missing.js';
-import { t } from '../i18n.js';
+import { t, errorText } from '../i18n.js';
 
 export function inviteLink(code) {
   return `${location.origin}${location.pathname}#/lobby/${encodeURIComponent(code)}`;
@@ -41,7 +41,7 @@ export function mount(root, ctx) {
     send: (frame) => !!socket && socket.send(frame),
   });
 
-  const wrap = h('section.room', {}, h('div.loading', {}, h('div.spinner'), 'Opening the table…'));
+  const wrap = h('section.room', {}, h('div.loading', {}, h('div.spinner'), t('room.opening')));
   root.appendChild(wrap);
 
   const mySeat = () => (lobby ? lobby.seats.find((s) => s.player && me && s.player === me.id) : null);
@@ -57,13 +57,13 @@ export function mount(root, ctx) {
     if (lobby && next.version !== undefined && lobby.version !== undefined && next.version < lobby.version) return;
     lobby = next;
     if (lobby.status === 'started' && lobby.match_id) {
-      toast('The match has started!', 'success');
+      toast(t('room.started'), 'success');
       moveToMatch();
       return;
     }
     const seated = !!mySeat();
     if (wasSeated && !seated) {
-      toast('You are no longer seated at this table.', 'error');
+      toast(t('room.unseated'), 'error');
     }
     wasSeated = seated;
     render();
@@ -87,30 +87,30 @@ export function mount(root, ctx) {
     if (!filled) {
       return h('li.seat.empty', { dataset: { seat: i } },
         h('span.seat-swatch.empty', { html: '' }),
-        h('div.seat-main', {}, h('b', 'Open seat'), h('small', 'Waiting for a player')),
+        h('div.seat-main', {}, h('b', t('room.openSeat')), h('small', t('room.waitingPlayer'))),
         isHost() && lobby.status === 'open'
-          ? h('button.btn.small.secondary.add-bot', { onclick: () => act(() => api.addBot(code)) }, '+ Computer player')
+          ? h('button.btn.small.secondary.add-bot', { onclick: () => act(() => api.addBot(code)) }, t('room.addBot'))
           : null);
     }
     const mine = me && s.player === me.id;
     const host = s.player && s.player === lobby.host;
     const online = s.bot || s.connected;
     return h('li.seat', { dataset: { seat: i, colour: s.colour }, class: mine ? 'mine' : '' },
-      h('span.seat-swatch', { html: swatch(s.colour, 30), title: COLOURS[s.colour] ? COLOURS[s.colour].label : s.colour }),
+      h('span.seat-swatch', { html: swatch(s.colour, 30), title: COLOURS[s.colour] ? t(`colour.${s.colour}`) : s.colour }),
       h('div.seat-main', {},
-        h('b.seat-name.name-cut', { title: s.name || '' }, s.name || (s.bot ? 'Computer' : 'Player')),
+        h('b.seat-name.name-cut', { title: s.name || '' }, s.name || (s.bot ? t('room.computer') : t('room.player'))),
         h('small', {},
-          mine ? h('span.tag.you', 'You') : null,
-          host ? h('span.tag.host', 'Host') : null,
-          s.bot ? h('span.tag.bot', 'Computer') : null,
+          mine ? h('span.tag.you', t('room.you')) : null,
+          host ? h('span.tag.host', t('room.host')) : null,
+          s.bot ? h('span.tag.bot', t('room.computer')) : null,
           s.bot && !(isHost() && lobby.status === 'open') ? h('span.tag.level', t(`bot.level.${s.level || 'normal'}`)) : null,
-          h('span.conn', { class: online ? 'on' : 'off', title: online ? 'Connected' : 'Not connected' },
-            h('i.dot'), s.bot ? 'ready' : online ? 'online' : 'offline'))),
+          h('span.conn', { class: online ? 'on' : 'off', title: online ? t('room.connected') : t('room.notConnected') },
+            h('i.dot'), s.bot ? t('room.ready') : online ? t('room.online') : t('room.offline')))),
       isHost() && lobby.status === 'open' ? levelSelect(s) : null,
       isHost() && !mine && lobby.status === 'open'
         ? (s.bot
-          ? h('button.btn.small.ghost.remove-bot', { onclick: () => act(() => api.removeBot(code, i)), 'aria-label': `Remove computer player ${s.name}` }, 'Remove')
-          : h('button.btn.small.ghost.kick', { onclick: () => { if (window.confirm(`Remove ${s.name} from the table?`)) act(() => api.kick(code, i)); }, 'aria-label': `Remove ${s.name}` }, 'Remove'))
+          ? h('button.btn.small.ghost.remove-bot', { onclick: () => act(() => api.removeBot(code, i)), 'aria-label': t('room.removeBotAria', { name: s.name }) }, t('room.remove'))
+          : h('button.btn.small.ghost.kick', { onclick: () => { if (window.confirm(t('room.kickConfirm', { name: s.name }))) act(() => api.kick(code, i)); }, 'aria-label': t('room.kickAria', { name: s.name }) }, t('room.remove')))
         : null);
   }
 
@@ -130,11 +130,11 @@ export function mount(root, ctx) {
     const seat = mySeat();
     if (!seat) return null;
     const taken = new Set(lobby.seats.filter((s) => (s.player || s.bot) && s !== seat).map((s) => s.colour));
-    return h('div.colour-picker', { role: 'radiogroup', 'aria-label': 'Your colour' },
-      h('span.label', 'Your colour'),
+    return h('div.colour-picker', { role: 'radiogroup', 'aria-label': t('room.yourColour') },
+      h('span.label', t('room.yourColour')),
       COLOUR_ORDER.map((c) => h('button.colour-btn', {
         type: 'button', role: 'radio', 'aria-checked': seat.colour === c ? 'true' : 'false',
-        'aria-label': `${COLOURS[c].label}${taken.has(c) ? ' (taken)' : ''}`, title: COLOURS[c].label,
+        'aria-label': taken.has(c) ? t('room.colourTaken', { colour: t(`colour.${c}`) }) : t(`colour.${c}`), title: t(`colour.${c}`),
         disabled: taken.has(c), class: seat.colour === c ? 'checked' : '', dataset: { colour: c },
         html: swatch(c, 30),
         onclick: () => act(() => api.pickColour(code, c)),
@@ -143,11 +143,11 @@ export function mount(root, ctx) {
 
   function rulesPanel() {
     if (!isHost() || lobby.status !== 'open') {
-      return h('div.panel', {}, h('h2', 'Rules'),
+      return h('div.panel', {}, h('h2', t('room.rules')),
         h('p', h('b', rulesSummary(lobby.rules, lobby.preset))),
         h('ul.rules-lines', {}, rulesLines(lobby.rules).map((l) => h('li', l))),
-        timeSummary(lobby),
-        h('p.help', `${lobby.private ? 'Private: only people with the link can join.' : 'Public: listed on the tables page.'}`));
+        timeSummary({ ...lobby, time_label: timeLabel(lobby.time_control, lobby.time_label), at_zero: atZeroText(lobby.time_control) }),
+        h('p.help', lobby.private ? t('room.privateHelp') : t('room.publicHelp')));
     }
     const filled = lobby.seats.filter((s) => s.player || s.bot).length;
     if (!editor || !editingRules) {
@@ -162,18 +162,18 @@ export function mount(root, ctx) {
     }
     const privBtn = h('label.check', {}, h('input#lobby-private', { type: 'checkbox', checked: !!lobby.private,
       onchange: (e) => act(() => api.updateLobby(code, { private: e.target.checked })) }),
-    h('span', {}, h('b', 'Private'), h('small', ' — only people with the invite link can join')));
-    return h('div.panel.host-rules', {}, h('h2', 'Rules'), editor.node,
-      h('div.form-row', {}, h('span.label', 'Seats'), seatCtl.node),
+    h('span', {}, h('b', t('create.private')), h('small', ` — ${t('room.privateCheck')}`)));
+    return h('div.panel.host-rules', {}, h('h2', t('room.rules')), editor.node,
+      h('div.form-row', {}, h('span.label', t('create.seats')), seatCtl.node),
       timeControlPicker(lobby.time_control, (tc) => act(() => api.updateLobby(code, { time_control: tc }))),
-      h('p.help', lobby.at_zero || ''), privBtn);
+      h('p.help', atZeroText(lobby.time_control)), privBtn);
   }
 
   function render() {
     if (!alive) return;
     if (lobby.status === 'closed') {
-      clear(wrap).append(h('div.panel.error-panel', {}, h('h2', lobby.name || 'Table'),
-        h('p', 'This table has been closed.'), h('a.btn', { href: '#/lobbies' }, 'Back to the tables')));
+      clear(wrap).append(h('div.panel.error-panel', {}, h('h2', lobby.name || t('room.table')),
+        h('p', t('room.closed')), h('a.btn', { href: '#/lobbies' }, t('app.backToTables'))));
       return;
     }
     // Re-rendering moves the chat box: keep the caret of someone typing.
@@ -187,13 +187,12 @@ export function mount(root, ctx) {
     decorateSeats(seats, lobby);
     const link = inviteLink(lobby.code);
     const invite = h('div.panel.invite#invite', {},
-      h('h2', lobby.private ? 'Invite your friends' : 'Invite'),
-      h('p.help', lobby.private ? 'This table is private: send this link or code to the people you want to play with.'
-        : 'This table is public, and you can also send the link.'),
-      h('div.invite-code', {}, h('span.label', 'Code'), h('code#invite-code', lobby.code),
-        copyButton('Copy code', lobby.code, { id: 'copy-code' })),
-      h('div.invite-link', {}, h('input#invite-link', { type: 'text', readonly: true, value: link, 'aria-label': 'Invite link',
-        onfocus: (e) => e.target.select() }), copyButton('Copy link', link, { id: 'copy-invite' })));
+      h('h2', lobby.private ? t('room.inviteFriends') : t('room.invite')),
+      h('p.help', lobby.private ? t('room.invitePrivate') : t('room.invitePublic')),
+      h('div.invite-code', {}, h('span.label', t('room.code')), h('code#invite-code', lobby.code),
+        copyButton(t('room.copyCode'), lobby.code, { id: 'copy-code' })),
+      h('div.invite-link', {}, h('input#invite-link', { type: 'text', readonly: true, value: link, 'aria-label': t('room.inviteLink'),
+        onfocus: (e) => e.target.select() }), copyButton(t('room.copyLink'), link, { id: 'copy-invite' })));
     const start = isHost()
       ? h('button.btn.primary.big#start-match', { disabled: filled < 2, onclick: async (e) => {
         e.target.disabled = true;
@@ -203,24 +202,24 @@ export function mount(root, ctx) {
           lobby.status = 'started';
           moveToMatch();
         } else e.target.disabled = false;
-      } }, filled < 2 ? 'Need at least 2 players' : `Start the match (${filled} players)`)
-      : h('p.waiting-note', {}, h('span.spinner.small'), seat ? 'Waiting for the host to start…' : 'You are watching this table.');
+      } }, filled < 2 ? t('room.needTwo') : t('room.start', { n: filled }))
+      : h('p.waiting-note', {}, h('span.spinner.small'), seat ? t('room.waitingHost') : t('room.watchingTable'));
     const joinBtn = !seat && lobby.status === 'open' && filled < lobby.max_seats
-      ? h('button.btn.primary#take-seat', { onclick: () => act(() => api.joinLobby(code), 'You took a seat') }, 'Take a seat') : null;
+      ? h('button.btn.primary#take-seat', { onclick: () => act(() => api.joinLobby(code), t('room.tookSeat')) }, t('room.takeSeat')) : null;
     clear(wrap).append(
       h('div.room-head', {},
-        h('div', {}, h('h1#room-title', lobby.name || 'Table'),
-          h('p.lead', {}, h('span.badge', lobby.private ? 'Private' : 'Public'), ' ', rulesSummary(lobby.rules, lobby.preset),
-            ' · ', h('span#room-time', lobby.time_label || 'untimed'),
+        h('div', {}, h('h1#room-title', { class: 'name-cut', title: lobby.name || '' }, lobby.name || t('room.table')),
+          h('p.lead', {}, h('span.badge', lobby.private ? t('create.private') : t('create.public')), ' ', rulesSummary(lobby.rules, lobby.preset),
+            ' · ', h('span#room-time', timeLabel(lobby.time_control, lobby.time_label)),
             ratedTag(lobby))),
         h('div.row', {},
           seat ? h('button.btn.ghost#leave-table', { onclick: async () => {
-            if (!window.confirm('Leave this table?')) return;
+            if (!window.confirm(t('room.leaveConfirm'))) return;
             await act(() => api.leaveLobby(code));
             ctx.go('#/lobbies');
-          } }, 'Leave table') : h('a.btn.ghost', { href: '#/lobbies' }, 'Back'))),
+          } }, t('room.leave')) : h('a.btn.ghost', { href: '#/lobbies' }, t('room.back')))),
       h('div.room-grid', {},
-        h('div.panel.seats-panel', {}, h('h2', `Players ${filled}/${lobby.max_seats}`), seats, colourPicker(), joinBtn,
+        h('div.panel.seats-panel', {}, h('h2', t('room.players', { n: filled, max: lobby.max_seats })), seats, colourPicker(), joinBtn,
           h('div.start-row', {}, start)),
         h('div.room-side', {}, chat.node, invite, rulesPanel())));
     chat.refresh();
@@ -235,7 +234,7 @@ export function mount(root, ctx) {
       onMessage: (msg) => {
         if (chat.handle(msg)) return;
         if (msg.t === 'lobby') update(msg.d);
-        else if (msg.t === 'error' && msg.d) toast(msg.d.message || msg.d.code, 'error');
+        else if (msg.t === 'error' && msg.d) toast(errorText(msg.d.code, msg.d.message), 'error');
       },
       onStatus: ({ state }) => {
         clearTimeout(pollTimer);
@@ -262,12 +261,12 @@ export function mount(root, ctx) {
         if (free) {
           try {
             l = await api.joinLobby(code);
-            toast(`You joined ${l.name || 'the table'}`, 'success');
+            toast(l.name ? t('room.joined', { name: l.name }) : t('room.joinedTable'), 'success');
           } catch (err) {
             toast(api.friendly(err), 'error');
           }
         } else {
-          toast('This table is full — you can watch when the match starts.', 'info');
+          toast(t('room.full'), 'info');
         }
       }
       if (!alive) return;

@@ -1,16 +1,23 @@
 /**
- * Words for rule sets and presets, shared by the create, room and match screens.
+ * Words for rule sets, presets and time controls, shared by the create, room, tables and match
+ * screens. Every word comes from the message catalogue (``rules.*``, ``preset.*``,
+ * ``tableTime.*``), read when called so a language switch shows at once.
  */
 
-export const PRESET_INFO = {
-  standard: { title: 'Standard', text: 'Today\'s rules: farms score 3 per completed city.' },
-  first_edition: { title: 'First edition', text: 'Original farm scoring (4 per city to the farm majority); two-tile cities score 2.' },
-  river: { title: 'With the River', text: 'Start with the River tiles, then the base game.' },
-  wheel_of_fortune: { title: 'Wheel of Fortune', text: 'The Wheel of Fortune board and its events.' },
-};
+import { t, has } from '../i18n.js';
+
+/** The presets the client knows words for (others show their key). */
+export const PRESET_KEYS = ['standard', 'first_edition', 'river', 'wheel_of_fortune'];
+
+/** ``{title, text}`` of a preset in the current language, or null for an unknown preset. */
+export function presetInfo(key) {
+  if (!PRESET_KEYS.includes(key)) return null;
+  return { title: t(`rules.title.${key}`), text: t(`rules.text.${key}`) };
+}
 
 export function presetTitle(key) {
-  return (PRESET_INFO[key] && PRESET_INFO[key].title) || key.replace(/_/g, ' ');
+  const info = presetInfo(key);
+  return info ? info.title : key.replace(/_/g, ' ');
 }
 
 /** Which preset equals ``rules`` exactly, or null. */
@@ -21,24 +28,53 @@ export function matchingPreset(rules, presets) {
   return null;
 }
 
+function tilesetName(tileset) {
+  return has(`rules.tileset.${tileset}`) ? t(`rules.tileset.${tileset}`) : tileset.replace(/_/g, ' ');
+}
+
 export function rulesSummary(rules, preset) {
   if (!rules) return preset ? presetTitle(preset) : '';
   const parts = [];
   if (preset) parts.push(presetTitle(preset));
   else {
-    if (rules.tileset && rules.tileset !== 'base') parts.push(rules.tileset.replace(/_/g, ' '));
-    if (rules.river) parts.push('River');
-    parts.push(rules.farm_scoring === 'original' ? 'original farms' : 'modern farms');
-    if (rules.small_city_two_points) parts.push('small cities 2');
+    if (rules.tileset && rules.tileset !== 'base') parts.push(tilesetName(rules.tileset));
+    if (rules.river) parts.push(t('rules.summary.river'));
+    parts.push(rules.farm_scoring === 'original' ? t('rules.summary.originalFarms') : t('rules.summary.modernFarms'));
+    if (rules.small_city_two_points) parts.push(t('rules.summary.smallCities'));
   }
   return parts.join(' · ');
 }
 
 export function rulesLines(rules) {
   if (!rules) return [];
+  const tiles = rules.tileset === 'wheel_of_fortune' ? t('rules.tileset.wheel_of_fortune') : t('rules.tileset.base');
   return [
-    `Tiles: ${rules.tileset === 'wheel_of_fortune' ? 'Wheel of Fortune' : 'base game'}${rules.river ? ' + the River' : ''}`,
-    `Farms: ${rules.farm_scoring === 'original' ? 'original (4 per city to the majority)' : 'modern (3 per completed city)'}`,
-    `Two-tile cities: ${rules.small_city_two_points ? '2 points (first edition)' : '4 points'}`,
+    t(rules.river ? 'rules.line.tilesRiver' : 'rules.line.tiles', { tiles }),
+    t(rules.farm_scoring === 'original' ? 'rules.line.farmsOriginal' : 'rules.line.farmsModern'),
+    t(rules.small_city_two_points ? 'rules.line.smallCities2' : 'rules.line.smallCities4'),
   ];
+}
+
+function duration(seconds) {
+  if (seconds >= 60 && seconds % 60 === 0) return t('tableTime.min', { n: seconds / 60 });
+  if (seconds > 60) return t('tableTime.minSec', { m: Math.floor(seconds / 60), s: seconds % 60 });
+  return t('tableTime.sec', { n: seconds });
+}
+
+/**
+ * A table's time control in words (``time_control`` JSON as the server sends it), as the
+ * server's own English ``time_label`` says it; ``fallback`` (that label) for a shape not known.
+ */
+export function timeLabel(tc, fallback) {
+  if (!tc && fallback && fallback !== 'untimed') return fallback;
+  if (!tc || !tc.kind || tc.kind === 'untimed') return t('tableTime.untimed');
+  if (tc.kind === 'per_turn' && tc.seconds) return t('tableTime.perTurn', { d: duration(tc.seconds) });
+  if (tc.kind === 'fischer' && tc.bank) return t('tableTime.fischer', { bank: duration(tc.bank), inc: duration(tc.increment || 0) });
+  if (tc.kind === 'correspondence' && tc.days) return t('tableTime.corr', { n: tc.days });
+  return fallback || tc.kind;
+}
+
+/** What happens when a clock reaches zero (shown before a match starts). */
+export function atZeroText(tc) {
+  return !tc || !tc.kind || tc.kind === 'untimed' ? t('tableTime.atZeroUntimed') : t('tableTime.atZeroTimed', { n: 2 });
 }

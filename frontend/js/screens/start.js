@@ -9,6 +9,7 @@ import * as session from '../session.js';
 import { h, toast } from '../dom.js';
 import { tileSvg, allTileTypes } from '../tiles.js';
 import { t } from '../i18n.js';
+import { lengthLimit } from '../limit.js';
 
 const NAME_RE = /^[\p{L}\p{N} _\-.']{1,24}$/u;
 
@@ -96,6 +97,7 @@ export function mount(root, ctx) {
   },
   h('label', { for: 'name' }, t('start.nameLabel')),
   input,
+  lengthLimit(input).node,
   h('p#name-help.help', t('start.nameHelp')),
   error,
   button,
