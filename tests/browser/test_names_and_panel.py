@@ -24,17 +24,20 @@ OVERFLOW = """
   for (const el of panel.querySelectorAll('*')) {
     const b = el.getBoundingClientRect();
     if (b.width === 0 && b.height === 0) continue;
-    const what = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
-      + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+    const cls = typeof el.className === 'string' ? el.className.trim().split(/\\s+/) : [];
+    const what = [el.tagName.toLowerCase() + (el.id ? '#' + el.id : ''), ...cls].join('.');
     if (b.left < r.left - 0.5 || b.right > r.right + 0.5) {
-      out.push(`${what}: ${Math.round(b.left)}..${Math.round(b.right)} outside ${Math.round(r.left)}..${Math.round(r.right)}`);
+      const span = (x) => `${Math.round(x.left)}..${Math.round(x.right)}`;
+      out.push(`${what}: ${span(b)} outside ${span(r)}`);
     }
     const style = getComputedStyle(el);
     if (el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(style.overflowX)) {
       out.push(`${what} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
     }
   }
-  if (panel.scrollWidth > panel.clientWidth + 1) out.push(`the panel scrolls sideways (${panel.scrollWidth} > ${panel.clientWidth})`);
+  if (panel.scrollWidth > panel.clientWidth + 1) {
+    out.push(`the panel scrolls sideways (${panel.scrollWidth} > ${panel.clientWidth})`);
+  }
   return out;
 }
 """
@@ -118,7 +121,7 @@ def test_name_inputs_show_their_limit_and_long_names_are_cut_visibly(server, bro
     page.evaluate(
         """() => { const i = document.querySelector('#table-name');
         const d = new DataTransfer(); d.setData('text/plain', 'A'.repeat(50));
-        i.dispatchEvent(new ClipboardEvent('paste', { clipboardData: d, bubbles: true, cancelable: true }));
+        i.dispatchEvent(new ClipboardEvent('paste', { clipboardData: d, bubbles: true }));
         i.value = 'A'.repeat(40); i.dispatchEvent(new Event('input', { bubbles: true })); }"""
     )
     create_note = page.locator(".create-form .limit-note")
