@@ -16,28 +16,34 @@
 
 import { svgEl as el, WHEEL_R } from './tiles.js';
 import { meepleMarkup, colourOf, COLOURS } from './pieces.js';
+import { t, has, lang } from './i18n.js';
 
-export const SEGMENT_INFO = {
-  fortune: { label: 'Fortune', fill: '#f7df8e', deep: '#d9a520',
-    effect: 'the player who moved the pig scores 3 points' },
-  tax: { label: 'Tax', fill: '#e7cfa0', deep: '#a8773a',
-    effect: 'each knight scores 1 per pennant + 1 per knight of its owner in its city' },
-  famine: { label: 'Famine', fill: '#d9d49a', deep: '#8c8a3a',
-    effect: 'each farmer scores 1 per completed city its farm supplies' },
-  storm: { label: 'Storm', fill: '#b9cfe2', deep: '#4f7597',
-    effect: 'everyone scores 1 per follower in their supply' },
-  inquisition: { label: 'Inquisition', fill: '#dcc3dc', deep: '#80507e',
-    effect: 'each monk scores 2 points' },
-  plague: { label: 'Plague', fill: '#c9d3b4', deep: '#5d6b45',
-    effect: 'everyone with followers on the land takes one back' },
+/** Each segment's colours; its name and what it does come from the catalogue (``wheel.*``). */
+const SEGMENT_COLOURS = {
+  fortune: { fill: '#f7df8e', deep: '#d9a520' },
+  tax: { fill: '#e7cfa0', deep: '#a8773a' },
+  famine: { fill: '#d9d49a', deep: '#8c8a3a' },
+  storm: { fill: '#b9cfe2', deep: '#4f7597' },
+  inquisition: { fill: '#dcc3dc', deep: '#80507e' },
+  plague: { fill: '#c9d3b4', deep: '#5d6b45' },
 };
 
+/** ``{fill, deep, label, effect}`` per segment, the words in the current language. */
+export const SEGMENT_INFO = Object.fromEntries(Object.entries(SEGMENT_COLOURS).map(([name, colours]) => [name, {
+  ...colours,
+  get label() { return t(`wheel.${name}`); },
+  get effect() { return t(`wheel.effect.${name}`); },
+}]));
+
+/** A segment's name in the current language ("Tax", "Steuern", "Impôt"); ``crown``: "Crowns". */
 export function segmentLabel(name) {
-  return (SEGMENT_INFO[name] && SEGMENT_INFO[name].label) || (name ? name[0].toUpperCase() + name.slice(1) : '');
+  if (name && has(`wheel.${name}`)) return t(`wheel.${name}`);
+  return name ? name[0].toUpperCase() + name.slice(1) : '';
 }
 
+/** What a segment does, in words ("each monk scores 2 points"). */
 export function segmentEffect(name) {
-  return (SEGMENT_INFO[name] && SEGMENT_INFO[name].effect) || '';
+  return name && has(`wheel.effect.${name}`) ? t(`wheel.effect.${name}`) : '';
 }
 
 const T = 100;
@@ -86,7 +92,7 @@ function pigMarkup() {
     '<circle cx="15.5" cy="-3.6" r="1.5" fill="#3a2530"/><circle cx="15.5" cy="3.6" r="1.5" fill="#3a2530"/>' +
     '<ellipse cx="22" cy="0" rx="3.6" ry="4.6" fill="#f8c3d0" stroke="#a44d66" stroke-width="1.6"/>' +
     '<circle cx="22.6" cy="-1.5" r="0.9" fill="#a44d66"/><circle cx="22.6" cy="1.5" r="0.9" fill="#a44d66"/>' +
-    '</g><title>The pig</title>';
+    `</g><title>${t('wheel.pig')}</title>`;
 }
 
 /** A crown space: a gold disc with a crown, about 26 units across. */
@@ -210,7 +216,7 @@ export class WheelView {
     L.appendChild(plate);
 
     // Segments.
-    const segs = el('g', { class: 'wheel-segments', role: 'list', 'aria-label': 'Wheel of Fortune' });
+    const segs = el('g', { class: 'wheel-segments', role: 'list', 'aria-label': t('wheel.name') });
     const defs = el('defs');
     segs.appendChild(defs);
     this.crowns = {};
@@ -242,7 +248,7 @@ export class WheelView {
       defs.appendChild(el('path', { id: pathId, d: `M${lx0},${ly0} A${lr},${lr} 0 0 ${bottom ? 0 : 1} ${lx1},${ly1}` }));
       const text = el('text', { class: 'wheel-label', fill: info.deep, dy: bottom ? 10 : 0 });
       const tp = el('textPath', { href: `#${pathId}`, startOffset: '50%', 'text-anchor': 'middle' });
-      tp.textContent = (info.label || seg.name).toUpperCase();
+      tp.textContent = segmentLabel(seg.name).toLocaleUpperCase(lang());
       text.appendChild(tp);
       g.appendChild(text);
       const [gx, gy] = this.polar(mid, r * 0.66);
@@ -258,8 +264,8 @@ export class WheelView {
       g.appendChild(crownGroup);
       this.crowns[seg.name] = { points: spaces, free: spaces[0] || null };
       const title = el('title');
-      title.textContent = `${info.label || seg.name}: ${info.effect || ''}` +
-        (seg.crowns ? ` · ${seg.crowns} crown space${seg.crowns > 1 ? 's' : ''}` : ' · no crown space');
+      title.textContent = t('wheel.segmentTitle', { seg: segmentLabel(seg.name), effect: segmentEffect(seg.name),
+        crowns: seg.crowns ? t('wheel.crownSpaces', { n: seg.crowns }) : t('wheel.noCrownSpace') });
       g.appendChild(title);
       segs.appendChild(g);
     });
@@ -283,7 +289,7 @@ export class WheelView {
 
     this.occupantLayer = el('g', { class: 'wheel-occupants' });
     L.appendChild(this.occupantLayer);
-    this.pig = el('g', { class: 'wheel-pig', role: 'img', 'aria-label': 'The pig' });
+    this.pig = el('g', { class: 'wheel-pig', role: 'img', 'aria-label': t('wheel.pig') });
     this.pigInner = el('g', { class: 'wheel-pig-inner' });
     this.pigInner.innerHTML = pigMarkup();
     this.pig.appendChild(this.pigInner);
@@ -308,7 +314,7 @@ export class WheelView {
         const g = el('g', { class: 'crown-follower', 'data-crown-follower': `${seg.name}:${k}`, 'data-seat': who });
         g.innerHTML = meepleMarkup(colours[who], { x: px, y: py - 5, scale: 1.25 });
         const title = el('title');
-        title.textContent = `${COLOURS[colours[who]] ? COLOURS[colours[who]].label : c.label} follower on a crown of ${segmentLabel(seg.name)}`;
+        title.textContent = t('wheel.crownFollower', { colour: COLOURS[colours[who]] ? COLOURS[colours[who]].label : c.label, seg: segmentLabel(seg.name) });
         g.appendChild(title);
         layer.appendChild(g);
       });
@@ -321,7 +327,7 @@ export class WheelView {
     const name = this.names[index];
     const seg = 360 / this.n;
     this.pig.dataset.segment = name;
-    this.pig.setAttribute('aria-label', `The pig is on ${segmentLabel(name)}`);
+    this.pig.setAttribute('aria-label', t('wheel.pigOn', { seg: segmentLabel(name) }));
     const from = this.pigIndex;
     this.pigIndex = index;
     if (from === index && !steps) {
@@ -345,14 +351,14 @@ export class WheelView {
     const dur = HOP_MS * count;
     this.pig.classList.add('moving');
     const step = (now) => {
-      const t = Math.min(1, (now - start) / dur);
+      const f = Math.min(1, (now - start) / dur);
       // Each hop eases in and out, and the pig grows a little mid-hop (a jump seen from above).
-      const hopT = t * count;
+      const hopT = f * count;
       const k = Math.min(count - 1, Math.floor(hopT));
-      const local = t >= 1 ? 1 : hopT - k;
+      const local = f >= 1 ? 1 : hopT - k;
       const eased = local < 0.5 ? 2 * local * local : 1 - (-2 * local + 2) ** 2 / 2;
-      this.placePig(startDeg + (k + eased) * (total / count), t >= 1 ? 0 : Math.sin(Math.PI * local));
-      if (t < 1) {
+      this.placePig(startDeg + (k + eased) * (total / count), f >= 1 ? 0 : Math.sin(Math.PI * local));
+      if (f < 1) {
         this.anim = requestAnimationFrame(step);
       } else {
         this.anim = null;

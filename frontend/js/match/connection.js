@@ -7,13 +7,14 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { LiveSocket } from '../socket.js';
 import { h, clear, toast } from '../dom.js';
+import { t } from '../i18n.js';
 
 /** Show the socket's state (``st`` from ``LiveSocket``: open, connecting, retrying, failed). */
 export function onStatus(m, st) {
   const conn = m.conn;
   clearInterval(conn.bannerTimer);
   if (st.state === 'open') {
-    if (conn.wasDown) toast('Reconnected — you are up to date.', 'success', 2200);
+    if (conn.wasDown) toast(t('match.reconnected'), 'success', 2200);
     conn.wasDown = false;
     m.dom.banner.hidden = true;
     m.dom.section.dataset.conn = 'open';
@@ -23,17 +24,17 @@ export function onStatus(m, st) {
   if (st.state === 'connecting' && !conn.wasDown) return;
   conn.wasDown = true;
   m.dom.banner.hidden = false;
-  const retry = h('button.btn.small#retry-now', { onclick: () => m.socket.retryNow() }, 'Retry now');
+  const retry = h('button.btn.small#retry-now', { onclick: () => m.socket.retryNow() }, t('match.retryNow'));
   if (st.state === 'failed') {
-    clear(m.dom.banner).append(h('span', 'Cannot follow this match live: the server refused the connection.'),
-      h('button.btn.small', { onclick: () => location.reload() }, 'Reload'));
+    clear(m.dom.banner).append(h('span', t('match.connFailed')),
+      h('button.btn.small', { onclick: () => location.reload() }, t('match.reload')));
     return;
   }
   const paint = () => {
     const left = st.at ? Math.max(0, Math.ceil((st.at - Date.now()) / 1000)) : 0;
     clear(m.dom.banner).append(h('span.spinner.small'),
-      h('span', st.state === 'connecting' ? 'Connection lost — reconnecting…'
-        : `Connection lost — retrying in ${left} s (attempt ${st.attempt})`), retry);
+      h('span', st.state === 'connecting' ? t('match.reconnecting')
+        : t('match.retrying', { n: left, attempt: st.attempt })), retry);
   };
   paint();
   if (st.state === 'retrying') conn.bannerTimer = setInterval(paint, 500);

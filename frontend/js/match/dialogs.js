@@ -8,14 +8,16 @@ import { h, clear, toast, copyText } from '../dom.js';
 import { tileSvg } from '../tiles.js';
 import { swatch } from '../pieces.js';
 import { joinNames } from '../words.js';
+import { segmentLabel } from '../wheel.js';
+import { t, has } from '../i18n.js';
 import { showRatingChanges } from '../ratings.js';
 
-const SHORT = { road: 'Road', city: 'City', cloister: 'Clois.', farm: 'Farm', fortune: 'Fort.',
-  famine: 'Fam.', storm: 'Storm', inquisition: 'Inq.', crown: 'Crown' };
-const CATEGORIES = [['road', 'Roads'], ['city', 'Cities'], ['cloister', 'Cloisters'], ['farm', 'Farms']];
+/** A category's column head in the current language, and its short form for narrow screens. */
+const catLabel = (k) => (has(`end.cat.${k}`) ? t(`end.cat.${k}`) : has(`wheel.${k}`) ? segmentLabel(k) : k[0].toUpperCase() + k.slice(1));
+const catShort = (k) => (has(`end.short.${k}`) ? t(`end.short.${k}`) : catLabel(k));
+const CATEGORIES = ['road', 'city', 'cloister', 'farm'];
 /** The Wheel of Fortune's six ways to score (its end table always shows them). */
-const WHEEL_CATEGORIES = [['fortune', 'Fortune'], ['tax', 'Tax'], ['famine', 'Famine'],
-  ['storm', 'Storm'], ['inquisition', 'Inquisition'], ['crown', 'Crowns']];
+const WHEEL_CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'crown'];
 const TROPHY = '<svg width="56" height="56" viewBox="0 0 64 64"><path d="M18 8h28v14c0 10-6 17-14 17S18 32 18 22z" fill="#f2c318" stroke="#8a6b00" stroke-width="2.5"/><path d="M18 13H8c0 9 4 14 11 15M46 13h10c0 9-4 14-11 15" fill="none" stroke="#8a6b00" stroke-width="3"/><path d="M28 39h8v8h-8z" fill="#d9a90f"/><path d="M20 56h24l-3-9H23z" fill="#6d5234"/><path d="M27 17l5-4 5 4-2 7h-6z" fill="#fff6c4" opacity=".8"/></svg>';
 
 /** The end screen: final scores by category (completed + final), the winners, what next. */
@@ -25,8 +27,8 @@ export function showEnd(m) {
   const cols = m.colours();
   const known = [...CATEGORIES, ...(s.wheel ? WHEEL_CATEGORIES : [])];
   const extra = new Set();
-  (s.breakdown || []).forEach((b) => Object.keys(b || {}).forEach((k) => { if (!known.some(([c]) => c === k)) extra.add(k); }));
-  const cats = [...known, ...[...extra].map((k) => [k, k[0].toUpperCase() + k.slice(1)])];
+  (s.breakdown || []).forEach((b) => Object.keys(b || {}).forEach((k) => { if (!known.includes(k)) extra.add(k); }));
+  const cats = [...known, ...extra];
   const order = m.match.seats.map((_, i) => i).sort((a, b) => (s.scores[b] - s.scores[a]) || a - b);
   const winners = (s.winners || []).map((i) => n[i]);
   const cell = (b, k) => {
@@ -36,30 +38,30 @@ export function showEnd(m) {
       done + fin ? h('small', `${done} + ${fin}`) : null);
   };
   const table = h('table.score-table#final-scores', { class: cats.length > 6 ? 'many' : '' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'),
-      cats.map(([k, label]) => h('th', { scope: 'col' }, h('span.long', label), h('span.short', SHORT[k] || label),
-        h('small', 'completed + final'))),
-      h('th', { scope: 'col' }, 'Total'))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('end.player')),
+      cats.map((k) => h('th', { scope: 'col', dataset: { cat: k } }, h('span.long', catLabel(k)), h('span.short', catShort(k)),
+        h('small', t('end.parts')))),
+      h('th', { scope: 'col' }, t('end.total')))),
     h('tbody', {}, order.map((i) => h('tr', { class: (s.winners || []).includes(i) ? 'winner' : '', dataset: { seat: i } },
       h('th', { scope: 'row', title: n[i] }, h('span', { html: swatch(cols[i], 18) }), ' ', h('span.name-cut.end-name', n[i]), (s.winners || []).includes(i) ? ' ★' : ''),
-      cats.map(([k]) => cell((s.breakdown[i] || {})[k], k)),
+      cats.map((k) => cell((s.breakdown[i] || {})[k], k)),
       h('td.total', { dataset: { finalTotal: i } }, String(s.scores[i]))))));
   const close = () => { clear(m.dom.endLayer); m.board.svg.focus(); };
   const dialog = h('div.end-screen#end-screen', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'end-title' },
     h('div.end-card', {},
       h('div.end-head', {},
         h('div.trophy', { 'aria-hidden': 'true', html: TROPHY }),
-        h('h2#end-title', winners.length > 1 ? `${joinNames(winners)} share the win!` : winners.length ? `${winners[0]} wins!` : 'Game over'),
-        h('p.lead', s.wheel ? `The wheel and ${s.board.length - s.wheel.cells.length} tiles on the board · final scores by category`
-          : `${s.board.length} tiles on the board · final scores by category`)),
+        h('h2#end-title', winners.length > 1 ? t('end.shareWin', { names: joinNames(winners) })
+          : winners.length ? t('end.wins', { name: winners[0] }) : t('end.gameOver')),
+        h('p.lead', s.wheel ? t('end.leadWheel', { n: s.board.length - s.wheel.cells.length }) : t('end.lead', { n: s.board.length }))),
       h('div.table-scroll', {}, table),
-      h('p.help', '“Completed”: points for features finished during play. “Final”: the final scoring of unfinished features and farms.'),
+      h('p.help', t('end.help')),
       h('div.row.end-actions', {},
-        m.you() !== null ? h('button.btn.primary#rematch', { onclick: () => rematch(m) }, 'Rematch') : null,
-        h('button.btn.secondary#download-record', { onclick: () => downloadRecord(m) }, 'Download record'),
-        h('a.btn.secondary#open-replay', { href: `#/replay/${encodeURIComponent(m.matchId)}` }, 'Replay'),
-        h('button.btn.ghost#view-board', { onclick: close }, 'View the board'),
-        h('a.btn.ghost', { href: '#/lobbies' }, 'Back to tables'))));
+        m.you() !== null ? h('button.btn.primary#rematch', { onclick: () => rematch(m) }, t('end.rematch')) : null,
+        h('button.btn.secondary#download-record', { onclick: () => downloadRecord(m) }, t('end.download')),
+        h('a.btn.secondary#open-replay', { href: `#/replay/${encodeURIComponent(m.matchId)}` }, t('end.replay')),
+        h('button.btn.ghost#view-board', { onclick: close }, t('end.viewBoard')),
+        h('a.btn.ghost', { href: '#/lobbies' }, t('end.backToTables')))));
   dialog.addEventListener('keydown', (e) => { if (e.key === 'Escape') close(); });
   clear(m.dom.endLayer).appendChild(dialog);
   showRatingChanges(dialog.querySelector('.end-card'), m.matchId, n);
@@ -98,7 +100,7 @@ export async function share(m) {
   const q = m.match && m.match.private && (m.code || lobbyCode) ? `?code=${encodeURIComponent(m.code || lobbyCode)}` : '';
   const link = `${location.origin}${location.pathname}#/match/${encodeURIComponent(m.matchId)}${q}`;
   const ok = await copyText(link);
-  toast(ok ? 'Watch link copied — anyone with it can spectate.' : link, ok ? 'success' : 'info');
+  toast(ok ? t('match.watchCopied') : link, ok ? 'success' : 'info');
 }
 
 /** The tiles still to be drawn, by type (public information: counts only, never order). */
@@ -107,13 +109,13 @@ export function showRemaining(m) {
   const close = () => { clear(m.dom.endLayer); m.board.svg.focus(); };
   const entries = Object.entries(s.remaining || {}).filter(([, n]) => n > 0)
     .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }));
-  const dialog = h('div.end-screen', { role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Tiles still to come',
+  const dialog = h('div.end-screen', { role: 'dialog', 'aria-modal': 'true', 'aria-label': t('match.remainingLabel'),
     onkeydown: (e) => { if (e.key === 'Escape') close(); }, onclick: (e) => { if (e.target === dialog) close(); } },
   h('div.end-card', {},
-    h('h2', `${s.tiles_remaining} tiles still to come`),
+    h('h2', t('match.remainingTitle', { n: s.tiles_remaining })),
     entries.length ? h('div.remaining-grid#remaining', {}, entries.map(([id, n]) => h('figure.remaining-tile', { dataset: { tile: id } },
-      tileSvg(id, 0, 56), h('figcaption', `×${n}`)))) : h('p', 'No tiles left.'),
-    h('div.row.end-actions', {}, h('button.btn.primary#close-remaining', { onclick: close }, 'Close'))));
+      tileSvg(id, 0, 56), h('figcaption', `×${n}`)))) : h('p', t('match.noTilesLeft')),
+    h('div.row.end-actions', {}, h('button.btn.primary#close-remaining', { onclick: close }, t('match.close')))));
   clear(m.dom.endLayer).appendChild(dialog);
   dialog.querySelector('#close-remaining').focus();
 }
@@ -121,19 +123,13 @@ export function showRemaining(m) {
 /** The keyboard help. */
 export function showKeys(m) {
   const close = () => { clear(m.dom.endLayer); m.board.svg.focus(); };
-  const dialog = h('div.end-screen.keys', { role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Keyboard controls',
+  const dialog = h('div.end-screen.keys', { role: 'dialog', 'aria-modal': 'true', 'aria-label': t('match.keysTitle'),
     onkeydown: (e) => { if (e.key === 'Escape') close(); } },
   h('div.end-card.small', {},
-    h('h2', 'Keyboard controls'),
-    h('dl.keys-list', {}, [
-      ['Arrow keys', 'move between the glowing squares (or follower markers)'],
-      ['R / Shift+R', 'rotate the tile clockwise / anticlockwise'],
-      ['Enter', 'preview the tile on the square, then place it; place a follower'],
-      ['N', 'no follower (end the turn)'],
-      ['Esc', 'cancel the preview'],
-      ['+ / − / C', 'zoom in, zoom out, centre the board'],
-    ].map(([k, v]) => [h('dt', h('kbd', k)), h('dd', v)])),
-    h('button.btn.primary#close-keys', { onclick: close }, 'Got it')));
+    h('h2', t('match.keysTitle')),
+    h('dl.keys-list', {}, ['arrows', 'rotate', 'enter', 'n', 'esc', 'zoom']
+      .map((k) => [h('dt', h('kbd', t(`match.key.${k}`))), h('dd', t(`match.key.${k}What`))])),
+    h('button.btn.primary#close-keys', { onclick: close }, t('match.gotIt'))));
   clear(m.dom.endLayer).appendChild(dialog);
   dialog.querySelector('#close-keys').focus();
 }

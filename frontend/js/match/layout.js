@@ -13,14 +13,14 @@ const CENTRE = '<svg viewBox="0 0 20 20" width="18" height="18"><circle cx="10" 
 
 /** Build the screen for match ``m.matchId``; ``m.board`` is used by the zoom buttons once set. */
 export function buildLayout(m) {
-  const title = h('h1.match-title', 'Match');
-  const statusLine = h('p.match-status#turn-status', { 'aria-live': 'polite' }, 'Loading…');
+  const title = h('h1.match-title', t('match.title'));
+  const statusLine = h('p.match-status#turn-status', { 'aria-live': 'polite' }, t('app.loading'));
   const banner = h('div.conn-banner#conn-banner', { role: 'status', 'aria-live': 'assertive', hidden: true });
   const boardHost = h('div.board-host');
   const tray = h('div.tray#tray', { 'aria-live': 'polite' });
   const playersBox = h('ol.players#players');
   const infoBox = h('div.match-info');
-  const logList = h('ol.log#log', { 'aria-label': 'What happened' });
+  const logList = h('ol.log#log', { 'aria-label': t('match.logLabel') });
   const endLayer = h('div.end-layer');
   // Moves, scores and whose turn it is, for screen readers (match/attention.js).
   const announcer = h('div.visually-hidden#announcer', { 'aria-live': 'polite', 'aria-atomic': 'true' });
@@ -30,37 +30,37 @@ export function buildLayout(m) {
       section.classList.toggle('panel-open', open);
       panelToggle.setAttribute('aria-expanded', String(open));
     } }, h('span', { html: MENU }),
-  h('span.visually-hidden', 'Scores and log'));
+  h('span.visually-hidden', t('match.scoresAndLog')));
   const scoreStrip = h('div.score-strip', { 'aria-hidden': 'true' });
 
-  const zoom = h('div.board-controls', { role: 'group', 'aria-label': 'Board view' },
-    h('button.icon-btn#zoom-in', { type: 'button', title: 'Zoom in (+)', 'aria-label': 'Zoom in', onclick: () => m.board.zoomBy(1.25) }, '+'),
-    h('button.icon-btn#zoom-out', { type: 'button', title: 'Zoom out (−)', 'aria-label': 'Zoom out', onclick: () => m.board.zoomBy(0.8) }, '−'),
-    h('button.icon-btn#centre', { type: 'button', title: 'Centre the board (C)', 'aria-label': 'Centre the board', onclick: () => m.board.centre() },
+  const zoom = h('div.board-controls', { role: 'group', 'aria-label': t('match.boardView') },
+    h('button.icon-btn#zoom-in', { type: 'button', title: t('match.zoomInTitle'), 'aria-label': t('match.zoomIn'), onclick: () => m.board.zoomBy(1.25) }, '+'),
+    h('button.icon-btn#zoom-out', { type: 'button', title: t('match.zoomOutTitle'), 'aria-label': t('match.zoomOut'), onclick: () => m.board.zoomBy(0.8) }, '−'),
+    h('button.icon-btn#centre', { type: 'button', title: t('match.centreTitle'), 'aria-label': t('match.centre'), onclick: () => m.board.centre() },
       h('span', { html: CENTRE })));
 
   const section = h('section.match#match', { dataset: { match: m.matchId } },
     h('header.match-top', {},
-      h('a.back', { href: '#/lobbies', title: 'Back to the tables', 'aria-label': 'Back to the tables' }, '‹'),
+      h('a.back', { href: '#/lobbies', title: t('match.back'), 'aria-label': t('match.back') }, '‹'),
       h('div.match-heading', {}, title, statusLine),
       scoreStrip,
       h('div.match-actions', {},
         soundToggle('btn small ghost'),
-        h('button.btn.small.ghost#share-match', { type: 'button', onclick: m.share, title: 'Copy a link to watch this match' }, 'Share'),
-        h('button.btn.small.ghost#keys-help', { type: 'button', onclick: m.showKeys, title: 'Keyboard controls' }, 'Keys'),
+        h('button.btn.small.ghost#share-match', { type: 'button', onclick: m.share, title: t('match.shareTitle') }, t('match.share')),
+        h('button.btn.small.ghost#keys-help', { type: 'button', onclick: m.showKeys, title: t('match.keysTitle') }, t('match.keys')),
         // Step back through what has happened so far (the replay viewer; never past now).
         h('a.btn.small.ghost#rewind-match', { href: `#/replay/${encodeURIComponent(m.matchId)}${m.code ? `?code=${encodeURIComponent(m.code)}` : ''}`,
-          title: t('replay.rewind') }, t('replay.open')),
+          title: t('match.rewindTitle') }, t('match.rewind')),
         panelToggle)),
     h('div.match-body', {},
       h('div.board-wrap', {}, boardHost, zoom, banner, tray),
-      h('aside.side-panel#side-panel', { 'aria-label': 'Players and log' },
-        h('h2.visually-hidden', 'Players'), playersBox, infoBox,
-        h('h2.log-title', 'Game log'), logList,
+      h('aside.side-panel#side-panel', { 'aria-label': t('match.playersAndLog') },
+        h('h2.visually-hidden', t('match.players')), playersBox, infoBox,
+        h('h2.log-title', t('match.log')), logList,
         h('div.panel-links', {},
-          h('button.btn.small.secondary', { type: 'button', onclick: m.share }, 'Copy watch link'),
-          h('button.btn.small.secondary', { type: 'button', onclick: m.showKeys }, 'Keyboard controls'),
-          h('a.btn.small.ghost', { href: '#/lobbies' }, 'Back to tables')))),
+          h('button.btn.small.secondary', { type: 'button', onclick: m.share }, t('match.copyWatch')),
+          h('button.btn.small.secondary', { type: 'button', onclick: m.showKeys }, t('match.keysTitle')),
+          h('a.btn.small.ghost', { href: '#/lobbies' }, t('match.backToTables'))))),
     endLayer, announcer);
   return { announcer, section, title, statusLine, banner, boardHost, tray, playersBox, infoBox, logList, endLayer, scoreStrip, panelToggle };
 }

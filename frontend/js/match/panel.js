@@ -5,7 +5,7 @@
 
 import { h, clear, toast } from '../dom.js';
 import { COLOURS, colourOf, swatch, meepleIcon } from '../pieces.js';
-import { describe } from '../words.js';
+import { describe, joinTurn, around, MARK } from '../words.js';
 import { segmentLabel, segmentEffect } from '../wheel.js';
 import { rulesSummary } from '../screens/rules.js';
 import { FOLLOWERS, MAX_LOG } from './state.js';
@@ -27,24 +27,25 @@ export function renderPlayers(m) {
     m.dom.playersBox.appendChild(h('li.player', { class: `${active ? 'active' : ''} ${winner ? 'winner' : ''}`.trim(), dataset: { seat: i, colour: seat.colour } },
       h('span.player-swatch', { html: swatch(seat.colour, 26), title: COLOURS[seat.colour] ? COLOURS[seat.colour].label : '' }),
       h('div.player-main', {},
-        h('div.player-name', {}, h('b.name-cut', { title: n[i] }, n[i]), m.you() === i ? h('span.tag.you', 'You') : null,
-          seat.bot ? h('span.tag.bot', 'Computer') : null, winner ? h('span.tag.win', '★ Winner') : null),
+        h('div.player-name', {}, h('b.name-cut', { title: n[i] }, n[i]), m.you() === i ? h('span.tag.you', t('match.you')) : null,
+          seat.bot ? h('span.tag.bot', t('match.computer')) : null, winner ? h('span.tag.win', t('match.winner')) : null),
         h('div.player-sub', {},
-          h('span.conn', { class: online ? 'on' : 'off', title: online ? 'Connected' : 'Disconnected' }, h('i.dot'), online ? '' : 'offline'),
-          h('span.supply', { title: `${supply} followers in supply`, 'aria-label': `${supply} followers in supply` }, meeples),
-          active ? h('span.turn-tag', s.phase === 'place_tile' ? 'placing a tile' : s.phase === 'deploy' ? 'choosing a follower'
-            : s.phase === 'plague' ? 'Plague: choosing' : 'to act') : null)),
+          h('span.conn', { class: online ? 'on' : 'off', title: t(online ? 'match.connected' : 'match.disconnected') }, h('i.dot'), online ? '' : t('match.offline')),
+          h('span.supply', { title: t('match.inSupply', { n: supply }), 'aria-label': t('match.inSupply', { n: supply }) }, meeples),
+          active ? h('span.turn-tag', t(['place_tile', 'deploy', 'plague'].includes(s.phase) ? `match.doing.${s.phase}` : 'match.doing.other')) : null)),
       h('span.player-score', { dataset: { score: i } }, String((s.scores || [])[i] ?? 0))));
     m.dom.scoreStrip.appendChild(h('span.strip-item', { class: active ? 'active' : '' },
       h('span', { html: swatch(seat.colour, 16) }), h('b', String((s.scores || [])[i] ?? 0))));
   });
   // (No wheel: no pig item; ``append`` would write "null".)
   clear(m.dom.infoBox).append(...[
-    h('button.info-item.info-btn', { type: 'button', onclick: m.showRemaining, title: 'Which tiles are still to come' },
-      h('span.info-num#tiles-left', String(s.tiles_remaining)), h('small', 'tiles left ›')),
-    h('div.info-item', {}, h('span.info-num#spectators', String(m.match.spectators || 0)), h('small', 'watching')),
+    h('button.info-item.info-btn', { type: 'button', onclick: m.showRemaining, title: t('match.tilesLeftTitle') },
+      h('span.info-num#tiles-left', String(s.tiles_remaining)), h('small', t('match.tilesLeft', { n: s.tiles_remaining }))),
+    h('div.info-item', {}, h('span.info-num#spectators', String(m.match.spectators || 0)),
+      h('small', t('match.watching', { n: m.match.spectators || 0 }))),
     s.wheel ? h('div.info-item.wheel-info#pig-info', { dataset: { segment: s.wheel.pig }, title: segmentEffect(s.wheel.pig) },
-      h('span.pig-dot', { 'aria-hidden': 'true' }), h('small', {}, 'The pig is on ', h('b', segmentLabel(s.wheel.pig)), ` — ${segmentEffect(s.wheel.pig)}`)) : null,
+      h('span.pig-dot', { 'aria-hidden': 'true' }), h('small', {}, ...around(t('match.pigOn', { seg: MARK, effect: segmentEffect(s.wheel.pig) }),
+        h('b', segmentLabel(s.wheel.pig))))) : null,
     h('div.info-item.rules', {}, h('small', rulesSummary(s.rules, m.presetName)))].filter(Boolean));
 }
 
@@ -57,13 +58,13 @@ export function addLog(m, events, { quiet = false, auto = false } = {}) {
     if (auto && line.kind === 'move') line.computer = true; // marked in the log (match/clock.js)
     if (line.tag === 'deployed' && top && top.tag === 'placed' && top.seat === line.seat) {
       // One line per turn: "Ann placed a tile and deployed a knight in a city".
-      m.logItems[0] = { ...top, tag: 'turn', text: `${top.text} and ${line.rest}`, computer: top.computer || line.computer };
+      m.logItems[0] = joinTurn(top, line);
       continue;
     }
     m.logItems.unshift(line);
     if (!quiet && line.kind === 'score' && line.wheel) {
       wheelNews.push(line.text);
-    } else if (!quiet && line.kind === 'score' && line.seats && !line.text.startsWith('Final')) {
+    } else if (!quiet && line.kind === 'score' && line.seats && !line.final) {
       // Scoring is news: also a toast for a moment.
       toast(line.text, 'success', 2600);
     }
@@ -89,7 +90,7 @@ export function renderLog(m) {
       m.dom.section.dataset.highlighted = cells.map((c) => c.join(',')).join(' ');
     } : null;
     m.dom.logList.appendChild(h('li', { class: `log-${line.kind}${cells ? ' log-link' : ''}${line.computer ? ' log-computer' : ''}`,
-      ...(cells ? { tabindex: '0', role: 'button', title: 'Show on the board', onclick: show,
+      ...(cells ? { tabindex: '0', role: 'button', title: t('match.showOnBoard'), onclick: show,
         onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); show(); } } } : {}) },
     line.seat !== undefined && cols[line.seat] ? h('span.log-swatch', { html: swatch(cols[line.seat], 12) }) : h('span.log-swatch'),
     h('span', line.text),

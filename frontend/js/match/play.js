@@ -8,6 +8,7 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { toast } from '../dom.js';
 import { cellKey } from '../board.js';
+import { t } from '../i18n.js';
 
 /** The pointer is over cell (x, y) (x null: left the board): preview the tile there. */
 export function hoverCell(m, x, y) {
@@ -20,8 +21,8 @@ export function hoverCell(m, x, y) {
     const hint = m.dom.tray.querySelector('.tray-hint');
     if (hint) {
       hint.textContent = m.ui.hover && !m.fits(m.ui.hover, m.ui.rotation)
-        ? 'It does not fit this way here — rotate it (R) or click to take the first way that fits.'
-        : `Choose a glowing square (${m.legalCells().size} possible). Rotate with R or the arrows.`;
+        ? t('match.noFit')
+        : t('match.chooseSquare', { n: m.legalCells().size });
     }
   }
 }

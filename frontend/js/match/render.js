@@ -7,6 +7,7 @@
 import { cellKey } from '../board.js';
 import { scoringDetail, joinNames } from '../words.js';
 import { segmentLabel } from '../wheel.js';
+import { t, has } from '../i18n.js';
 
 const WHEEL_CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'crown'];
 
@@ -14,7 +15,7 @@ const WHEEL_CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'c
 export function render(m) {
   if (!m.alive || !m.match) return;
   const s = m.state();
-  m.dom.title.textContent = m.match.name || 'Match';
+  m.dom.title.textContent = m.match.name || t('match.title');
   m.dom.title.title = m.match.name || '';
   m.dom.section.dataset.version = String(m.version);
   m.dom.section.dataset.phase = m.isOver() ? 'game_over' : s.phase;
@@ -111,19 +112,20 @@ export function renderStatus(m) {
   let text;
   if (m.isOver()) {
     const w = (s.winners || []).map((i) => n[i]);
-    text = w.length > 1 ? `Game over — ${joinNames(w)} share the win` : w.length ? `Game over — ${w[0]} wins` : 'Game over';
+    text = w.length > 1 ? t('match.status.shared', { names: joinNames(w) }) : w.length ? t('match.status.won', { name: w[0] })
+      : t('match.status.over');
   } else if (s.phase === 'paused') {
-    text = 'The match is paused.';
+    text = t('match.status.paused');
   } else {
-    const who = m.myTurn() ? 'Your turn' : `${n[s.seat]}'s turn`;
-    const what = s.phase === 'place_tile' ? 'place the tile' : s.phase === 'deploy' ? 'deploy a follower or not'
-      : s.phase;
+    const tiles = t('match.status.tilesLeft', { n: s.tiles_remaining });
+    const who = m.myTurn() ? t('match.status.yourTurn') : t('match.status.theirTurn', { name: n[s.seat] });
+    const what = s.phase === 'place_tile' ? t('match.status.place') : s.phase === 'deploy' ? t('match.status.deploy') : s.phase;
     text = s.phase === 'plague'
-      ? `Plague — ${m.myTurn() ? 'take back one of your followers' : `waiting for ${n[s.seat]}…`} · ${s.tiles_remaining} tiles left`
-      : `${who} — ${what} · ${s.tiles_remaining} tiles left`;
+      ? (m.myTurn() ? t('match.status.plagueMine', { tiles }) : t('match.status.plagueWait', { name: n[s.seat], tiles }))
+      : t('match.status.line', { who, what, tiles });
   }
   m.dom.statusLine.textContent = text;
-  document.title = `${m.myTurn() ? '● ' : ''}${m.match.name || 'Match'} · Carcassonne`;
+  document.title = `${m.myTurn() ? '● ' : ''}${m.match.name || t('match.title')} · Carcassonne`;
 }
 
 /** Highlight completed features and float the points scored by ``events`` over the board. */
@@ -153,8 +155,11 @@ export function celebrate(m, events) {
     const slot = onWheel ? (atSegment[segment] = (atSegment[segment] ?? -1) + 1) : 0;
     setTimeout(() => {
       if (!m.alive) return;
-      const caption = `${m.names()[e.seat]} · ${wheelish ? segmentLabel(e.category === 'crown' ? segment || 'crown' : e.category) : e.category}` +
-        `${e.category === 'crown' ? ' crown' : ''}${detail ? ` · ${detail}` : ''}`;
+      let what;
+      if (e.category === 'crown') what = segment ? t('log.crownOn', { seg: segmentLabel(segment) }) : t('log.crown');
+      else if (wheelish) what = segmentLabel(e.category);
+      else what = has(`match.cat.${e.category}`) ? t(`match.cat.${e.category}`) : e.category;
+      const caption = `${m.names()[e.seat]} · ${what}${detail ? ` · ${detail}` : ''}`;
       const at = onWheel ? m.board.segmentPoint(segment) : null;
       if (at) m.board.floatAt(at[0] + (slot % 2 ? 1 : -1) * Math.ceil(slot / 2) * 105, at[1] + Math.ceil(slot / 2) * 12, `+${e.points}`, caption, cols[e.seat]);
       else m.board.floatText(e.tiles, `+${e.points}`, caption, cols[e.seat]);

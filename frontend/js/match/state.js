@@ -9,6 +9,7 @@
 
 import { cellKey } from '../board.js';
 import { ROLE_LABEL, PLACE_LABEL, roleOfSpot } from '../pieces.js';
+import { t } from '../i18n.js';
 
 /** How many followers each player starts with (the supply row in the side panel). */
 export const FOLLOWERS = 7;
@@ -45,7 +46,7 @@ export class MatchModel {
   /** Display names by seat. */
   names() {
     const s = this.state();
-    return this.match ? this.match.seats.map((seat, i) => seat.name || (s && s.players[i]) || `Seat ${i + 1}`) : [];
+    return this.match ? this.match.seats.map((seat, i) => seat.name || (s && s.players[i]) || t('log.seat', { n: i + 1 })) : [];
   }
 
   /** Colour names by seat. */
@@ -98,7 +99,7 @@ export class MatchModel {
       const kind = spot === 'cloister' ? 'cloister' : spot.split(':')[0];
       const where = this.fromWheel([x, y]);
       return { id: `plague:${x},${y}:${spot}`, at: [x, y], spot, where,
-        label: `${ROLE_LABEL[role] || 'Follower'} ${PLACE_LABEL[kind] || ''}, ${where}` };
+        label: t('match.spotWhere', { role: ROLE_LABEL[role] || t('role.follower'), place: PLACE_LABEL[kind] || '', where }).replace(' ,', ',') };
     });
   }
 
@@ -110,12 +111,9 @@ export class MatchModel {
     const ys = cells.map((c) => c[1]);
     const dx = x < Math.min(...xs) ? x - Math.min(...xs) : x > Math.max(...xs) ? x - Math.max(...xs) : 0;
     const dy = y < Math.min(...ys) ? y - Math.min(...ys) : y > Math.max(...ys) ? y - Math.max(...ys) : 0;
-    const ns = dy < 0 ? 'north' : dy > 0 ? 'south' : '';
-    const ew = dx < 0 ? 'west' : dx > 0 ? 'east' : '';
-    const far = Math.max(Math.abs(dx), Math.abs(dy));
-    const dir = ns && ew ? `${ns}-${ew}` : ns || ew;
-    if (!dir) return 'on the wheel';
-    return far > 1 ? `${far} tiles ${dir} of the wheel` : `${dir} of the wheel`;
+    const dir = `${dy < 0 ? 'n' : dy > 0 ? 's' : ''}${dx < 0 ? 'w' : dx > 0 ? 'e' : ''}`;
+    if (!dir) return t('match.onWheel');
+    return t(`match.wheelDir.${dir}`, { n: Math.max(Math.abs(dx), Math.abs(dy)) });
   }
 
   /** "A computer chooses for you in 24 s" while a Plague decision is pending. */
@@ -123,15 +121,13 @@ export class MatchModel {
     const deadline = this.ui.plagueDeadline;
     if (!deadline) return '';
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    if (left === 0) return mine ? 'Time is up: a computer chooses for you…' : 'Time is up: a computer chooses…';
-    return mine ? `If you do not choose within ${left} s, a computer chooses for you.`
-      : `A computer chooses for them in ${left} s.`;
+    if (left === 0) return t(mine ? 'match.plagueTimeUpMine' : 'match.plagueTimeUp');
+    return t(mine ? 'match.plagueLeftMine' : 'match.plagueLeft', { n: left });
   }
 }
 
 /** Where a point (tile units) lies on its tile, in words ("west", "south-east", "middle"). */
 export function whereOnTile([x, y]) {
-  const ns = y < 38 ? 'north' : y > 62 ? 'south' : '';
-  const ew = x < 38 ? 'west' : x > 62 ? 'east' : '';
-  return ns && ew ? `${ns}-${ew}` : ns || ew || 'middle';
+  const dir = `${y < 38 ? 'n' : y > 62 ? 's' : ''}${x < 38 ? 'w' : x > 62 ? 'e' : ''}`;
+  return t(`match.onTile.${dir || 'mid'}`);
 }

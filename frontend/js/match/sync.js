@@ -101,9 +101,10 @@ export function onMessage(m, msg) {
       if (mineFailed) m.clearPending();
       if (e.code === 'stale_version') {
         if (!m.socket || !m.socket.send({ t: 'sync', since: m.version })) resync(m);
-        toast(api.friendly({ message: e.message, code: e.code }) || 'The game moved on.', 'info');
+        toast(api.friendly({ message: e.message, code: e.code }), 'info');
       } else {
-        toast(e.message || e.code || 'The server refused that.', 'error');
+        // Through the catalogue by its code (English keeps the server's own words).
+        toast(api.friendly({ message: e.message, code: e.code || 'unknown' }), 'error');
       }
       m.render();
       break;

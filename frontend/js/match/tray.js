@@ -6,7 +6,8 @@
 import { h, clear, append } from '../dom.js';
 import { tileSvg, spotPoint, tileType } from '../tiles.js';
 import { colourOf, swatch, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../pieces.js';
-import { joinNames } from '../words.js';
+import { joinNames, around, MARK } from '../words.js';
+import { t } from '../i18n.js';
 import { segmentLabel } from '../wheel.js';
 import { whereOnTile } from './state.js';
 
@@ -22,15 +23,15 @@ const put = (node, ...children) => append(node, children);
 function trayTile(m, tileId, rotation, { big = false, clickable = false } = {}) {
   const svg = tileSvg(tileId, rotation, big ? 112 : 64, 'tray-tile');
   if (!clickable) return h('div.tray-tile-wrap', {}, svg);
-  return h('button.tray-tile-btn#drawn-tile', { type: 'button', title: 'Rotate (R)', 'aria-label': `Drawn tile, rotated ${rotation} degrees. Press to rotate.`,
+  return h('button.tray-tile-btn#drawn-tile', { type: 'button', title: t('match.rotateTitle'), 'aria-label': t('match.drawnTile', { deg: rotation }),
     dataset: { tile: tileId, rotation }, onclick: () => m.rotate(1) }, svg, h('span.rotate-badge', '↻'));
 }
 
 /** "Wheel icon 2: the pig moved to Tax" when the drawn tile carries a wheel icon. */
 function wheelNote(s) {
-  const t = s.tile && tileType(s.tile);
-  if (!t || !t.icon || !s.wheel) return null;
-  return h('small.wheel-note', `Wheel icon ${t.icon}: the pig moved to ${segmentLabel(s.wheel.pig)}`);
+  const type = s.tile && tileType(s.tile);
+  if (!type || !type.icon || !s.wheel) return null;
+  return h('small.wheel-note', t('match.wheelNote', { icon: type.icon, seg: segmentLabel(s.wheel.pig) }));
 }
 
 /** Draw the tray for the current state. */
@@ -41,26 +42,27 @@ export function renderTray(m) {
   m.dom.tray.className = 'tray';
   if (m.isOver()) {
     m.dom.tray.classList.add('over');
-    put(m.dom.tray, h('div.tray-text', {}, h('b', 'Game over'), h('span', 'See the final scores.')),
-      h('button.btn.primary#show-end', { onclick: m.showEnd }, 'Final scores'));
+    put(m.dom.tray, h('div.tray-text', {}, h('b', t('match.gameOver')), h('span', t('match.seeFinal'))),
+      h('button.btn.primary#show-end', { onclick: m.showEnd }, t('match.finalScores')));
     return;
   }
   if (s.phase === 'paused') {
-    put(m.dom.tray, h('div.tray-text', {}, h('b', 'Paused'), h('span', 'The match is waiting.')));
+    put(m.dom.tray, h('div.tray-text', {}, h('b', t('match.paused')), h('span', t('match.pausedWaiting'))));
     return;
   }
   if (!m.myTurn() && s.phase === 'plague' && s.plague) {
     // Someone else decides which follower the Plague takes: everyone waits for them.
     m.dom.tray.classList.add('waiting', 'plague');
-    const next = (s.plague.waiting || []).slice(1).map((i) => (i === m.you() ? 'you' : n[i]));
+    const next = (s.plague.waiting || []).slice(1).map((i) => (i === m.you() ? t('match.youLower') : n[i]));
     put(m.dom.tray, 
       h('div.tray-plague-icon', { 'aria-hidden': 'true', html: PLAGUE_ICON }),
       h('div.tray-text#plague-waiting', { dataset: { seat: s.plague.seat } },
-        h('b', {}, 'Plague! Waiting for ', h('span.name-swatch', { html: swatch(m.colours()[s.seat], 16) }), `${n[s.seat]}…`),
-        h('span', `${n[s.seat]} must take back one of their followers from the land (marked on the board).` +
-          (next.length ? ` Then ${joinNames(next)}.` : '')),
+        h('b', {}, ...around(t('match.plagueWaiting', { name: `${MARK}${n[s.seat]}` }),
+          h('span.name-swatch', { html: swatch(m.colours()[s.seat], 16) }))),
+        h('span', t('match.plagueTheyMust', { name: n[s.seat] }) +
+          (next.length ? ` ${t('match.plagueThen', { names: joinNames(next) })}` : '')),
         h('small.plague-countdown', m.countdownText(false)),
-        m.you() === null ? h('small.spectating', {}, h('span', { html: EYE }), ' You are watching') : null));
+        m.you() === null ? h('small.spectating', {}, h('span', { html: EYE }), ` ${t('match.watchingYou')}`) : null));
     m.dom.tray.style.setProperty('--turn-colour', colourOf(m.colours()[s.seat]).fill);
     return;
   }
@@ -71,59 +73,59 @@ export function renderTray(m) {
       s.tile ? trayTile(m, s.tile, 0) : null,
       h('div.tray-text', {},
         h('b', {}, h('span', { html: swatch(m.colours()[s.seat], 16) }), ` ${n[s.seat]}`),
-        h('span', s.phase === 'place_tile' ? 'is placing this tile…' : 'is choosing whether to deploy a follower…'),
+        h('span', t(s.phase === 'place_tile' ? 'match.isPlacing' : 'match.isDeploying')),
         s.phase === 'place_tile' ? wheelNote(s) : null,
-        m.you() === null ? h('small.spectating', {}, h('span', { html: EYE }), ' You are watching') : null));
+        m.you() === null ? h('small.spectating', {}, h('span', { html: EYE }), ` ${t('match.watchingYou')}`) : null));
     m.dom.tray.style.setProperty('--turn-colour', c.fill);
     return;
   }
   m.dom.tray.classList.add('mine');
   if (m.ui.pending) {
-    put(m.dom.tray, h('div.tray-text', {}, h('span.spinner.small'), h('span', 'Sending…')));
+    put(m.dom.tray, h('div.tray-text', {}, h('span.spinner.small'), h('span', t('match.sending'))));
     return;
   }
   if (s.phase === 'place_tile') {
     const key = m.ui.selected;
     put(m.dom.tray, 
       h('div.tray-rotate', {},
-        h('button.icon-btn#rotate-ccw', { type: 'button', title: 'Rotate left (Shift+R)', 'aria-label': 'Rotate anticlockwise', onclick: () => m.rotate(-1) }, '⟲'),
+        h('button.icon-btn#rotate-ccw', { type: 'button', title: t('match.rotateLeftTitle'), 'aria-label': t('match.rotateCcw'), onclick: () => m.rotate(-1) }, '⟲'),
         trayTile(m, s.tile, m.ui.rotation, { big: true, clickable: true }),
-        h('button.icon-btn#rotate-cw', { type: 'button', title: 'Rotate right (R)', 'aria-label': 'Rotate clockwise', onclick: () => m.rotate(1) }, '⟳')),
+        h('button.icon-btn#rotate-cw', { type: 'button', title: t('match.rotateRightTitle'), 'aria-label': t('match.rotateCw'), onclick: () => m.rotate(1) }, '⟳')),
       key
         ? h('div.tray-text', {},
-          h('b', 'Place it here?'),
-          m.legalCells().get(key).length > 1 ? h('span', 'Rotate to try the other ways it fits.')
-            : h('span.tray-only-way', { role: 'status' }, 'This is the only way it fits here.'),
+          h('b', t('match.placeHere')),
+          m.legalCells().get(key).length > 1 ? h('span', t('match.otherWays'))
+            : h('span.tray-only-way', { role: 'status' }, t('match.onlyWay')),
           h('div.row', {},
-            h('button.btn.primary#confirm-placement', { onclick: m.confirmPlacement }, '✓ Place tile'),
-            h('button.btn.ghost#cancel-placement', { onclick: m.cancelSelection }, 'Cancel')))
+            h('button.btn.primary#confirm-placement', { onclick: m.confirmPlacement }, t('match.placeTile')),
+            h('button.btn.ghost#cancel-placement', { onclick: m.cancelSelection }, t('match.cancel'))))
         : h('div.tray-text', {},
-          h('b', 'Your turn'),
-          h('span.tray-hint', `Choose a glowing square (${m.legalCells().size} possible). Rotate with R or the arrows.`),
+          h('b', t('match.yourTurn')),
+          h('span.tray-hint', t('match.chooseSquare', { n: m.legalCells().size })),
           wheelNote(s)));
     return;
   }
   if (s.phase === 'deploy') {
     const spots = s.legal_spots || [];
     const supply = (s.supply || [])[m.you()] ?? 0;
-    const placedTile = s.placed ? s.board.find((t) => t.at[0] === s.placed[0] && t.at[1] === s.placed[1]) : null;
+    const placedTile = s.placed ? s.board.find((b) => b.at[0] === s.placed[0] && b.at[1] === s.placed[1]) : null;
     const crownsFree = spots.some((sp) => sp.startsWith('crown:'));
     put(m.dom.tray, h('div.tray-text', {},
-      h('b', spots.length ? 'Deploy a follower?' : supply ? 'No free feature on this tile' : 'No followers left'),
-      h('span', spots.length ? `Tap a marker on the tile${crownsFree ? ' or a crown space on the wheel' : ''}, or:` : 'End your turn.'),
+      h('b', t(spots.length ? 'match.deployQ' : supply ? 'match.noFreeFeature' : 'match.noFollowersLeft')),
+      h('span', t(spots.length ? (crownsFree ? 'match.tapMarkerCrown' : 'match.tapMarker') : 'match.endYourTurn')),
       spots.length ? h('div.spot-buttons', {}, spots.map((sp) => {
         const role = roleOfSpot(sp);
         const kind = sp === 'cloister' ? 'cloister' : sp.split(':')[0];
         const show = () => { m.ui.spotFocus = sp; m.ui.keyboard = true; m.renderInteraction(); };
         return h('button.btn.small.secondary.spot-btn', { dataset: { spotBtn: sp }, onclick: () => m.pickSpot(sp),
           onmouseenter: show, onfocus: show,
-          title: `${ROLE_LABEL[role] || 'Follower'} ${PLACE_LABEL[kind] || ''}` },
+          title: t('match.spotTitle', { role: ROLE_LABEL[role] || t('role.follower'), place: PLACE_LABEL[kind] || '' }).trim() },
         h('span', { html: `<svg width="16" height="16" viewBox="-9 -9 18 18" aria-hidden="true">${roleIconMarkup(role)}</svg>` }),
         ` ${ROLE_LABEL[role] || sp}`, placedTile && !sp.startsWith('crown:')
           ? h('small.spot-where', whereOnTile(spotPoint(placedTile.tile, sp, placedTile.rotation)))
           : sp.startsWith('crown:') ? h('small.spot-where', segmentLabel(sp.slice(6))) : null);
       })) : null,
-      h('button.btn.primary#no-follower', { onclick: m.pass }, spots.length ? 'No follower' : 'End turn')));
+      h('button.btn.primary#no-follower', { onclick: m.pass }, t(spots.length ? 'match.noFollower' : 'match.endTurn'))));
     return;
   }
   if (s.phase === 'plague' && s.plague) {
@@ -131,17 +133,17 @@ export function renderTray(m) {
     const next = (s.plague.waiting || []).slice(1).map((i) => n[i]);
     put(m.dom.tray, 
       h('div.tray-plague-icon', { 'aria-hidden': 'true', html: PLAGUE_ICON }),
-      h('div.tray-text#plague-choice', {}, h('b', 'Plague! Take back one of your followers'),
-        h('span', `Tap a ringed follower on the board (it returns to your supply, no points)${next.length ? `; then ${joinNames(next)} ${next.length > 1 ? 'choose' : 'chooses'}` : ''}.`),
+      h('div.tray-text#plague-choice', {}, h('b', t('match.plagueTakeBack')),
+        h('span', next.length ? t('match.plagueTapThen', { n: next.length, names: joinNames(next) }) : t('match.plagueTap')),
         h('div.spot-buttons', {}, m.plagueItems().map((it) => {
           const show = () => { m.ui.spotFocus = it.id; m.ui.keyboard = true; m.renderInteraction(); };
           return h('button.btn.small.secondary.spot-btn', { onclick: () => m.pickSpot(it.id), dataset: { spotBtn: it.id },
-            onmouseenter: show, onfocus: show, title: `Take back: ${it.label}` },
+            onmouseenter: show, onfocus: show, title: t('match.takeBackTitle', { label: it.label }) },
           h('span', { html: `<svg width="16" height="16" viewBox="-9 -9 18 18" aria-hidden="true">${roleIconMarkup(roleOfSpot(it.spot))}</svg>` }),
-          ` ${ROLE_LABEL[roleOfSpot(it.spot)] || 'Follower'}`, h('small.spot-where', it.where));
+          ` ${ROLE_LABEL[roleOfSpot(it.spot)] || t('role.follower')}`, h('small.spot-where', it.where));
         })),
         h('small.plague-countdown', m.countdownText(true))));
     return;
   }
-  put(m.dom.tray, h('div.tray-text', {}, h('b', 'Your turn'), h('span', `Phase: ${s.phase}`)));
+  put(m.dom.tray, h('div.tray-text', {}, h('b', t('match.yourTurn')), h('span', t('match.phase', { phase: s.phase }))));
 }
