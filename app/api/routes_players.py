@@ -8,9 +8,9 @@ from fastapi import APIRouter, Request
 
 from app.api.deps import CurrentPlayer, RuntimeDep
 from app.api.responses import errors
-from app.api.schemas import NewPlayer, PlayerCreated, PlayerOut
+from app.api.schemas import MyMatches, NewPlayer, PlayerCreated, PlayerOut
 from app.engine import PRESETS, catalogue_json
-from app.services import identity
+from app.services import identity, ongoing
 
 router = APIRouter(prefix="/api", tags=["players"])
 
@@ -30,6 +30,14 @@ async def create_player(body: NewPlayer, rt: RuntimeDep, request: Request) -> di
 async def me(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """The player the token belongs to."""
     return await identity.get_player(rt.db, player)
+
+
+@router.get("/me/matches", response_model=MyMatches, responses=errors(401))
+async def my_matches(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """The caller's ongoing matches: those waiting for the caller first (nearest deadline
+    first), each with the caller's time left; then the others, latest activity first.
+    """
+    return await ongoing.my_matches(rt, player)
 
 
 @router.get("/catalogue")

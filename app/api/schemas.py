@@ -57,6 +57,42 @@ class PlayerCreated(BaseModel):
     token: str
 
 
+class MySeat(BaseModel):
+    """A seat of one of the caller's ongoing matches."""
+
+    seat: int
+    name: str
+    colour: str
+    bot: bool
+
+
+class MyMatch(BaseModel):
+    """One of the caller's ongoing matches (``GET /api/me/matches``)."""
+
+    id: str
+    name: str
+    private: bool
+    seat: int = Field(description="the caller's seat")
+    to_act: int | None = Field(description="the seat whose move (or decision) the match waits for")
+    your_turn: bool = Field(description="the match waits for the caller (not for the computer)")
+    turn: int
+    seats: list[MySeat]
+    time_control: dict[str, Any]
+    time_label: str
+    correspondence: bool
+    remaining: int | None = Field(description="the caller's time left (ms) as of server_now")
+    deadline: int | None = Field(description="when the caller's running time runs out (epoch ms)")
+    auto: bool = Field(description="the computer holds the caller's seat")
+    updated_at: str | None
+
+
+class MyMatches(BaseModel):
+    """``GET /api/me/matches``: "your turn" first (nearest deadline first), then the rest."""
+
+    server_now: int
+    matches: list[MyMatch]
+
+
 class Rules(Strict):
     """Game options (RULES.md §4.6); missing keys take the defaults."""
 

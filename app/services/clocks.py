@@ -359,7 +359,8 @@ async def propose(
     (``accept`` True). When every seated human accepted, the switch happens at once.
 
     Raises :class:`NotSeated`, :class:`NotFound`, :class:`NoProposal` (accepting none),
-    :class:`Conflict` (an untimed match: nothing to switch).
+    :class:`Conflict` (an untimed match: nothing to switch; a match played by correspondence
+    from the start: no live clock to switch back to).
     """
 
     def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
@@ -371,8 +372,11 @@ async def propose(
                 raise NoProposal("no proposal is open")
             new = c.accept_switch(clock, seat)
         else:
-            if not c.control_of(clock).timed:
+            control = c.control_of(clock)
+            if not control.timed:
                 raise Conflict("an untimed match has no clock to switch")
+            if control.kind == "correspondence" and clock.get("live_control") is None:
+                raise Conflict("this match is played by correspondence from the start")
             new = c.propose_switch(clock, seat, now_ms())
         return c.switch(new, now_ms()) if c.switch_agreed(new) else new
 

@@ -89,6 +89,7 @@ export function wsUrl(path, query) {
 
 export const createPlayer = (name) => post('/api/players', { name }, { auth: false });
 export const me = () => get('/api/me');
+export const myMatches = () => get('/api/me/matches');
 export const catalogue = () => get('/api/catalogue', { auth: false });
 export const presets = () => get('/api/presets', { auth: false });
 

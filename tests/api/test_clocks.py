@@ -334,3 +334,11 @@ def test_a_timeout_fires_once_with_two_instances(
                 (1, 0, "computer"),
                 (2, 0, "computer"),
             ]
+
+
+def test_a_correspondence_match_from_the_start_has_no_live_clock_to_switch_to(api: Api) -> None:
+    match_id, people, _ = api.match(time_control={"kind": "correspondence", "days": 2})
+    refused = api.post(f"/api/matches/{match_id}/switch", people[0][2], status=409, accept=False)
+    assert refused["error"]["code"] == "conflict"
+    clock = api.get(f"/api/matches/{match_id}")["clock"]
+    assert clock["proposal"] is None and clock["label"] == "2 days per move"

@@ -12,6 +12,7 @@
 
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
+import { timeLabel } from '../screens/rules.js';
 
 const WARN_MS = 10_000;
 const NOTIFY_KEY = 'carcassonne.notifyTurn';
@@ -104,26 +105,34 @@ export function decoratePlayers(m) {
   info.querySelectorAll('.clock-info').forEach((n) => n.remove());
   const you = m.you();
   const buttons = [];
-  if (you !== null && !m.isOver() && c.control.kind !== 'untimed' && !c.proposal) {
+  // Live ↔ correspondence: a live clock may go to correspondence, and a switched match back
+  // (a match played by correspondence from the start has no live clock to return to).
+  const canPropose = !c.correspondence || c.can_switch_back;
+  if (you !== null && !m.isOver() && c.control.kind !== 'untimed' && !c.proposal && canPropose) {
     buttons.push(h('button.btn.small.ghost#propose-switch', { type: 'button', onclick: () => send(m, { t: 'switch', d: { accept: false } }) },
       c.correspondence && c.can_switch_back ? t('clock.proposeLive') : t('clock.proposeCorr')));
   }
-  if (you !== null && c.correspondence && 'Notification' in window && Notification.permission !== 'granted') {
-    buttons.push(h('button.btn.small.ghost#notify-turn', { type: 'button', onclick: askNotify }, t('clock.notify')));
+  if (you !== null && c.correspondence && 'Notification' in window) {
+    if (Notification.permission === 'granted') buttons.push(h('small.notify-state#notify-turn-on', t('clock.notifyOn')));
+    else if (Notification.permission === 'denied') buttons.push(h('small.notify-state#notify-turn-blocked', t('clock.notifyBlocked')));
+    else buttons.push(h('button.btn.small.ghost#notify-turn', { type: 'button', onclick: () => askNotify(m) }, t('clock.notify')));
   }
+  const inc = c.control.kind === 'fischer' && c.control.increment
+    ? h('small.clock-increment', ` (${t('clock.increment', { s: c.control.increment })})`) : null;
   info.appendChild(h('div.info-item.clock-info#time-control', {},
-    h('small', {}, t('clock.control'), ' ', h('b', c.label)), ...buttons));
+    h('small', {}, t('clock.control'), ' ', h('b', timeLabel(c.control, c.label)), inc), ...buttons));
 }
 
 function send(m, frame) {
   if (!m.socket || !m.socket.send(frame)) m.addLog([], {});
 }
 
-async function askNotify() {
+async function askNotify(m) {
   try {
     const answer = await Notification.requestPermission();
     localStorage.setItem(NOTIFY_KEY, answer === 'granted' ? '1' : '0');
   } catch { /* no notifications here */ }
+  renderClockUI(m);
 }
 
 /** When it just became my turn in a hidden tab and notifications are allowed: tell me. */

@@ -5,6 +5,7 @@
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
+import { timeLabel, atZeroText } from './rules.js';
 
 /** The choices offered, as the server accepts them (value → time_control JSON). */
 export const CHOICES = [
@@ -35,6 +36,6 @@ export function timeControlPicker(current, onChange) {
 
 /** One line for the lobby's clock and what happens at zero (non-host view, seat list). */
 export function timeSummary(lobby) {
-  return h('p.time-summary#time-summary', {}, h('b', `${t('time.label')}: ${lobby.time_label || 'untimed'}`),
-    h('br'), h('small', lobby.at_zero || ''));
+  return h('p.time-summary#time-summary', {}, h('b', `${t('time.label')}: ${timeLabel(lobby.time_control, lobby.time_label)}`),
+    h('br'), h('small', atZeroText(lobby.time_control)));
 }
