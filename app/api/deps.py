@@ -38,11 +38,12 @@ async def optional_player(
     """The player id of a valid bearer token, None without a token. A token older than
     ``TOKEN_RENEW_AFTER`` gets its successor in the ``X-Renewed-Token`` response header.
 
-    Raises :class:`Unauthorized` for a token that does not verify or has expired.
+    Raises :class:`Unauthorized` for a token that does not verify, has expired or was
+    revoked.
     """
     if credentials is None:
         return None
-    player = rt.tokens.verify(credentials.credentials)
+    player = await rt.revocations.verify(credentials.credentials)
     renewed = rt.tokens.renewal(credentials.credentials)
     if renewed is not None:
         response.headers[RENEWED_TOKEN_HEADER] = renewed

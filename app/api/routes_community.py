@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response
 
-from app.api.deps import CurrentPlayer, OptionalPlayer, RuntimeDep
+from app.api.deps import RENEWED_TOKEN_HEADER, CurrentPlayer, OptionalPlayer, RuntimeDep
 from app.api.responses import errors
 from app.api.routes_matches import InviteCode, MatchId
 from app.api.schemas import CODE_PATTERN
@@ -21,6 +21,7 @@ from app.api.schemas_community import (
     PasswordChange,
     PasswordConfirm,
     Profile,
+    TokenOut,
     Verdict,
 )
 from app.services import accounts, history, ratings, reads, replays, shuffle
@@ -67,9 +68,24 @@ async def me(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     "/accounts/password", status_code=204, response_class=Response, responses=errors(401, 413)
 )
 async def change_password(body: PasswordChange, rt: RuntimeDep, player: CurrentPlayer) -> Response:
-    """Change the caller's password (the current one is checked)."""
-    await accounts.change_password(rt, player, body.password, body.new_password)
-    return Response(status_code=204)
+    """Change the caller's password (the current one is checked). Every other device is signed
+    out; the caller's fresh token comes in the ``X-Renewed-Token`` header.
+    """
+    token = await accounts.change_password(rt, player, body.password, body.new_password)
+    return Response(status_code=204, headers={RENEWED_TOKEN_HEADER: token})
+
+
+@router.post("/accounts/sign-out-everywhere", response_model=TokenOut, responses=errors(401, 404))
+async def sign_out_everywhere(
+    rt: RuntimeDep, player: CurrentPlayer, response: Response
+) -> dict[str, Any]:
+    """Revoke every token of the caller's account, on every device; the caller gets a fresh
+    one (also in ``X-Renewed-Token``). Other instances refuse the old tokens within 5 s.
+    Guests get 404: their token is their only way back in.
+    """
+    token = await accounts.sign_out_everywhere(rt, player)
+    response.headers[RENEWED_TOKEN_HEADER] = token
+    return {"token": token}
 
 
 @router.post(

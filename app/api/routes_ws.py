@@ -69,8 +69,8 @@ def _address(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client else "unknown"
 
 
-def _identify(rt: Runtime, token: str | None) -> str | None:
-    return rt.tokens.verify(token) if token else None
+async def _identify(rt: Runtime, token: str | None) -> str | None:
+    return await rt.revocations.verify(token) if token else None
 
 
 def _since(raw: str | None) -> int | None:
@@ -149,7 +149,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     try:
         if not _CODE.fullmatch(match_id):
             raise ValidationFailed("malformed match id")
-        player = _identify(rt, params.get("token"))
+        player = await _identify(rt, params.get("token"))
         since = _since(params.get("since"))
         code = params.get("code")
         with rt.socket_caps.hold(player, _address(websocket)):
@@ -242,7 +242,7 @@ async def lobby_socket(websocket: WebSocket, code: str) -> None:
     try:
         if not _CODE.fullmatch(code):
             raise ValidationFailed("malformed lobby code")
-        player = _identify(rt, websocket.query_params.get("token"))
+        player = await _identify(rt, websocket.query_params.get("token"))
         with rt.socket_caps.hold(player, _address(websocket)):
             await _serve_lobby_socket(rt, websocket, code, player)
     except ServiceError as exc:

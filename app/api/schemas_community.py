@@ -46,6 +46,12 @@ class AccountCreated(BaseModel):
     token: str
 
 
+class TokenOut(BaseModel):
+    """``{"token"}``: the caller's fresh bearer token (its old ones are revoked)."""
+
+    token: str
+
+
 class RatingOut(BaseModel):
     """A rating: ``rating`` = round(1000 + 40·(mu − 3σ)), OpenSkill's ``mu`` and ``sigma``."""
 

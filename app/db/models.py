@@ -39,13 +39,16 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """A guest identity: the token signs ``id``."""
+    """A guest identity: the token signs ``id``. ``token_generation``: how many times the
+    player revoked its tokens (a token of an older generation is refused).
+    """
 
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(24))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    token_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Lobby(Base):

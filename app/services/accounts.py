@@ -215,6 +215,7 @@ async def login(
                     accounts.c.username,
                     accounts.c.password_hash,
                     players.c.name,
+                    players.c.token_generation,
                 )
                 .join(players, players.c.id == accounts.c.player_id)
                 .where(accounts.c.username_key == key)
@@ -235,7 +236,8 @@ async def login(
                 .where(accounts.c.player_id == row.player_id)
                 .values(password_hash=new_hash)
             )
-    return account_json(row.player_id, row.name, row.username), rt.tokens.issue(row.player_id)
+    token = rt.tokens.issue(row.player_id, row.token_generation)
+    return account_json(row.player_id, row.name, row.username), token
 
 
 async def whoami(rt: Runtime, player_id: str) -> dict[str, Any]:
@@ -262,8 +264,9 @@ async def _verified(rt: Runtime, conn: AsyncConnection, player_id: str, password
     return row
 
 
-async def change_password(rt: Runtime, player_id: str, password: Any, new_password: Any) -> None:
-    """Replace the caller's password after checking the current one.
+async def change_password(rt: Runtime, player_id: str, password: Any, new_password: Any) -> str:
+    """Replace the caller's password after checking the current one, and sign every other
+    device out (their tokens are revoked); returns a fresh token for the caller.
 
     Raises :class:`NotFound` (no account), :class:`Unauthorized` (wrong current password),
     :class:`ValidationFailed` (new password too weak).
@@ -276,6 +279,23 @@ async def change_password(rt: Runtime, player_id: str, password: Any, new_passwo
             .where(accounts.c.player_id == player_id)
             .values(password_hash=_hash_for(rt).hash(new_password), updated_at=utcnow())
         )
+        token = await rt.revocations.revoke(conn, player_id)
+    rt.revocations.forget(player_id)
+    return token
+
+
+async def sign_out_everywhere(rt: Runtime, player_id: str) -> str:
+    """Revoke every token of the caller's account (all devices, this one included) and return
+    a fresh token for this device. Guests cannot: their token is their only way back in.
+
+    Raises :class:`NotFound` (no account).
+    """
+    async with rt.db.transaction() as conn:
+        if await _account_of(conn, player_id) is None:
+            raise NotFound("you have no account")
+        token = await rt.revocations.revoke(conn, player_id)
+    rt.revocations.forget(player_id)
+    return token
 
 
 async def delete_account(rt: Runtime, player_id: str, password: Any) -> None:
@@ -291,6 +311,7 @@ async def delete_account(rt: Runtime, player_id: str, password: Any) -> None:
         await conn.execute(
             update(players).where(players.c.id == player_id).values(name=DELETED_NAME)
         )
+        await rt.revocations.revoke(conn, player_id)  # every device is signed out
         ids = [
             r[0]
             for r in await conn.execute(
@@ -299,6 +320,7 @@ async def delete_account(rt: Runtime, player_id: str, password: Any) -> None:
         ]
         for match_id in ids:
             await _anonymise_match(conn, match_id, player_id)
+    rt.revocations.forget(player_id)
     for match_id in ids:
         rt.cache.drop(match_id)
 

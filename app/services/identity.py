@@ -1,10 +1,12 @@
 """Guest identity: players with a name, and signed tokens (itsdangerous) that carry their id.
 
-A token is ``URLSafeTimedSerializer(SECRET_KEY, salt="player").dumps(player_id)``: it cannot be
-forged without the secret, carries the time it was issued, and is refused once older than its
-lifetime (``TOKEN_LIFETIME``). Until then the same token reclaims the same seat from any tab or
-device; an active client is handed a fresh token for the same player (:meth:`Tokens.renewal`)
-once its own is older than ``TOKEN_RENEW_AFTER``, so it never meets the expiry.
+A token is ``URLSafeTimedSerializer(SECRET_KEY, salt="player").dumps(player_id)`` (or
+``[player_id, generation]`` once the player has revoked its tokens, see :class:`Revocations`): it
+cannot be forged without the secret, carries the time it was issued, and is refused once older
+than its lifetime (``TOKEN_LIFETIME``). Until then the same token reclaims the same seat from any
+tab or device; an active client is handed a fresh token for the same player
+(:meth:`Tokens.renewal`) once its own is older than ``TOKEN_RENEW_AFTER``, so it never meets the
+expiry.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import players, utcnow
 from app.db.session import Database
@@ -63,11 +66,14 @@ class Tokens:
         self._clock = clock
         self._serializer = URLSafeTimedSerializer(secret_key, salt="player", signer=Signer)
 
-    def issue(self, player_id: str) -> str:
-        """A token for ``player_id``, valid for ``lifetime`` seconds from now."""
-        return str(self._serializer.dumps(player_id))
+    def issue(self, player_id: str, generation: int = 0) -> str:
+        """A token for ``player_id`` of token ``generation`` (see :class:`Revocations`), valid
+        for ``lifetime`` seconds from now.
+        """
+        value: str | list[str | int] = player_id if generation == 0 else [player_id, generation]
+        return str(self._serializer.dumps(value))
 
-    def _load(self, token: str) -> tuple[str, float]:
+    def _load(self, token: str) -> tuple[str, int, float]:
         if not token or len(token) > 512:
             raise Unauthorized("missing or malformed token")
         try:
@@ -78,25 +84,107 @@ class Tokens:
             raise Unauthorized("token expired: choose a name again") from None
         except BadSignature:
             raise Unauthorized("invalid token") from None
+        generation = 0
+        if isinstance(value, list) and len(value) == 2 and isinstance(value[1], int):
+            value, generation = value
         if not isinstance(value, str):
             raise Unauthorized("invalid token")
-        return value, issued.timestamp()
+        return value, generation, issued.timestamp()
 
     def verify(self, token: str) -> str:
         """The player id inside ``token``; raises :class:`Unauthorized` when it is not ours or
-        has expired.
+        has expired. Signature and age only: :meth:`Revocations.verify` also refuses revoked
+        tokens.
         """
         return self._load(token)[0]
 
-    def renewal(self, token: str) -> str | None:
-        """A fresh token for the same player when ``token`` (valid) is older than
-        ``renew_after``; None when it is younger. Raises :class:`Unauthorized` like
+    def read(self, token: str) -> tuple[str, int]:
+        """``(player id, token generation)`` of a token; raises :class:`Unauthorized` like
         :meth:`verify`.
         """
-        player_id, issued = self._load(token)
+        player_id, generation, _ = self._load(token)
+        return player_id, generation
+
+    def renewal(self, token: str) -> str | None:
+        """A fresh token for the same player and generation when ``token`` (valid) is older
+        than ``renew_after``; None when it is younger. Raises :class:`Unauthorized` like
+        :meth:`verify`.
+        """
+        player_id, generation, issued = self._load(token)
         if self._clock() - issued < self.renew_after:
             return None
-        return self.issue(player_id)
+        return self.issue(player_id, generation)
+
+
+class Revocations:
+    """Tokens their player revoked. ``players.token_generation`` counts the player's
+    revocations (a password change, "sign out everywhere", account deletion); a token carries the
+    generation it was issued in and is refused once the player's has moved past it.
+
+    Every instance keeps each player's generation for ``ttl`` seconds, so a revocation made on
+    another instance is in force there within ``ttl`` seconds; on the instance that made it, at
+    once. ``clock``: a monotonic clock in seconds (tests pass their own).
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        tokens: Tokens,
+        ttl: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+        max_entries: int = 50_000,
+    ) -> None:
+        self._db = db
+        self._tokens = tokens
+        self._ttl = ttl
+        self._clock = clock
+        self._max = max_entries
+        self._cache: dict[str, tuple[int, float]] = {}
+
+    async def generation(self, player_id: str) -> int:
+        """The player's current token generation (0 for an unknown player), cached."""
+        hit = self._cache.get(player_id)
+        if hit is not None and self._clock() - hit[1] < self._ttl:
+            return hit[0]
+        async with self._db.reading() as conn:
+            current = await _generation(conn, player_id)
+        if len(self._cache) >= self._max:
+            self._cache.clear()
+        self._cache[player_id] = (current, self._clock())
+        return current
+
+    async def verify(self, token: str) -> str:
+        """The player id of a valid, unrevoked token.
+
+        Raises :class:`Unauthorized` (malformed, forged, expired or revoked token).
+        """
+        player_id, generation = self._tokens.read(token)
+        if generation < await self.generation(player_id):
+            raise Unauthorized("token revoked: log in again")
+        return player_id
+
+    async def revoke(self, conn: AsyncConnection, player_id: str) -> str:
+        """Revoke every token of ``player_id`` inside the caller's transaction; returns a token
+        of the new generation for the caller's own device. Call :meth:`forget` after the commit
+        so this instance stops trusting its cached generation at once.
+        """
+        await conn.execute(
+            update(players)
+            .where(players.c.id == player_id)
+            .values(token_generation=players.c.token_generation + 1)
+        )
+        return self._tokens.issue(player_id, await _generation(conn, player_id))
+
+    def forget(self, player_id: str) -> None:
+        """Drop the cached generation of ``player_id`` (after a committed revocation)."""
+        self._cache.pop(player_id, None)
+
+
+async def _generation(conn: AsyncConnection, player_id: str) -> int:
+    found = (
+        await conn.execute(select(players.c.token_generation).where(players.c.id == player_id))
+    ).scalar()
+    return int(found or 0)
 
 
 async def create_player(db: Database, tokens: Tokens, name: str) -> tuple[dict[str, Any], str]:

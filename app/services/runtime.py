@@ -16,7 +16,7 @@ from app.db.session import Database
 from app.realtime.broker import Broker, create_broker
 from app.realtime.hub import HubManager
 from app.services.cache import StateCache
-from app.services.identity import Tokens
+from app.services.identity import Revocations, Tokens
 from app.services.metrics import Metrics
 from app.services.ratelimit import FrameBudget, RateLimiter, SocketCaps
 from app.services.spectators import SpectatorCounts
@@ -40,6 +40,7 @@ class Runtime:
         self.tokens = Tokens(
             settings.secret_key, settings.token_lifetime, settings.token_renew_after
         )
+        self.revocations = Revocations(self.db, self.tokens)
         self.metrics = Metrics()
         self.bots = BotPool(settings.bot_workers, settings.bot_think)
         redis, prefix = settings.redis_url, settings.channel_prefix

@@ -100,6 +100,13 @@ def test_register_login_elsewhere_change_password_delete(api: Api, client: TestC
         == 401
     )
     api.post("/api/accounts/login", username=user, password="another good one")
+    # Every other device is signed out (the other login, the old token of this one); this
+    # device carries on with the fresh token of the answer.
+    for old in (other["token"], ann["token"]):
+        refused = client.get("/api/accounts/me", headers=_auth(old))
+        assert refused.status_code == 401 and "revoked" in refused.json()["error"]["message"]
+    h = _auth(ok.headers["X-Renewed-Token"])
+    assert api.get("/api/accounts/me", h)["username"] == user
 
     # Delete: password checked; the player stays (anonymised), the account is gone.
     assert (
@@ -118,6 +125,7 @@ def test_register_login_elsewhere_change_password_delete(api: Api, client: TestC
         ).status_code
         == 401
     )
+    assert client.get("/api/me", headers=h).status_code == 401  # deleted: signed out everywhere
     profile = api.get(f"/api/players/{ann['account']['id']}/profile")
     assert profile["player"] == {
         "id": ann["account"]["id"],
@@ -221,3 +229,27 @@ def test_deleting_an_account_keeps_its_matches_with_the_name_anonymised(
     assert api.get(f"/api/matches/{match_id}/record")["players"] == ["Ann", "Deleted player"]
     page = api.get(f"/api/players/{people[0][0]}/matches")
     assert [s["name"] for s in page["matches"][0]["seats"]] == ["Ann", "Deleted player"]
+
+
+def test_sign_out_everywhere(api: Api, client: TestClient) -> None:
+    user = _name("Eve_")
+    first = _register(client, user).json()["token"]
+    second = api.post("/api/accounts/login", username=user, password=PASSWORD)["token"]
+    r = client.post("/api/accounts/sign-out-everywhere", headers=_auth(second))
+    assert r.status_code == 200 and r.json()["token"] == r.headers["X-Renewed-Token"]
+    fresh = r.json()["token"]
+    for old in (first, second):
+        assert client.get("/api/me", headers=_auth(old)).status_code == 401
+    assert api.get("/api/accounts/me", _auth(fresh))["username"] == user
+    # A login afterwards gets a token of the new generation; so does a renewal of the fresh one.
+    again = api.post("/api/accounts/login", username=user, password=PASSWORD)["token"]
+    assert api.get("/api/me", _auth(again))["name"] == user
+    # A revoked token cannot open a socket either.
+    with client.websocket_connect(f"/ws/lobbies/NOSUCHCODE?token={first}") as ws:
+        frame = ws.receive_json()
+        assert frame["t"] == "error" and frame["d"]["code"] == "unauthorized"
+    # Guests cannot: their token is their only way back in.
+    _, _, guest = api.player("Gus")
+    r = client.post("/api/accounts/sign-out-everywhere", headers=guest)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+    assert client.get("/api/me", headers=guest).status_code == 200

@@ -54,3 +54,9 @@ def test_tokens_expire_and_old_ones_are_renewed() -> None:
     with pytest.raises(Unauthorized, match="expired"):
         tokens.verify(token)
     assert tokens.verify(fresh) == "p1"  # the renewed one lives on
+    # A token of a later generation (after a revocation) is renewed in that generation.
+    later = tokens.issue("p1", 3)
+    assert tokens.read(later) == ("p1", 3)
+    now[0] += 50
+    renewed = tokens.renewal(later)
+    assert renewed is not None and tokens.read(renewed) == ("p1", 3)

@@ -1,0 +1,52 @@
+"""Token revocation across instances: a password change or "sign out everywhere" on one
+instance is in force there at once and on another instance once its cached generation is
+older than the TTL (Revocations, issue 15's leftover).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.services import accounts, identity
+from app.services.errors import Unauthorized
+from app.services.runtime import Runtime
+from app.settings import ROOT
+from tests.api.conftest import make_settings
+from tests.support.services import *  # noqa: F403 - the backing-service fixtures
+from tests.support.services import run_async
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest) -> str:
+    return str(request.getfixturevalue(f"{request.param}_url"))
+
+
+def test_a_revocation_reaches_another_instance_within_the_ttl(db_url: str) -> None:
+    async def go() -> None:
+        one = Runtime(make_settings(db_url, None, "test-revoke", ROOT / "frontend"))
+        two = Runtime(make_settings(db_url, None, "test-revoke", ROOT / "frontend"))
+        now = [0.0]
+        two.revocations = identity.Revocations(two.db, two.tokens, ttl=5.0, clock=lambda: now[0])
+        try:
+            user = f"Rev{id(now) % 100000}"
+            account, token = await accounts.register(one, user, "a fine password", None)
+            assert await two.revocations.verify(token) == account["id"]  # cached at t=0
+            fresh = await accounts.sign_out_everywhere(one, account["id"])
+            with pytest.raises(Unauthorized, match="revoked"):
+                await one.revocations.verify(token)  # at once where it was made
+            now[0] = 4.9
+            assert await two.revocations.verify(token) == account["id"]  # still cached
+            now[0] = 5.1
+            with pytest.raises(Unauthorized, match="revoked"):
+                await two.revocations.verify(token)
+            assert await two.revocations.verify(fresh) == account["id"]
+            # A renewal keeps the generation: the renewed token is as good as the fresh one.
+            renewed = two.tokens.issue(*two.tokens.read(fresh))
+            assert await two.revocations.verify(renewed) == account["id"]
+        finally:
+            await one.close()
+            await two.close()
+
+    run_async(go)
