@@ -94,7 +94,8 @@ function renderHeader() {
         who.username ? t('nav.history') : t('nav.account')) : h('a#nav-account', { href: '#/account' }, t('nav.login'))),
     h('div.top-tools', {}, soundToggle(), themeToggle(), languageSelect()),
     who ? h('a.me-chip', { href: '#/start', title: t('nav.changeName') },
-      h('span.me-avatar', { 'aria-hidden': 'true' }, (who.name[0] || '?').toUpperCase()), h('span.me-name', who.name))
+      h('span.me-avatar', { 'aria-hidden': 'true' }, (who.name[0] || '?').toUpperCase()),
+      h('span.me-name.name-cut', { title: who.name }, who.name))
       : h('a.me-chip', { href: '#/start' }, t('nav.signin')),
   );
 }

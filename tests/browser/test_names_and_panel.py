@@ -147,5 +147,9 @@ def test_name_inputs_show_their_limit_and_long_names_are_cut_visibly(server, bro
     assert title.evaluate("e => e.scrollWidth > e.clientWidth"), "a 40-character title fits 390 px?"
     box = title.bounding_box()
     assert box is not None and box["x"] + box["width"] <= 390
+    # Nothing widens the page on a phone: not the header's name chip, not a seat's controls.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    chip = page.locator(".me-chip").bounding_box()
+    assert chip is not None and chip["x"] + chip["width"] <= 390
     assert errors == []
     page.close()

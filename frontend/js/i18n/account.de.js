@@ -71,7 +71,7 @@ export default {
   'replay.cat.road': 'Straßen',
   'replay.cat.cloister': 'Klöster',
   'replay.cat.farm': 'Wiesen',
-  'replay.final': 'Schlusswertung',
+  'replay.final': 'am Ende',
   'replay.log': 'Was geschah',
   'replay.fairTitle': 'Fairer Beutel',
   'replay.commitment': 'Zu Beginn veröffentlichte Zusage der Mischung: ',
