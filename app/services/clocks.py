@@ -472,23 +472,39 @@ def annotate_record(
     computer_seqs: set[int],
     clock: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    """Mark a record's moves the computer played for a person (``"by": "computer"`` on the
-    move, when it chose the tile's placement or the follower) and an early end
-    (``"finished": false`` so a replay stops after the last move, and ``"ended_early":
-    {"scores", "winners"}``: the final scoring the match ended with).
+    """Mark what the computer chose for a person (``"by": "computer"``) and an early end.
 
-    ``actions``: the engine actions in log order (``seq`` = index + 1); the k-th ``PlaceTile``
-    is the k-th move entry that has a ``tile``.
+    A move entry with a ``tile`` is marked when the computer chose its placement or its
+    follower; a Wheel of Fortune Plague removal (an item of an entry's ``plague`` list, on a
+    placed move or a ``discarded`` entry) is marked itself, since each removal is decided by
+    its own seat. An early end sets ``"finished": false`` (a replay stops after the last move)
+    and ``"ended_early": {"scores", "winners"}``: the final scoring the match ended with.
+
+    ``actions``: the engine actions in log order (``seq`` = index + 1). They follow the
+    record's entries: each entry's Plague removals (one ``RemoveFollower`` each), then for a
+    placed move its ``PlaceTile`` and the follower decision (``PlaceFollower`` or ``Pass``).
+    Entries that do not line up with the actions (never expected) are left unmarked.
     """
-    from app.engine import PlaceTile
+    from app.engine import PlaceTile, RemoveFollower
 
-    tile_moves = [m for m in record.get("moves", []) if "tile" in m]
-    k = -1
-    for seq, action in enumerate(actions, start=1):
-        if isinstance(action, PlaceTile):
-            k += 1
-        if seq in computer_seqs and 0 <= k < len(tile_moves):
-            tile_moves[k]["by"] = BY_COMPUTER
+    seq = 1  # the next action's seq
+
+    def action_at(n: int) -> Any:
+        return actions[n - 1] if 0 < n <= len(actions) else None
+
+    for entry in record.get("moves", []):
+        for removal in entry.get("plague") or []:
+            if not isinstance(action_at(seq), RemoveFollower):
+                break
+            if seq in computer_seqs:
+                removal["by"] = BY_COMPUTER
+            seq += 1
+        if "tile" in entry:
+            if not isinstance(action_at(seq), PlaceTile):
+                break
+            if seq in computer_seqs or seq + 1 in computer_seqs:
+                entry["by"] = BY_COMPUTER
+            seq += 2
     if clock and clock.get("ended_early"):
         # A replay stops after the last move (no final scoring of a deck not played out);
         # the scores the match ended with are kept apart.

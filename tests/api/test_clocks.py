@@ -22,8 +22,10 @@ from app.db.models import instance_heartbeats, matches
 from app.db.session import create_engine
 from app.services.clock import HANDOVER_AFTER
 from tests.api.conftest import make_settings
-from tests.support.client import Api, receive
+from tests.api.test_wheel_of_fortune import _play_to, quick_plague  # noqa: F401 - a fixture
+from tests.support.client import Api, place_first, receive
 from tests.support.services import run_async
+from tests.support.wof import FIRST_PLAGUE, new_wof_game
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -342,3 +344,26 @@ def test_a_correspondence_match_from_the_start_has_no_live_clock_to_switch_to(ap
     assert refused["error"]["code"] == "conflict"
     clock = api.get(f"/api/matches/{match_id}")["clock"]
     assert clock["proposal"] is None and clock["label"] == "2 days per move"
+
+
+def test_a_computer_plague_choice_is_marked_on_its_removal_not_on_the_move_before(
+    quick_plague: TestClient,  # noqa: F811 - the fixture imported above
+) -> None:
+    api = Api(quick_plague)
+    match_id, people, _ = api.match(seats=2, preset="wheel_of_fortune")
+    ann = people[0][2]
+    v = _play_to(quick_plague, match_id, people, new_wof_game(), FIRST_PLAGUE)
+    # Nobody answers the Plague: the computer decides for Ann, then for Ben.
+    match = _wait(api, match_id, lambda m: m["version"] >= v + 2)
+    assert match["version"] == v + 2 and match["state"]["phase"] == "place_tile"
+    batches = api.get(f"/api/matches/{match_id}/events?since=0")["batches"]
+    assert [b["by"] for b in batches] == [None] * v + ["computer", "computer"]
+    # Ann places the Plague tile herself: its move entry now appears in the record.
+    state = match["state"]
+    api.post(f"/api/matches/{match_id}/actions", ann, v=v + 2, d=place_first(state))
+    api.post(f"/api/matches/{match_id}/actions", ann, v=v + 3, d={"type": "pass"})
+    moves = api.get(f"/api/matches/{match_id}/record")["moves"]
+    plague_move = moves[-1]
+    assert [r["seat"] for r in plague_move["plague"]] == [0, 1]
+    assert [r.get("by") for r in plague_move["plague"]] == ["computer", "computer"]
+    assert not any("by" in m for m in moves)  # every tile was placed by its own player

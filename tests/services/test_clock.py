@@ -176,3 +176,41 @@ def test_switch_to_correspondence_and_back_needs_every_human() -> None:
     assert clock["control"] == fischer().to_json()
     assert clock["remaining"][0] == 280_000  # the bank as it was when the switch happened
     assert c.public(clock, T0 + 40_000)["label"] == "5 min + 10 s"  # type: ignore[index]
+
+
+def test_annotate_record_marks_plague_removals_of_discarded_and_placed_entries() -> None:
+    from app.engine import Pass, PlaceFollower, PlaceTile, RemoveFollower
+    from app.services.clocks import annotate_record
+
+    removal = {"seat": 1, "at": [0, 0], "follower": "road"}
+    record = {
+        "moves": [
+            {"tile": "A", "at": [1, 0], "rotation": 0, "follower": None},
+            {"discarded": "B", "plague": [dict(removal)]},
+            {
+                "tile": "C",
+                "at": [2, 0],
+                "rotation": 0,
+                "follower": "city",
+                "plague": [dict(removal), dict(removal, seat=0)],
+            },
+            {"tile": "D", "at": [3, 0], "rotation": 0, "follower": None},
+        ]
+    }
+    actions = [
+        PlaceTile(0, 1, 0, 0),
+        Pass(0),  # 1, 2: A
+        RemoveFollower(1, 0, 0, "road:E"),  # 3: the discarded B's Plague
+        RemoveFollower(1, 0, 0, "road:E"),
+        RemoveFollower(0, 0, 0, "road:E"),  # 4, 5: C's
+        PlaceTile(1, 2, 0, 0),
+        PlaceFollower(1, "city:N"),  # 6, 7: C
+        PlaceTile(0, 3, 0, 0),
+        Pass(0),  # 8, 9: D
+    ]
+    out = annotate_record(record, actions, {3, 5, 9}, None)
+    moves = out["moves"]
+    assert "by" not in moves[0] and "by" not in moves[2]
+    assert moves[1]["plague"][0]["by"] == "computer"
+    assert [r.get("by") for r in moves[2]["plague"]] == [None, "computer"]
+    assert moves[3]["by"] == "computer"  # its follower decision was the computer's
