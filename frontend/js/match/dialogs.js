@@ -48,7 +48,9 @@ export function showEnd(m) {
       h('td.total', { dataset: { finalTotal: i } }, String(s.scores[i]))))));
   const close = () => { clear(m.dom.endLayer); m.board.svg.focus(); };
   const dialog = h('div.end-screen#end-screen', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'end-title' },
-    h('div.end-card', {},
+    // Many categories (the Wheel of Fortune's ten): a wider card, so longer words (Hungersnot,
+    // Inquisition) still fit beside each other on a desktop.
+    h('div.end-card', { class: cats.length > 6 ? 'wide' : '' },
       h('div.end-head', {},
         h('div.trophy', { 'aria-hidden': 'true', html: TROPHY }),
         h('h2#end-title', winners.length > 1 ? t('end.shareWin', { names: joinNames(winners) })

@@ -4,7 +4,7 @@
  * the dialogs open in. Returns the nodes the other modules fill; buttons call hooks on ``m``.
  */
 
-import { t } from '../i18n.js';
+import { t, languageSelect } from '../i18n.js';
 import { h } from '../dom.js';
 import { soundToggle } from '../sound.js';
 
@@ -46,6 +46,7 @@ export function buildLayout(m) {
       scoreStrip,
       h('div.match-actions', {},
         soundToggle('btn small ghost'),
+        languageSelect(), // the header with the other switcher is hidden during a match
         h('button.btn.small.ghost#share-match', { type: 'button', onclick: m.share, title: t('match.shareTitle') }, t('match.share')),
         h('button.btn.small.ghost#keys-help', { type: 'button', onclick: m.showKeys, title: t('match.keysTitle') }, t('match.keys')),
         // Step back through what has happened so far (the replay viewer; never past now).
