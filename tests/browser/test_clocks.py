@@ -1,7 +1,7 @@
 """Clocks and leaving in the browser: the host picks a per-turn clock in the waiting room,
 both players see running clocks; Ben leaves, Ann sees "Ben left — the computer takes over in
 …" counting down, then votes to hand his seat to the computer and sees its moves marked in
-the log.
+the log (the vote and the marks also in German).
 """
 
 from __future__ import annotations
@@ -69,11 +69,20 @@ def test_a_leaver_countdown_a_vote_and_the_computers_moves(quick_leave: str, bro
         # Grace runs out: Ann votes to hand Ben's seat to the computer.
         ann.page.wait_for_selector('#leave-banner button[data-choice="computer"]')
         ann.page.screenshot(path=str(ARTIFACTS / "clock-leaver-vote.png"))
+        # In German (the match header's language switcher): the same vote, in Ann's words.
+        ann.page.select_option("#match select.lang-select", "de")
+        ann.page.wait_for_selector('#leave-banner button[data-choice="computer"]')
+        banner = ann.page.inner_text("#leave-banner")
+        assert "Ben ist gegangen" in banner and "Dem Computer übergeben" in banner, banner
+        assert "Uhr" not in banner and "2 Min. pro Zug" in ann.page.inner_text("#time-control")
+        ann.page.screenshot(path=str(ARTIFACTS / "clock-leaver-vote-de.png"))
         ann.page.click('#leave-banner button[data-choice="computer"]')
         ann.page.wait_for_selector("#players .tag.auto")
+        assert ann.page.inner_text("#players .tag.auto").lower() == "computer spielt"
         ann.page.wait_for_selector('#match[data-my-turn="true"]')
         ann.page.wait_for_selector("#log li.log-computer .computer-move")
-        ann.page.screenshot(path=str(ARTIFACTS / "clock-computer-moves.png"))
+        assert ann.page.inner_text("#log li.log-computer .computer-move").lower() == "computer"
+        ann.page.screenshot(path=str(ARTIFACTS / "clock-computer-moves-de.png"))
         match = srv.match()
         assert match["clock"]["auto"] == [False, True]
         record = srv.http.get(f"/api/matches/{match_id}/record", params={"code": code}).json()
