@@ -12,6 +12,10 @@ import { svgEl as el, tileArt, spotPoint, ensureDefs } from './tiles.js';
 import { meepleMarkup, colourOf, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from './pieces.js';
 import { WheelView } from './wheel.js';
 import { BoardView, T, parseKey } from './boardView.js';
+import { t } from './i18n.js';
+
+/** "a knight" / "einen Ritter" / "un chevalier" (any other role: a follower). */
+const roleA = (role) => t(['knight', 'thief', 'monk', 'farmer'].includes(role) ? `roleA.${role}` : 'roleA.follower');
 
 export const cellKey = (x, y) => `${x},${y}`;
 
@@ -27,7 +31,7 @@ export class Board extends BoardView {
   constructor(host, handlers = {}) {
     ensureDefs();
     const svg = el('svg', { class: 'board-svg', id: 'board', tabindex: '0', role: 'application',
-      'aria-label': 'Board. Arrow keys choose a square, R rotates, Enter places.' });
+      'aria-label': t('match.boardLabel') });
     super(host, svg, handlers);
     this.world = el('g', { class: 'world' });
     this.layers = {};
@@ -125,13 +129,13 @@ export class Board extends BoardView {
     while (layer.firstChild) layer.firstChild.remove();
     for (const f of followers) {
       const key = cellKey(f.at[0], f.at[1]);
-      const t = this.tiles.get(key);
-      const [px, py] = t ? spotPoint(t.tile, f.spot, t.rotation) : [50, 50];
+      const placed = this.tiles.get(key);
+      const [px, py] = placed ? spotPoint(placed.tile, f.spot, placed.rotation) : [50, 50];
       const g = el('g', { class: `follower role-${f.role}`, 'data-follower': `${key} ${f.spot}`,
         'data-seat': f.seat, transform: `translate(${f.at[0] * T + px},${f.at[1] * T + py})` });
       g.innerHTML = meepleMarkup(colours[f.seat], { lying: f.role === 'farmer', scale: this.followerScale() });
       const title = el('title');
-      title.textContent = `${ROLE_LABEL[f.role] || 'Follower'} (${colours[f.seat] || ''})`;
+      title.textContent = `${ROLE_LABEL[f.role] || t('role.follower')} (${colourOf(colours[f.seat]).label})`;
       g.appendChild(title);
       layer.appendChild(g);
     }
@@ -288,14 +292,14 @@ export class Board extends BoardView {
       for (const it of items) {
         // A ring round the follower (which stays visible) and a "take back" arrow badge.
         const g = el('g', { 'data-wx': it.wx, 'data-wy': it.wy, class: `target plague-target${focus === it.id ? ' focused' : ''}`,
-          'data-spot': it.id, role: 'button', 'aria-label': `Take back: ${it.label || ROLE_LABEL[it.role] || 'follower'}`,
+          'data-spot': it.id, role: 'button', 'aria-label': t('match.takeBackTitle', { label: it.label || ROLE_LABEL[it.role] || t('role.follower') }),
           transform: `translate(${it.wx},${it.wy}) scale(${s})` });
         g.innerHTML = '<circle class="plague-hit" r="15" fill="rgba(255,255,255,0.01)"/>' +
           `<circle class="plague-ring" r="14" fill="none" stroke="#c0392b" stroke-width="3.2"/>` +
           `<g transform="translate(10,-10)"><circle r="6.8" fill="#c0392b" stroke="#fff" stroke-width="1.6"/>` +
           '<path d="M2.6,2.2 A3.4,3.4 0 1 0 -2.8,1.4 M-2.8,1.4 l-1.6,-2.6 M-2.8,1.4 l2.8,-0.6" fill="none" stroke="#fff" stroke-width="1.6" stroke-linecap="round"/></g>';
         const title = el('title');
-        title.textContent = `Take back this ${(ROLE_LABEL[it.role] || 'follower').toLowerCase()} (${c.label})`;
+        title.textContent = t('match.takeBackThis', { role: roleA(it.role), colour: c.label });
         g.appendChild(title);
         layer.appendChild(g);
       }
@@ -303,12 +307,12 @@ export class Board extends BoardView {
     }
     for (const it of items) {
       const g = el('g', { 'data-wx': it.wx, 'data-wy': it.wy, class: `target${focus === it.id ? ' focused' : ''}`, 'data-spot': it.id,
-        role: 'button', 'aria-label': `${ROLE_LABEL[it.role] || 'Follower'} ${PLACE_LABEL[it.kind] || ''}`,
+        role: 'button', 'aria-label': t('match.spotTitle', { role: ROLE_LABEL[it.role] || t('role.follower'), place: PLACE_LABEL[it.kind] || '' }).trim(),
         transform: `translate(${it.wx},${it.wy}) scale(${s})` });
       g.innerHTML = `<circle class="target-ring" r="10.5" fill="#fffdf5" stroke="${c.fill}" stroke-width="2.6"/>` +
         `<g transform="scale(0.95)">${roleIconMarkup(it.role)}</g>`;
       const title = el('title');
-      title.textContent = `Place a ${(ROLE_LABEL[it.role] || 'follower').toLowerCase()} ${PLACE_LABEL[it.kind] || ''}`;
+      title.textContent = t('match.placeRole', { role: roleA(it.role), place: PLACE_LABEL[it.kind] || '' }).replace(/\s+/g, ' ').trim();
       g.appendChild(title);
       layer.appendChild(g);
     }

@@ -11,6 +11,7 @@ phone, with every player's total in view.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -139,6 +140,16 @@ def test_a_match_in_german_then_french(server, browser, artifacts):
     assert {"FORTUNA", "STEUERN", "HUNGERSNOT", "STURM", "INQUISITION", "PEST"} <= set(labels)
     shown = page.evaluate(SHOWN) + "\n".join(seen.values())
     assert _english_in(page, "de", shown) == []
+    # The board's own words: its label and each follower's title (role and colour).
+    assert page.get_attribute("#board", "aria-label", timeout=1000).startswith("Spielfeld.")
+    titles = page.eval_on_selector_all(
+        "#board .follower title", "els => els.map(e => e.textContent)"
+    )
+    assert titles, "no follower on the board"
+    for title in titles:
+        assert re.fullmatch(
+            r"(Ritter|Wegelagerer|Mönch|Bauer|Gefolgsmann) \((Rot|Blau|Grün|Gelb|Schwarz)\)", title
+        ), title
     for dialog, close in (("#keys-help", "#close-keys"), ("#tiles-left", "#close-remaining")):
         page.click(dialog)
         text = page.inner_text(".end-layer")

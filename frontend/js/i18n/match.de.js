@@ -102,6 +102,9 @@ export default {
   'match.plagueTapThen': { one: 'Tippe auf einen umringten Gefolgsmann (er kommt zurück in deinen Vorrat, ohne Punkte); danach wählt {names}.',
     other: 'Tippe auf einen umringten Gefolgsmann (er kommt zurück in deinen Vorrat, ohne Punkte); danach wählen {names}.' },
   'match.takeBackTitle': 'Zurücknehmen: {label}',
+  'match.boardLabel': 'Spielfeld. Pfeiltasten wählen ein Feld, R dreht, Enter legt an.',
+  'match.takeBackThis': '{role} zurücknehmen ({colour})',
+  'match.placeRole': '{role} {place} einsetzen',
   'match.phase': 'Phase: {phase}',
 
   'match.spotWhere': '{role} {place}, {where}',

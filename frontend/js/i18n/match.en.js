@@ -107,6 +107,9 @@ export default {
   'match.plagueTapThen': { one: 'Tap a ringed follower on the board (it returns to your supply, no points); then {names} chooses.',
     other: 'Tap a ringed follower on the board (it returns to your supply, no points); then {names} choose.' },
   'match.takeBackTitle': 'Take back: {label}',
+  'match.boardLabel': 'Board. Arrow keys choose a square, R rotates, Enter places.',
+  'match.takeBackThis': 'Take back {role} ({colour})',
+  'match.placeRole': 'Place {role} {place}',
   'match.phase': 'Phase: {phase}',
 
   // Where things are (match/state.js).

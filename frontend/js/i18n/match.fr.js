@@ -102,6 +102,9 @@ export default {
   'match.plagueTapThen': { one: 'Touchez un partisan entouré sur le plateau (il revient dans votre réserve, sans points)\u00a0; puis {names} choisit.',
     other: 'Touchez un partisan entouré sur le plateau (il revient dans votre réserve, sans points)\u00a0; puis {names} choisissent.' },
   'match.takeBackTitle': 'Reprendre\u00a0: {label}',
+  'match.boardLabel': 'Plateau. Les flèches choisissent une case, R tourne, Entrée pose.',
+  'match.takeBackThis': 'Reprendre {role} ({colour})',
+  'match.placeRole': 'Placer {role} {place}',
   'match.phase': 'Phase\u00a0: {phase}',
 
   'match.spotWhere': '{role} {place}, {where}',
