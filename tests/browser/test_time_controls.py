@@ -25,6 +25,21 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TWO_DAYS = ("2 d 0 h", "1 d 23 h")
 
 
+#: A Notification API that records what the page shows (``window.__notes``), asks nobody, and
+#: grants permission when asked.
+NOTIFICATION_STUB = """
+window.__notes = [];
+window.Notification = class {
+  static permission = 'default';
+  static requestPermission() {
+    window.Notification.permission = 'granted';
+    return Promise.resolve('granted');
+  }
+  constructor(title, options) { window.__notes.push([title, (options || {}).body]); }
+};
+"""
+
+
 def fmt(ms: int) -> str:
     """The client's ``formatClock`` for times under a day (``m:ss`` / ``h:mm:ss``)."""
     total = math.ceil(ms / 1000)
@@ -107,6 +122,14 @@ def test_the_start_screen_lists_your_matches_your_turn_first(server: str, browse
         arg=[f"{first} .time-left", shown],
     )
     page.screenshot(path=str(ARTIFACTS / "start-my-matches.png"))
+    # The lobby browser (where a returning player lands) shows the same list above the tables.
+    page.goto("/#/lobbies")
+    page.wait_for_selector("#my-matches:not([hidden]) li.my-match")
+    shown = page.eval_on_selector_all(
+        "#my-matches li.my-match", "els => els.map(e => e.dataset.match)"
+    )
+    assert shown == [fischer, corr, waiting]
+    page.screenshot(path=str(ARTIFACTS / "lobbies-my-matches.png"))
     page.click(f"{first} a.open-match")
     page.wait_for_selector('#match[data-my-turn="true"][data-phase="place_tile"]')
     assert fischer in page.url
@@ -175,21 +198,40 @@ def test_a_correspondence_match_and_the_turn_notification(server: str, browser: 
     ARTIFACTS.mkdir(exist_ok=True)
     ann = Player.open(browser, server, "Ann")
     ben = Player.open(browser, server, "Ben")
-    start_in_browser(ann, [ben], "corr2", "2 days per move")
+    match_id, code = start_in_browser(ann, [ben], "corr2", "2 days per move")
     for page in (ann.page, ben.page):
         page.wait_for_selector('.seat-clock[data-seat="0"].running')
         assert "2 days per move" in page.inner_text("#time-control")
         assert page.inner_text('.seat-clock[data-seat="1"]') == "2 d 0 h"
         assert page.inner_text('.seat-clock[data-seat="0"]') in TWO_DAYS
-    # The opt-in: a button until the browser allows notifications, then a note.
+    # The opt-in: a button until the browser allows notifications, then a note; then, with the
+    # tab hidden, a notification when it becomes Ben's turn (the Notification API recorded).
+    ben.context.add_init_script(NOTIFICATION_STUB)
+    ben.page.reload()
     page = ben.page
     page.wait_for_selector("#notify-turn")
-    ben.context.grant_permissions(["notifications"])
     page.click("#notify-turn")
     page.wait_for_selector("#notify-turn-on")
     assert page.evaluate("localStorage.getItem('carcassonne.notifyTurn')") == "1"
-    ann.page.screenshot(path=str(ARTIFACTS / "clock-correspondence.png"))
     page.screenshot(path=str(ARTIFACTS / "clock-correspondence-notify.png"))
+    page.evaluate(
+        "Object.defineProperty(document, 'hidden', {configurable: true, get: () => true})"
+    )
+    srv = Server(server, match_id, code)
+    try:
+        rng = random.Random(5)
+        place_tile(ann, rng)
+        ann.wait_version(1)
+        _deploy_none(ann)
+        ann.wait_version(2)
+        match = srv.match()
+        assert match["state"]["seat"] == 1
+        name = match["name"]
+    finally:
+        srv.close()
+    notes = page.wait_for_function("() => window.__notes.length > 0 && window.__notes").json_value()
+    assert notes == [["Your turn", f"It is your turn in {name}."]], notes
+    ann.page.screenshot(path=str(ARTIFACTS / "clock-correspondence.png"))
     assert ann.errors == [] and ben.errors == []
     ann.context.close()
     ben.context.close()

@@ -9,6 +9,7 @@ import * as api from '../api.js';
 import { t as tr } from '../i18n.js';
 import { h, clear, toast, onVisibility } from '../dom.js';
 import { rulesSummary, timeLabel } from './rules.js';
+import { myMatchesPanel } from './myMatches.js';
 
 const REFRESH_MS = 3000;
 
@@ -40,10 +41,12 @@ export function mount(root, ctx) {
   }, h('label', { for: 'join-code' }, tr('lobbies.joinPrivate')),
   h('div.input-row', {}, codeInput, h('button.btn#join-code-btn', { type: 'submit' }, tr('lobbies.join'))), codeError);
 
+  const mine = myMatchesPanel(); // issue 13: your ongoing matches, your turn first (hidden when none)
   root.appendChild(h('section.lobbies', {},
     h('div.lobbies-head', {},
       h('div', {}, h('h1', tr('lobbies.title')), h('p.lead', tr('lobbies.lead'))),
       h('a.btn.primary.big#create-lobby', { href: '#/create' }, tr('lobbies.create'))),
+    mine.node,
     h('div.lobbies-grid', {},
       h('div.panel', {}, h('h2', tr('lobbies.open')), openList),
       h('div.panel', {}, h('h2', tr('lobbies.live')), liveList),
@@ -119,6 +122,7 @@ export function mount(root, ctx) {
   });
   refresh();
   return () => {
+    mine.stop();
     stopped = true;
     clearTimeout(timer);
     offVis();
