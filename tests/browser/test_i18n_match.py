@@ -49,6 +49,10 @@ ENGLISH_PIECES = """async (lang) => {
   return [...pieces];
 }"""
 
+WIDER_THAN_SCREEN = """() => [...document.querySelectorAll('.match-top *, #tray *')]
+  .filter((e) => e.offsetParent && e.getBoundingClientRect().right > innerWidth + 1)
+  .map((e) => `${e.tagName}.${e.className} ${e.textContent.slice(0, 40)}`)"""
+
 SHOWN = """() => ['#log', '#tray', '#players', '.match-info', '#turn-status', '.match-top']
   .map((s) => document.querySelector(s)?.innerText || '').join('\\n')"""
 
@@ -157,6 +161,19 @@ def test_a_match_in_german_then_french(server, browser, artifacts):
         assert _english_in(page, "de", text) == []
         page.click(close)
     page.screenshot(path=str(artifacts / "i18n-de-match.png"))
+
+    # On a phone the longer German words stay inside the screen (header, status, tray).
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(300)
+    assert page.evaluate(WIDER_THAN_SCREEN) == []
+    page.screenshot(path=str(artifacts / "i18n-de-match-phone.png"))
+    cell = page.get_attribute("#board .legal-cell", "data-cell")
+    page.click(f'#board .legal-cell[data-cell="{cell}"]')
+    page.wait_for_selector("#confirm-placement")
+    assert page.evaluate(WIDER_THAN_SCREEN) == []
+    page.screenshot(path=str(artifacts / "i18n-de-match-phone-confirm.png"))
+    page.click("#cancel-placement")
+    page.set_viewport_size({"width": 1400, "height": 900})
 
     # The switcher in the match header: the same match, its log told again, in French.
     page.select_option("#match .lang-select", "fr")

@@ -22,7 +22,7 @@ export default {
   'match.log': 'Spielprotokoll',
   'match.logLabel': 'Was geschah',
   'match.copyWatch': 'Zuschauer-Link kopieren',
-  'match.rewind': 'Nachspielen',
+  'match.rewind': 'Verlauf',
   'match.rewindTitle': 'Die bisherigen Züge zurückverfolgen',
   'match.backToTables': 'Zurück zu den Tischen',
 
