@@ -13,7 +13,7 @@ export default {
   'preset.standard': "Standard",
   'preset.first_edition': "Erste Edition",
   'preset.river': "Der Fluss",
-  'preset.wheel_of_fortune': "Glücksrad",
+  'preset.wheel_of_fortune': "Das Schicksalsrad",
   'lobbies.codePlaceholder': "Code oder Einladungslink",
   'lobbies.codeLabel': "Tischcode oder Einladungslink",
   'lobbies.codeMissing': "Füge den Code (oder den Einladungslink) ein, den du bekommen hast.",
