@@ -234,3 +234,36 @@ def test_a_spectator_scrolls_back_through_a_live_match(
         page.screenshot(path=str(artifacts / "i15-live-rewind.png"))
     finally:
         context.close()
+
+
+def test_sign_out_everywhere_keeps_this_device(server: str, browser: Any, artifacts: Path) -> None:
+    user = f"eve{secrets.token_hex(3)}"
+    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 860})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("dialog", lambda dialog: dialog.accept())
+    try:
+        page.goto("/#/account")
+        page.fill("#reg-username", user)
+        page.fill("#reg-password", PASSWORD)
+        page.click("#register-submit")
+        page.wait_for_selector("#profile-name")
+        # Another device logs in.
+        with httpx.Client(base_url=server, timeout=30) as http:
+            body = {"username": user, "password": PASSWORD}
+            other = http.post("/api/accounts/login", json=body).json()["token"]
+            me = {"Authorization": f"Bearer {other}"}
+            assert http.get("/api/accounts/me", headers=me).status_code == 200
+            page.goto("/#/account")
+            page.click("#sign-out-everywhere")
+            page.wait_for_selector("text=Every other device is signed out.")
+            page.screenshot(path=str(artifacts / "account-signed-out-everywhere.png"))
+            assert http.get("/api/accounts/me", headers=me).status_code == 401
+        # This device carries on with the fresh token, after a reload too.
+        page.reload()
+        page.wait_for_selector(f"h1:has-text('Signed in as {user}')")
+        assert errors == []
+    finally:
+        context.close()

@@ -111,7 +111,17 @@ export function mount(root, ctx) {
           toast(t('account.loggedOut'), 'success');
           ctx.go('#/start');
         },
-      }, t('account.logout'))),
+      }, t('account.logout')),
+      h('button.btn.secondary#sign-out-everywhere', {
+        type: 'button',
+        title: t('account.signOutEverywhereHelp'),
+        onclick: async () => {
+          if (!window.confirm(t('account.signOutEverywhereConfirm'))) return;
+          // The answer's X-Renewed-Token header keeps this device signed in (api.js).
+          await api.post('/api/accounts/sign-out-everywhere');
+          toast(t('account.signedOutEverywhere'), 'success');
+        },
+      }, t('account.signOutEverywhere'))),
     h('div.account-grid', {}, h('div.panel', {}, change), h('div.panel', {}, remove))));
   return null;
 }
