@@ -19,7 +19,7 @@ from app.api.schemas import (
     SeatChoice,
     Started,
 )
-from app.services import lobby
+from app.services import lobby, seats
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
@@ -76,13 +76,13 @@ async def patch(
 @router.post("/{code}/join", response_model=LobbyOut, responses=errors(401, 404, 409))
 async def join(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Take the first free seat (idempotent)."""
-    return await lobby.join(rt, code, player)
+    return await seats.join(rt, code, player)
 
 
 @router.post("/{code}/leave", response_model=LobbyOut, responses=errors(401, 404, 409))
 async def leave(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Give up one's seat (a leaving host hands over)."""
-    return await lobby.leave(rt, code, player)
+    return await seats.leave(rt, code, player)
 
 
 @router.post("/{code}/colour", response_model=LobbyOut, responses=errors(401, 404, 409, 413))
@@ -90,7 +90,7 @@ async def colour(
     code: Code, body: ColourChoice, rt: RuntimeDep, player: CurrentPlayer
 ) -> dict[str, Any]:
     """Pick a free colour."""
-    return await lobby.pick_colour(rt, code, player, body.colour)
+    return await seats.pick_colour(rt, code, player, body.colour)
 
 
 @router.post("/{code}/kick", response_model=LobbyOut, responses=errors(401, 403, 404, 409, 413))
@@ -98,7 +98,7 @@ async def kick(
     code: Code, body: SeatChoice, rt: RuntimeDep, player: CurrentPlayer
 ) -> dict[str, Any]:
     """Host only: empty a seat."""
-    return await lobby.kick(rt, code, player, body.seat)
+    return await seats.kick(rt, code, player, body.seat)
 
 
 @router.post("/{code}/bots", response_model=LobbyOut, responses=errors(401, 403, 404, 409))
@@ -108,7 +108,7 @@ async def add_bot(
     """Host only: a bot (level easy, normal — the default — or strong) takes the first free
     seat.
     """
-    return await lobby.add_bot(rt, code, player, (body or BotChoice()).level)
+    return await seats.add_bot(rt, code, player, (body or BotChoice()).level)
 
 
 @router.post(
@@ -122,7 +122,7 @@ async def set_level(
     player: CurrentPlayer,
 ) -> dict[str, Any]:
     """Host only: a bot's level; on a person's seat, the computer's level if they leave."""
-    return await lobby.set_level(rt, code, player, seat, body.level)
+    return await seats.set_level(rt, code, player, seat, body.level)
 
 
 @router.delete("/{code}/bots/{seat}", response_model=LobbyOut, responses=errors(401, 403, 404, 409))
@@ -130,7 +130,7 @@ async def remove_bot(
     code: Code, seat: Annotated[int, Path(ge=0, le=4)], rt: RuntimeDep, player: CurrentPlayer
 ) -> dict[str, Any]:
     """Host only: remove the bot in ``seat``."""
-    return await lobby.remove_bot(rt, code, player, seat)
+    return await seats.remove_bot(rt, code, player, seat)
 
 
 @router.post("/{code}/start", response_model=Started, responses=errors(401, 403, 404, 409))

@@ -1,8 +1,7 @@
-"""Lobbies: create, list, join by invite code, seats and colours, host controls, start, rematch.
+"""Lobbies: create, get and list tables, the host's options, start, rematch, lobby sockets.
 
-A lobby row is changed only inside a transaction that locks it (``FOR UPDATE`` on Postgres,
-the writer lock on SQLite); every change bumps ``version`` and, after the commit, the whole
-lobby is sent to its sockets (``{"t": "lobby", "d": Lobby}``) here and through the broker.
+Seats (join, leave, colours, kick, computer seats) are in :mod:`app.services.seats`; the row
+locking, versioning and announcing they share in :mod:`app.services.lobby_core`.
 Invite codes are ``secrets.token_urlsafe(8)`` (64 random bits) and private lobbies are never
 listed.
 """
@@ -10,33 +9,32 @@ listed.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection
-
-from app.bots import DEFAULT_LEVEL, LEVELS
+from app.bots import DEFAULT_LEVEL
 from app.db import lobbies as sql
 from app.db.models import utcnow
 from app.engine import PRESETS, InvalidOptions, Options, new_game
 from app.realtime.hub import Connection, Hub
-from app.realtime.protocol import broker_message, lobby_frame
+from app.realtime.protocol import lobby_frame
 from app.services import clocks, history, ratings, shuffle
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from app.services.lobby_core import (
+    COLOURS,
+    MAX_SEATS,
+    MIN_SEATS,
+    announce,
+    empty_seat,
+    lobby_json,
+    lobby_presence,
+    locked,
+    player_name,
+    require_host,
+    require_open,
+    save,
+)
 from app.services.runtime import Runtime
-
-COLOURS = ("red", "blue", "green", "yellow", "black")
-MIN_SEATS, MAX_SEATS = 2, 5
-
-
-def _empty_seat(i: int) -> dict[str, Any]:
-    return {"seat": i, "player": None, "name": None, "colour": None, "bot": False}
-
-
-def _free_colour(seats: list[dict[str, Any]]) -> str:
-    used = {s["colour"] for s in seats if s["colour"]}
-    return next(c for c in COLOURS if c not in used)
 
 
 def _rules_from(preset: str | None, rules: dict[str, Any] | None) -> tuple[str | None, Options]:
@@ -51,83 +49,6 @@ def _rules_from(preset: str | None, rules: dict[str, Any] | None) -> tuple[str |
     if name not in PRESETS:
         raise ValidationFailed(f"unknown preset {name!r}: one of {', '.join(PRESETS)}")
     return name, PRESETS[name]
-
-
-def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
-    """The Lobby JSON of docs/API.md; ``connected``: player ids with a lobby socket open."""
-    connected = connected or set()
-    return {
-        "code": row.code,
-        "name": row.name,
-        "private": row.private,
-        "host": row.host_id,
-        "preset": row.preset,
-        "rules": row.rules,
-        "seats": [
-            {
-                **s,
-                "connected": bool(s["bot"])
-                or (s["player"] is not None and s["player"] in connected),
-            }
-            for s in row.seats
-        ],
-        "max_seats": row.max_seats,
-        "status": row.status,
-        "match_id": row.match_id,
-        "version": row.version,
-        "rated": bool(row.rated),
-        **clocks.lobby_fields(row.time_control),
-    }
-
-
-def _lobby_presence(rt: Runtime, code: str) -> set[str]:
-    hub = rt.hubs.get(rt.channel("lobby", code))
-    return hub.presence()[0] if hub is not None else set()
-
-
-async def _player_name(conn: AsyncConnection, player_id: str) -> str:
-    name = await sql.player_name(conn, player_id)
-    if name is None:
-        raise NotFound("no such player: create one with POST /api/players")
-    return name
-
-
-async def _locked(rt: Runtime, conn: AsyncConnection, code: str) -> Any:
-    row = await sql.lobby(conn, code, lock=rt.db.is_postgres)
-    if row is None:
-        raise NotFound("no such lobby")
-    return row
-
-
-async def _save(rt: Runtime, conn: AsyncConnection, row: Any, **values: Any) -> Any:
-    values["version"] = row.version + 1
-    values["updated_at"] = utcnow()
-    return await sql.update_lobby(conn, row.code, values)
-
-
-async def _announce(rt: Runtime, row: Any) -> dict[str, Any]:
-    """After a commit: send the lobby to local sockets and publish it; returns Lobby JSON."""
-    data = lobby_json(row, _lobby_presence(rt, row.code))
-    frame = lobby_frame(data)
-    channel = rt.channel("lobby", row.code)
-    hub = rt.hubs.get(channel)
-    if hub is not None:
-        hub.state = data
-        hub.deliver(row.version, frame)
-    await rt.broker.publish(
-        channel, broker_message(rt.broker.instance_id, "batch", row.version, frame)
-    )
-    return data
-
-
-def _require_host(row: Any, player_id: str) -> None:
-    if row.host_id != player_id:
-        raise Forbidden("only the host can do that")
-
-
-def _require_open(row: Any) -> None:
-    if row.status != "open":
-        raise Conflict(f"the lobby is {row.status}")
 
 
 # ---------------------------------------------------------------------- use cases
@@ -156,9 +77,9 @@ async def create_lobby(
     control = clocks.parse_time_control(time_control)
     code = secrets.token_urlsafe(8)
     async with rt.db.transaction() as conn:
-        host = await _player_name(conn, player_id)
+        host = await player_name(conn, player_id)
         title = _clean_title(name) if name else f"{host}'s table"
-        table = [_empty_seat(i) for i in range(seats)]
+        table = [empty_seat(i) for i in range(seats)]
         table[0].update(player=player_id, name=host, colour=COLOURS[0])
         await ratings.check_lobby(conn, rated, preset_name, table, options.to_json())
         now = utcnow()
@@ -183,7 +104,7 @@ async def create_lobby(
             ),
         )
         row = await sql.lobby(conn, code)
-    return lobby_json(row, _lobby_presence(rt, code))
+    return lobby_json(row, lobby_presence(rt, code))
 
 
 def _clean_title(name: str) -> str:
@@ -199,7 +120,7 @@ async def get_lobby(rt: Runtime, code: str) -> dict[str, Any]:
         row = await sql.lobby(conn, code)
     if row is None:
         raise NotFound("no such lobby")
-    return lobby_json(row, _lobby_presence(rt, code))
+    return lobby_json(row, lobby_presence(rt, code))
 
 
 async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
@@ -210,7 +131,7 @@ async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
         rows, live = await sql.open_public(conn, limit)
     spectators = await rt.spectators.counts([m.id for m in live])  # across instances
     return {
-        "lobbies": [lobby_json(r, _lobby_presence(rt, r.code)) for r in rows],
+        "lobbies": [lobby_json(r, lobby_presence(rt, r.code)) for r in rows],
         "matches": [
             {
                 "id": m.id,
@@ -231,71 +152,6 @@ def _time_fields(clock: dict[str, Any] | None) -> dict[str, Any]:
     return {"time_control": fields["time_control"], "time_label": fields["time_label"]}
 
 
-async def join(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
-    """Take the first free seat (idempotent for a seated player). Raises :class:`NotFound`,
-    :class:`Conflict` (full, started).
-    """
-    async with rt.db.transaction() as conn:
-        row = await _locked(rt, conn, code)
-        if any(s["player"] == player_id for s in row.seats):
-            return lobby_json(row, _lobby_presence(rt, code))
-        _require_open(row)
-        seats = [dict(s) for s in row.seats]
-        free = next((s for s in seats if s["player"] is None and not s["bot"]), None)
-        if free is None:
-            raise Conflict("the lobby is full")
-        free.update(
-            player=player_id, name=await _player_name(conn, player_id), colour=_free_colour(seats)
-        )
-        await ratings.check_lobby(conn, row.rated, row.preset, seats)
-        row = await _save(rt, conn, row, seats=seats)
-    return await _announce(rt, row)
-
-
-async def leave(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
-    """Give up one's seat; a leaving host hands over to the next person (or closes the lobby).
-
-    Raises :class:`NotFound`, :class:`Conflict` (not in this lobby, already started).
-    """
-    async with rt.db.transaction() as conn:
-        row = await _locked(rt, conn, code)
-        _require_open(row)
-        seats = [dict(s) for s in row.seats]
-        mine = next((s for s in seats if s["player"] == player_id), None)
-        if mine is None:
-            raise Conflict("you are not seated in this lobby")
-        mine.update(_empty_seat(mine["seat"]))
-        values: dict[str, Any] = {"seats": seats}
-        if row.host_id == player_id:
-            heir = next((s for s in seats if s["player"] is not None), None)
-            if heir is None:
-                values["status"] = "closed"
-            else:
-                values["host_id"] = heir["player"]
-        row = await _save(rt, conn, row, **values)
-    return await _announce(rt, row)
-
-
-async def pick_colour(rt: Runtime, code: str, player_id: str, colour: str) -> dict[str, Any]:
-    """Change one's colour to a free one. Raises :class:`ValidationFailed`, :class:`Conflict`."""
-    if colour not in COLOURS:
-        raise ValidationFailed(f"colours are {', '.join(COLOURS)}")
-    async with rt.db.transaction() as conn:
-        row = await _locked(rt, conn, code)
-        _require_open(row)
-        seats = [dict(s) for s in row.seats]
-        mine = next((s for s in seats if s["player"] == player_id), None)
-        if mine is None:
-            raise Conflict("you are not seated in this lobby")
-        if mine["colour"] == colour:
-            return lobby_json(row, _lobby_presence(rt, code))
-        if any(s["colour"] == colour for s in seats):
-            raise Conflict(f"{colour} is taken")
-        mine["colour"] = colour
-        row = await _save(rt, conn, row, seats=seats)
-    return await _announce(rt, row)
-
-
 async def update_options(
     rt: Runtime,
     code: str,
@@ -314,9 +170,9 @@ async def update_options(
     taken, started).
     """
     async with rt.db.transaction() as conn:
-        row = await _locked(rt, conn, code)
-        _require_host(row, player_id)
-        _require_open(row)
+        row = await locked(rt, conn, code)
+        require_host(row, player_id)
+        require_open(row)
         values: dict[str, Any] = {}
         if rules is not None or preset is not None:
             preset_name, options = _rules_from(preset, rules)
@@ -334,97 +190,10 @@ async def update_options(
             seats = [dict(s) for s in row.seats]
             if any(s["player"] or s["bot"] for s in seats[max_seats:]):
                 raise Conflict("free the last seats before removing them")
-            seats = seats[:max_seats] + [_empty_seat(i) for i in range(len(seats), max_seats)]
+            seats = seats[:max_seats] + [empty_seat(i) for i in range(len(seats), max_seats)]
             values.update(max_seats=max_seats, seats=seats)
-        row = await _save(rt, conn, row, **values)
-    return await _announce(rt, row)
-
-
-async def _host_edits_seats(
-    rt: Runtime, code: str, player_id: str, change: Callable[[list[dict[str, Any]]], None]
-) -> dict[str, Any]:
-    """Host only, open lobby: apply ``change`` to a copy of the seats, save, announce.
-
-    ``change`` raises a :class:`ServiceError` to refuse; then nothing is saved.
-    """
-    async with rt.db.transaction() as conn:
-        row = await _locked(rt, conn, code)
-        _require_host(row, player_id)
-        _require_open(row)
-        seats = [dict(s) for s in row.seats]
-        change(seats)
-        await ratings.check_lobby(conn, row.rated, row.preset, seats)
-        row = await _save(rt, conn, row, seats=seats)
-    return await _announce(rt, row)
-
-
-async def kick(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, Any]:
-    """Host only: empty ``seat`` (a person or a bot; not the host's own)."""
-
-    def change(seats: list[dict[str, Any]]) -> None:
-        if not 0 <= seat < len(seats):
-            raise ValidationFailed("no such seat")
-        if seats[seat]["player"] == player_id:
-            raise Conflict("the host cannot kick themself: leave instead")
-        if seats[seat]["player"] is None and not seats[seat]["bot"]:
-            raise Conflict("that seat is already empty")
-        seats[seat] = _empty_seat(seat)
-
-    return await _host_edits_seats(rt, code, player_id, change)
-
-
-def _check_level(level: str) -> str:
-    if level not in LEVELS:
-        raise ValidationFailed(f"a computer level is one of {', '.join(LEVELS)}")
-    return level
-
-
-async def add_bot(
-    rt: Runtime, code: str, player_id: str, level: str = DEFAULT_LEVEL
-) -> dict[str, Any]:
-    """Host only: put a bot of ``level`` (easy, normal, strong) in the first free seat.
-    Raises :class:`Conflict` when full, :class:`ValidationFailed` for an unknown level.
-    """
-    _check_level(level)
-
-    def change(seats: list[dict[str, Any]]) -> None:
-        free = next((s for s in seats if s["player"] is None and not s["bot"]), None)
-        if free is None:
-            raise Conflict("the lobby is full")
-        number = sum(1 for s in seats if s["bot"]) + 1
-        free.update(bot=True, name=f"Bot {number}", colour=_free_colour(seats), level=level)
-
-    return await _host_edits_seats(rt, code, player_id, change)
-
-
-async def set_level(
-    rt: Runtime, code: str, player_id: str, seat: int, level: str
-) -> dict[str, Any]:
-    """Host only: the computer level of ``seat`` — for a bot, how it plays; for a person, how
-    the computer plays for them if they leave the match (Normal unless set). Raises
-    :class:`ValidationFailed` (level, seat), :class:`Conflict` (an empty seat).
-    """
-    _check_level(level)
-
-    def change(seats: list[dict[str, Any]]) -> None:
-        if not 0 <= seat < len(seats):
-            raise ValidationFailed("no such seat")
-        if seats[seat]["player"] is None and not seats[seat]["bot"]:
-            raise Conflict("that seat is empty")
-        seats[seat]["level"] = level
-
-    return await _host_edits_seats(rt, code, player_id, change)
-
-
-async def remove_bot(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, Any]:
-    """Host only: remove the bot in ``seat``. Raises :class:`NotFound` when it holds none."""
-
-    def change(seats: list[dict[str, Any]]) -> None:
-        if not 0 <= seat < len(seats) or not seats[seat]["bot"]:
-            raise NotFound("no bot in that seat")
-        seats[seat] = _empty_seat(seat)
-
-    return await _host_edits_seats(rt, code, player_id, change)
+        row = await save(rt, conn, row, **values)
+    return await announce(rt, row)
 
 
 async def start(rt: Runtime, code: str, player_id: str) -> str:
@@ -433,9 +202,9 @@ async def start(rt: Runtime, code: str, player_id: str) -> str:
     Raises :class:`Forbidden`, :class:`Conflict` (fewer than 2 seats filled, started).
     """
     async with rt.db.transaction() as conn:
-        row = await _locked(rt, conn, code)
-        _require_host(row, player_id)
-        _require_open(row)
+        row = await locked(rt, conn, code)
+        require_host(row, player_id)
+        require_open(row)
         taken = [s for s in row.seats if s["player"] is not None or s["bot"]]
         if len(taken) < MIN_SEATS:
             raise Conflict("a match needs at least 2 filled seats")
@@ -488,9 +257,9 @@ async def start(rt: Runtime, code: str, player_id: str) -> str:
             ),
         )
         await history.on_match_started(conn, match_id, seats, row.preset, row.rated, dealt)
-        row = await _save(rt, conn, row, status="started", match_id=match_id)
+        row = await save(rt, conn, row, status="started", match_id=match_id)
     rt.metrics.matches_live.inc()
-    await _announce(rt, row)
+    await announce(rt, row)
     return match_id
 
 

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from app.db import hot
-from app.services import clocks, identity, lobby, play, reads
+from app.services import clocks, identity, lobby, play, reads, seats
 from app.services.errors import Conflict, StaleVersion
 from app.services.runtime import Runtime
 from app.settings import ROOT
@@ -33,7 +33,7 @@ async def _new_match(rt: Runtime) -> tuple[str, list[str]]:
             rt, players[0], name=None, preset=None, rules=None, seats=2, private=False
         )
     )["code"]
-    await lobby.join(rt, code, players[1])
+    await seats.join(rt, code, players[1])
     return await lobby.start(rt, code, players[0]), players
 
 
