@@ -78,10 +78,10 @@ def _wof_match_against_a_bot(player: Player) -> None:
     page.wait_for_selector("#match[data-version]")
 
 
-def _play_turns(player: Player, rng: random.Random, turns: int) -> dict[str, str]:
+def _play_turns(player: Player, rng: random.Random, turns: int, shot: Any = None) -> dict[str, str]:
     """Play ``turns`` of the player's turns by clicks (and any Plague choices) until the next
     turn is the player's; returns the tray's text as seen at the start of a turn, before
-    confirming a placement and while choosing a follower.
+    confirming a placement and while choosing a follower (``shot``: a screenshot of the first).
     """
     page = player.page
     seen: dict[str, str] = {}
@@ -111,6 +111,8 @@ def _play_turns(player: Player, rng: random.Random, turns: int) -> dict[str, str
         seen.setdefault("confirm", page.inner_text("#tray"))
         page.click("#confirm-placement")
         page.wait_for_selector("#no-follower")
+        if "deploy" not in seen and shot:
+            page.screenshot(path=str(shot))
         seen.setdefault("deploy", page.inner_text("#tray"))
         version = player.version()
         spots = page.eval_on_selector_all("#board .target", "els => els.map(e => e.dataset.spot)")
@@ -128,7 +130,7 @@ def test_a_match_in_german_then_french(server, browser, artifacts):
     assert page.evaluate("document.documentElement.lang") == "de"
     _wof_match_against_a_bot(anna)
     rng = random.Random(14)
-    seen = _play_turns(anna, rng, 6)
+    seen = _play_turns(anna, rng, 6, artifacts / "i18n-de-deploy.png")
 
     assert "Du bist am Zug" in seen["turn"] and "Wähle ein leuchtendes Feld" in seen["turn"]
     assert "Hier anlegen?" in seen["confirm"] and "✓ Karte anlegen" in seen["confirm"]
@@ -181,7 +183,7 @@ def test_a_match_in_german_then_french(server, browser, artifacts):
     page.wait_for_function("document.querySelector('#log')?.innerText.includes('a posé une tuile')")
     log = page.inner_text("#log")
     assert "Anna a posé une tuile" in log and "hat eine Karte gelegt" not in log, log
-    seen = _play_turns(anna, rng, 3)
+    seen = _play_turns(anna, rng, 3, artifacts / "i18n-fr-deploy.png")
     assert "À vous" in seen["turn"] and "Choisissez une case lumineuse" in seen["turn"]
     assert "Poser la tuile" in seen["confirm"]
     assert "tuiles restantes" in page.inner_text("#turn-status")
