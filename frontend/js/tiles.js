@@ -8,6 +8,7 @@
  */
 
 import { RIVER_WIDTH, ROAD_INNER, ROAD_OUTER, fmt, pathString, rotPoint, tileType } from './tileGeometry.js';
+import { t } from './i18n.js';
 
 export {
   HALVES, SIDES, WHEEL_R, allTileTypes, rotPoint, setCatalogue, tileType,
@@ -201,12 +202,12 @@ export function tileArt(tileId, rotation = 0) {
         x2: fmt(9.2 * Math.cos(a)), y2: fmt(9.2 * Math.sin(a)), stroke: 'rgba(255,255,255,0.75)',
         'stroke-width': 1.3 }));
     }
-    const t = el('text', { y: 4, 'text-anchor': 'middle', 'font-size': 11.5, 'font-weight': 800,
+    const num = el('text', { y: 4, 'text-anchor': 'middle', 'font-size': 11.5, 'font-weight': 800,
       fill: '#fff' });
-    t.textContent = String(tile.icon);
-    ig.appendChild(t);
+    num.textContent = String(tile.icon);
+    ig.appendChild(num);
     const title = el('title');
-    title.textContent = `Wheel icon ${tile.icon}: the pig moves ${tile.icon} segment${tile.icon > 1 ? 's' : ''}`;
+    title.textContent = t('wheel.iconTitle', { n: tile.icon });
     ig.appendChild(title);
     g.appendChild(ig);
   }

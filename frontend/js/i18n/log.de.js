@@ -94,6 +94,7 @@ export default {
   'wheel.effect.inquisition': 'jeder Mönch erhält 2 Punkte',
   'wheel.effect.plague': 'wer Gefolgsleute in der Landschaft hat, nimmt einen davon zurück',
   'wheel.crownSpaces': { one: '{n} Kronenfeld', other: '{n} Kronenfelder' },
+  'wheel.iconTitle': { one: 'Schicksalsrad-Symbol {n}: das Schwein zieht {n} Segment weiter', other: 'Schicksalsrad-Symbol {n}: das Schwein zieht {n} Segmente weiter' },
   'wheel.noCrownSpace': 'kein Kronenfeld',
   'wheel.segmentTitle': '{seg}: {effect} · {crowns}',
   'wheel.pig': 'Das Schwein',

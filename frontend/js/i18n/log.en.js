@@ -99,6 +99,7 @@ export default {
   'wheel.effect.inquisition': 'each monk scores 2 points',
   'wheel.effect.plague': 'everyone with followers on the land takes one back',
   'wheel.crownSpaces': { one: '{n} crown space', other: '{n} crown spaces' },
+  'wheel.iconTitle': { one: 'Wheel icon {n}: the pig moves {n} segment', other: 'Wheel icon {n}: the pig moves {n} segments' },
   'wheel.noCrownSpace': 'no crown space',
   'wheel.segmentTitle': '{seg}: {effect} · {crowns}',
   'wheel.pig': 'The pig',

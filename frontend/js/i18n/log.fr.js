@@ -94,6 +94,7 @@ export default {
   'wheel.effect.inquisition': 'chaque moine marque 2 points',
   'wheel.effect.plague': 'chaque joueur ayant des partisans sur le terrain en reprend un',
   'wheel.crownSpaces': { one: '{n} couronne', other: '{n} couronnes' },
+  'wheel.iconTitle': { one: 'Icône de la Roue {n}\u00a0: le cochon avance de {n} section', other: 'Icône de la Roue {n}\u00a0: le cochon avance de {n} sections' },
   'wheel.noCrownSpace': 'aucune couronne',
   'wheel.segmentTitle': '{seg}\u00a0: {effect} · {crowns}',
   'wheel.pig': 'Le cochon',
