@@ -95,4 +95,3 @@ export function onKey(m, e) {
     if ((key === 'n' || key === 'N') && s.phase === 'deploy') { m.pass(); }
   }
 }
-document.addEventListener('keydown', onKey);
