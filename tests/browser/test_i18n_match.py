@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.browser.test_wof_end_table import BOXES, SHOW, _finished_view
-from tests.browser.ui import Player
+from tests.browser.ui import Player, create_private_lobby, start_against_a_bot
 
 pytestmark = pytest.mark.browser
 
@@ -64,18 +64,9 @@ def _english_in(page: Any, lang: str, text: str) -> list[str]:
 
 
 def _wof_match_against_a_bot(player: Player) -> None:
-    page = player.page
-    page.click("#create-lobby")
-    page.wait_for_selector("#create-submit")
-    page.click('.preset-card[data-preset="wheel_of_fortune"]')
-    page.click('[data-seats="2"]')
-    page.click("#vis-private")
-    page.click("#create-submit")
-    page.wait_for_selector("#invite-code")
-    page.click("#seats .add-bot")
-    page.wait_for_selector('#seats li.seat[data-seat="1"]:not(.empty)')
-    page.click("#start-match")
-    page.wait_for_selector("#match[data-version]")
+    create_private_lobby(player, preset="wheel_of_fortune")
+    start_against_a_bot(player)
+    player.page.wait_for_selector("#match[data-version]")
 
 
 def _play_turns(player: Player, rng: random.Random, turns: int, shot: Any = None) -> dict[str, str]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.ui import Player
+from tests.browser.ui import Player, create_private_lobby, start_against_a_bot
 
 pytestmark = pytest.mark.browser
 
@@ -45,17 +45,10 @@ OVERFLOW = """
 
 def _timed_match_against_a_bot(player: Player) -> None:
     page = player.page
-    page.click("#create-lobby")
-    page.wait_for_selector("#create-submit")
-    page.click('[data-seats="2"]')
-    page.click("#vis-private")
-    page.click("#create-submit")
-    page.wait_for_selector("#invite-code")
+    create_private_lobby(player)
     page.select_option("#time-control", "fischer5")
     page.wait_for_function("document.querySelector('#room-time').textContent.includes('+')")
-    page.click("#seats .add-bot")
-    page.wait_for_selector('#seats li.seat[data-seat="1"]:not(.empty)')
-    page.click("#start-match")
+    start_against_a_bot(player)
     page.wait_for_selector('#match[data-my-turn="true"][data-phase="place_tile"]')
     page.wait_for_selector("#match .seat-clock")
 

@@ -9,7 +9,13 @@ import re
 
 import pytest
 
-from tests.browser.ui import Player, create_private_lobby, join_by_code, place_tile
+from tests.browser.ui import (
+    Player,
+    create_private_lobby,
+    join_by_code,
+    place_tile,
+    start_against_a_bot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -49,17 +55,9 @@ def test_an_english_browser_gets_english(server, browser):
 
 
 def _match_against_a_bot(player: Player) -> None:
-    page = player.page
-    page.click("#create-lobby")
-    page.wait_for_selector("#create-submit")
-    page.click('[data-seats="2"]')
-    page.click("#vis-private")
-    page.click("#create-submit")
-    page.wait_for_selector("#invite-code")
-    page.click("#seats .add-bot")
-    page.wait_for_selector('#seats li.seat[data-seat="1"]:not(.empty)')
-    page.click("#start-match")
-    page.wait_for_selector('#match[data-my-turn="true"][data-phase="place_tile"]')
+    create_private_lobby(player)
+    start_against_a_bot(player)
+    player.page.wait_for_selector('#match[data-my-turn="true"][data-phase="place_tile"]')
 
 
 def test_sound_cues_wait_for_a_gesture_and_the_mute_toggle_is_remembered(

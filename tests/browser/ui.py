@@ -57,16 +57,30 @@ class Player:
         )
 
 
-def create_private_lobby(player: Player, seats: int = 2) -> str:
-    """Create a private table through the create screen; returns its code."""
+def create_private_lobby(player: Player, seats: int = 2, preset: str | None = None) -> str:
+    """Create a private table through the create screen (``preset``: a preset card to pick
+    first); returns its code.
+    """
     page = player.page
     page.click("#create-lobby")
     page.wait_for_selector("#create-submit")
+    if preset is not None:
+        page.click(f'.preset-card[data-preset="{preset}"]')
     page.click(f'[data-seats="{seats}"]')
     page.click("#vis-private")
     page.click("#create-submit")
     page.wait_for_selector("#invite-code")
     return page.inner_text("#invite-code").strip()
+
+
+def start_against_a_bot(player: Player) -> None:
+    """In the host's waiting room of a 2-seat table: add a computer seat and start the match
+    (the caller waits for what it needs on the match screen).
+    """
+    page = player.page
+    page.click("#seats .add-bot")
+    page.wait_for_selector('#seats li.seat[data-seat="1"]:not(.empty)')
+    page.click("#start-match")
 
 
 def join_by_code(player: Player, code: str) -> None:
