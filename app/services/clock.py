@@ -220,6 +220,18 @@ def remaining(clock: dict[str, Any], seat: int, now: int) -> int:
     return max(0, left)
 
 
+def time_left(clock: dict[str, Any], seat: int, now: int) -> int:
+    """What ``seat``'s clock shows at ``now`` (ms): its bank (Fischer) or what is left of the
+    turn it holds; a seat not holding the turn under per turn / correspondence shows the fresh
+    turn it will get (what it left unused of its last turn is lost).
+    """
+    control = control_of(clock)
+    holder = clock.get("turn_active")
+    if control.kind in ("per_turn", "correspondence") and holder is not None and seat != holder:
+        return control.turn_ms
+    return remaining(clock, seat, now)
+
+
 def deadline(clock: dict[str, Any]) -> int | None:
     """When the running seat's time runs out (epoch ms), or None (untimed, nothing running)."""
     run = clock.get("running")
@@ -499,7 +511,7 @@ def public(clock: dict[str, Any] | None, now: int) -> dict[str, Any] | None:
         "label": control.label(),
         "server_now": now,
         "remaining": [
-            remaining(clock, s, now) if control.timed else None
+            time_left(clock, s, now) if control.timed else None
             for s in range(len(clock["remaining"]))
         ],
         "running": None if run is None else int(run["seat"]),

@@ -47,7 +47,7 @@ def _entry(row: Any, now: int) -> dict[str, Any]:
         "time_control": control.to_json(),
         "time_label": control.label(),
         "correspondence": control.kind == "correspondence",
-        "remaining": c.remaining(clock, seat, now) if clock and control.timed else None,
+        "remaining": c.time_left(clock, seat, now) if clock and control.timed else None,
         "deadline": c.deadline(clock) if clock and mine_running else None,
         "auto": auto,
         "updated_at": row.updated_at.isoformat() if row.updated_at else None,

@@ -81,6 +81,9 @@ def test_per_turn_gives_each_turn_its_limit_and_loses_unused_time() -> None:
     assert c.deadline(clock) == T0 + 30_000  # the same turn: the same deadline
     clock = c.advance(clock, now=T0 + 12_000, seat=1, active=1, deciding=False, over=False)
     assert c.deadline(clock) == T0 + 42_000
+    # What clients see: seat 1's running turn; seats waiting show the fresh turn they will get
+    # (seat 0's 18 s left unused are lost), not what they left.
+    assert c.public(clock, T0 + 15_000)["remaining"] == [30_000, 27_000, 30_000]
     clock = c.advance(clock, now=T0 + 13_000, seat=2, active=2, deciding=False, over=False)
     clock = c.advance(clock, now=T0 + 14_000, seat=0, active=0, deciding=False, over=False)
     assert clock["remaining"][0] == 30_000
