@@ -23,6 +23,7 @@ from app.engine import PLAGUE, GameState
 from app.realtime.hub import NOTE_ALL
 from app.realtime.protocol import broker_message, dumps
 from app.services import clock as c
+from app.services import clock_votes as v
 from app.services.errors import Conflict, NotFound, NotSeated, ServiceError, ValidationFailed
 from app.services.runtime import Runtime
 
@@ -203,7 +204,7 @@ def settle_due(
     clock: dict[str, Any],
     present: set[int],
     grace_ms: int,
-    vote_ms: int = c.VOTE_MS,
+    vote_ms: int = v.VOTE_MS,
 ) -> tuple[dict[str, Any], str | None]:
     """Run out what is due now: a leave countdown opens a vote (or, with nobody to vote, hands
     the seat to the computer); a vote whose time is up is settled; an expired proposal lapses.
@@ -217,17 +218,17 @@ def settle_due(
     if out.get("vote") and int(out["vote"]["until"]) <= now:
         vote_seat = out["vote"]["seat"]
         eligible = [s for s in out["humans"] if s != vote_seat and not out["auto"][s]]
-        outcome = c.tally(out, eligible, final=True)
-        out = c.settle(out, outcome or c.DEFAULT_CHOICE, now, grace_ms)
+        outcome = v.tally(out, eligible, final=True)
+        out = v.settle(out, outcome or v.DEFAULT_CHOICE, now, grace_ms)
     if not out.get("vote"):
         for key, away in sorted(out["away"].items()):
             if int(away["until"]) <= now:
                 seat = int(key)
-                if c.voters({**out, "vote": {"seat": seat}}, present):
-                    out = c.open_vote(out, seat, now, vote_ms)
+                if v.voters({**out, "vote": {"seat": seat}}, present):
+                    out = v.open_vote(out, seat, now, vote_ms)
                 else:
-                    out = c.settle(c.open_vote(out, seat, now), c.DEFAULT_CHOICE, now, grace_ms)
-                    outcome = outcome or c.DEFAULT_CHOICE
+                    out = v.settle(v.open_vote(out, seat, now), v.DEFAULT_CHOICE, now, grace_ms)
+                    outcome = outcome or v.DEFAULT_CHOICE
                 break
     return out, outcome
 
@@ -319,8 +320,8 @@ async def vote(
     Raises :class:`ValidationFailed` (choice), :class:`NotFound`, :class:`NotSeated`
     (spectator, or not in this match), :class:`NoVote`, :class:`NotAVoter`.
     """
-    if choice not in c.CHOICES:
-        raise ValidationFailed(f"choice must be one of {', '.join(c.CHOICES)}")
+    if choice not in v.CHOICES:
+        raise ValidationFailed(f"choice must be one of {', '.join(v.CHOICES)}")
 
     def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
         seat = _seat_of(row, player_id)
@@ -328,11 +329,11 @@ async def vote(
             raise NoVote("no vote is open")
         if seat == clock["vote"]["seat"] or seat not in clock["humans"] or clock["auto"][seat]:
             raise NotAVoter("you cannot vote on this")
-        new = c.cast(clock, seat, choice)
+        new = v.cast(clock, seat, choice)
         eligible = [s for s in new["humans"] if s != new["vote"]["seat"] and not new["auto"][s]]
-        decided = c.tally(new, eligible, final=False)
+        decided = v.tally(new, eligible, final=False)
         if decided is not None:
-            new = c.settle(new, decided, now_ms(), int(rt.settings.leave_grace * 1000))
+            new = v.settle(new, decided, now_ms(), int(rt.settings.leave_grace * 1000))
         return new
 
     return await change_clock(rt, match_id, change)
@@ -347,7 +348,7 @@ async def take_back(rt: Runtime, match_id: str, player_id: str | None) -> dict[s
         seat = _seat_of(row, player_id)
         if not clock["auto"][seat] and str(seat) not in clock["away"]:
             raise Conflict("your seat is yours already")
-        return c.take_back(clock, seat, now_ms())
+        return v.take_back(clock, seat, now_ms())
 
     return await change_clock(rt, match_id, change)
 
@@ -370,15 +371,15 @@ async def propose(
         if accept:
             if not clock.get("proposal"):
                 raise NoProposal("no proposal is open")
-            new = c.accept_switch(clock, seat)
+            new = v.accept_switch(clock, seat)
         else:
             control = c.control_of(clock)
             if not control.timed:
                 raise Conflict("an untimed match has no clock to switch")
             if control.kind == "correspondence" and clock.get("live_control") is None:
                 raise Conflict("this match is played by correspondence from the start")
-            new = c.propose_switch(clock, seat, now_ms())
-        return c.switch(new, now_ms()) if c.switch_agreed(new) else new
+            new = v.propose_switch(clock, seat, now_ms())
+        return v.switch(new, now_ms()) if v.switch_agreed(new) else new
 
     return await change_clock(rt, match_id, change)
 
@@ -392,8 +393,8 @@ async def seat_presence_changed(rt: Runtime, match_id: str, seat: int, present: 
         if seat not in clock["humans"]:
             return clock
         if present:
-            return c.seat_returned(clock, seat)
-        return c.seat_left(clock, seat, now_ms(), int(rt.settings.leave_grace * 1000))
+            return v.seat_returned(clock, seat)
+        return v.seat_left(clock, seat, now_ms(), int(rt.settings.leave_grace * 1000))
 
     with contextlib.suppress(Conflict, NotFound):
         await change_clock(rt, match_id, change)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from app.services import clock as c
+from app.services import clock_votes as v
 
 T0 = 1_700_000_000_000
 
@@ -124,13 +125,13 @@ def test_timeouts_in_a_row_hand_the_seat_over_and_a_return_takes_it_back() -> No
     for _ in range(c.HANDOVER_AFTER):
         clock = c.note_actor(clock, 0, by_computer=True, timed_out=True)
     assert clock["auto"][0]
-    clock = c.take_back(clock, 0, T0)
+    clock = v.take_back(clock, 0, T0)
     assert not clock["auto"][0] and clock["timeouts"][0] == 0
 
 
 def test_outage_credit_moves_every_running_deadline() -> None:
     clock = c.new_clock(fischer(), 2, [0, 1], 0, active=0, now=T0)
-    clock = c.seat_left(clock, 1, T0, 45_000)
+    clock = v.seat_left(clock, 1, T0, 45_000)
     before = c.deadline(clock)
     credited = c.credit(clock, 120_000)
     assert c.deadline(credited) == before + 120_000  # type: ignore[operator]
@@ -141,41 +142,41 @@ def test_outage_credit_moves_every_running_deadline() -> None:
 
 def test_leave_vote_majority_host_breaks_ties_default_is_computer() -> None:
     clock = c.new_clock(c.TimeControl(), 4, [0, 1, 2, 3], 0, active=0, now=T0)
-    clock = c.seat_left(clock, 3, T0, 45_000)
+    clock = v.seat_left(clock, 3, T0, 45_000)
     assert c.next_due(clock) == T0 + 45_000
-    clock = c.open_vote(clock, 3, T0 + 45_000)
-    eligible = c.voters(clock, {0, 1, 2})
+    clock = v.open_vote(clock, 3, T0 + 45_000)
+    eligible = v.voters(clock, {0, 1, 2})
     assert eligible == [0, 1, 2]
-    assert c.tally(clock, eligible, final=False) is None
-    assert c.tally(clock, eligible, final=True) == "computer"  # nobody answered
-    one = c.cast(clock, 1, "end")
-    assert c.tally(one, eligible, final=False) is None
-    assert c.tally(c.cast(one, 2, "end"), eligible, final=False) == "end"  # 2 of 3
-    tie = c.cast(c.cast(clock, 0, "wait"), 1, "end")
-    assert c.tally(tie, eligible, final=True) == "wait"  # host (seat 0) breaks the tie
-    tie2 = c.cast(c.cast(clock, 1, "wait"), 2, "end")
-    assert c.tally(tie2, eligible, final=True) == "wait"  # host did not vote: first tied
-    settled = c.settle(c.cast(clock, 0, "wait"), "wait", T0 + 50_000, 45_000)
+    assert v.tally(clock, eligible, final=False) is None
+    assert v.tally(clock, eligible, final=True) == "computer"  # nobody answered
+    one = v.cast(clock, 1, "end")
+    assert v.tally(one, eligible, final=False) is None
+    assert v.tally(v.cast(one, 2, "end"), eligible, final=False) == "end"  # 2 of 3
+    tie = v.cast(v.cast(clock, 0, "wait"), 1, "end")
+    assert v.tally(tie, eligible, final=True) == "wait"  # host (seat 0) breaks the tie
+    tie2 = v.cast(v.cast(clock, 1, "wait"), 2, "end")
+    assert v.tally(tie2, eligible, final=True) == "wait"  # host did not vote: first tied
+    settled = v.settle(v.cast(clock, 0, "wait"), "wait", T0 + 50_000, 45_000)
     assert settled["vote"] is None and settled["away"]["3"]["until"] == T0 + 95_000
-    handed = c.settle(clock, "computer", T0 + 50_000, 45_000)
+    handed = v.settle(clock, "computer", T0 + 50_000, 45_000)
     assert handed["auto"][3] and "3" not in handed["away"]
-    assert c.settle(clock, "end", T0, 45_000)["ended_early"]
-    back = c.seat_returned(clock, 3)
+    assert v.settle(clock, "end", T0, 45_000)["ended_early"]
+    back = v.seat_returned(clock, 3)
     assert back["vote"] is None and back["away"] == {}
 
 
 def test_switch_to_correspondence_and_back_needs_every_human() -> None:
     clock = c.new_clock(fischer(), 3, [0, 1], 0, active=0, now=T0)  # seat 2 is a bot
-    clock = c.propose_switch(clock, 1, T0 + 10_000)
-    assert clock["proposal"]["to"] == "correspondence" and not c.switch_agreed(clock)
-    clock = c.accept_switch(clock, 0)
-    assert c.switch_agreed(clock)
-    clock = c.switch(clock, T0 + 20_000)
+    clock = v.propose_switch(clock, 1, T0 + 10_000)
+    assert clock["proposal"]["to"] == "correspondence" and not v.switch_agreed(clock)
+    clock = v.accept_switch(clock, 0)
+    assert v.switch_agreed(clock)
+    clock = v.switch(clock, T0 + 20_000)
     assert clock["control"] == {"kind": "correspondence", "days": 1}
     assert c.deadline(clock) == T0 + 20_000 + c.DAY_MS
-    clock = c.accept_switch(c.propose_switch(clock, 0, T0 + 30_000), 1)
+    clock = v.accept_switch(v.propose_switch(clock, 0, T0 + 30_000), 1)
     assert clock["proposal"]["to"] == "live"
-    clock = c.switch(clock, T0 + 40_000)
+    clock = v.switch(clock, T0 + 40_000)
     assert clock["control"] == fischer().to_json()
     assert clock["remaining"][0] == 280_000  # the bank as it was when the switch happened
     assert c.public(clock, T0 + 40_000)["label"] == "5 min + 10 s"  # type: ignore[index]
