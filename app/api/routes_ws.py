@@ -20,7 +20,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.schemas import ACTION_ID_PATTERN, CODE_PATTERN
 from app.engine import EngineError
-from app.realtime.hub import Connection, Hub
+from app.realtime.hub import Connection
 from app.realtime.protocol import (
     PONG,
     ActionFrame,
@@ -169,37 +169,39 @@ async def _serve_match_socket(
     since: int | None,
 ) -> None:
     """Open the match socket (raises :class:`ServiceError`), then serve it until it closes."""
-    hub, conn, seat = await sockets.open_match_socket(rt, websocket, match_id, player, code, since)
-    rt.metrics.websockets.labels("match").inc()
-    if seat is None:
-        await rt.spectators.changed(match_id)  # the lobby list counts them on every instance
-    try:
-        async for frame in _frames(websocket, conn, rt.frame_budget()):
-            if isinstance(frame, ActionFrame):
-                if seat is None or player is None:
-                    conn.push(None, error_frame("not_seated", "spectators cannot act", frame.id))
-                    continue
-                try:
-                    await rt.action_limiter.hit(player)
-                    await play.submit_action(rt, match_id, player, frame.v, frame.id, frame.d)
-                except (ServiceError, EngineError) as exc:
-                    conn.push(None, error_frame(exc.code, exc.message, frame.id))
-            elif isinstance(frame, ChatFrame):
-                await _chat(rt, conn, "match", match_id, player, frame)
-            elif isinstance(frame, SyncFrame):
-                conn.request_sync(frame.since)
-            else:
-                await _clock_request(
-                    rt, conn, match_id, player if seat is not None else None, frame
-                )
-    except WebSocketDisconnect:
-        pass
-    except Flooded as exc:
-        await _close_flooded(websocket, str(exc))
-    finally:
-        rt.metrics.websockets.labels("match").dec()
-        # In a task of its own: the cleanup must finish even if this handler is cancelled.
-        rt.spawn(_close_match_socket(rt, hub, conn, match_id, seat))
+    async with sockets.match_socket(rt, websocket, match_id, player, code, since) as (
+        _,
+        conn,
+        seat,
+    ):
+        rt.metrics.websockets.labels("match").inc()
+        try:
+            async for frame in _frames(websocket, conn, rt.frame_budget()):
+                if isinstance(frame, ActionFrame):
+                    if seat is None or player is None:
+                        conn.push(
+                            None, error_frame("not_seated", "spectators cannot act", frame.id)
+                        )
+                        continue
+                    try:
+                        await rt.action_limiter.hit(player)
+                        await play.submit_action(rt, match_id, player, frame.v, frame.id, frame.d)
+                    except (ServiceError, EngineError) as exc:
+                        conn.push(None, error_frame(exc.code, exc.message, frame.id))
+                elif isinstance(frame, ChatFrame):
+                    await _chat(rt, conn, "match", match_id, player, frame)
+                elif isinstance(frame, SyncFrame):
+                    conn.request_sync(frame.since)
+                else:
+                    await _clock_request(
+                        rt, conn, match_id, player if seat is not None else None, frame
+                    )
+        except WebSocketDisconnect:
+            pass
+        except Flooded as exc:
+            await _close_flooded(websocket, str(exc))
+        finally:
+            rt.metrics.websockets.labels("match").dec()
 
 
 async def _clock_request(
@@ -217,21 +219,6 @@ async def _clock_request(
             await clocks.take_back(rt, match_id, player)
     except ServiceError as exc:
         conn.push(None, error_frame(exc.code, exc.message))
-
-
-async def _close_match_socket(
-    rt: Runtime, hub: Hub, conn: Connection, match_id: str, seat: int | None
-) -> None:
-    await rt.hubs.release(hub, conn)
-    if seat is None:
-        await rt.spectators.changed(match_id)
-    if seat is not None and str(seat) not in hub.local_presence()[0]:
-        with contextlib.suppress(Exception):
-            # Another instance still holding this seat refreshes it within 15 s.
-            await sockets.touch_seats(rt, match_id, [seat], gone=True)
-        if str(seat) not in hub.presence()[0]:
-            with contextlib.suppress(Exception):
-                await clocks.seat_presence_changed(rt, match_id, seat, present=False)
 
 
 @router.websocket("/ws/lobbies/{code}")
@@ -255,23 +242,23 @@ async def _serve_lobby_socket(
     rt: Runtime, websocket: WebSocket, code: str, player: str | None
 ) -> None:
     """Open the lobby socket (raises :class:`ServiceError`), then serve it until it closes."""
-    hub, conn = await lobby.open_lobby_socket(rt, websocket, code, player)
-    rt.metrics.websockets.labels("lobby").inc()
-    try:
-        async for frame in _frames(websocket, conn, rt.frame_budget()):
-            if isinstance(frame, ChatFrame):
-                await _chat(rt, conn, "lobby", code, player, frame)
-            else:
-                conn.push(
-                    None, error_frame("validation_error", "lobby sockets only take ping and chat")
-                )
-    except WebSocketDisconnect:
-        pass
-    except Flooded as exc:
-        await _close_flooded(websocket, str(exc))
-    finally:
-        rt.metrics.websockets.labels("lobby").dec()
-        rt.spawn(rt.hubs.release(hub, conn))
+    async with lobby.lobby_socket(rt, websocket, code, player) as (_, conn):
+        rt.metrics.websockets.labels("lobby").inc()
+        try:
+            async for frame in _frames(websocket, conn, rt.frame_budget()):
+                if isinstance(frame, ChatFrame):
+                    await _chat(rt, conn, "lobby", code, player, frame)
+                else:
+                    conn.push(
+                        None,
+                        error_frame("validation_error", "lobby sockets only take ping and chat"),
+                    )
+        except WebSocketDisconnect:
+            pass
+        except Flooded as exc:
+            await _close_flooded(websocket, str(exc))
+        finally:
+            rt.metrics.websockets.labels("lobby").dec()
 
 
 __all__ = ["router"]

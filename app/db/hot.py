@@ -24,12 +24,12 @@ sweep claims rows left unpublished with ``FOR UPDATE SKIP LOCKED``.
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+import orjson
 from asyncpg.exceptions import IntegrityConstraintViolationError
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -102,9 +102,11 @@ class Tx(Protocol):
         events: str,
         at: datetime,
         by: str | None = None,
+        published: bool = False,
     ) -> None:
         """Insert one row of the action log (unique ``(match_id, seq)``); ``by``: who chose it
-        when not the seat's holder (``"computer"``).
+        when not the seat's holder (``"computer"``); ``published``: nothing to publish (no
+        other instance listens), so the outbox sweep leaves the row alone.
         """
 
     async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
@@ -120,10 +122,10 @@ class Tx(Protocol):
 def _row(data: Any) -> MatchRow:
     seats = data["seats"]
     if isinstance(seats, str):
-        seats = json.loads(seats)
+        seats = orjson.loads(seats)
     clock = data["clock"]
     if isinstance(clock, str):
-        clock = json.loads(clock)
+        clock = orjson.loads(clock)
     return MatchRow(
         data["id"],
         data["version"],
@@ -201,6 +203,7 @@ class SqlTx:
         events: str,
         at: datetime,
         by: str | None = None,
+        published: bool = False,
     ) -> None:
         """See :class:`Tx`."""
         await self.conn.execute(
@@ -213,13 +216,17 @@ class SqlTx:
                 events=events,
                 created_at=at,
                 by=by,
+                published=published,
             )
         )
 
     async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
         """See :class:`Tx`."""
         assert set(values) <= set(UPDATABLE)
-        await self.conn.execute(update(matches).where(matches.c.id == match_id).values(**values))
+        extra = {"notes": matches.c.notes + 1} if _is_note(values) else {}
+        await self.conn.execute(
+            update(matches).where(matches.c.id == match_id).values(**values, **extra)
+        )
 
     async def last_seen(self, match_id: str, seat: int) -> datetime | None:
         """See :class:`Tx`."""
@@ -280,7 +287,7 @@ class PgTx:
     async def snapshot(self, match_id: str) -> dict[str, Any]:
         """See :class:`Tx`."""
         value = await self.pg.fetchval("SELECT snapshot FROM matches WHERE id = $1", match_id)
-        return dict(json.loads(value) if isinstance(value, str) else value)
+        return dict(orjson.loads(value) if isinstance(value, str) else value)
 
     async def actions_after(self, match_id: str, seq: int, upto: int) -> list[tuple[int, str]]:
         """See :class:`Tx`."""
@@ -303,11 +310,12 @@ class PgTx:
         events: str,
         at: datetime,
         by: str | None = None,
+        published: bool = False,
     ) -> None:
         """See :class:`Tx`."""
         await self.pg.execute(
             "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, "
-            "created_at, by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "created_at, by, published) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             match_id,
             seq,
             seat,
@@ -316,12 +324,15 @@ class PgTx:
             events,
             at,
             by,
+            published,
         )
 
     async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
         """See :class:`Tx`."""
         assert set(values) <= set(UPDATABLE)
         sets, args = _sets(values, 2)
+        if _is_note(values):
+            sets += ", notes = notes + 1"
         await self.pg.execute(f"UPDATE matches SET {sets} WHERE id = $1", match_id, *args)
 
     async def last_seen(self, match_id: str, seat: int) -> datetime | None:
@@ -343,6 +354,18 @@ class PgTx:
         )
 
 
+def _is_note(values: dict[str, Any]) -> bool:
+    """A match-row write that changes the clock or ends the match without an action (no new
+    version) is a *note*: it counts in ``matches.notes``, which the version watch compares.
+    """
+    return "version" not in values and ("clock" in values or "status" in values)
+
+
+def _json(value: Any) -> str:
+    """JSON text for a json/jsonb parameter (orjson: the snapshot is large)."""
+    return orjson.dumps(value).decode()
+
+
 def _sets(values: dict[str, Any], first: int) -> tuple[str, list[Any]]:
     """``"a = $n, b = $n+1"`` and the arguments, keys sorted: one statement text per key set,
     so asyncpg's statement cache serves it.
@@ -350,7 +373,7 @@ def _sets(values: dict[str, Any], first: int) -> tuple[str, list[Any]]:
     assert set(values) <= set(UPDATABLE)
     keys = sorted(values)
     sets = ", ".join(f"{k} = ${i}" for i, k in enumerate(keys, first))
-    return sets, [json.dumps(values[k]) if k in _JSON else values[k] for k in keys]
+    return sets, [_json(values[k]) if k in _JSON else values[k] for k in keys]
 
 
 @contextlib.asynccontextmanager
@@ -390,11 +413,12 @@ async def append_fast(
     events: str,
     at: datetime,
     values: dict[str, Any],
+    published: bool = False,
 ) -> bool:
     """Append log row ``expected + 1`` and set ``values`` on the match row, in one statement,
     if the row is still live at version ``expected`` with the clock ``expected_clock`` (a
     clock changes between actions too: leave countdowns, votes, proposals, outage credit);
-    False (nothing written) otherwise.
+    False (nothing written) otherwise. ``published``: as in :meth:`Tx.append_action`.
 
     ``values`` must set ``version`` to ``expected + 1`` (keys from :data:`UPDATABLE`).
     Raises one of :data:`DUPLICATE` for a repeated client action id (nothing written).
@@ -419,18 +443,18 @@ async def append_fast(
                 return False
             await conn.execute(update(matches).where(*where).values(**values))
             await SqlTx(conn, postgres=False).append_action(
-                match_id, expected + 1, seat, client_id, action, events, at
+                match_id, expected + 1, seat, client_id, action, events, at, published=published
             )
             return True
-    sets, args = _sets(values, 10)
+    sets, args = _sets(values, 11)
     sql = (
         f"WITH bumped AS (UPDATE matches SET {sets} "
         "WHERE id = $1 AND version = $2 AND status = 'live' "
         "AND clock::jsonb IS NOT DISTINCT FROM $9::jsonb RETURNING id) "
         "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, created_at, "
-        "published) SELECT id, $3, $4, $5, $6, $7, $8, false FROM bumped RETURNING seq"
+        "published) SELECT id, $3, $4, $5, $6, $7, $8, $10 FROM bumped RETURNING seq"
     )
-    old_clock = None if expected_clock is None else json.dumps(expected_clock)
+    old_clock = None if expected_clock is None else _json(expected_clock)
     async with db.raw() as pg:
         seq = await pg.fetchval(
             sql,
@@ -443,6 +467,7 @@ async def append_fast(
             events,
             at,
             old_clock,
+            published,
             *args,
         )
     return seq is not None
@@ -527,23 +552,25 @@ def _highest(pairs: Any) -> dict[str, int]:
     return out
 
 
-async def match_versions(db: Database, match_ids: list[str]) -> dict[str, int]:
-    """The committed version of each of ``match_ids`` (absent ones are left out)."""
+async def match_versions(db: Database, match_ids: list[str]) -> dict[str, tuple[int, int]]:
+    """``(version, notes)`` of each of ``match_ids`` as committed (absent ones are left out)."""
     if not match_ids:
         return {}
     if not db.is_postgres:
         async with db.reading() as conn:
             rows = (
                 await conn.execute(
-                    select(matches.c.id, matches.c.version).where(matches.c.id.in_(match_ids))
+                    select(matches.c.id, matches.c.version, matches.c.notes).where(
+                        matches.c.id.in_(match_ids)
+                    )
                 )
             ).all()
-        return {r.id: r.version for r in rows}
+        return {r.id: (r.version, r.notes) for r in rows}
     async with db.raw() as pg:
         found = await pg.fetch(
-            "SELECT id, version FROM matches WHERE id = ANY($1::varchar[])", match_ids
+            "SELECT id, version, notes FROM matches WHERE id = ANY($1::varchar[])", match_ids
         )
-    return {r["id"]: r["version"] for r in found}
+    return {r["id"]: (r["version"], r["notes"]) for r in found}
 
 
 async def previous_result(

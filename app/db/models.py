@@ -109,6 +109,9 @@ class Match(Base):
     #: The match's clock, leave countdowns and votes (``app.services.clock``; null for matches
     #: started before clocks existed). Changed only under the match row's lock.
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: How many committed changes were not actions (the clock changed without a move, or the
+    #: match ended early): the version watch compares it (``app/services/delivery.py``).
+    notes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

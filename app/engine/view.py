@@ -6,10 +6,23 @@ only for the seat whose decision the game waits for.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from app.engine import wheel
 from app.engine.board import spot_of
+from app.engine.events import (
+    CrownPlaced,
+    CrownReturned,
+    Event,
+    FollowerPlaced,
+    FollowerReturned,
+    GameEnded,
+    PigMoved,
+    PointsScored,
+    TileDiscarded,
+    TileDrawn,
+)
 from app.engine.legal import legal_follower_spots, legal_placements
 from app.engine.scoring import score_breakdown
 from app.engine.state import GAME_OVER, PAUSED, PLAGUE, GameState
@@ -74,6 +87,80 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
             ],
             "cells": [[x, y] for x, y in sorted(BOARD_CELLS)],
         }
+        out["plague"] = (
+            {
+                "seat": state.seat,
+                "waiting": list(state.plague_queue),
+                "choices": [[x, y, spot] for x, y, spot in wheel.plague_choices(state)],
+            }
+            if state.phase == PLAGUE
+            else None
+        )
+    return out
+
+
+#: Events after which the followers on the board may have changed.
+_FOLLOWER_EVENTS = (FollowerPlaced, FollowerReturned, GameEnded)
+
+
+def view_delta(state: GameState, events: Sequence[Event]) -> dict[str, Any]:
+    """What changed in ``view(state, state.seat)`` through the action whose ``events`` led to
+    ``state`` — the ``delta`` of a websocket ``events`` frame (docs/API.md § Frames).
+
+    A client holding the view before the action gets the view after it by (1) adding every
+    ``TilePlaced`` event of the batch to ``board`` (``{"at", "tile", "rotation"}``), (2) setting
+    ``remaining[tile]`` for each key of ``delta["remaining"]`` (0: delete the key) and (3)
+    setting every other key of the delta (``wheel`` keeps its ``cells``). ``rules``, ``players``
+    and ``board`` are never in it. Always present: ``phase``, ``seat``, ``tile``, ``placed``,
+    ``turn``, ``scores``, ``supply``, ``tiles_remaining`` and the legal moves of the seat to act
+    (which are public: anyone can work them out from the board and the drawn tile); the rest
+    only when an event may have changed it. Never the deck order or the seed.
+    """
+    out: dict[str, Any] = {
+        "phase": state.phase,
+        "seat": state.seat if state.phase not in (GAME_OVER, PAUSED) else None,
+        "tile": state.tile,
+        "placed": list(state.placed) if state.placed else None,
+        "turn": state.turn,
+        "scores": list(state.scores),
+        "supply": list(state.supply),
+        "tiles_remaining": state.tiles_remaining,
+        "legal_placements": [list(p) for p in legal_placements(state)],
+        "legal_spots": legal_follower_spots(state),
+    }
+    drawn: set[str] = set()
+    followers = scored = ended = wheel_moved = False
+    for e in events:
+        if isinstance(e, (TileDrawn, TileDiscarded)):
+            drawn.add(e.tile)
+        elif isinstance(e, PointsScored):
+            scored = True
+        elif isinstance(e, (PigMoved, CrownPlaced, CrownReturned)):
+            wheel_moved = True
+        if isinstance(e, _FOLLOWER_EVENTS):
+            followers = True
+        if isinstance(e, GameEnded):
+            ended = True
+    if drawn:
+        rest = state.deck[state.deck_pos :]
+        out["remaining"] = {tid: rest.count(tid) for tid in sorted(drawn)}
+    if followers:
+        out["followers"] = follower_positions(state)
+    if scored or ended:
+        out["breakdown"] = score_breakdown(state)
+    if ended:
+        out["winners"] = list(state.winners)
+    if state.options.tileset == "wheel_of_fortune":
+        if wheel_moved or followers:
+            out["wheel"] = {
+                "pig": wheel.SEGMENT_NAMES[state.pig],
+                "segments": [
+                    {"name": name, "crowns": crowns, "occupants": list(held)}
+                    for name, crowns, held in zip(
+                        wheel.SEGMENT_NAMES, wheel.CROWNS, state.crowns, strict=True
+                    )
+                ],
+            }
         out["plague"] = (
             {
                 "seat": state.seat,

@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import gc
 import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
 from app.realtime.broker import Broker
@@ -37,6 +39,10 @@ log = logging.getLogger(__name__)
 #: ``fetch(after, upto)`` → ``[(version, frame)]`` for ``after < version <= upto`` (``upto``
 #: None: up to the latest), in order; a snapshot frame may stand for several versions.
 Fetch = Callable[[int, int | None], Awaitable[list[tuple[int, str]]]]
+
+#: ``refresh()`` → the frame that brings a socket up to date with a change that is not an action
+#: (the clock, or the final position of a match ended early); None: nothing to send.
+Refresh = Callable[[], Awaitable[str | None]]
 
 #: Broker kinds of unversioned frames (chat): for every socket / for spectators' sockets only.
 NOTE_ALL = "note"
@@ -51,6 +57,19 @@ PRESENCE_TTL = 45.0
 PRESENCE_COALESCE = 0.05
 #: Hubs with at most this many local sockets send presence frames at once (not coalesced).
 PRESENCE_DIRECT = 32
+#: After this many sockets closed (then a second without any closing), the instance collects
+#: its garbage and hands the freed memory back to the system (see :func:`give_back_memory`).
+GIVE_BACK_AFTER = 100
+
+
+def give_back_memory() -> None:
+    """Collect garbage cycles (closed sockets leave some: exceptions, tasks) and return free
+    heap pages to the system (``malloc_trim``; nothing where glibc is not the allocator), so
+    the RSS falls after a wave of disconnects instead of staying at its peak.
+    """
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 class Socket(Protocol):
@@ -109,12 +128,16 @@ class Connection:
         if version <= self.sent_v:
             return
         if version > self.sent_v + 1 and self.sent_v >= 0 and self.fetch is not None:
-            for v, missing in await self.fetch(self.sent_v, version - 1):
+            # A live frame carries a delta against the version before it: fill the gap up to
+            # the latest version instead (a catch-up ends with the whole view), which covers it.
+            for v, missing in await self.fetch(self.sent_v, None):
                 if v > self.sent_v:
                     await self.socket.send_text(missing)
                     self.sent_v = v
             if version <= self.sent_v:
                 return
+            if version != self.sent_v + 1:
+                return  # not applicable here; the version watch brings it with its view
         await self.socket.send_text(frame)
         self.sent_v = version
 
@@ -160,6 +183,7 @@ class Hub:
         fetch: Fetch | None = None,
         render_presence: Callable[[set[str], int], str | None] | None = None,
         key: str | None = None,
+        refresh: Refresh | None = None,
     ) -> None:
         self.manager = manager
         self.channel = channel
@@ -168,6 +192,9 @@ class Hub:
         self.render_presence = render_presence
         #: The match id of an ordered hub (the database watch asks for its version).
         self.key = key
+        self.refresh = refresh
+        #: The match's count of committed non-action changes as last seen by the watch.
+        self.notes: int | None = None
         self.connections: set[Connection] = set()
         self._keys: Counter[str] = Counter()
         self._spectators = 0
@@ -213,6 +240,17 @@ class Hub:
         """Someone saw ``version`` committed: fetch the gap if this hub has not forwarded it."""
         if self.ordered and self.last_v is not None and version > self.last_v:
             self.resync()
+
+    def noted(self, notes: int) -> None:
+        """The database counts ``notes`` committed changes that are not actions (the clock, an
+        early end): when that grew since the last look, send every socket here the current
+        clock or final position (``refresh``) — the broadcast of the change may have been lost.
+        A duplicate is harmless (the clock frame carries the whole clock). The first look only
+        records the count: the sockets' first frames were read after the hub subscribed.
+        """
+        seen, self.notes = self.notes, notes
+        if seen is not None and notes > seen and self.refresh is not None:
+            self._inbox.put_nowait((-2, ""))
 
     def note_version(self, version: int) -> None:
         """A socket joined at ``version``: nothing older needs forwarding."""
@@ -266,6 +304,12 @@ class Hub:
                 return
             version, frame = item
             try:
+                if version == -2:
+                    if self.refresh is not None:
+                        note = await self.refresh()
+                        if note is not None:
+                            self._fan_out(None, note)
+                    continue
                 if version < 0:
                     await self._fill(None)
                     continue
@@ -277,9 +321,13 @@ class Hub:
                 if self.last_v is not None and version <= self.last_v:
                     continue
                 if self.last_v is not None and version > self.last_v + 1:
-                    await self._fill(version - 1)
+                    # Up to the latest (a catch-up ends with the whole view), not just the gap:
+                    # this frame's delta is against the version right before it.
+                    await self._fill(None)
                     if self.last_v is not None and version <= self.last_v:
                         continue
+                    if self.last_v is not None and version != self.last_v + 1:
+                        continue  # the version watch brings it
                 self.last_v = version
                 self._fan_out(version, frame)
             except asyncio.CancelledError:
@@ -328,6 +376,16 @@ class Hub:
     def local_presence(self) -> tuple[set[str], int]:
         """Keys and spectator count of this instance's sockets (kept as counts: no scan)."""
         return set(self._keys), self._spectators
+
+    def heard_elsewhere(self) -> bool:
+        """True when another instance announced sockets on this channel (not yet expired).
+
+        False means this instance's sockets are the only ones the match has (as far as the
+        presence announcements tell): a batch need not go through the broker. An instance whose
+        announcement is still on its way catches up by its version watch within a second.
+        """
+        now = time.monotonic()
+        return any(now - seen <= PRESENCE_TTL for _, _, seen in self._remote.values())
 
     def presence(self) -> tuple[set[str], int]:
         """Keys connected anywhere, and spectators anywhere (expired announcements dropped)."""
@@ -378,6 +436,9 @@ class HubManager:
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[Any]] = set()
+        #: Sockets closed since memory was last given back, and at the previous tick.
+        self._closed = 0
+        self._closed_seen = 0
         broker.on_reconnect.append(self._after_reconnect)
 
     async def start(self) -> None:
@@ -385,11 +446,16 @@ class HubManager:
         self._task = asyncio.create_task(self._heartbeat(), name="hub-heartbeat")
 
     async def close(self) -> None:
-        """Stop the heartbeat and close every hub."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        """Stop the heartbeat and pending work (announcements, sockets leaving), close every
+        hub.
+        """
+        for task in [self._task, *self._pending]:
+            if task is not None:
+                task.cancel()
+        for task in [self._task, *self._pending]:
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         for hub in list(self.hubs.values()):
             await hub.close()
         self.hubs.clear()
@@ -408,9 +474,43 @@ class HubManager:
                 await hub.open()
             return hub
 
+    @contextlib.asynccontextmanager
+    async def joined(
+        self,
+        channel: str,
+        factory: Callable[[], Hub],
+        connection: Callable[[Hub], Connection],
+        after: Callable[[Hub], Awaitable[None]] | None = None,
+    ) -> AsyncIterator[tuple[Hub, Connection]]:
+        """Join ``channel`` for the block: its hub (opened with ``factory()`` when there is none)
+        with ``connection(hub)`` registered. On the way out the connection is removed, the hub
+        closed if it was the last one, then ``after(hub)`` runs — in a task of its own, so all
+        of it completes even when the block is cancelled (errors of ``after`` are logged).
+        """
+        hub = await self.acquire(channel, factory)
+        conn = connection(hub)
+        hub.add(conn)
+        try:
+            yield hub, conn
+        finally:
+
+            async def leave() -> None:
+                await self.release(hub, conn)
+                if after is not None:
+                    try:
+                        await after(hub)
+                    except Exception:
+                        log.exception("after leaving %s", channel)
+
+            task = asyncio.get_running_loop().create_task(leave())
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
+            await asyncio.shield(task)
+
     async def release(self, hub: Hub, conn: Connection) -> None:
         """Remove ``conn``; close the hub when it was the last socket."""
         hub.remove(conn)
+        self._closed += 1
         await conn.stop()
         async with self._lock:
             if not hub.connections and self.hubs.get(hub.channel) is hub:
@@ -458,10 +558,13 @@ class HubManager:
             await asyncio.sleep(1.0)
             ticks += 1
             try:
-                if not self.broker.healthy:
-                    # No live messages can arrive: poll the database for what was committed.
-                    for hub in list(self.hubs.values()):
-                        hub.resync()
+                if self._closed >= GIVE_BACK_AFTER and self._closed == self._closed_seen:
+                    self._closed = 0
+                    give_back_memory()
+                self._closed_seen = self._closed
+                # No poll of the log while the broker is down: the version watch
+                # (app.services.delivery) compares every match hub with the database each
+                # second whatever the broker does, in one query for all of them.
                 if ticks % int(HEARTBEAT) == 0:
                     for hub in list(self.hubs.values()):
                         await hub._announce()

@@ -9,7 +9,6 @@ decoding the payload.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -129,7 +128,7 @@ def parse_client_frame(text: str) -> AnyClientFrame:
     if len(text) > MAX_FRAME_BYTES or len(text.encode("utf-8")) > MAX_FRAME_BYTES:
         raise FrameError(f"frames are limited to {MAX_FRAME_BYTES} bytes")
     try:
-        data = json.loads(text)
+        data = orjson.loads(text)
     except (ValueError, RecursionError):
         raise FrameError("a frame must be a JSON object") from None
     if not isinstance(data, dict):
@@ -159,24 +158,29 @@ def events_frame(
     seat: int,
     action_id: str | None,
     events_json: str,
-    state: Any,
+    state: Any = None,
     by: str | None = None,
     clock: Any = None,
+    delta: Any = None,
 ) -> str:
-    """``{"t": "events", "v", "d": {"seat", "action_id", "events", "state", "by"?, "clock"?}}``.
+    """``{"t": "events", "v", "d": {"seat", "action_id", "events", "delta" | "state", "by"?,
+    "clock"?}}`` (docs/API.md § Frames).
 
-    ``events_json`` is the batch's events already encoded; ``state`` the view after the action
-    (None for batches replayed during a catch-up, except the last); ``by``: ``"computer"`` when
-    the computer chose the action for a person; ``clock``: the match's clock after it.
+    ``events_json`` is the batch's events already encoded. A live batch carries ``delta``: what
+    changed in the view (:func:`app.engine.view.view_delta`), to apply to the view at
+    ``version - 1``; a catch-up carries the whole view as ``state`` on its last batch only
+    (``state`` None on the others, and no ``delta``). ``by``: ``"computer"`` when the computer
+    chose the action for a person; ``clock``: the match's clock after it.
     """
     extra = ""
     if by is not None:
         extra += f',"by":{dumps(by)}'
     if clock is not None:
         extra += f',"clock":{dumps(clock)}'
+    body = f'"delta":{dumps(delta)}' if delta is not None else f'"state":{dumps(state)}'
     return (
         f'{{"t":"events","v":{version},"d":{{"seat":{seat},"action_id":{dumps(action_id)},'
-        f'"events":{events_json},"state":{dumps(state)}{extra}}}}}'
+        f'"events":{events_json},{body}{extra}}}}}'
     )
 
 

@@ -17,6 +17,17 @@ The action log is the outbox (``match_actions.published``):
 So after any single fault (an instance SIGKILLed at any point of the write path, Redis down or
 paused) every connected client is at the latest version within :data:`WATCH_EVERY` plus one
 fetch — well inside the 5 s promised in docs/API.md. Receivers drop duplicates by version.
+
+Changes that are not actions — ``clock`` frames (a leave countdown, a vote, a proposal) and the
+final snapshot of a match ended early by vote — are state, not a log: only the latest value
+matters, so they need no outbox rows. Each such write counts in ``matches.notes`` (in the same
+statement, :func:`app.db.hot.update_match`); the watch compares that count too, and a hub that
+sees it grow re-sends the current clock (or the final position) to its sockets — the same
+bound as for actions, whatever happened to the broadcast.
+
+An instance that holds every socket of a match (no other instance announced any) writes its
+batches as published and does not broadcast them: nobody else would hear them, and an instance
+whose announcement was still on its way catches up by its watch.
 """
 
 from __future__ import annotations
@@ -104,15 +115,18 @@ async def sweep_once(rt: Runtime) -> int:
 
 
 async def watch_versions(rt: Runtime) -> None:
-    """Compare the version of every match with a hub here with the database's; a hub behind
-    fetches the gap.
+    """Compare the version of every match with a hub here with the database's — a hub behind
+    fetches the gap — and its count of non-action changes (``notes``: the clock changed without
+    a move, or the match ended early) — a hub that sees it grow sends the current clock or
+    final position to its sockets.
     """
     hubs = rt.hubs.ordered_hubs()
     if not hubs:
         return
     versions = await match_versions(rt.db, list(hubs))
-    for match_id, version in versions.items():
+    for match_id, (version, notes) in versions.items():
         hubs[match_id].behind(version)
+        hubs[match_id].noted(notes)
 
 
 async def delivery_loop(rt: Runtime) -> None:

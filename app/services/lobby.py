@@ -8,7 +8,9 @@ listed.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
@@ -338,21 +340,23 @@ def lobby_hub_factory(rt: Runtime, code: str) -> Hub:
     return hub
 
 
-async def open_lobby_socket(
+@contextlib.asynccontextmanager
+async def lobby_socket(
     rt: Runtime, socket: Any, code: str, player_id: str | None
-) -> tuple[Hub, Connection]:
-    """Register a lobby websocket and send the lobby. Raises :class:`NotFound`."""
+) -> AsyncIterator[tuple[Hub, Connection]]:
+    """A websocket joined to a lobby for the block, the lobby sent first. Raises
+    :class:`NotFound` before joining; leaves the lobby's hub on the way out (even when
+    cancelled).
+    """
     await get_lobby(rt, code)
-    hub = await rt.hubs.acquire(rt.channel("lobby", code), lambda: lobby_hub_factory(rt, code))
-    conn = Connection(socket, player_id)
-    hub.add(conn)
-    try:
+    async with rt.hubs.joined(
+        rt.channel("lobby", code),
+        lambda: lobby_hub_factory(rt, code),
+        lambda _: Connection(socket, player_id),
+    ) as (hub, conn):
         data = await get_lobby(rt, code)
         hub.state = data
         hub.note_version(data["version"])
         await socket.send_text(lobby_frame(data))
         conn.start(data["version"])
-    except Exception:
-        await rt.hubs.release(hub, conn)
-        raise
-    return hub, conn
+        yield hub, conn

@@ -15,7 +15,7 @@ bot. A snapshot (``GameState.to_json()``) is written every ``snapshot_every`` ac
 the end, so a rebuild replays a bounded tail of the log.
 
 Reads live in :mod:`app.services.reads`, sockets and presence in :mod:`app.services.sockets`.
-Nothing secret leaves here: frames carry ``view()`` and event JSON, never ``to_json()``.
+Nothing secret leaves here: frames carry event JSON and ``view_delta()``, never ``to_json()``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import asyncio
 import random
 import time
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -44,10 +44,11 @@ from app.engine import (
     apply_in_place,
     event_to_json,
     legal_actions,
-    view,
 )
 from app.engine.actions import Action
+from app.engine.events import Event
 from app.engine.scoring import final_scoring
+from app.engine.view import view_delta
 from app.realtime.protocol import dumps, events_frame, snapshot_frame
 from app.services import clocks, history
 from app.services.cache import Live
@@ -70,6 +71,10 @@ class Applied:
     events_json: str
     #: ``"computer"`` when the computer chose the action for a person's seat.
     by: str | None = None
+    #: The engine events themselves (for the view delta; empty for a repeated action id).
+    engine_events: tuple[Event, ...] = field(default=(), compare=False, repr=False)
+    #: Written as published: no other instance listens to the match, nothing to broadcast.
+    published: bool = field(default=False, compare=False)
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -176,6 +181,7 @@ async def _apply_and_store(
         action_json = dumps(action.to_json())
         now = utcnow()
         values = _row_values(rt, live, new_v, now, actor_is_bot, seat, active_before, by, timed_out)
+        alone = _alone(rt, live.match_id)
         if tx is None:
             if not await append_fast(
                 rt.db,
@@ -188,18 +194,29 @@ async def _apply_and_store(
                 events_json,
                 now,
                 values,
+                alone,
             ):
                 rt.cache.drop(live.match_id)
                 return None
         else:
             await tx.append_action(
-                live.match_id, new_v, seat, client_id, action_json, events_json, now, by
+                live.match_id, new_v, seat, client_id, action_json, events_json, now, by, alone
             )
             await tx.update_match(live.match_id, values)
     except Exception:
         rt.cache.drop(live.match_id)
         raise
-    return Applied(new_v, seat, client_id, events_json, by)
+    return Applied(new_v, seat, client_id, events_json, by, tuple(events), alone)
+
+
+def _alone(rt: Runtime, match_id: str) -> bool:
+    """True when only this instance has sockets on the match (its hub heard no other
+    instance's presence): a batch is then written as published and not broadcast — these
+    sockets get it directly, and an instance that joins meanwhile catches up by its version
+    watch. Without a hub here nothing is known of the others: publish.
+    """
+    hub = rt.hubs.get(rt.channel("match", match_id))
+    return hub is not None and not hub.heard_elsewhere()
 
 
 def _after_commit(rt: Runtime, live: Live, applied: Applied, kind: str, started: float) -> None:
@@ -214,20 +231,21 @@ def _after_commit(rt: Runtime, live: Live, applied: Applied, kind: str, started:
     if applied.action_id is not None:
         live.remember(applied.seat, applied.action_id, applied.version, applied.events_json)
     state = live.state
-    live.view = view(state, state.seat)
+    live.view = None  # built when someone reads the whole match (reads.current)
     frame = events_frame(
         applied.version,
         applied.seat,
         applied.action_id,
         applied.events_json,
-        live.view,
         by=applied.by,
         clock=clocks.public(live.clock),
+        delta=view_delta(state, applied.engine_events),
     )
     hub = rt.hubs.get(rt.channel("match", live.match_id))
     if hub is not None:
         hub.deliver(applied.version, frame)
-    rt.spawn(publish_batch(rt, live.match_id, applied.version, frame))
+    if not applied.published:
+        rt.spawn(publish_batch(rt, live.match_id, applied.version, frame))
     if state.is_over:
         rt.metrics.matches_live.dec()
         rt.spawn(history.match_finished(rt, live.match_id))  # history + ratings (issue 15)

@@ -5,6 +5,9 @@
   ``REDIS_URL`` the counts live in Redis, so N instances together allow the rate once, not N
   times; without it, in this process's memory. When Redis does not answer, the instance falls
   back to its own memory counts for a few seconds (a limit is never a reason to refuse play).
+  With ``share_every`` N > 1 (the action limit: one check per move is too dear a round trip)
+  every hit is counted in memory and Redis hears of them N at a time: exact on one instance,
+  and across instances at most N - 1 hits per key and instance over the shared limit.
 - :class:`FrameBudget`: one websocket's frames (every type: action, sync, ping, malformed). A
   token bucket of two floats on the connection: the budget dies with its socket and costs no
   lookup, lock or round trip per frame.
@@ -51,9 +54,15 @@ class RateLimiter:
         *,
         redis_url: str | None = None,
         prefix: str = "carcassonne",
+        share_every: int = 1,
     ) -> None:
         self.item = window_item(rate, burst)
         self.what = what
+        self.share_every = max(1, share_every)
+        #: Hits per key counted here but not yet in Redis (``share_every`` > 1).
+        self._unshared: dict[str, int] = {}
+        #: Keys Redis refused, until when (monotonic seconds).
+        self._refused: dict[str, float] = {}
         self._memory = SlidingWindowCounterRateLimiter(MemoryStorage())
         self._shared: SlidingWindowCounterRateLimiter | None = None
         self._redis_down_until = 0.0
@@ -68,6 +77,8 @@ class RateLimiter:
             self._shared = SlidingWindowCounterRateLimiter(storage)
 
     async def _allowed(self, key: str) -> bool:
+        if self.share_every > 1 and self._shared is not None:
+            return await self._allowed_batched(key, self._shared)
         if self._shared is not None and time.monotonic() >= self._redis_down_until:
             try:
                 return await self._shared.hit(self.item, self.what, key)
@@ -77,6 +88,32 @@ class RateLimiter:
                 )
                 self._redis_down_until = time.monotonic() + REDIS_RETRY_AFTER
         return await self._memory.hit(self.item, self.what, key)
+
+    async def _allowed_batched(self, key: str, shared: SlidingWindowCounterRateLimiter) -> bool:
+        now = time.monotonic()
+        until = self._refused.get(key)
+        if until is not None:
+            if now < until:
+                return False
+            del self._refused[key]
+        if not await self._memory.hit(self.item, self.what, key):
+            return False
+        count = self._unshared.get(key, 0) + 1
+        if count < self.share_every or now < self._redis_down_until:
+            if len(self._unshared) > 100_000:  # a bound; forgetting a few counts is harmless
+                self._unshared.clear()
+            self._unshared[key] = count
+            return True
+        self._unshared.pop(key, None)
+        try:
+            ok = await shared.hit(self.item, self.what, key, cost=count)
+        except Exception as exc:  # noqa: BLE001 - any Redis trouble: the memory count decides
+            log.warning("rate limits on local memory for %ss: Redis: %s", REDIS_RETRY_AFTER, exc)
+            self._redis_down_until = now + REDIS_RETRY_AFTER
+            return True
+        if not ok:
+            self._refused[key] = now + max(1.0, 1.0 / max(self.item.amount, 1))
+        return ok
 
     async def hit(self, key: str) -> None:
         """Count one hit for ``key``; raises :class:`RateLimited` when over the limit."""

@@ -25,6 +25,11 @@ from app.settings import Settings
 log = logging.getLogger(__name__)
 
 
+#: The action limit is counted in memory and told to Redis this many hits at a time (one Redis
+#: round trip per move would cost more than the move's database statement).
+ACTION_LIMIT_SHARE_EVERY = 5
+
+
 class Runtime:
     """The live parts of one instance. ``start()`` connects, ``close()`` releases."""
 
@@ -45,7 +50,12 @@ class Runtime:
         self.bots = BotPool(settings.bot_workers, settings.bot_think)
         redis, prefix = settings.redis_url, settings.channel_prefix
         self.action_limiter = RateLimiter(
-            settings.action_rate, settings.action_burst, "actions", redis_url=redis, prefix=prefix
+            settings.action_rate,
+            settings.action_burst,
+            "actions",
+            redis_url=redis,
+            prefix=prefix,
+            share_every=ACTION_LIMIT_SHARE_EVERY,
         )
         self.lobby_limiter = RateLimiter(
             settings.lobby_rate_per_minute / 60.0,

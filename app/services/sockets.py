@@ -7,6 +7,7 @@ Presence timing comes from one place, :mod:`app.realtime.hub` (``HEARTBEAT``, ``
 from __future__ import annotations
 
 import contextlib
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
@@ -42,6 +43,14 @@ def match_hub_factory(rt: Runtime, match_id: str, seats: list[dict[str, Any]]) -
             hub.last_v,
         )
 
+    async def refresh() -> str | None:
+        live = await current(rt, match_id)
+        if live.state.is_over:  # ended (early, by a vote): the final position
+            return snapshot_frame(live.version, match_json(rt, live, None))
+        if live.clock is None:
+            return None
+        return clocks.clock_frame(live.clock, live.version)
+
     hub = Hub(
         rt.hubs,
         rt.channel("match", match_id),
@@ -49,62 +58,88 @@ def match_hub_factory(rt: Runtime, match_id: str, seats: list[dict[str, Any]]) -
         fetch=fetch,
         render_presence=render,
         key=match_id,
+        refresh=refresh,
     )
     return hub
 
 
-async def open_match_socket(
+@contextlib.asynccontextmanager
+async def match_socket(
     rt: Runtime,
     socket: Any,
     match_id: str,
     player_id: str | None,
     code: str | None,
     since: int | None,
-) -> tuple[Hub, Connection, int | None]:
-    """Register a websocket on a match and send its first frames (snapshot or catch-up).
-
-    Returns ``(hub, connection, seat)``; raises :class:`NotFound`, :class:`Forbidden`.
+) -> AsyncIterator[tuple[Hub, Connection, int | None]]:
+    """A websocket joined to a match for the block: registered on the match's hub, its seat
+    marked present (back within a leave countdown: the countdown stops), its first frames sent
+    (snapshot or catch-up). Yields ``(hub, connection, seat)``; raises :class:`NotFound`,
+    :class:`Forbidden` before joining. On the way out (even when cancelled): the socket leaves
+    the hub, and a seat whose last socket closed everywhere starts its leave countdown
+    (:func:`left_match`).
     """
     live = await current(rt, match_id)
     check_watch(live, player_id, code)
     seat = live.seat_of(player_id)
     seats = live.seats
-    hub = await rt.hubs.acquire(
-        rt.channel("match", match_id), lambda: match_hub_factory(rt, match_id, seats)
-    )
-    conn = Connection(socket, None if seat is None else str(seat), hub.fetch)
-    hub.add(conn)
-    try:
-        if seat is not None:
-            await touch_seats(rt, match_id, [seat])
-            if clocks.is_away(live.clock, seat):  # back within the leave countdown (issue 13)
-                await clocks.seat_presence_changed(rt, match_id, seat, present=True)
-        if since is None:
+    key = None if seat is None else str(seat)
+
+    async def after(hub: Hub) -> None:
+        await left_match(rt, hub, match_id, seat)
+
+    async with rt.hubs.joined(
+        rt.channel("match", match_id),
+        lambda: match_hub_factory(rt, match_id, seats),
+        lambda hub: Connection(socket, key, hub.fetch),
+        after,
+    ) as (hub, conn):
+        away = seat is not None and clocks.is_away(live.clock, seat)
+        await _first_frames(rt, socket, hub, conn, match_id, seat, since, away)
+        if seat is None:
+            await rt.spectators.changed(match_id)  # the lobby list counts them everywhere
+        yield hub, conn, seat
+
+
+async def _first_frames(
+    rt: Runtime,
+    socket: Any,
+    hub: Hub,
+    conn: Connection,
+    match_id: str,
+    seat: int | None,
+    since: int | None,
+    away: bool,
+) -> None:
+    if seat is not None:
+        await touch_seats(rt, match_id, [seat])
+        if away:  # back within the leave countdown (issue 13)
+            await clocks.seat_presence_changed(rt, match_id, seat, present=True)
+    if since is None:
+        live = await current(rt, match_id)
+        frames = [(live.version, snapshot_frame(live.version, match_json(rt, live, seat)))]
+    else:
+        frames = await fetch_frames(rt, match_id, since, None)
+        if frames and orjson.loads(frames[0][1]).get("t") == "snapshot":
             live = await current(rt, match_id)
             frames = [(live.version, snapshot_frame(live.version, match_json(rt, live, seat)))]
-        else:
-            frames = await fetch_frames(rt, match_id, since, None)
-            if frames and orjson.loads(frames[0][1]).get("t") == "snapshot":
-                live = await current(rt, match_id)
-                frames = [(live.version, snapshot_frame(live.version, match_json(rt, live, seat)))]
-        sent = since if since is not None else -1
-        for v, text in frames:
-            await socket.send_text(text)
-            sent = max(sent, v)
-        hub.note_version(sent)
-        conn.start(sent)
-    except BaseException:
-        await rt.hubs.release(hub, conn)
-        raise
-    return hub, conn, seat
+    sent = since if since is not None else -1
+    for v, text in frames:
+        await socket.send_text(text)
+        sent = max(sent, v)
+    hub.note_version(sent)
+    conn.start(sent)
 
 
-async def close_match_socket(
-    rt: Runtime, hub: Hub, conn: Connection, match_id: str, seat: int | None
-) -> None:
-    """Unregister a socket; a seat whose last socket here closed is marked gone at once."""
-    await rt.hubs.release(hub, conn)
-    if seat is not None and str(seat) not in hub.local_presence()[0]:
+async def left_match(rt: Runtime, hub: Hub, match_id: str, seat: int | None) -> None:
+    """After a socket left the match's hub: spectator counts, or — when it was the seat's last
+    socket here — the seat marked gone, and its leave countdown started if it is gone
+    everywhere.
+    """
+    if seat is None:
+        await rt.spectators.changed(match_id)
+        return
+    if str(seat) not in hub.local_presence()[0]:
         with contextlib.suppress(Exception):
             # Another instance still holding this seat refreshes it within a heartbeat.
             await touch_seats(rt, match_id, [seat], gone=True)

@@ -25,6 +25,7 @@ from app.engine.events import CrownReturned, PigMoved, PointsScored
 from app.engine.wheel import plague_choices
 from tests.api.conftest import make_settings
 from tests.support.client import Api, receive
+from tests.support.frames import Follower
 from tests.support.wof import (
     FIRST_CROWN_SCORING,
     FIRST_PLAGUE,
@@ -162,8 +163,10 @@ def test_plague_is_asked_of_the_right_seat_over_the_websocket(wof: TestClient) -
         wof.websocket_connect(f"/ws/matches/{match_id}?token={ann_token}") as ann_ws,
         wof.websocket_connect(f"/ws/matches/{match_id}?token={ben_token}") as ben_ws,
     ):
-        for ws in (ann_ws, ben_ws):
-            assert receive(ws)["t"] == "snapshot"
+        snaps = [receive(ws) for ws in (ann_ws, ben_ws)]
+        assert [snap["t"] for snap in snaps] == ["snapshot", "snapshot"]
+        held = Follower()  # Ann's view, kept current from her frames as the browser does
+        held.feed(snaps[0])
         # Ben's follower on Plague's crown; the next draw sends the pig to Plague.
         action = plan_action(state)
         assert action.seat == 1
@@ -174,14 +177,16 @@ def test_plague_is_asked_of_the_right_seat_over_the_websocket(wof: TestClient) -
         assert frames[0] == frames[1]
         d = frames[0]["d"]
         assert [e["segment"] for e in d["events"] if e["type"] == "PigMoved"] == ["plague"]
-        plague = d["state"]["plague"]
+        seen = held.feed(frames[0])
+        assert seen is not None
+        plague = seen["plague"]
         # Ann, the active player, decides first; both seats see who is asked and who waits.
-        assert d["state"]["phase"] == "plague" and d["state"]["seat"] == 0
+        assert seen["phase"] == "plague" and seen["seat"] == 0
         assert plague["seat"] == 0 and plague["waiting"] == [0, 1]
         assert plague["choices"] == [list(c) for c in plague_choices(state)]
-        assert d["state"]["legal_placements"] == [] and d["state"]["tile"] is not None
+        assert seen["legal_placements"] == [] and seen["tile"] is not None
         ann_choice = plague["choices"][0]
-        ben_follower = next(f for f in d["state"]["followers"] if f["seat"] == 1)
+        ben_follower = next(f for f in seen["followers"] if f["seat"] == 1)
 
         # Not Ben's decision: refused, whatever he names.
         ben_ws.send_text(
@@ -228,8 +233,9 @@ def test_plague_is_asked_of_the_right_seat_over_the_websocket(wof: TestClient) -
         assert frame["d"]["events"] == [
             {"type": "FollowerReturned", "seat": 0, "at": ann_choice[:2], "spot": ann_choice[2]}
         ]
-        assert frame["d"]["state"]["plague"]["seat"] == 1
-        assert frame["d"]["state"]["plague"]["waiting"] == [1]
+        seen = held.feed(frame)
+        assert seen is not None
+        assert seen["plague"]["seat"] == 1 and seen["plague"]["waiting"] == [1]
 
         # Now Ann is refused and Ben is asked; he answers over REST.
         ann_ws.send_text(
@@ -254,10 +260,10 @@ def test_plague_is_asked_of_the_right_seat_over_the_websocket(wof: TestClient) -
         assert types[:3] == ["FollowerReturned", "PointsScored", "CrownReturned"]
         crown = body["events"][1]
         assert (crown["seat"], crown["category"], crown["points"]) == (1, "crown", 6)
-        frame = _next_events(ann_ws)
-        assert frame["d"]["state"] == json.loads(json.dumps(view(state, state.seat)))
-        assert frame["d"]["state"]["plague"] is None
-        assert frame["d"]["state"]["phase"] == "place_tile" and frame["d"]["state"]["seat"] == 0
+        seen = held.feed(_next_events(ann_ws))
+        assert seen == json.loads(json.dumps(view(state, state.seat)))
+        assert seen["plague"] is None
+        assert seen["phase"] == "place_tile" and seen["seat"] == 0
     # The record gets the Plague with the move of the tile whose draw caused it.
     action = plan_action(state)
     assert _post(wof, match_id, people[0][2], v, wire(action))[0] == 200
@@ -276,12 +282,13 @@ def test_a_plague_decision_times_out_to_a_bot_choice(quick_plague: TestClient) -
     state = new_wof_game()
     (_, ann_token, _), _ = people
     with quick_plague.websocket_connect(f"/ws/matches/{match_id}?token={ann_token}") as ann_ws:
-        assert receive(ann_ws)["t"] == "snapshot"
+        held = Follower()
+        assert held.feed(receive(ann_ws)) is not None  # the snapshot
         v = _play_to(quick_plague, match_id, people, state, FIRST_PLAGUE)
         started = time.monotonic()
         for _ in range(v):
-            frame = _next_events(ann_ws)
-        assert frame["d"]["state"]["plague"]["seat"] == 0
+            seen = held.feed(_next_events(ann_ws))
+        assert seen is not None and seen["plague"]["seat"] == 0
         # Ann is connected but does not answer: after the timeout a bot decides for her, then
         # (Ben has no socket at all) for Ben.
         first, second = _next_events(ann_ws), _next_events(ann_ws)
@@ -291,7 +298,7 @@ def test_a_plague_decision_times_out_to_a_bot_choice(quick_plague: TestClient) -
         assert frame["d"]["seat"] == seat and frame["d"]["action_id"] is None
         returned = frame["d"]["events"][0]
         assert returned["type"] == "FollowerReturned" and returned["seat"] == seat
-    assert second["d"]["state"]["phase"] == "place_tile" and second["d"]["state"]["seat"] == 0
+    assert second["d"]["delta"]["phase"] == "place_tile" and second["d"]["delta"]["seat"] == 0
     assert second["v"] == FIRST_PLAGUE + 2
     # Ann's turn to place a tile is not a Plague decision: nobody plays it for her.
     time.sleep(0.8)

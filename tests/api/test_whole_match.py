@@ -21,6 +21,7 @@ from app.engine.events import TileDrawn
 from app.engine.options import Options
 from app.services.runtime import Runtime
 from tests.support.client import Api, receive
+from tests.support.frames import seen as position
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -133,7 +134,7 @@ def test_whole_match_to_the_end(api: Api, client: TestClient) -> None:
             frame = read(spectator, "spectator")
             assert frame["t"] == "events", frame
             assert frame["v"] == version + 1, "batches arrive in version order, none missing"
-            state, version = frame["d"]["state"], frame["v"]
+            state, version = position(frame), frame["v"]
             current["v"] = version
             if version % 40 == 0:
                 rest(f"/api/matches/{match_id}")

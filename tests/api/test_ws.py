@@ -31,7 +31,7 @@ def test_snapshot_then_live_batches_for_players_and_spectators(
         assert mine == theirs
         assert mine["t"] == "events" and mine["v"] == 1 and mine["d"]["action_id"] == "a1"
         assert mine["d"]["seat"] == 0 and mine["d"]["events"][0]["type"] == "TilePlaced"
-        assert mine["d"]["state"]["phase"] == "deploy"
+        assert mine["d"]["delta"]["phase"] == "deploy" and "state" not in mine["d"]
         ws.send_text(json.dumps({"t": "action", "v": 1, "id": "a2", "d": {"type": "pass"}}))
         assert receive(ws)["v"] == 2 and receive(spectator)["v"] == 2
         ws.send_text(json.dumps({"t": "ping"}))

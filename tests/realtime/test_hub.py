@@ -179,3 +179,63 @@ def test_presence_is_counted_not_scanned_and_changes_are_coalesced() -> None:
     # 300 joins in one burst: a frame per join while the hub is small, then one for the rest.
     assert renders <= PRESENCE_DIRECT + 1
     assert left == ({"0"}, 0)
+
+
+def test_a_change_that_is_not_an_action_is_refreshed_when_the_watch_sees_it() -> None:
+    """``noted``: the database's count of clock-only changes (and early ends) grew since the
+    last look — the broadcast may have been lost — so every socket gets the current clock.
+    """
+
+    async def run() -> tuple[list[str], int]:
+        calls = 0
+
+        async def refresh() -> str | None:
+            nonlocal calls
+            calls += 1
+            return f"clock{calls}"
+
+        manager = HubManager(MemoryBroker())
+        log = FakeLog(head=0)
+        hub = await manager.acquire(
+            "m:1",
+            lambda: Hub(manager, "m:1", ordered=True, fetch=log.fetch, key="1", refresh=refresh),
+        )
+        socket = FakeSocket()
+        conn = Connection(socket, None, hub.fetch)
+        hub.add(conn)
+        hub.note_version(0)
+        conn.start(0)
+        hub.noted(3)  # the first look only records the count
+        await _settle()
+        hub.noted(3)  # nothing new
+        await _settle()
+        hub.noted(4)  # a vote started and its clock frame never came through the broker
+        await _settle()
+        await manager.close()
+        return socket.sent, calls
+
+    assert run_async(run) == (["clock1"], 1)
+
+
+def test_joined_leaves_the_hub_even_when_the_block_fails() -> None:
+    async def run() -> tuple[bool, list[str]]:
+        manager = HubManager(MemoryBroker())
+        left: list[str] = []
+
+        async def after(hub: Hub) -> None:
+            left.append(hub.channel)
+
+        with pytest.raises(RuntimeError):
+            async with manager.joined(
+                "m:1",
+                lambda: Hub(manager, "m:1", ordered=True, key="1"),
+                lambda _: Connection(FakeSocket(), "0"),
+                after,
+            ) as (hub, conn):
+                assert conn in hub.connections and manager.get("m:1") is hub
+                raise RuntimeError("the socket went away")
+        gone = manager.get("m:1") is None
+        await manager.close()
+        return gone, left
+
+    assert run_async(run) == (True, ["m:1"])

@@ -8,6 +8,7 @@ allow more (a shared, busy machine must not make them flaky): speed lives in ben
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from websockets.sync.client import connect
 
 from tests.server.conftest import Server, new_match
 from tests.server.test_processes import act, private_redis, recv  # noqa: F401 - a fixture
+from tests.support.frames import seen
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(400)]
 
@@ -56,7 +58,7 @@ def test_sigkill_between_commit_and_publish(
         for ws in (p1, spectator):
             frame = _until_version(ws, 1)
             assert frame["v"] == 1
-            state = frame["d"]["state"]
+            state = seen(frame)
             assert state["seat"] == 0 and state["phase"] != "place_tile"
         print(
             f"\ncatch-up after SIGKILL between commit and publish: {time.monotonic() - died:.2f} s"
@@ -92,17 +94,53 @@ def test_redis_pausing_writes(
         control.execute_command("CLIENT", "PAUSE", "4000", "WRITE")
         try:
             sent = time.monotonic()
-            act(p0, frame["d"]["state"], 1, "two")
+            act(p0, seen(frame), 1, "two")
             assert _until_version(p0, 2)["v"] == 2  # the mover's instance: first-hand
             for ws in (p1, spectator):
                 got = _until_version(ws, 2)
-                assert got["v"] == 2 and got["d"]["state"]["seat"] == 1
+                assert got["v"] == 2 and seen(got)["seat"] == 1
             print(f"\ncatch-up while Redis pauses writes: {time.monotonic() - sent:.2f} s")
         finally:
             control.execute_command("CLIENT", "UNPAUSE")
         # After the pause: live again, and nobody sees a version twice or out of order.
-        state = got["d"]["state"]
+        state = seen(got)
         act(p1, state, 2, "three")
         assert _until_version(p0, 3)["v"] == 3
         assert _until_version(spectator, 3)["v"] == 3
+    control.close()
+
+
+def test_a_clock_change_while_redis_pauses_writes(
+    server_env: dict[str, str],
+    servers: list[Server],
+    tmp_path: Path,
+    private_redis: Any,  # noqa: F811 - the fixture imported above
+) -> None:
+    """A change that is not an action (here: a leave countdown starting) reaches the other
+    instance's player although its broadcast cannot get through: the version watch sees the
+    match's ``notes`` count grow and sends the current clock.
+    """
+    env = dict(server_env, REDIS_URL=private_redis.url)
+    a = Server(env, tmp_path / "a.log")
+    b = Server(env, tmp_path / "b.log")
+    servers += [a, b]  # stopped by the fixture even when a start fails
+    a.start(), b.start()
+    match_id, tokens = new_match(a)
+    control = redis.Redis.from_url(private_redis.url)
+    with connect(f"{b.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1:
+        assert recv(p1)["t"] == "snapshot"
+        with connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0:
+            assert recv(p0)["t"] == "snapshot"
+            time.sleep(1.5)  # both instances heard each other's presence
+            control.execute_command("CLIENT", "PAUSE", "4000", "WRITE")
+        try:
+            left = time.monotonic()  # Ann's last socket closed: her countdown starts on A
+            deadline = left + 20
+            while True:  # ``recv`` skips clock frames: read them here
+                frame = json.loads(p1.recv(timeout=max(0.1, deadline - time.monotonic())))
+                if frame["t"] == "clock" and "0" in (frame["d"] or {}).get("away", {}):
+                    break
+            print(f"\nclock change while Redis pauses writes: {time.monotonic() - left:.2f} s")
+        finally:
+            control.execute_command("CLIENT", "UNPAUSE")
     control.close()

@@ -13,6 +13,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from tests.server.conftest import Server, new_match, rest
+from tests.support.frames import seen
 from tests.support.services import free_port, unavailable
 from tests.support.wait import START_TIMEOUT, wait_until
 
@@ -62,7 +63,7 @@ def play_until(
             act(ws[seat], state, version, f"a{version}")
         frame = recv(watcher)
         assert frame["t"] == "events" and frame["v"] == version + 1, frame
-        state, version = frame["d"]["state"], frame["v"]
+        state, version = seen(frame), frame["v"]
     return state, version
 
 
@@ -111,7 +112,7 @@ def test_sigkill_mid_match_loses_no_acknowledged_action(
                 act(sockets[seat], state, version, f"k{version}")
             frame = recv(p0)
             acked.append(frame)  # p0 received it: committed and published
-            state, version = frame["d"]["state"], frame["v"]
+            state, version = seen(frame), frame["v"]
         # One more action in flight, then SIGKILL without waiting for its answer.
         if state["seat"] in sockets:
             act(sockets[state["seat"]], state, version, f"k{version}")
@@ -133,10 +134,10 @@ def test_sigkill_mid_match_loses_no_acknowledged_action(
     ):
         recv(p1)
         version = last
-        state = acked[-1]["d"]["state"]
+        state = seen(acked[-1])
         while version < match["version"]:
             frame = recv(p0)
-            state, version = frame["d"]["state"], frame["v"]
+            state, version = seen(frame), frame["v"]
         state, version = play_until({0: p0, 1: p1}, state, version, version + 9, p0)
     final = rest(restarted, "GET", f"/api/matches/{match_id}")
     assert final["version"] >= version

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 
 from app.services.errors import RateLimited, Unauthorized, ValidationFailed
 from app.services.identity import Tokens, clean_name
 from app.services.ratelimit import FrameBudget, RateLimiter
+from tests.support.services import redis_url  # noqa: F401 - a fixture
 
 
 async def test_limits_count_per_key_in_a_window() -> None:
@@ -60,3 +63,32 @@ def test_tokens_expire_and_old_ones_are_renewed() -> None:
     now[0] += 50
     renewed = tokens.renewal(later)
     assert renewed is not None and tokens.read(renewed) == ("p1", 3)
+
+
+@pytest.mark.redis
+async def test_a_batched_shared_limit_is_exact_here_and_close_across_instances(
+    redis_url: str,  # noqa: F811 - the fixture imported above
+) -> None:
+    """``share_every``: the action limit tells Redis five hits at a time — exact on one
+    instance, and two instances together get at most 4 hits each over the shared limit.
+    """
+    prefix = f"t-{secrets.token_hex(4)}"
+    one = RateLimiter(0.01, 10, redis_url=redis_url, prefix=prefix, share_every=5)
+    allowed = 0
+    for _ in range(12):
+        try:
+            await one.hit("ann")
+            allowed += 1
+        except RateLimited:
+            pass
+    assert allowed == 10  # the memory count here is exact
+    a = RateLimiter(0.01, 10, redis_url=redis_url, prefix=prefix, share_every=5)
+    b = RateLimiter(0.01, 10, redis_url=redis_url, prefix=prefix, share_every=5)
+    allowed = 0
+    for i in range(40):
+        try:
+            await (a if i % 2 else b).hit("ben")
+            allowed += 1
+        except RateLimited:
+            pass
+    assert 10 <= allowed <= 10 + 2 * 4

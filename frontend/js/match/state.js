@@ -25,6 +25,7 @@ export class MatchModel {
     this.alive = true;
     this.match = null; // the match JSON (GET /api/matches/ID), kept current by the socket
     this.version = -1; // the version of ``match`` (number of actions applied)
+    this.partial = false; // a catch-up brought events but not yet the whole view (sync.js)
     this.endShown = false;
     this.lastPlaced = null; // {at, seat} of the last tile placed
     this.lastBySeat = {}; // seat → [x, y] of that player's last tile placed

@@ -24,11 +24,36 @@ export async function resync(m) {
 export function applySnapshot(m, v, data) {
   const prevYou = m.match ? m.match.you : undefined;
   m.match = data;
-  if (data.you === undefined && prevYou !== undefined) m.match.you = prevYou;
+  // A snapshot sent to every socket (a catch-up too far behind, a match ended early) has no
+  // seat: a player stays the player.
+  if (data.you == null && prevYou != null) m.match.you = prevYou;
   m.version = v ?? data.version;
+  m.partial = false;
   if (m.ui.pending) m.clearPending();
   m.render();
   applyClock(m, data.clock);
+}
+
+/**
+ * Bring the held view forward by one live batch (docs/API.md § Frames): add the placed tiles
+ * of its events to the board, set the changed ``remaining`` counts (0: gone), set the rest.
+ */
+export function applyDelta(state, events, delta) {
+  for (const e of events) {
+    if (e.type === 'TilePlaced') state.board.push({ at: e.at, tile: e.tile, rotation: e.rotation });
+  }
+  for (const [key, value] of Object.entries(delta || {})) {
+    if (key === 'remaining') {
+      for (const [tile, count] of Object.entries(value)) {
+        if (count) state.remaining[tile] = count;
+        else delete state.remaining[tile];
+      }
+    } else if (key === 'wheel') {
+      state.wheel = { ...(state.wheel || {}), ...value };
+    } else {
+      state[key] = value;
+    }
+  }
 }
 
 /** Apply one ``events`` frame (version ``v``, body ``d``); a gap in versions asks for a sync. */
@@ -41,10 +66,22 @@ export function applyEvents(m, v, d) {
   }
   m.version = v;
   m.match.version = v;
-  if (d.state) m.match.state = d.state;
   const events = d.events || [];
+  if (d.state) {
+    // The whole view: the last batch of a catch-up.
+    m.match.state = d.state;
+    m.partial = false;
+  } else if (m.match.state) {
+    // A live batch brings what changed; a catch-up's earlier batches only their events, and
+    // the view is whole again with the last one (which carries ``state``).
+    applyDelta(m.match.state, events, d.delta || {});
+    if (!d.delta) m.partial = true;
+    else if (m.partial) resync(m); // a live batch on a view left incomplete: fetch it whole
+  }
+  // Draw (and celebrate) whenever the view is whole: a live batch or a catch-up's last.
+  const whole = !m.partial && !!(d.state || d.delta);
   const pig = events.filter((e) => e.type === 'PigMoved');
-  if (pig.length && d.state) m.ui.pigSteps = pig.reduce((a, e) => a + e.steps, 0);
+  if (pig.length && whole) m.ui.pigSteps = pig.reduce((a, e) => a + e.steps, 0);
   for (const e of events) {
     if (e.type === 'TilePlaced') {
       m.lastPlaced = { at: e.at, seat: e.seat };
@@ -57,9 +94,9 @@ export function applyEvents(m, v, d) {
   }
   if (m.ui.pending && (d.action_id === m.ui.pending.id || m.ui.pending.v < v)) m.clearPending();
   // The computer chose for a person (``by``: a time-out, a seat handed over, a Plague timeout).
-  m.addLog(events, { quiet: !d.state, auto: d.by === 'computer' || (d.action_id == null && !(m.match.seats[d.seat] || {}).bot) });
+  m.addLog(events, { quiet: !whole, auto: d.by === 'computer' || (d.action_id == null && !(m.match.seats[d.seat] || {}).bot) });
   // In a catch-up only the last batch carries the state: draw once, at the end.
-  if (d.state) {
+  if (whole) {
     m.render();
     m.celebrate(events);
     m.attend(events);
