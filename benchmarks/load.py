@@ -309,6 +309,9 @@ def _server(database_url: str, redis_url: str, root: Path, lag_log: Path) -> Any
         PLAYER_RATE_PER_MINUTE="1000000",
         PLAYER_BURST="100000",
         ABANDON_AFTER="3600",
+        # The sockets of a finished load leave their matches: no countdown may hand them to
+        # the computer (which would play them on the CPU of the next load's window).
+        LEAVE_GRACE="86400",
         # Every bench socket comes from 127.0.0.1: lift the per-address cap (issue 10).
         WS_SOCKETS_PER_ADDRESS="100000",
     )

@@ -27,8 +27,8 @@ import gc
 import json
 import logging
 import time
-from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app.realtime.broker import Broker
@@ -67,9 +67,10 @@ def give_back_memory() -> None:
     heap pages to the system (``malloc_trim``; nothing where glibc is not the allocator), so
     the RSS falls after a wave of disconnects instead of staying at its peak.
     """
-    gc.collect()
+    found = gc.collect()
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
+    log.info("memory given back after sockets closed: %d unreachable objects collected", found)
 
 
 class Socket(Protocol):
@@ -85,7 +86,9 @@ class Socket(Protocol):
 class Connection:
     """One client socket: an ordered outbox and the last version it was sent (``sent_v``).
 
-    ``key``: the seat (as text) or player id it stands for, None for a spectator.
+    ``key``: the seat (as text) or player id it stands for, None for a spectator. The outbox is
+    a plain deque drained by a writer task that exists only while there is something to send
+    (an idle socket holds no task: memory per idle socket).
     """
 
     QUEUE_LIMIT = 2000
@@ -95,34 +98,56 @@ class Connection:
         self.key = key
         self.fetch = fetch
         self.sent_v = -1
-        self.queue: asyncio.Queue[tuple[str, int | None, str] | None] = asyncio.Queue()
+        #: The outbox; None while empty (an idle socket keeps no buffer).
+        self.queue: deque[tuple[str, int | None, str] | None] | None = None
         self.overflowed = False
         self._writer: asyncio.Task[None] | None = None
+        self._started = False
+        self._stopped = False
 
     def push(self, version: int | None, frame: str) -> None:
         """Queue a frame (versioned frames older than ``sent_v`` are skipped when sent)."""
-        if self.queue.qsize() >= self.QUEUE_LIMIT:
+        if self.overflowed:
+            return
+        if self.queue is None:
+            self.queue = deque()
+        if len(self.queue) >= self.QUEUE_LIMIT:
             # A client this far behind reconnects with ?since= and catches up from the log.
             self.overflowed = True
-            self.queue.put_nowait(None)
-            return
-        self.queue.put_nowait(("frame", version, frame))
+            self.queue.append(None)
+        else:
+            self.queue.append(("frame", version, frame))
+        self._kick()
 
     def request_sync(self, since: int) -> None:
         """Queue a resend of every batch after ``since`` (the client's ``sync`` frame)."""
-        self.queue.put_nowait(("sync", since, ""))
+        if self.queue is None:
+            self.queue = deque()
+        self.queue.append(("sync", since, ""))
+        self._kick()
 
     def start(self, sent_v: int) -> None:
         """Start sending the outbox; frames up to ``sent_v`` were sent already."""
         self.sent_v = max(self.sent_v, sent_v)
-        self._writer = asyncio.create_task(self._write())
+        self._started = True
+        self._kick()
 
     async def stop(self) -> None:
         """Stop the writer."""
+        self._stopped = True
         if self._writer is not None:
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._writer
+
+    def _kick(self) -> None:
+        if (
+            self._started
+            and not self._stopped
+            and self.queue
+            and (self._writer is None or self._writer.done())
+        ):
+            self._writer = asyncio.get_running_loop().create_task(self._write())
 
     async def _send_versioned(self, version: int, frame: str) -> None:
         if version <= self.sent_v:
@@ -143,9 +168,12 @@ class Connection:
 
     async def _write(self) -> None:
         try:
-            while True:
-                item = await self.queue.get()
+            while self.queue:
+                item = self.queue.popleft()
+                if not self.queue:
+                    self.queue = None
                 if item is None:
+                    self._stopped = True
                     with contextlib.suppress(Exception):
                         await self.socket.close(1013, "too far behind: reconnect with since")
                     return
@@ -163,7 +191,10 @@ class Connection:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the socket went away; the reader side cleans up
+            self._stopped = True
             log.debug("writer stopped: %s", exc)
+        finally:
+            self._writer = None  # nothing to send: an idle socket keeps no task
 
 
 class Hub:
@@ -474,38 +505,25 @@ class HubManager:
                 await hub.open()
             return hub
 
-    @contextlib.asynccontextmanager
-    async def joined(
+    def joined(
         self,
         channel: str,
         factory: Callable[[], Hub],
         connection: Callable[[Hub], Connection],
         after: Callable[[Hub], Awaitable[None]] | None = None,
-    ) -> AsyncIterator[tuple[Hub, Connection]]:
-        """Join ``channel`` for the block: its hub (opened with ``factory()`` when there is none)
-        with ``connection(hub)`` registered. On the way out the connection is removed, the hub
-        closed if it was the last one, then ``after(hub)`` runs — in a task of its own, so all
-        of it completes even when the block is cancelled (errors of ``after`` are logged).
-        """
-        hub = await self.acquire(channel, factory)
-        conn = connection(hub)
-        hub.add(conn)
-        try:
-            yield hub, conn
-        finally:
+    ) -> Joined:
+        """A :class:`Joined` (use it as ``async with``: hub and connection)."""
+        return Joined(self, channel, factory, connection, after)
 
-            async def leave() -> None:
-                await self.release(hub, conn)
-                if after is not None:
-                    try:
-                        await after(hub)
-                    except Exception:
-                        log.exception("after leaving %s", channel)
-
-            task = asyncio.get_running_loop().create_task(leave())
-            self._pending.add(task)
-            task.add_done_callback(self._pending.discard)
-            await asyncio.shield(task)
+    async def _leave(
+        self, hub: Hub, conn: Connection, after: Callable[[Hub], Awaitable[None]] | None
+    ) -> None:
+        await self.release(hub, conn)
+        if after is not None:
+            try:
+                await after(hub)
+            except Exception:
+                log.exception("after leaving %s", hub.channel)
 
     async def release(self, hub: Hub, conn: Connection) -> None:
         """Remove ``conn``; close the hub when it was the last socket."""
@@ -573,3 +591,51 @@ class HubManager:
                 raise
             except Exception:
                 log.exception("hub heartbeat failed")
+
+
+class Joined:
+    """A socket joined to a channel for an ``async with`` block: on entry the channel's hub
+    (opened with ``factory()`` when there is none) with ``connection(hub)`` registered; on the
+    way out the connection is removed, the hub closed if it was the last one, then
+    ``after(hub)`` runs — in a task of its own, so all of it completes even when the block is
+    cancelled (errors of ``after`` are logged). A small object, not a generator: it lives as
+    long as its socket.
+    """
+
+    __slots__ = ("_after", "_channel", "_connection", "_factory", "_manager", "conn", "hub")
+
+    def __init__(
+        self,
+        manager: HubManager,
+        channel: str,
+        factory: Callable[[], Hub],
+        connection: Callable[[Hub], Connection],
+        after: Callable[[Hub], Awaitable[None]] | None,
+    ) -> None:
+        self._manager = manager
+        self._channel = channel
+        self._factory: Callable[[], Hub] | None = factory
+        self._connection: Callable[[Hub], Connection] | None = connection
+        self._after = after
+        self.hub: Hub | None = None
+        self.conn: Connection | None = None
+
+    async def __aenter__(self) -> tuple[Hub, Connection]:
+        """Acquire the hub and register the connection."""
+        assert self._factory is not None and self._connection is not None
+        hub = await self._manager.acquire(self._channel, self._factory)
+        conn = self._connection(hub)
+        self._factory = self._connection = None  # what they closed over may go
+        hub.add(conn)
+        self.hub, self.conn = hub, conn
+        return hub, conn
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Leave (see the class docstring)."""
+        manager, hub, conn = self._manager, self.hub, self.conn
+        if hub is None or conn is None:
+            return
+        task = asyncio.get_running_loop().create_task(manager._leave(hub, conn, self._after))
+        manager._pending.add(task)
+        task.add_done_callback(manager._pending.discard)
+        await asyncio.shield(task)

@@ -43,6 +43,8 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 #: Consecutive time-outs after which the computer takes the seat over for the rest of the match.
 HANDOVER_AFTER = 2
 
@@ -52,6 +54,17 @@ FISCHER_BANK_SECONDS = (60, 120, 180, 300, 600, 900, 1200, 1800)
 FISCHER_INCREMENT_SECONDS = (0, 2, 3, 5, 10, 15, 20, 30)
 CORRESPONDENCE_DAYS = (1, 2, 3, 7)
 KINDS = ("untimed", "per_turn", "fischer", "correspondence")
+
+
+def copied(clock: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a clock (JSON data: an orjson round trip is ~10x faster than deepcopy,
+    which ran twice per move on the write path).
+    """
+    try:
+        out: dict[str, Any] = orjson.loads(orjson.dumps(clock))
+    except TypeError:  # not plain JSON after all (say, an int key): copy it the slow way
+        return copy.deepcopy(clock)
+    return out
 
 
 class InvalidTimeControl(ValueError):
@@ -244,7 +257,7 @@ def advance(
     (``active`` changed, or the match is over) that seat's turn is over: Fischer adds the
     increment to its bank; per turn and correspondence give the next seat a fresh turn.
     """
-    out = copy.deepcopy(clock)
+    out = copied(clock)
     control = control_of(out)
     run = out.get("running")
     if run is not None:
@@ -274,7 +287,7 @@ def note_actor(
     """Count time-outs: a seat's own move resets its count; a time-out raises it and, at
     :data:`HANDOVER_AFTER` in a row, hands the seat to the computer (``auto``).
     """
-    out = copy.deepcopy(clock)
+    out = copied(clock)
     if not by_computer:
         out["timeouts"][seat] = 0
     elif timed_out:
@@ -288,7 +301,7 @@ def credit(clock: dict[str, Any], gap_ms: int) -> dict[str, Any]:
     """Credit an outage of ``gap_ms`` (nobody was serving): every running deadline — the
     running seat's turn, leave grace, vote, proposal — moves ``gap_ms`` later.
     """
-    out = copy.deepcopy(clock)
+    out = copied(clock)
     if gap_ms <= 0:
         return out
     if out.get("running"):

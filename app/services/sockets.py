@@ -7,7 +7,6 @@ Presence timing comes from one place, :mod:`app.realtime.hub` (``HEARTBEAT``, ``
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
@@ -15,7 +14,7 @@ import orjson
 
 from app.db.hot import DUPLICATE, write_tx
 from app.db.models import utcnow
-from app.realtime.hub import PRESENCE_TTL, Connection, Hub
+from app.realtime.hub import PRESENCE_TTL, Connection, Hub, Joined
 from app.realtime.protocol import presence_frame, snapshot_frame
 from app.services import clocks
 from app.services.reads import check_watch, current, fetch_frames, match_json
@@ -63,42 +62,80 @@ def match_hub_factory(rt: Runtime, match_id: str, seats: list[dict[str, Any]]) -
     return hub
 
 
-@contextlib.asynccontextmanager
-async def match_socket(
+def match_socket(
     rt: Runtime,
     socket: Any,
     match_id: str,
     player_id: str | None,
     code: str | None,
     since: int | None,
-) -> AsyncIterator[tuple[Hub, Connection, int | None]]:
-    """A websocket joined to a match for the block: registered on the match's hub, its seat
-    marked present (back within a leave countdown: the countdown stops), its first frames sent
-    (snapshot or catch-up). Yields ``(hub, connection, seat)``; raises :class:`NotFound`,
-    :class:`Forbidden` before joining. On the way out (even when cancelled): the socket leaves
-    the hub, and a seat whose last socket closed everywhere starts its leave countdown
-    (:func:`left_match`).
+) -> MatchSocket:
+    """A :class:`MatchSocket` (use it as ``async with``: hub, connection and seat)."""
+    return MatchSocket(rt, socket, match_id, player_id, code, since)
+
+
+class MatchSocket:
+    """A websocket joined to a match for an ``async with`` block: registered on the match's
+    hub, its seat marked present (back within a leave countdown: the countdown stops), its
+    first frames sent (snapshot or catch-up). Entering yields ``(hub, connection, seat)`` and
+    raises :class:`NotFound`, :class:`Forbidden` before joining. On the way out (even when
+    cancelled): the socket leaves the hub, and a seat whose last socket closed everywhere
+    starts its leave countdown (:func:`left_match`). A small object: it lives as long as the
+    socket.
     """
-    live = await current(rt, match_id)
-    check_watch(live, player_id, code)
-    seat = live.seat_of(player_id)
-    seats = live.seats
-    key = None if seat is None else str(seat)
 
-    async def after(hub: Hub) -> None:
-        await left_match(rt, hub, match_id, seat)
+    __slots__ = ("_code", "_joined", "_player", "_rt", "_since", "_socket", "match_id", "seat")
 
-    async with rt.hubs.joined(
-        rt.channel("match", match_id),
-        lambda: match_hub_factory(rt, match_id, seats),
-        lambda hub: Connection(socket, key, hub.fetch),
-        after,
-    ) as (hub, conn):
+    def __init__(
+        self,
+        rt: Runtime,
+        socket: Any,
+        match_id: str,
+        player_id: str | None,
+        code: str | None,
+        since: int | None,
+    ) -> None:
+        self._rt = rt
+        self._socket = socket
+        self.match_id = match_id
+        self._player = player_id
+        self._code = code
+        self._since = since
+        self.seat: int | None = None
+        self._joined: Joined | None = None
+
+    async def __aenter__(self) -> tuple[Hub, Connection, int | None]:
+        """Check, join, send the first frames."""
+        rt, socket, match_id = self._rt, self._socket, self.match_id
+        live = await current(rt, match_id)
+        check_watch(live, self._player, self._code)
+        seat = self.seat = live.seat_of(self._player)
+        seats = live.seats
+        key = None if seat is None else str(seat)
         away = seat is not None and clocks.is_away(live.clock, seat)
-        await _first_frames(rt, socket, hub, conn, match_id, seat, since, away)
-        if seat is None:
-            await rt.spectators.changed(match_id)  # the lobby list counts them everywhere
-        yield hub, conn, seat
+        self._joined = rt.hubs.joined(
+            rt.channel("match", match_id),
+            lambda: match_hub_factory(rt, match_id, seats),
+            lambda hub: Connection(socket, key, hub.fetch),
+            self._left,
+        )
+        hub, conn = await self._joined.__aenter__()
+        try:
+            await _first_frames(rt, socket, hub, conn, match_id, seat, self._since, away)
+            if seat is None:
+                await rt.spectators.changed(match_id)  # the lobby list counts them everywhere
+        except BaseException as exc:
+            await self._joined.__aexit__(type(exc), exc, exc.__traceback__)
+            raise
+        return hub, conn, seat
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Leave the hub; then :func:`left_match`."""
+        if self._joined is not None:
+            await self._joined.__aexit__(*exc)
+
+    async def _left(self, hub: Hub) -> None:
+        await left_match(self._rt, hub, self.match_id, self.seat)
 
 
 async def _first_frames(
