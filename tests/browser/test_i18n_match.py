@@ -139,10 +139,15 @@ def test_a_match_in_german_then_french(server, browser, artifacts):
     assert _english_in(page, "de", shown) == []
     # The board's own words: its label and each follower's title (role and colour).
     assert page.get_attribute("#board", "aria-label", timeout=1000).startswith("Spielfeld.")
-    titles = page.eval_on_selector_all(
-        "#board .follower title", "els => els.map(e => e.textContent)"
-    )
-    assert titles, "no follower on the board"
+    titles: list[str] = []
+    for _ in range(12):  # followers may all have been scored, or taken by the wheel: play on
+        titles = page.eval_on_selector_all(
+            "#board .follower title", "els => els.map(e => e.textContent)"
+        )
+        if titles:
+            break
+        _play_turns(anna, rng, 1, None)
+    assert titles, "no follower on the board after 18 turns"
     for title in titles:
         assert re.fullmatch(
             r"(Ritter|Wegelagerer|Mönch|Bauer|Gefolgsmann) \((Rot|Blau|Grün|Gelb|Schwarz)\)", title
