@@ -17,11 +17,12 @@ from app.serving import RedactSecrets, header_timeout_protocol, log_config
 from app.settings import get_settings
 
 #: Cyclic-GC thresholds of the server process (CPython's default is (700, 10, 10)). A full
-#: collection walks every tracked object — ~100k from the imports, ~500 per cached match — and
-#: stops the event loop meanwhile (tens to hundreds of ms with a few hundred live matches: the
-#: p99 of the load benchmark). Rarer young collections let the short-lived objects of a move
-#: die first, so far fewer survivors reach the old generation and full collections are rare.
-GC_THRESHOLDS = (20_000, 20, 20)
+#: collection walks every tracked object — ~100k from the imports (frozen at start), ~500 per
+#: cached match, a few hundred per open socket — and stops the event loop meanwhile. Young
+#: collections a little rarer than the default let a move's short-lived objects die first; not
+#: much rarer: with (20000, 20, 20) one young collection took up to 45 ms and a middle one
+#: 200 ms at 500 matches (p99 115–237 ms), with (5000, 10, 10) at most ~35 ms (p99 20–28 ms).
+GC_THRESHOLDS = (5_000, 10, 10)
 
 #: Frames above this are refused by the websocket protocol itself; the app answers frames
 #: above 16 KB with a ``validation_error`` frame.

@@ -6,8 +6,9 @@
   times; without it, in this process's memory. When Redis does not answer, the instance falls
   back to its own memory counts for a few seconds (a limit is never a reason to refuse play).
   With ``share_every`` N > 1 (the action limit: one check per move is too dear a round trip)
-  every hit is counted in memory and Redis hears of them N at a time: exact on one instance,
-  and across instances at most N - 1 hits per key and instance over the shared limit.
+  every hit is counted here (a token bucket per key: ``burst`` at once, the window's rate) and
+  Redis hears of them N at a time: exact on one instance, and across instances at most N - 1
+  hits per key and instance over the shared limit.
 - :class:`FrameBudget`: one websocket's frames (every type: action, sync, ping, malformed). A
   token bucket of two floats on the connection: the budget dies with its socket and costs no
   lookup, lock or round trip per frame.
@@ -63,6 +64,8 @@ class RateLimiter:
         self._unshared: dict[str, int] = {}
         #: Keys Redis refused, until when (monotonic seconds).
         self._refused: dict[str, float] = {}
+        #: Token buckets per key: ``[tokens, monotonic stamp]`` (``share_every`` > 1).
+        self._buckets: dict[str, list[float]] = {}
         self._memory = SlidingWindowCounterRateLimiter(MemoryStorage())
         self._shared: SlidingWindowCounterRateLimiter | None = None
         self._redis_down_until = 0.0
@@ -96,7 +99,7 @@ class RateLimiter:
             if now < until:
                 return False
             del self._refused[key]
-        if not await self._memory.hit(self.item, self.what, key):
+        if not self._bucket_take(key, now):
             return False
         count = self._unshared.get(key, 0) + 1
         if count < self.share_every or now < self._redis_down_until:
@@ -114,6 +117,27 @@ class RateLimiter:
         if not ok:
             self._refused[key] = now + max(1.0, 1.0 / max(self.item.amount, 1))
         return ok
+
+    def _bucket_take(self, key: str, now: float) -> bool:
+        """This instance's count for ``share_every`` > 1: a token bucket per key (``burst`` at
+        once, refilled at the window's rate) — O(1) per hit, where the ``limits`` memory
+        storage walks every key it holds on each hit (15 % of the server's CPU with 1,000
+        players).
+        """
+        burst = float(self.item.amount)
+        rate = burst / float(self.item.get_expiry())
+        held = self._buckets.get(key)
+        if held is None:
+            if len(self._buckets) > 100_000:  # a bound: forgetting idle keys refills them
+                self._buckets.clear()
+            held = self._buckets[key] = [burst, now]
+        tokens = min(burst, held[0] + (now - held[1]) * rate)
+        held[1] = now
+        if tokens < 1.0:
+            held[0] = tokens
+            return False
+        held[0] = tokens - 1.0
+        return True
 
     async def hit(self, key: str) -> None:
         """Count one hit for ``key``; raises :class:`RateLimited` when over the limit."""
