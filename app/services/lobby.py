@@ -198,6 +198,23 @@ async def update_options(
     return await announce(rt, row)
 
 
+def _match_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The filled seats, renumbered from 0, as a match (or its rematch lobby) keeps them:
+    ``{"seat", "player", "name", "colour", "bot", "level"}`` (a computer's level defaulted).
+    """
+    return [
+        {
+            "seat": i,
+            "player": s["player"],
+            "name": s["name"],
+            "colour": s["colour"],
+            "bot": s["bot"],
+            "level": s.get("level") or DEFAULT_LEVEL,
+        }
+        for i, s in enumerate(seats)
+    ]
+
+
 async def start(rt: Runtime, code: str, player_id: str) -> str:
     """Host only: deal the filled seats (in seat order) into a new match; returns its id.
 
@@ -217,17 +234,7 @@ async def start(rt: Runtime, code: str, player_id: str) -> str:
         dealt = shuffle.deal(rt.settings.deck_seed)
         state = new_game(options, [s["name"] for s in taken], seed=dealt.seed)
         match_id = secrets.token_hex(8)
-        seats = [
-            {
-                "seat": i,
-                "player": s["player"],
-                "name": s["name"],
-                "colour": s["colour"],
-                "bot": s["bot"],
-                "level": s.get("level") or DEFAULT_LEVEL,
-            }
-            for i, s in enumerate(taken)
-        ]
+        seats = _match_seats(taken)
         now = utcnow()
         delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
         clock, clock_due = clocks.start_clock(row.time_control, seats, row.host_id, state)
@@ -281,17 +288,7 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
         if m.rematch_code:
             return str(m.rematch_code)
         code = secrets.token_urlsafe(8)
-        seats = [
-            {
-                "seat": i,
-                "player": s["player"],
-                "name": s["name"],
-                "colour": s["colour"],
-                "bot": s["bot"],
-                "level": s.get("level") or DEFAULT_LEVEL,
-            }
-            for i, s in enumerate(m.seats)
-        ]
+        seats = _match_seats(m.seats)
         lobby = await sql.lobby_setup(conn, m.lobby_code)
         now = utcnow()
         await sql.insert_lobby(
