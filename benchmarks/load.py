@@ -297,7 +297,9 @@ async def _fresh_database(url: str) -> None:
 
 
 @contextlib.contextmanager
-def _server(database_url: str, redis_url: str, root: Path, lag_log: Path) -> Any:
+def _server(
+    database_url: str, redis_url: str, root: Path, lag_log: Path, bare: str | None = None
+) -> Any:
     asyncio.run(_fresh_database(database_url))
     port = _free_port()
     env = dict(
@@ -320,10 +322,15 @@ def _server(database_url: str, redis_url: str, root: Path, lag_log: Path) -> Any
         WS_SOCKETS_PER_ADDRESS="100000",
     )
     # The probe measures the event-loop lag inside the server, whichever checkout it runs.
+    serve = f"from app.server import serve; serve(host='127.0.0.1', port={port})"
+    if bare is not None:  # the yardstick (bare.py), with the same probe
+        serve = (
+            f"import bare; bare.serve('127.0.0.1', {port}, {database_url!r}, {redis_url!r}, "
+            f"{bare!r})"
+        )
     code = (
         f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import lagprobe; "
-        f"lagprobe.install({str(lag_log)!r}); "
-        f"from app.server import serve; serve(host='127.0.0.1', port={port})"
+        f"lagprobe.install({str(lag_log)!r}); {serve}"
     )
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=root)
     url = f"http://127.0.0.1:{port}"
@@ -459,6 +466,11 @@ def main() -> int:
     parser.add_argument(
         "--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     )
+    parser.add_argument(
+        "--bare",
+        choices=("sqlalchemy", "asyncpg"),
+        help="measure the bare pipeline (bare.py: INSERT, PUBLISH, send) instead of our server",
+    )
     args = parser.parse_args()
     with contextlib.suppress(ImportError):
         import uvloop
@@ -469,7 +481,9 @@ def main() -> int:
     lag_log = Path(os.environ.get("TMPDIR", "/tmp")) / f"carcassonne-lag-{os.getpid()}.log"
     lag_log.unlink(missing_ok=True)
     server = (
-        _server(args.database_url, args.redis_url, args.root, lag_log) if not args.url else None
+        _server(args.database_url, args.redis_url, args.root, lag_log, args.bare)
+        if not args.url
+        else None
     )
     try:
         with (
@@ -478,7 +492,8 @@ def main() -> int:
                 pid,
             )
         ):
-            print(f"server {url} ({args.root})  duration {args.duration}s after warm-up")
+            what = f"bare pipeline, {args.bare}" if args.bare else str(args.root)
+            print(f"server {url} ({what})  duration {args.duration}s after warm-up")
             print(
                 f"{'mode':9} {'matches':>7} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
                 f"{'server cpu us/action':>21} {'max lag ms':>10} {'max gc ms':>9} "
