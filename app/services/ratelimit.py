@@ -68,6 +68,7 @@ class RateLimiter:
         self._buckets: dict[str, list[float]] = {}
         self._memory = SlidingWindowCounterRateLimiter(MemoryStorage())
         self._shared: SlidingWindowCounterRateLimiter | None = None
+        self._storage: Storage | None = None
         self._redis_down_until = 0.0
         if redis_url:
             storage: Storage = RedisStorage(
@@ -78,6 +79,7 @@ class RateLimiter:
                 socket_timeout=0.5,
             )
             self._shared = SlidingWindowCounterRateLimiter(storage)
+            self._storage = storage
 
     async def _allowed(self, key: str) -> bool:
         if self.share_every > 1 and self._shared is not None:
@@ -143,6 +145,17 @@ class RateLimiter:
         """Count one hit for ``key``; raises :class:`RateLimited` when over the limit."""
         if not await self._allowed(key):
             raise RateLimited(f"too many {self.what}: slow down")
+
+    async def aclose(self) -> None:
+        """Close the Redis connections of the shared count (``limits`` keeps a client per
+        storage and never closes it: an unclosed-connection warning at every shutdown).
+        """
+        client = getattr(getattr(self._storage, "bridge", None), "storage", None)
+        self._shared = self._storage = None
+        if client is not None:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+                await client.connection_pool.disconnect()
 
 
 class FrameBudget:

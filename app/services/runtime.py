@@ -123,6 +123,8 @@ class Runtime:
                 await task
         await self.hubs.close()
         await self.spectators.close()
+        for limiter in (self.action_limiter, self.lobby_limiter, self.player_limiter):
+            await limiter.aclose()
         await self.broker.close()
         await self.db.dispose()
         self.bots.close()

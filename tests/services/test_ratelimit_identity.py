@@ -92,3 +92,25 @@ async def test_a_batched_shared_limit_is_exact_here_and_close_across_instances(
         except RateLimited:
             pass
     assert 10 <= allowed <= 10 + 2 * 4
+    for limiter in (one, a, b):
+        await limiter.aclose()
+
+
+@pytest.mark.redis
+async def test_closing_a_shared_limit_closes_its_redis_connections(
+    redis_url: str,  # noqa: F811 - the fixture imported above
+) -> None:
+    """``aclose`` hands back the connections ``limits`` opened (none left open at shutdown),
+    and the limit still answers from this instance's count afterwards.
+    """
+    limiter = RateLimiter(0.01, 3, redis_url=redis_url, prefix=f"t-{secrets.token_hex(4)}")
+    await limiter.hit("ann")
+    client = limiter._storage.bridge.storage  # type: ignore[union-attr]
+    opened = [*client.connection_pool._available_connections]
+    assert opened and all(c.is_connected for c in opened)
+    await limiter.aclose()
+    assert not any(c.is_connected for c in opened)
+    for _ in range(3):  # counted in this instance's memory from now on
+        await limiter.hit("ann")
+    with pytest.raises(RateLimited):
+        await limiter.hit("ann")
