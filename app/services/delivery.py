@@ -21,7 +21,7 @@ fetch — well inside the 5 s promised in docs/API.md. Receivers drop duplicates
 Changes that are not actions — ``clock`` frames (a leave countdown, a vote, a proposal) and the
 final snapshot of a match ended early by vote — are state, not a log: only the latest value
 matters, so they need no outbox rows. Each such write counts in ``matches.notes`` (in the same
-statement, :func:`app.db.hot.update_match`); the watch compares that count too, and a hub that
+statement, :meth:`app.db.txs.Tx.update_match`); the watch compares that count too, and a hub that
 sees it grow re-sends the current clock (or the final position) to its sockets — the same
 bound as for actions, whatever happened to the broadcast.
 
@@ -38,8 +38,8 @@ import os
 import signal
 from datetime import timedelta
 
-from app.db.hot import claim_unpublished, mark_published, match_versions
 from app.db.models import utcnow
+from app.db.outbox import claim_unpublished, mark_published, match_versions
 from app.realtime.protocol import broker_message
 from app.services.runtime import Runtime
 

@@ -15,8 +15,9 @@ from typing import Any
 import orjson
 from sqlalchemy import select
 
-from app.db.hot import MatchRow, Tx, batches_since, read_tx
+from app.db.hot import MatchRow, Tx, read_tx
 from app.db.models import match_actions
+from app.db.outbox import batches_since
 from app.engine import (
     GameState,
     action_from_json,

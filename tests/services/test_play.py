@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from app.db import hot
+from app.db import hot, outbox
 from app.services import clocks, identity, lobby, play, reads, seats
 from app.services.errors import Conflict, StaleVersion
 from app.services.runtime import Runtime
@@ -69,7 +69,7 @@ def test_a_repeated_action_id_is_applied_once(db_url: str) -> None:
         assert first == again and first.version == 1
         rt.cache.drop(match_id)  # answered from the log too, not only from memory
         assert await play.submit_action(rt, match_id, players[0], 0, "a1", move) == first
-        assert [b[0] for b in await hot.batches_since(rt.db, match_id, 0)] == [1]
+        assert [b[0] for b in await outbox.batches_since(rt.db, match_id, 0)] == [1]
 
     _run(db_url, body)
 

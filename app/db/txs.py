@@ -1,0 +1,358 @@
+"""The match row and the transaction interface of the play path, with its two implementations.
+
+:class:`SqlTx` uses SQLAlchemy Core (SQLite, and any other database). :class:`PgTx` talks to
+asyncpg directly on a plain asyncpg pool (:meth:`Database.raw`): skipping the ORM layers
+roughly halves the server's CPU per move. :mod:`app.db.hot` opens them (``write_tx``,
+``read_tx``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+import orjson
+from asyncpg.exceptions import IntegrityConstraintViolationError
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.models import match_actions, matches, seat_presence
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """The columns of ``matches`` the play path needs."""
+
+    id: str
+    version: int
+    status: str
+    seats: list[dict[str, Any]]
+    name: str
+    private: bool
+    lobby_code: str
+    snapshot_version: int
+    #: The match's clock (``app.services.clock``), None for matches without one.
+    clock: dict[str, Any] | None = None
+
+
+#: What a broken constraint (unique, foreign key) raises, through SQLAlchemy or from asyncpg.
+DUPLICATE = (IntegrityError, IntegrityConstraintViolationError)
+
+#: Columns a move may set on its match row (``update_match``, :func:`append_fast`); anything
+#: else is a programming error. Per-action columns (e.g. clocks) are added here, and their
+#: values to the dict built by ``app.services.play._row_values``.
+UPDATABLE = (
+    "version",
+    "seat_to_act",
+    "turn",
+    "scores",
+    "updated_at",
+    "next_bot_at",
+    "status",
+    "finished_at",
+    "snapshot",
+    "snapshot_version",
+    "clock",
+)
+#: Of those, the JSON columns (encoded as text for asyncpg).
+_JSON = ("scores", "snapshot", "clock")
+
+
+class Tx(Protocol):
+    """One open write transaction (committed when its context exits without error)."""
+
+    async def lock_match(
+        self, match_id: str, *, skip_locked: bool = False, due_before: datetime | None = None
+    ) -> MatchRow | None:
+        """Lock and read a match row; None when absent (or locked/not due, with the options)."""
+
+    async def snapshot(self, match_id: str) -> dict[str, Any]:
+        """The match's latest ``GameState.to_json()`` snapshot."""
+
+    async def actions_after(self, match_id: str, seq: int, upto: int) -> list[tuple[int, str]]:
+        """``(seq, action JSON)`` of the log after ``seq`` up to ``upto``, in order."""
+
+    async def append_action(
+        self,
+        match_id: str,
+        seq: int,
+        seat: int,
+        client_id: str | None,
+        action: str,
+        events: str,
+        at: datetime,
+        by: str | None = None,
+        published: bool = False,
+    ) -> None:
+        """Insert one row of the action log (unique ``(match_id, seq)``); ``by``: who chose it
+        when not the seat's holder (``"computer"``); ``published``: nothing to publish (no
+        other instance listens), so the outbox sweep leaves the row alone.
+        """
+
+    async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
+        """Set columns of the match row (keys from :data:`UPDATABLE`)."""
+
+    async def last_seen(self, match_id: str, seat: int) -> datetime | None:
+        """When ``seat`` was last seen connected."""
+
+    async def touch_presence(self, seats: list[tuple[str, int]], at: datetime) -> None:
+        """Upsert ``seat_presence.last_seen = at`` for ``(match_id, seat)`` pairs."""
+
+
+def _row(data: Any) -> MatchRow:
+    seats = data["seats"]
+    if isinstance(seats, str):
+        seats = orjson.loads(seats)
+    clock = data["clock"]
+    if isinstance(clock, str):
+        clock = orjson.loads(clock)
+    return MatchRow(
+        data["id"],
+        data["version"],
+        data["status"],
+        seats,
+        data["name"],
+        data["private"],
+        data["lobby_code"],
+        data["snapshot_version"],
+        clock,
+    )
+
+
+_COLUMNS = (
+    matches.c.id,
+    matches.c.version,
+    matches.c.status,
+    matches.c.seats,
+    matches.c.name,
+    matches.c.private,
+    matches.c.lobby_code,
+    matches.c.snapshot_version,
+    matches.c.clock,
+)
+
+
+class SqlTx:
+    """:class:`Tx` on a SQLAlchemy connection; ``postgres`` adds the row locks (False also
+    serves plain reads).
+    """
+
+    def __init__(self, conn: AsyncConnection, postgres: bool) -> None:
+        self.conn = conn
+        self.postgres = postgres
+
+    async def lock_match(
+        self, match_id: str, *, skip_locked: bool = False, due_before: datetime | None = None
+    ) -> MatchRow | None:
+        """See :class:`Tx`."""
+        query = select(*_COLUMNS).where(matches.c.id == match_id)
+        if due_before is not None:
+            query = query.where(matches.c.status == "live", matches.c.next_bot_at <= due_before)
+        if self.postgres:
+            query = query.with_for_update(skip_locked=skip_locked)
+        found = (await self.conn.execute(query)).mappings().first()
+        return None if found is None else _row(found)
+
+    async def snapshot(self, match_id: str) -> dict[str, Any]:
+        """See :class:`Tx`."""
+        value = (
+            await self.conn.execute(select(matches.c.snapshot).where(matches.c.id == match_id))
+        ).scalar_one()
+        return dict(value)
+
+    async def actions_after(self, match_id: str, seq: int, upto: int) -> list[tuple[int, str]]:
+        """See :class:`Tx`."""
+        result = await self.conn.execute(
+            select(match_actions.c.seq, match_actions.c.action)
+            .where(
+                match_actions.c.match_id == match_id,
+                match_actions.c.seq > seq,
+                match_actions.c.seq <= upto,
+            )
+            .order_by(match_actions.c.seq)
+        )
+        return [(int(s), str(a)) for s, a in result]
+
+    async def append_action(
+        self,
+        match_id: str,
+        seq: int,
+        seat: int,
+        client_id: str | None,
+        action: str,
+        events: str,
+        at: datetime,
+        by: str | None = None,
+        published: bool = False,
+    ) -> None:
+        """See :class:`Tx`."""
+        await self.conn.execute(
+            insert(match_actions).values(
+                match_id=match_id,
+                seq=seq,
+                seat=seat,
+                client_id=client_id,
+                action=action,
+                events=events,
+                created_at=at,
+                by=by,
+                published=published,
+            )
+        )
+
+    async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
+        """See :class:`Tx`."""
+        assert set(values) <= set(UPDATABLE)
+        extra = {"notes": matches.c.notes + 1} if _is_note(values) else {}
+        await self.conn.execute(
+            update(matches).where(matches.c.id == match_id).values(**values, **extra)
+        )
+
+    async def last_seen(self, match_id: str, seat: int) -> datetime | None:
+        """See :class:`Tx`."""
+        value = (
+            await self.conn.execute(
+                select(seat_presence.c.last_seen).where(
+                    seat_presence.c.match_id == match_id, seat_presence.c.seat == seat
+                )
+            )
+        ).scalar()
+        return value if isinstance(value, datetime) else None
+
+    async def touch_presence(self, seats: list[tuple[str, int]], at: datetime) -> None:
+        """See :class:`Tx`."""
+        if self.postgres:
+            from sqlalchemy.dialects.postgresql import insert as upsert
+        else:
+            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        stmt = upsert(seat_presence).values(
+            [{"match_id": m, "seat": s, "last_seen": at} for m, s in seats]
+        )
+        await self.conn.execute(
+            stmt.on_conflict_do_update(
+                index_elements=[seat_presence.c.match_id, seat_presence.c.seat],
+                set_={"last_seen": at},
+            )
+        )
+
+
+class PgTx:
+    """:class:`Tx` straight on asyncpg (the connection's transaction is already open);
+    ``locking`` False: a read-only transaction, where ``lock_match`` is a plain read.
+    """
+
+    _LOCK = (
+        "SELECT id, version, status, seats, name, private, lobby_code, snapshot_version, "
+        "clock FROM matches WHERE id = $1"
+    )
+
+    def __init__(self, pg: Any, locking: bool = True) -> None:
+        self.pg = pg
+        self.locking = locking
+
+    async def lock_match(
+        self, match_id: str, *, skip_locked: bool = False, due_before: datetime | None = None
+    ) -> MatchRow | None:
+        """See :class:`Tx`."""
+        sql = self._LOCK
+        args: list[Any] = [match_id]
+        if due_before is not None:
+            sql += " AND status = 'live' AND next_bot_at <= $2"
+            args.append(due_before)
+        if self.locking:
+            sql += " FOR UPDATE SKIP LOCKED" if skip_locked else " FOR UPDATE"
+        found = await self.pg.fetchrow(sql, *args)
+        return None if found is None else _row(found)
+
+    async def snapshot(self, match_id: str) -> dict[str, Any]:
+        """See :class:`Tx`."""
+        value = await self.pg.fetchval("SELECT snapshot FROM matches WHERE id = $1", match_id)
+        return dict(orjson.loads(value) if isinstance(value, str) else value)
+
+    async def actions_after(self, match_id: str, seq: int, upto: int) -> list[tuple[int, str]]:
+        """See :class:`Tx`."""
+        rows = await self.pg.fetch(
+            "SELECT seq, action FROM match_actions WHERE match_id = $1 AND seq > $2 "
+            "AND seq <= $3 ORDER BY seq",
+            match_id,
+            seq,
+            upto,
+        )
+        return [(int(r["seq"]), str(r["action"])) for r in rows]
+
+    async def append_action(
+        self,
+        match_id: str,
+        seq: int,
+        seat: int,
+        client_id: str | None,
+        action: str,
+        events: str,
+        at: datetime,
+        by: str | None = None,
+        published: bool = False,
+    ) -> None:
+        """See :class:`Tx`."""
+        await self.pg.execute(
+            "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, "
+            "created_at, by, published) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            match_id,
+            seq,
+            seat,
+            client_id,
+            action,
+            events,
+            at,
+            by,
+            published,
+        )
+
+    async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
+        """See :class:`Tx`."""
+        assert set(values) <= set(UPDATABLE)
+        sets, args = set_clause(values, 2)
+        if _is_note(values):
+            sets += ", notes = notes + 1"
+        await self.pg.execute(f"UPDATE matches SET {sets} WHERE id = $1", match_id, *args)
+
+    async def last_seen(self, match_id: str, seat: int) -> datetime | None:
+        """See :class:`Tx`."""
+        value = await self.pg.fetchval(
+            "SELECT last_seen FROM seat_presence WHERE match_id = $1 AND seat = $2", match_id, seat
+        )
+        return value if isinstance(value, datetime) else None
+
+    async def touch_presence(self, seats: list[tuple[str, int]], at: datetime) -> None:
+        """See :class:`Tx` (one statement over arrays, whatever the number of seats)."""
+        await self.pg.execute(
+            "INSERT INTO seat_presence (match_id, seat, last_seen) "
+            "SELECT m, s, $3 FROM unnest($1::varchar[], $2::int[]) AS t(m, s) "
+            "ON CONFLICT (match_id, seat) DO UPDATE SET last_seen = EXCLUDED.last_seen",
+            [m for m, _ in seats],
+            [s for _, s in seats],
+            at,
+        )
+
+
+def _is_note(values: dict[str, Any]) -> bool:
+    """A match-row write that changes the clock or ends the match without an action (no new
+    version) is a *note*: it counts in ``matches.notes``, which the version watch compares.
+    """
+    return "version" not in values and ("clock" in values or "status" in values)
+
+
+def json_text(value: Any) -> str:
+    """JSON text for a json/jsonb parameter (orjson: the snapshot is large)."""
+    return orjson.dumps(value).decode()
+
+
+def set_clause(values: dict[str, Any], first: int) -> tuple[str, list[Any]]:
+    """``"a = $n, b = $n+1"`` and the arguments, keys sorted: one statement text per key set,
+    so asyncpg's statement cache serves it.
+    """
+    assert set(values) <= set(UPDATABLE)
+    keys = sorted(values)
+    sets = ", ".join(f"{k} = ${i}" for i, k in enumerate(keys, first))
+    return sets, [json_text(values[k]) if k in _JSON else values[k] for k in keys]
