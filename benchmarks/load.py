@@ -24,6 +24,11 @@ must allow that many players and actions per token (no CPU or lag figures then).
     python benchmarks/load.py                       # 10, 100, 300, 500 matches, both loads
     python benchmarks/load.py --matches 300 --mode latency --duration 30
     python benchmarks/load.py --root ../before --database-url ...bench_before   # compare
+    python benchmarks/load.py --bare asyncpg        # the yardstick: bare.py on the same load
+
+``BENCH_EXTRA`` (environment): Python statements the started server runs before it serves, to
+try a setting without editing the app, e.g.
+``BENCH_EXTRA="import app.server; app.server.GC_THRESHOLDS = (5000, 10, 10);"``.
 """
 
 from __future__ import annotations
@@ -330,7 +335,7 @@ def _server(
         )
     code = (
         f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import lagprobe; "
-        f"lagprobe.install({str(lag_log)!r}); {serve}"
+        f"lagprobe.install({str(lag_log)!r}); {os.environ.get('BENCH_EXTRA', '')} {serve}"
     )
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=root)
     url = f"http://127.0.0.1:{port}"
