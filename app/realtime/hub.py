@@ -64,8 +64,13 @@ GIVE_BACK_AFTER = 100
 
 def give_back_memory() -> None:
     """Collect garbage cycles (closed sockets leave some: exceptions, tasks) and return free
-    heap pages to the system (``malloc_trim``; nothing where glibc is not the allocator), so
-    the RSS falls after a wave of disconnects instead of staying at its peak.
+    heap pages to the system (``malloc_trim``; nothing where glibc is not the allocator).
+
+    This returns the glibc heap's free pages only. Most of a socket's memory is small Python
+    objects in CPython's own 1 MiB arenas, and an arena goes back only once every block in it
+    is free: after a wave of sockets closes, the arenas it grew keep a few live blocks each
+    (the process's ordinary allocations land in the freed pools first), so that memory stays
+    with the process and is reused by the next wave (docs/PERFORMANCE.md, idle sockets).
     """
     found = gc.collect()
     with contextlib.suppress(OSError, AttributeError):
