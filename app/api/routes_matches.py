@@ -17,7 +17,7 @@ from app.api.schemas import (
     SwitchIn,
     VoteIn,
 )
-from app.services import clocks, lobby, play, reads, shuffle
+from app.services import clock_requests, lobby, play, reads, shuffle
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -76,7 +76,7 @@ async def vote(
     match_id: MatchId, body: VoteIn, rt: RuntimeDep, player: CurrentPlayer
 ) -> dict[str, Any] | None:
     """A remaining player's ballot about a player who left; returns the clock."""
-    return await clocks.vote(rt, match_id, player, body.choice)
+    return await clock_requests.vote(rt, match_id, player, body.choice)
 
 
 @router.post("/{match_id}/switch", responses=errors(401, 403, 404, 409))
@@ -84,7 +84,7 @@ async def switch(
     match_id: MatchId, body: SwitchIn, rt: RuntimeDep, player: CurrentPlayer
 ) -> dict[str, Any] | None:
     """Propose (``accept`` false) or accept switching live ↔ correspondence; returns the clock."""
-    return await clocks.propose(rt, match_id, player, body.accept)
+    return await clock_requests.propose(rt, match_id, player, body.accept)
 
 
 @router.post("/{match_id}/take-back", responses=errors(401, 403, 404, 409))
@@ -92,7 +92,7 @@ async def take_back(
     match_id: MatchId, rt: RuntimeDep, player: CurrentPlayer
 ) -> dict[str, Any] | None:
     """Take one's seat back from the computer; returns the clock."""
-    return await clocks.take_back(rt, match_id, player)
+    return await clock_requests.take_back(rt, match_id, player)
 
 
 @router.post("/{match_id}/rematch", response_model=RematchOut, responses=errors(401, 403, 404, 409))

@@ -34,7 +34,7 @@ from app.realtime.protocol import (
     error_frame,
     parse_client_frame,
 )
-from app.services import chat, clocks, lobby, play, sockets
+from app.services import chat, clock_requests, lobby, play, sockets
 from app.services.errors import RateLimited, ServiceError, ValidationFailed
 from app.services.ratelimit import FrameBudget
 from app.services.runtime import Runtime
@@ -212,11 +212,11 @@ async def _clock_request(
     """
     try:
         if isinstance(frame, VoteFrame):
-            await clocks.vote(rt, match_id, player, frame.d.choice)
+            await clock_requests.vote(rt, match_id, player, frame.d.choice)
         elif isinstance(frame, SwitchFrame):
-            await clocks.propose(rt, match_id, player, frame.d.accept)
+            await clock_requests.propose(rt, match_id, player, frame.d.accept)
         else:
-            await clocks.take_back(rt, match_id, player)
+            await clock_requests.take_back(rt, match_id, player)
     except ServiceError as exc:
         conn.push(None, error_frame(exc.code, exc.message))
 

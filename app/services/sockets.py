@@ -16,7 +16,7 @@ from app.db.hot import DUPLICATE, write_tx
 from app.db.models import utcnow
 from app.realtime.hub import PRESENCE_TTL, Connection, Hub, Joined
 from app.realtime.protocol import presence_frame, snapshot_frame
-from app.services import clocks
+from app.services import clock_requests, clocks
 from app.services.reads import check_watch, current, fetch_frames, match_json
 from app.services.runtime import Runtime
 
@@ -151,7 +151,7 @@ async def _first_frames(
     if seat is not None:
         await touch_seats(rt, match_id, [seat])
         if away:  # back within the leave countdown (issue 13)
-            await clocks.seat_presence_changed(rt, match_id, seat, present=True)
+            await clock_requests.seat_presence_changed(rt, match_id, seat, present=True)
     if since is None:
         live = await current(rt, match_id)
         frames = [(live.version, snapshot_frame(live.version, match_json(rt, live, seat)))]
@@ -182,7 +182,7 @@ async def left_match(rt: Runtime, hub: Hub, match_id: str, seat: int | None) -> 
             await touch_seats(rt, match_id, [seat], gone=True)
         if str(seat) not in hub.presence()[0]:  # gone everywhere: the leave countdown starts
             with contextlib.suppress(Exception):
-                await clocks.seat_presence_changed(rt, match_id, seat, present=False)
+                await clock_requests.seat_presence_changed(rt, match_id, seat, present=False)
 
 
 async def touch_seats(rt: Runtime, match_id: str, seats: list[int], gone: bool = False) -> None:

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from app.db import hot, outbox
-from app.services import clocks, identity, lobby, play, reads, seats
+from app.services import clock_requests, identity, lobby, play, reads, seats
 from app.services.errors import Conflict, StaleVersion
 from app.services.runtime import Runtime
 from app.settings import ROOT
@@ -174,7 +174,8 @@ def test_a_clock_changed_between_actions_is_not_overwritten_by_the_fast_path(db_
         cached = rt.cache.get(match_id)
         assert cached is not None and cached.version == 1 and cached.clock is not None
         assert not cached.clock["away"]
-        await clocks.seat_presence_changed(rt, match_id, 1, present=False)  # Ben's socket went
+        # Ben's socket went
+        await clock_requests.seat_presence_changed(rt, match_id, 1, present=False)
         applied = await play.submit_action(rt, match_id, players[0], 1, "c2", {"type": "pass"})
         assert applied.version == 2
         live = await reads.current(rt, match_id)
