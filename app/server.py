@@ -16,13 +16,19 @@ from app.db.migrate import upgrade
 from app.serving import RedactSecrets, header_timeout_protocol, log_config
 from app.settings import get_settings
 
-#: Cyclic-GC thresholds of the server process (CPython's default is (700, 10, 10)). A full
-#: collection walks every tracked object — ~100k from the imports (frozen at start), ~500 per
-#: cached match, a few hundred per open socket — and stops the event loop meanwhile. Young
-#: collections a little rarer than the default let a move's short-lived objects die first; not
-#: much rarer: with (20000, 20, 20) one young collection took up to 45 ms and a middle one
-#: 200 ms at 500 matches (p99 115–237 ms), with (5000, 10, 10) at most ~35 ms (p99 20–28 ms).
-GC_THRESHOLDS = (5_000, 10, 10)
+#: Cyclic-GC thresholds of the server process (CPython's default is (700, 10, 10)). What a
+#: collection costs is the young objects still alive when it runs (mostly the coroutine chains
+#: of sockets waiting for their next frame: ~20k objects at 500 matches, ~1 µs each on a busy
+#: 2-core machine), not how many were allocated and freed since the last one; a full
+#: collection walks every tracked object (~150k at 500 matches; the ~150k from the imports are
+#: frozen at start) and stops the event loop 100-400 ms. Hence: young collections not too
+#: often (5,000 net allocations); a middle collection every 3rd young one (with every 10th
+#: it held ~36k objects: 31-42 ms instead of 14-17 ms at 300 matches; the longest collection
+#: at 500 matches 40-42 ms instead of 53-66 ms, on a 2-core machine); full collections after
+#: 100 middle ones (still only once the survivors grew the old generation by a quarter), so
+#: minutes apart under load instead of every ~90 s at 500 matches. Sockets closing in a wave
+#: run a full collection themselves (:func:`app.realtime.hub.give_back_memory`).
+GC_THRESHOLDS = (5_000, 3, 100)
 
 #: Frames above this are refused by the websocket protocol itself; the app answers frames
 #: above 16 KB with a ``validation_error`` frame.
