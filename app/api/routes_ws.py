@@ -20,7 +20,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.schemas import ACTION_ID_PATTERN, CODE_PATTERN
 from app.engine import EngineError
-from app.realtime.hub import Connection
+from app.realtime.connection import Connection
 from app.realtime.protocol import (
     PONG,
     ActionFrame,

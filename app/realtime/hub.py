@@ -8,8 +8,8 @@ messages). Lobby frames carry the whole lobby, so the newest version simply wins
 
 Presence is aggregated across instances: each instance announces which keys (match seats or
 lobby players) and how many spectators it holds on the channel, and its version; the hub sums
-them. Announcements are refreshed by :class:`HubManager`'s heartbeat and expire when an
-instance dies. A hub that hears of a higher version than it forwarded (an announcement, a
+them. Announcements are refreshed by the heartbeat of :mod:`app.realtime.hubs` and expire when
+an instance dies. A hub that hears of a higher version than it forwarded (an announcement, a
 ``head`` message of the outbox sweep, the database watch: :meth:`Hub.behind`) fetches the gap.
 
 Presence costs are linear: a hub keeps counts of its sockets' keys (no scan per join), and the
@@ -27,18 +27,15 @@ import gc
 import json
 import logging
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app.realtime.broker import Broker
+from app.realtime.connection import Connection, Fetch
 from app.realtime.protocol import broker_message, dumps, parse_broker_message
 
 log = logging.getLogger(__name__)
-
-#: ``fetch(after, upto)`` → ``[(version, frame)]`` for ``after < version <= upto`` (``upto``
-#: None: up to the latest), in order; a snapshot frame may stand for several versions.
-Fetch = Callable[[int, int | None], Awaitable[list[tuple[int, str]]]]
 
 #: ``refresh()`` → the frame that brings a socket up to date with a change that is not an action
 #: (the clock, or the final position of a match ended early); None: nothing to send.
@@ -78,128 +75,13 @@ def give_back_memory() -> None:
     log.info("memory given back after sockets closed: %d unreachable objects collected", found)
 
 
-class Socket(Protocol):
-    """The part of a websocket a :class:`Connection` uses."""
+class Owner(Protocol):
+    """What a hub needs of the :class:`~app.realtime.hubs.HubManager` that opened it."""
 
-    async def send_text(self, data: str) -> None:
-        """Send one text frame."""
+    broker: Broker
 
-    async def close(self, code: int = 1000, reason: str | None = None) -> None:
-        """Close the socket."""
-
-
-class Connection:
-    """One client socket: an ordered outbox and the last version it was sent (``sent_v``).
-
-    ``key``: the seat (as text) or player id it stands for, None for a spectator. The outbox is
-    a plain deque drained by a writer task that exists only while there is something to send
-    (an idle socket holds no task: memory per idle socket).
-    """
-
-    QUEUE_LIMIT = 2000
-
-    def __init__(self, socket: Socket, key: str | None, fetch: Fetch | None = None) -> None:
-        self.socket = socket
-        self.key = key
-        self.fetch = fetch
-        self.sent_v = -1
-        #: The outbox; None while empty (an idle socket keeps no buffer).
-        self.queue: deque[tuple[str, int | None, str] | None] | None = None
-        self.overflowed = False
-        self._writer: asyncio.Task[None] | None = None
-        self._started = False
-        self._stopped = False
-
-    def push(self, version: int | None, frame: str) -> None:
-        """Queue a frame (versioned frames older than ``sent_v`` are skipped when sent)."""
-        if self.overflowed:
-            return
-        if self.queue is None:
-            self.queue = deque()
-        if len(self.queue) >= self.QUEUE_LIMIT:
-            # A client this far behind reconnects with ?since= and catches up from the log.
-            self.overflowed = True
-            self.queue.append(None)
-        else:
-            self.queue.append(("frame", version, frame))
-        self._kick()
-
-    def request_sync(self, since: int) -> None:
-        """Queue a resend of every batch after ``since`` (the client's ``sync`` frame)."""
-        if self.queue is None:
-            self.queue = deque()
-        self.queue.append(("sync", since, ""))
-        self._kick()
-
-    def start(self, sent_v: int) -> None:
-        """Start sending the outbox; frames up to ``sent_v`` were sent already."""
-        self.sent_v = max(self.sent_v, sent_v)
-        self._started = True
-        self._kick()
-
-    async def stop(self) -> None:
-        """Stop the writer."""
-        self._stopped = True
-        if self._writer is not None:
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._writer
-
-    def _kick(self) -> None:
-        if (
-            self._started
-            and not self._stopped
-            and self.queue
-            and (self._writer is None or self._writer.done())
-        ):
-            self._writer = asyncio.get_running_loop().create_task(self._write())
-
-    async def _send_versioned(self, version: int, frame: str) -> None:
-        if version <= self.sent_v:
-            return
-        if version > self.sent_v + 1 and self.sent_v >= 0 and self.fetch is not None:
-            # A live frame carries a delta against the version before it: fill the gap up to
-            # the latest version instead (a catch-up ends with the whole view), which covers it.
-            for v, missing in await self.fetch(self.sent_v, None):
-                if v > self.sent_v:
-                    await self.socket.send_text(missing)
-                    self.sent_v = v
-            if version <= self.sent_v:
-                return
-            if version != self.sent_v + 1:
-                return  # not applicable here; the version watch brings it with its view
-        await self.socket.send_text(frame)
-        self.sent_v = version
-
-    async def _write(self) -> None:
-        try:
-            while self.queue:
-                item = self.queue.popleft()
-                if not self.queue:
-                    self.queue = None
-                if item is None:
-                    self._stopped = True
-                    with contextlib.suppress(Exception):
-                        await self.socket.close(1013, "too far behind: reconnect with since")
-                    return
-                kind, version, frame = item
-                if kind == "sync":
-                    assert version is not None
-                    if self.fetch is not None:
-                        for v, text in await self.fetch(version, None):
-                            await self.socket.send_text(text)
-                            self.sent_v = max(self.sent_v, v)
-                elif version is None:
-                    await self.socket.send_text(frame)
-                else:
-                    await self._send_versioned(version, frame)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # the socket went away; the reader side cleans up
-            self._stopped = True
-            log.debug("writer stopped: %s", exc)
-        finally:
-            self._writer = None  # nothing to send: an idle socket keeps no task
+    def loop_announce(self, hub: Hub) -> None:
+        """Announce ``hub``'s presence soon (coalesced with other changes)."""
 
 
 class Hub:
@@ -212,7 +94,7 @@ class Hub:
 
     def __init__(
         self,
-        manager: HubManager,
+        manager: Owner,
         channel: str,
         *,
         ordered: bool,
@@ -461,186 +343,3 @@ class Hub:
         await self.manager.broker.publish(
             self.channel, broker_message(self.manager.broker.instance_id, "presence", 0, payload)
         )
-
-
-class HubManager:
-    """Every hub of this instance, the presence heartbeat and catch-up after broker trouble."""
-
-    def __init__(self, broker: Broker) -> None:
-        self.broker = broker
-        self.hubs: dict[str, Hub] = {}
-        self._lock = asyncio.Lock()
-        self._task: asyncio.Task[None] | None = None
-        self._pending: set[asyncio.Task[Any]] = set()
-        #: Sockets closed since memory was last given back, and at the previous tick.
-        self._closed = 0
-        self._closed_seen = 0
-        broker.on_reconnect.append(self._after_reconnect)
-
-    async def start(self) -> None:
-        """Start the heartbeat."""
-        self._task = asyncio.create_task(self._heartbeat(), name="hub-heartbeat")
-
-    async def close(self) -> None:
-        """Stop the heartbeat and pending work (announcements, sockets leaving), close every
-        hub.
-        """
-        for task in [self._task, *self._pending]:
-            if task is not None:
-                task.cancel()
-        for task in [self._task, *self._pending]:
-            if task is not None:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-        for hub in list(self.hubs.values()):
-            await hub.close()
-        self.hubs.clear()
-
-    def get(self, channel: str) -> Hub | None:
-        """The open hub of ``channel`` on this instance, if any."""
-        return self.hubs.get(channel)
-
-    async def acquire(self, channel: str, factory: Callable[[], Hub]) -> Hub:
-        """The hub of ``channel``, opened with ``factory()`` when there is none yet."""
-        async with self._lock:
-            hub = self.hubs.get(channel)
-            if hub is None:
-                hub = factory()
-                self.hubs[channel] = hub
-                await hub.open()
-            return hub
-
-    def joined(
-        self,
-        channel: str,
-        factory: Callable[[], Hub],
-        connection: Callable[[Hub], Connection],
-        after: Callable[[Hub], Awaitable[None]] | None = None,
-    ) -> Joined:
-        """A :class:`Joined` (use it as ``async with``: hub and connection)."""
-        return Joined(self, channel, factory, connection, after)
-
-    async def _leave(
-        self, hub: Hub, conn: Connection, after: Callable[[Hub], Awaitable[None]] | None
-    ) -> None:
-        await self.release(hub, conn)
-        if after is not None:
-            try:
-                await after(hub)
-            except Exception:
-                log.exception("after leaving %s", hub.channel)
-
-    async def release(self, hub: Hub, conn: Connection) -> None:
-        """Remove ``conn``; close the hub when it was the last socket."""
-        hub.remove(conn)
-        self._closed += 1
-        await conn.stop()
-        async with self._lock:
-            if not hub.connections and self.hubs.get(hub.channel) is hub:
-                del self.hubs[hub.channel]
-                await hub.close()
-
-    def loop_announce(self, hub: Hub) -> None:
-        """Update ``hub``'s local sockets and announce its presence to the other instances.
-
-        A small hub (up to :data:`PRESENCE_DIRECT` sockets) updates its sockets at once; a
-        bigger one coalesces the changes of a short burst (:data:`PRESENCE_COALESCE`) into one
-        frame, so N joins cost O(N) rather than O(N²). Announcements are always coalesced.
-        """
-        direct = len(hub.connections) <= PRESENCE_DIRECT
-        if direct:
-            hub.presence_changed()
-        if hub._presence_due:
-            return
-        hub._presence_due = True
-        task = asyncio.get_running_loop().create_task(self._announce_later(hub, not direct))
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
-
-    async def _announce_later(self, hub: Hub, frames: bool) -> None:
-        await asyncio.sleep(PRESENCE_COALESCE)
-        hub._presence_due = False
-        if hub.closed:
-            return
-        if frames or len(hub.connections) > PRESENCE_DIRECT:
-            hub.presence_changed()
-        await hub._announce()
-
-    def ordered_hubs(self) -> dict[str, Hub]:
-        """The open match hubs of this instance, by match id."""
-        return {h.key: h for h in self.hubs.values() if h.ordered and h.key is not None}
-
-    def _after_reconnect(self) -> None:
-        for hub in list(self.hubs.values()):
-            hub.resync()
-            self.loop_announce(hub)
-
-    async def _heartbeat(self) -> None:
-        ticks = 0
-        while True:
-            await asyncio.sleep(1.0)
-            ticks += 1
-            try:
-                if self._closed >= GIVE_BACK_AFTER and self._closed == self._closed_seen:
-                    self._closed = 0
-                    give_back_memory()
-                self._closed_seen = self._closed
-                # No poll of the log while the broker is down: the version watch
-                # (app.services.delivery) compares every match hub with the database each
-                # second whatever the broker does, in one query for all of them.
-                if ticks % int(HEARTBEAT) == 0:
-                    for hub in list(self.hubs.values()):
-                        await hub._announce()
-                        hub.presence_changed()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("hub heartbeat failed")
-
-
-class Joined:
-    """A socket joined to a channel for an ``async with`` block: on entry the channel's hub
-    (opened with ``factory()`` when there is none) with ``connection(hub)`` registered; on the
-    way out the connection is removed, the hub closed if it was the last one, then
-    ``after(hub)`` runs — in a task of its own, so all of it completes even when the block is
-    cancelled (errors of ``after`` are logged). A small object, not a generator: it lives as
-    long as its socket.
-    """
-
-    __slots__ = ("_after", "_channel", "_connection", "_factory", "_manager", "conn", "hub")
-
-    def __init__(
-        self,
-        manager: HubManager,
-        channel: str,
-        factory: Callable[[], Hub],
-        connection: Callable[[Hub], Connection],
-        after: Callable[[Hub], Awaitable[None]] | None,
-    ) -> None:
-        self._manager = manager
-        self._channel = channel
-        self._factory: Callable[[], Hub] | None = factory
-        self._connection: Callable[[Hub], Connection] | None = connection
-        self._after = after
-        self.hub: Hub | None = None
-        self.conn: Connection | None = None
-
-    async def __aenter__(self) -> tuple[Hub, Connection]:
-        """Acquire the hub and register the connection."""
-        assert self._factory is not None and self._connection is not None
-        hub = await self._manager.acquire(self._channel, self._factory)
-        conn = self._connection(hub)
-        self._factory = self._connection = None  # what they closed over may go
-        hub.add(conn)
-        self.hub, self.conn = hub, conn
-        return hub, conn
-
-    async def __aexit__(self, *exc: object) -> None:
-        """Leave (see the class docstring)."""
-        manager, hub, conn = self._manager, self.hub, self.conn
-        if hub is None or conn is None:
-            return
-        task = asyncio.get_running_loop().create_task(manager._leave(hub, conn, self._after))
-        manager._pending.add(task)
-        task.add_done_callback(manager._pending.discard)
-        await asyncio.shield(task)

@@ -18,7 +18,8 @@ from app.bots import DEFAULT_LEVEL
 from app.db import lobbies as sql
 from app.db.models import utcnow
 from app.engine import PRESETS, InvalidOptions, Options, new_game
-from app.realtime.hub import Connection, Hub
+from app.realtime.connection import Connection
+from app.realtime.hub import Hub
 from app.realtime.protocol import lobby_frame
 from app.services import clocks, history, ratings, shuffle
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed

@@ -14,7 +14,7 @@ from typing import Any
 from app.bots.pool import BotPool
 from app.db.session import Database
 from app.realtime.broker import Broker, create_broker
-from app.realtime.hub import HubManager
+from app.realtime.hubs import HubManager
 from app.services.cache import StateCache
 from app.services.identity import Revocations, Tokens
 from app.services.metrics import Metrics

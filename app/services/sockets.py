@@ -14,7 +14,9 @@ import orjson
 
 from app.db.hot import DUPLICATE, write_tx
 from app.db.models import utcnow
-from app.realtime.hub import PRESENCE_TTL, Connection, Hub, Joined
+from app.realtime.connection import Connection
+from app.realtime.hub import PRESENCE_TTL, Hub
+from app.realtime.hubs import Joined
 from app.realtime.protocol import presence_frame, snapshot_frame
 from app.services import clock_requests, clocks
 from app.services.reads import check_watch, current, fetch_frames, match_json

@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from app.realtime.broker import MemoryBroker
-from app.realtime.hub import PRESENCE_DIRECT, Connection, Hub, HubManager
+from app.realtime.connection import Connection
+from app.realtime.hub import PRESENCE_DIRECT, Hub
+from app.realtime.hubs import HubManager
 from app.realtime.protocol import broker_message
 from tests.support.services import run_async
 
