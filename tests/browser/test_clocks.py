@@ -42,6 +42,8 @@ def test_a_leaver_countdown_a_vote_and_the_computers_moves(quick_leave: str, bro
     ann.page.wait_for_function(
         "document.querySelector('#room-time').textContent === '2 min per turn'"
     )
+    ann.page.locator("#time-control").scroll_into_view_if_needed()
+    ann.page.screenshot(path=str(ARTIFACTS / "lobby-time-control.png"))
     join_by_code(ben, code)
     ben.page.wait_for_selector("#time-summary")
     assert "2 min per turn" in ben.page.inner_text("#time-summary")
