@@ -68,7 +68,6 @@ class RateLimiter:
         self._buckets: dict[str, list[float]] = {}
         self._memory = SlidingWindowCounterRateLimiter(MemoryStorage())
         self._shared: SlidingWindowCounterRateLimiter | None = None
-        self._storage: Storage | None = None
         self._redis_down_until = 0.0
         if redis_url:
             storage: Storage = RedisStorage(
@@ -79,7 +78,6 @@ class RateLimiter:
                 socket_timeout=0.5,
             )
             self._shared = SlidingWindowCounterRateLimiter(storage)
-            self._storage = storage
 
     async def _allowed(self, key: str) -> bool:
         if self.share_every > 1 and self._shared is not None:
@@ -150,8 +148,9 @@ class RateLimiter:
         """Close the Redis connections of the shared count (``limits`` keeps a client per
         storage and never closes it: an unclosed-connection warning at every shutdown).
         """
-        client = getattr(getattr(self._storage, "bridge", None), "storage", None)
-        self._shared = self._storage = None
+        storage = self._shared.storage if self._shared is not None else None
+        client = getattr(getattr(storage, "bridge", None), "storage", None)
+        self._shared = None  # counted in this instance's memory from now on
         if client is not None:
             with contextlib.suppress(Exception):
                 await client.aclose()

@@ -105,7 +105,7 @@ async def test_closing_a_shared_limit_closes_its_redis_connections(
     """
     limiter = RateLimiter(0.01, 3, redis_url=redis_url, prefix=f"t-{secrets.token_hex(4)}")
     await limiter.hit("ann")
-    client = limiter._storage.bridge.storage  # type: ignore[union-attr]
+    client = limiter._shared.storage.bridge.storage  # type: ignore[union-attr]
     opened = [*client.connection_pool._available_connections]
     assert opened and all(c.is_connected for c in opened)
     await limiter.aclose()
