@@ -175,7 +175,12 @@ def _cmd_duel(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from app.server import serve  # imported lazily: the engine commands need no web stack
+    # Imported lazily: the engine commands need no web stack.
+    from app.allocator import reexec_under
+    from app.settings import get_settings
+
+    reexec_under(get_settings().memory_allocator)  # jemalloc where installed (app/allocator.py)
+    from app.server import serve
 
     serve(host=args.host, port=args.port)
     return 0

@@ -11,10 +11,13 @@ import logging
 
 import uvicorn
 
+from app.allocator import running_allocator
 from app.api.app import create_app
 from app.db.migrate import upgrade
 from app.serving import RedactSecrets, header_timeout_protocol, log_config
 from app.settings import get_settings
+
+log = logging.getLogger(__name__)
 
 #: Cyclic-GC thresholds of the server process (CPython's default is (700, 10, 10)). What a
 #: collection costs is the young objects still alive when it runs (mostly the coroutine chains
@@ -47,6 +50,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     )
     for handler in logging.getLogger().handlers:
         handler.addFilter(RedactSecrets())
+    log.info("memory allocator: %s", running_allocator())
     upgrade(settings.database_url, settings.migrations_dir)
     app = create_app(settings)
     # Everything imported so far lives as long as the process: keep it out of every collection.

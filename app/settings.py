@@ -98,6 +98,10 @@ class Settings(BaseSettings):
     #: A reconnecting client further behind than this gets a snapshot instead of the batches.
     max_catch_up: int = Field(default=200, ge=1)
     log_level: str = "info"
+    #: The allocator ``carcassonne serve`` runs on (app/allocator.py): ``auto`` re-executes the
+    #: server under jemalloc when ``libjemalloc.so.2`` is installed (the memory of closed
+    #: sockets goes back to the system), ``jemalloc`` requires it, ``pymalloc`` never changes.
+    memory_allocator: Literal["auto", "jemalloc", "pymalloc"] = "auto"
     #: Tests only: every new match shuffles its deck with this seed (``DECK_SEED``), so a test
     #: knows the tiles to come. Refused unless ``environment`` is development or test. The seed
     #: stays on the server like any other (never in a view, frame, or record).

@@ -18,8 +18,11 @@ after they close. The client stays light: orjson, one parse per frame.
 Without ``--url`` the script starts its own server (``carcassonne serve``, one process, from
 ``--root``: another checkout can be measured the same way) on ``DATABASE_URL`` (default: a
 ``carcassonne_bench`` database on 127.0.0.1:5432, dropped and created afresh) and ``REDIS_URL``
-(default redis://127.0.0.1:6379/0), with rate limits lifted. A server given with ``--url``
-must allow that many players and actions per token (no CPU or lag figures then).
+(default redis://127.0.0.1:6379/0), with rate limits lifted, on the memory allocator
+``carcassonne serve`` would choose (``--allocator auto``: jemalloc where installed,
+app/allocator.py; ``--allocator pymalloc`` for CPython's own, whichever checkout or bare
+pipeline runs). A server given with ``--url`` must allow that many players and actions per
+token (no CPU or lag figures then).
 
     python benchmarks/load.py                       # 10, 100, 300, 500 matches, both loads
     python benchmarks/load.py --matches 300 --mode latency --duration 30
@@ -53,6 +56,9 @@ import orjson
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.allocator import Allocator, allocator_env, find_jemalloc  # noqa: E402
 
 
 @dataclass
@@ -303,7 +309,12 @@ async def _fresh_database(url: str) -> None:
 
 @contextlib.contextmanager
 def _server(
-    database_url: str, redis_url: str, root: Path, lag_log: Path, bare: str | None = None
+    database_url: str,
+    redis_url: str,
+    root: Path,
+    lag_log: Path,
+    bare: str | None = None,
+    allocator: Allocator = "auto",
 ) -> Any:
     asyncio.run(_fresh_database(database_url))
     port = _free_port()
@@ -326,6 +337,8 @@ def _server(
         # Every bench socket comes from 127.0.0.1: lift the per-address cap (issue 10).
         WS_SOCKETS_PER_ADDRESS="100000",
     )
+    # The environment `carcassonne serve` re-executes itself in (the bench starts `serve()`).
+    env = allocator_env(env, allocator, find_jemalloc()) or env
     # The probe measures the event-loop lag inside the server, whichever checkout it runs.
     serve = f"from app.server import serve; serve(host='127.0.0.1', port={port})"
     if bare is not None:  # the yardstick (bare.py), with the same probe
@@ -476,6 +489,12 @@ def main() -> int:
         choices=("sqlalchemy", "asyncpg"),
         help="measure the bare pipeline (bare.py: INSERT, PUBLISH, send) instead of our server",
     )
+    parser.add_argument(
+        "--allocator",
+        choices=("auto", "jemalloc", "pymalloc"),
+        default="auto",
+        help="the started server's memory allocator (auto: as `carcassonne serve` chooses)",
+    )
     args = parser.parse_args()
     with contextlib.suppress(ImportError):
         import uvloop
@@ -486,7 +505,7 @@ def main() -> int:
     lag_log = Path(os.environ.get("TMPDIR", "/tmp")) / f"carcassonne-lag-{os.getpid()}.log"
     lag_log.unlink(missing_ok=True)
     server = (
-        _server(args.database_url, args.redis_url, args.root, lag_log, args.bare)
+        _server(args.database_url, args.redis_url, args.root, lag_log, args.bare, args.allocator)
         if not args.url
         else None
     )
@@ -498,7 +517,11 @@ def main() -> int:
             )
         ):
             what = f"bare pipeline, {args.bare}" if args.bare else str(args.root)
-            print(f"server {url} ({what})  duration {args.duration}s after warm-up")
+            jemalloc = allocator_env({}, args.allocator, find_jemalloc()) is not None
+            print(
+                f"server {url} ({what}, {'jemalloc' if jemalloc else 'pymalloc'})  "
+                f"duration {args.duration}s after warm-up"
+            )
             print(
                 f"{'mode':9} {'matches':>7} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
                 f"{'server cpu us/action':>21} {'max lag ms':>10} {'max gc ms':>9} "

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import gc
 import json
 import logging
@@ -31,6 +30,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from app.allocator import release_free_memory
 from app.realtime.broker import Broker
 from app.realtime.connection import Connection, Fetch
 from app.realtime.protocol import broker_message, dumps, parse_broker_message
@@ -60,18 +60,17 @@ GIVE_BACK_AFTER = 100
 
 
 def give_back_memory() -> None:
-    """Collect garbage cycles (closed sockets leave some: exceptions, tasks) and return free
-    heap pages to the system (``malloc_trim``; nothing where glibc is not the allocator).
+    """Collect garbage cycles (closed sockets leave some: exceptions, tasks) and return the
+    allocator's free pages to the system now (:func:`app.allocator.release_free_memory`).
 
-    This returns the glibc heap's free pages only. Most of a socket's memory is small Python
-    objects in CPython's own 1 MiB arenas, and an arena goes back only once every block in it
-    is free: after a wave of sockets closes, the arenas it grew keep a few live blocks each
-    (the process's ordinary allocations land in the freed pools first), so that memory stays
-    with the process and is reused by the next wave (docs/PERFORMANCE.md, idle sockets).
+    Under jemalloc (what ``carcassonne serve`` runs on where it is installed: app/allocator.py)
+    the closed sockets' memory goes back: every Python object lives in jemalloc's page-sized
+    slabs. Under CPython's own allocator most of it stays: small objects live in 1 MiB arenas,
+    an arena goes back only once every block in it is free, and after a wave of sockets closes
+    the process's ordinary allocations keep a few live blocks in each (docs/PERFORMANCE.md).
     """
     found = gc.collect()
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    release_free_memory()
     log.info("memory given back after sockets closed: %d unreachable objects collected", found)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.allocator import allocator_env, find_jemalloc
 from app.settings import ROOT
 from tests.support.services import *  # noqa: F403 - the backing-service fixtures
 from tests.support.services import free_port
@@ -105,7 +106,8 @@ def server_env(postgres_url: str, redis_url: str, channel_prefix: str) -> dict[s
             "LOG_LEVEL": "warning",
         }
     )
-    return env
+    # The allocator `carcassonne serve` re-executes itself on (jemalloc where installed).
+    return allocator_env(env, "auto", find_jemalloc()) or env
 
 
 @pytest.fixture
