@@ -100,7 +100,8 @@ def reexec_under(allocator: Allocator) -> None:
     returns only when nothing is to change.
 
     Uses ``sys.orig_argv`` (the interpreter's own command line, ``-m``/``-c`` included). Raises
-    :class:`AllocatorMissing` as :func:`allocator_env` does.
+    :class:`AllocatorMissing` as :func:`allocator_env` does, and ``OSError`` when the exec fails
+    under ``jemalloc`` (under ``auto`` the server goes on on CPython's allocator, with a warning).
     """
     env = allocator_env(os.environ, allocator, find_jemalloc())
     if env is None:
@@ -113,12 +114,18 @@ def reexec_under(allocator: Allocator) -> None:
         return
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execve(sys.executable, sys.orig_argv, env)
+    try:
+        os.execve(sys.executable, sys.orig_argv, env)
+    except OSError as exc:
+        if allocator == "jemalloc":
+            raise
+        log.warning("memory allocator: CPython's own (re-executing on jemalloc failed: %s)", exc)
 
 
 def running_allocator() -> str:
     """``jemalloc`` when jemalloc is mapped into this process and allocates Python's objects
-    (``PYTHONMALLOC=malloc``), else ``pymalloc`` (read from ``/proc/self/maps``; Linux only).
+    (``PYTHONMALLOC=malloc``), ``malloc`` when the C library's malloc does (the preload failed),
+    else ``pymalloc``. Reads ``/proc/self/maps`` (Linux; elsewhere never ``jemalloc``).
     """
     if os.environ.get("PYTHONMALLOC") != "malloc":
         return "pymalloc"

@@ -13,6 +13,7 @@ from app.allocator import (
     AllocatorMissing,
     allocator_env,
     find_jemalloc,
+    reexec_under,
 )
 
 LIB = Path("/usr/lib/x86_64-linux-gnu") / JEMALLOC
@@ -60,3 +61,19 @@ def test_find_jemalloc_looks_in_the_given_directories(tmp_path: Path) -> None:
     assert find_jemalloc([first, second]) is None
     (second / JEMALLOC).write_bytes(b"")
     assert find_jemalloc([first, second]) == second / JEMALLOC
+
+
+def test_a_failed_exec_keeps_serving_under_auto_and_raises_under_jemalloc(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``auto`` goes on on CPython's allocator when the exec fails; ``jemalloc`` does not."""
+
+    def refuse(*args: object) -> None:
+        raise PermissionError("exec refused")
+
+    monkeypatch.setattr("app.allocator.find_jemalloc", lambda: LIB)
+    monkeypatch.setattr("app.allocator.os.execve", refuse)
+    monkeypatch.delenv(MARKER, raising=False)
+    reexec_under("auto")  # returns
+    with pytest.raises(PermissionError):
+        reexec_under("jemalloc")
