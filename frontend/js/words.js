@@ -78,8 +78,10 @@ export function scoringSentence(group, names) {
 }
 
 /**
- * A Wheel of Fortune scoring as its formula, for one player ("Tax: Ann 2 knights × (1 pennant
- * + 2 knights) = 6"). ``segment``: for crown scoring, the segment whose crowns scored.
+ * A Wheel of Fortune scoring as its formula, for one player ("Tax for Ann: 2 knights × (1 pennant
+ * + 2 knights) = 6"). The player's name ends before a colon, so a name that ends in a digit
+ * ("Bot 1") never runs into the count ("Inquisition for Bot 1: 1 monk × 2 = 2").
+ * ``segment``: for crown scoring, the segment whose crowns scored.
  */
 export function wheelSentence(e, who, segment) {
   const k = (e.followers || [])[e.seat] || 0;

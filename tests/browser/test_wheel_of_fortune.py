@@ -272,8 +272,8 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
             for p in (ann, ben):
                 p.page.wait_for_function("(window.__landed || []).includes('storm')")
                 log = _log(p)
-                assert "Storm: Ann 7 followers in supply × 1 = 7" in log, log
-                assert "Storm: Ben 6 followers in supply × 1 = 6" in log, log
+                assert "Storm for Ann: 7 followers in supply × 1 = 7" in log, log
+                assert "Storm for Ben: 6 followers in supply × 1 = 6" in log, log
                 assert "Crown on Storm: Ben alone on both crown spaces = 6" in log, log
         if n == FIRST_PLAGUE + 1:
             for p in (ann, ben):
@@ -318,7 +318,7 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
     log = _log(cy)
     for line in (
         "Crown on Tax: Ann alone on both crown spaces = 6",
-        "Storm: Ben 6 followers in supply × 1 = 6",
+        "Storm for Ben: 6 followers in supply × 1 = 6",
         "Crown on Plague: Ben alone on both crown spaces = 6",
         "Fortune: Ben moved the pig = 3",
         "Crown on Fortune: Ann alone on its crown space = 3",

@@ -57,7 +57,8 @@ export default {
   'log.gameOver': { one: 'Game over — {name} wins with {n} point', other: 'Game over — {name} wins with {n} points' },
   'log.gameOverShared': { one: 'Game over — {names} share the win with {n} point', other: 'Game over — {names} share the win with {n} points' },
   'log.unknown': '{name}: {what}',
-  // The Wheel of Fortune in the log. {seg}: a segment's name ("Tax"); {who}: a player.
+  // The Wheel of Fortune in the log. {seg}: a segment's name ("Tax"); {who}: a player. A formula
+  // line ends the name with a colon before the numbers, as a name may end in a digit ("Bot 1").
   'log.pig': '{name} drew a wheel tile: the pig moves {steps} to {seg} — {effect}',
   'log.nobodyScores': '{seg}: {why} — nobody scores',
   'log.why.fortune': 'no points',
@@ -73,10 +74,10 @@ export default {
   'log.plague.follower': 'Plague: {name} took back a follower',
   'log.byComputer': '(played by the computer)',
   'log.wheel.fortune': '{seg}: {who} moved the pig = {n}',
-  'log.wheel.tax': '{seg}: {who} {knights} × ({pennants} + {knights}) = {n}',
-  'log.wheel.famine': '{seg}: {who} {farmers} × {cities} = {n}',
-  'log.wheel.storm': '{seg}: {who} {followers} in supply × 1 = {n}',
-  'log.wheel.inquisition': '{seg}: {who} {monks} × 2 = {n}',
+  'log.wheel.tax': '{seg} for {who}: {knights} × ({pennants} + {knights}) = {n}',
+  'log.wheel.famine': '{seg} for {who}: {farmers} × {cities} = {n}',
+  'log.wheel.storm': '{seg} for {who}: {followers} in supply × 1 = {n}',
+  'log.wheel.inquisition': '{seg} for {who}: {monks} × 2 = {n}',
   'log.wheel.other': '{seg}: {who} scores {points}',
   'log.crown': 'Crown',
   'log.crownOn': 'Crown on {seg}',
