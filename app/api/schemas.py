@@ -57,6 +57,13 @@ class PlayerCreated(BaseModel):
     token: str
 
 
+#: A table's name: the one its host gave, or null when none was given (docs/API.md § Lobbies).
+TableName = Annotated[str | None, Field(description="the name the host gave; null: none")]
+#: The host's name, from which a client words the default "{host}'s table" in its reader's
+#: language when ``name`` is null (null only for matches from before names were optional).
+HostName = Annotated[str | None, Field(description="the host's name, for a null name's default")]
+
+
 class MySeat(BaseModel):
     """A seat of one of the caller's ongoing matches."""
 
@@ -70,7 +77,8 @@ class MyMatch(BaseModel):
     """One of the caller's ongoing matches (``GET /api/me/matches``)."""
 
     id: str
-    name: str
+    name: TableName
+    host_name: HostName = None
     private: bool
     seat: int = Field(description="the caller's seat")
     to_act: int | None = Field(description="the seat whose move (or decision) the match waits for")
@@ -170,7 +178,8 @@ class LobbyOut(BaseModel):
     """Lobby JSON (docs/API.md)."""
 
     code: str
-    name: str
+    name: TableName
+    host_name: HostName = None
     private: bool
     host: str
     preset: str | None
@@ -190,7 +199,8 @@ class LiveMatchOut(BaseModel):
     """A live public match in the lobby list."""
 
     id: str
-    name: str
+    name: TableName
+    host_name: HostName = None
     players: list[str]
     turn: int
     spectators: int

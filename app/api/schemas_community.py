@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from app.api.schemas import Strict
+from app.api.schemas import HostName, Strict, TableName
 
 Text = Annotated[str, Field(max_length=256)]
 
@@ -65,7 +65,8 @@ class MatchEntry(BaseModel):
     """One match in a player's history."""
 
     id: str
-    name: str
+    name: TableName
+    host_name: HostName = None
     status: str
     preset: str | None
     rated: bool

@@ -60,7 +60,8 @@ class Lobby(Base):
     __tablename__ = "lobbies"
 
     code: Mapped[str] = mapped_column(String(32), primary_key=True)
-    name: Mapped[str] = mapped_column(String(64))
+    #: The host's name for the table; null: none given (clients word "{host}'s table").
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     host_id: Mapped[str] = mapped_column(String(32))
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     preset: Mapped[str | None] = mapped_column(String(32), nullable=True)
@@ -92,7 +93,8 @@ class Match(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     lobby_code: Mapped[str] = mapped_column(String(32))
-    name: Mapped[str] = mapped_column(String(64))
+    #: The lobby's name, null when the host gave none (``clock["host"]`` is the host's seat).
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     status: Mapped[str] = mapped_column(String(16), default="live")
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)

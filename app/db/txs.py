@@ -29,7 +29,7 @@ class MatchRow:
     version: int
     status: str
     seats: list[dict[str, Any]]
-    name: str
+    name: str | None
     private: bool
     lobby_code: str
     snapshot_version: int

@@ -26,7 +26,8 @@ class Live:
     version: int
     state: GameState
     seats: list[dict[str, Any]]
-    name: str
+    #: The host's name for the table; None: the client words "{host}'s table".
+    name: str | None
     private: bool
     lobby_code: str
     #: (seat, client action id) → (version, events JSON) of recent actions.

@@ -25,6 +25,7 @@ from app.engine import GameState, export_record
 from app.services import ratings, shuffle
 from app.services.errors import NotFound
 from app.services.runtime import Runtime
+from app.services.titles import match_host_name
 
 log = logging.getLogger(__name__)
 
@@ -182,6 +183,7 @@ def _match_entry(
     return {
         "id": m.id,
         "name": m.name,
+        "host_name": match_host_name(seats, m.clock),
         "status": m.status,
         "preset": mine.preset,
         "rated": bool(mine.rated),
@@ -231,6 +233,7 @@ async def player_matches(
                 matches.c.seats,
                 matches.c.scores,
                 matches.c.private,
+                matches.c.clock,
             )
             .join(matches, matches.c.id == match_players.c.match_id)
             .where(and_(*cond))

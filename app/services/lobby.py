@@ -38,6 +38,7 @@ from app.services.lobby_core import (
     save,
 )
 from app.services.runtime import Runtime
+from app.services.titles import match_host_name
 
 
 def _rules_from(preset: str | None, rules: dict[str, Any] | None) -> tuple[str | None, Options]:
@@ -81,7 +82,8 @@ async def create_lobby(
     code = secrets.token_urlsafe(8)
     async with rt.db.transaction() as conn:
         host = await player_name(conn, player_id)
-        title = _clean_title(name) if name else f"{host}'s table"
+        # No name: none stored; each client words "{host}'s table" in its reader's language.
+        title = _clean_title(name) if name else None
         table = [empty_seat(i) for i in range(seats)]
         table[0].update(player=player_id, name=host, colour=COLOURS[0])
         await ratings.check_lobby(conn, rated, preset_name, table, options.to_json())
@@ -127,8 +129,8 @@ async def get_lobby(rt: Runtime, code: str) -> dict[str, Any]:
 
 
 async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
-    """``{"lobbies": [public open Lobby], "matches": [{"id", "name", "players", "turn",
-    "spectators"}]}`` — private lobbies and matches are never listed.
+    """``{"lobbies": [public open Lobby], "matches": [{"id", "name", "host_name", "players",
+    "turn", "spectators"}]}`` — private lobbies and matches are never listed.
     """
     async with rt.db.reading() as conn:
         rows, live = await sql.open_public(conn, limit)
@@ -139,6 +141,7 @@ async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
             {
                 "id": m.id,
                 "name": m.name,
+                "host_name": match_host_name(m.seats, m.clock),
                 "players": [s["name"] for s in m.seats],
                 "turn": m.turn,
                 "spectators": spectators[m.id],

@@ -19,6 +19,7 @@ from app.realtime.protocol import broker_message, lobby_frame
 from app.services import clocks
 from app.services.errors import Conflict, Forbidden, NotFound
 from app.services.runtime import Runtime
+from app.services.titles import lobby_host_name
 
 COLOURS = ("red", "blue", "green", "yellow", "black")
 MIN_SEATS, MAX_SEATS = 2, 5
@@ -41,6 +42,7 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
     return {
         "code": row.code,
         "name": row.name,
+        "host_name": lobby_host_name(row.seats, row.host_id),
         "private": row.private,
         "host": row.host_id,
         "preset": row.preset,

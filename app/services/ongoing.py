@@ -17,6 +17,7 @@ from app.db.models import matches
 from app.services import clock as c
 from app.services import clocks
 from app.services.runtime import Runtime
+from app.services.titles import match_host_name
 
 #: At most this many ongoing matches are listed (the most urgent and recent ones).
 LIMIT = 50
@@ -35,6 +36,7 @@ def _entry(row: Any, now: int) -> dict[str, Any]:
     return {
         "id": row.id,
         "name": row.name,
+        "host_name": match_host_name(row.seats, clock),
         "private": bool(row.private),
         "seat": seat,
         "to_act": to_act,

@@ -31,6 +31,7 @@ from app.services import clocks
 from app.services.cache import Live
 from app.services.errors import Forbidden, NotFound
 from app.services.runtime import Runtime
+from app.services.titles import match_host_name
 
 # ---------------------------------------------------------------------- loading
 
@@ -126,6 +127,7 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
     return {
         "id": live.match_id,
         "name": live.name,
+        "host_name": match_host_name(live.seats, live.clock),
         "private": live.private,
         "status": "finished" if live.state.is_over else "live",
         "version": live.version,

@@ -19,6 +19,7 @@ DAY_MS = 86_400_000
 KEYS = {
     "id",
     "name",
+    "host_name",
     "private",
     "seat",
     "to_act",

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import insert, inspect, select, text
 
 from app.db.migrate import downgrade, upgrade
-from app.db.models import Base
+from app.db.models import Base, lobbies, matches, utcnow
 from app.db.session import create_engine
 from tests.support.services import (
     MIGRATIONS,
@@ -88,3 +88,79 @@ def test_serve_migrates_an_empty_folder(tmp_path: Path, monkeypatch: pytest.Monk
     upgrade(url, MIGRATIONS)
     assert (tmp_path / "var" / "carcassonne.db").is_file()
     assert _inspect(url)[0] >= TABLES
+
+
+def _unnamed_tables(url: str) -> None:
+    """Two tables without a name and one named, in the schema at head."""
+
+    async def run() -> None:
+        engine = create_engine(url, 1, 0)
+        now = utcnow()
+        seats = [
+            {"seat": 0, "player": "p-ben", "name": "Ben", "colour": "red", "bot": False},
+            {"seat": 1, "player": "p-ann", "name": "Ann", "colour": "blue", "bot": False},
+        ]
+        lobby = dict(
+            host_id="p-ann", private=False, preset="standard", rules={}, max_seats=2,
+            seats=seats, status="open", match_id=None, version=1, created_at=now,
+            updated_at=now, rated=False, time_control=None,
+        )  # fmt: skip
+        match = dict(
+            lobby_code="L1", private=False, status="live", seats=seats, rules={}, setup={},
+            snapshot={}, snapshot_version=0, version=0, seat_to_act=0, turn=1, scores=[0, 0],
+            next_bot_at=None, rematch_code=None, created_at=now, updated_at=now,
+            finished_at=None,
+        )  # fmt: skip
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(insert(lobbies).values(code="L1", name=None, **lobby))
+                await conn.execute(insert(lobbies).values(code="L2", name="Old school", **lobby))
+                await conn.execute(
+                    insert(matches).values(id="M1", name=None, clock={"host": 1}, **match)
+                )
+                await conn.execute(insert(matches).values(id="M2", name=None, clock=None, **match))
+        finally:
+            await engine.dispose()
+
+    run_async(run)
+
+
+def _names(url: str) -> dict[str, str | None]:
+    async def run() -> dict[str, str | None]:
+        engine = create_engine(url, 1, 0)
+        try:
+            async with engine.connect() as conn:
+                rows = [*await conn.execute(select(lobbies.c.code, lobbies.c.name))]
+                rows += [*await conn.execute(select(matches.c.id, matches.c.name))]
+                version = await conn.execute(text("SELECT version_num FROM alembic_version"))
+                rows.append(("version", version.scalar_one()))
+                return {key: name for key, name in rows}
+        finally:
+            await engine.dispose()
+
+    return run_async(run)
+
+
+def _unnamed_round_trip(url: str) -> None:
+    upgrade(url, MIGRATIONS)
+    _unnamed_tables(url)
+    downgrade(url, MIGRATIONS, "0005_i9_notes")
+    # Back to the English default the server stored before names were optional.
+    assert _names(url) == {
+        "L1": "Ann's table",
+        "L2": "Old school",
+        "M1": "Ann's table",
+        "M2": "Table",
+        "version": "0005_i9_notes",
+    }
+    upgrade(url, MIGRATIONS)
+    assert _inspect(url)[1] == []
+
+
+def test_downgrading_names_tables_without_one_on_sqlite(tmp_path: Path) -> None:
+    _unnamed_round_trip(f"sqlite+aiosqlite:///{tmp_path / 'n.db'}")
+
+
+@pytest.mark.postgres
+def test_downgrading_names_tables_without_one_on_postgres(fresh_postgres: str) -> None:
+    _unnamed_round_trip(fresh_postgres)

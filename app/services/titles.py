@@ -1,0 +1,31 @@
+"""A table's title on the wire: the name its host gave, or none and the host's name.
+
+A host who gives no name gets no name stored (``name`` null): every client words the default
+itself, in its reader's language ("Ann's table", "Tisch von Ann", "Table de Ann"), from the
+``host_name`` sent beside it (docs/API.md § Lobbies). Tables from before this kept the English
+default they were given ("Ann's table") as their name and are shown as they are.
+
+Pure functions of a row's seats (and, for a match, its clock, which keeps the host's seat);
+no database and no other service module here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def lobby_host_name(seats: list[dict[str, Any]], host_id: str) -> str | None:
+    """The name on the host's seat of a lobby (the host always holds one; None otherwise)."""
+    return next((s["name"] for s in seats if s.get("player") == host_id), None)
+
+
+def match_host_name(seats: list[dict[str, Any]], clock: dict[str, Any] | None) -> str | None:
+    """The name on the seat of a match's host (the seat the clock keeps as ``host``), as the
+    seats hold it now ("Deleted player" once the host's account is deleted). None for matches
+    from before clocks, which all have a name.
+    """
+    host = clock.get("host") if clock else None
+    if not isinstance(host, int) or not 0 <= host < len(seats):
+        return None
+    name = seats[host].get("name")
+    return str(name) if name is not None else None
