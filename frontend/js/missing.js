@@ -7,6 +7,7 @@
 import * as api from './api.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { tableName } from './tableName.js';
 
 /** Whether ``err`` means the table or match behind a link does not exist. */
 export function isMissing(err) {
@@ -32,7 +33,7 @@ export function missingPanel(kind, code) {
     for (const l of open) {
       const filled = l.seats.filter((s) => s.player || s.bot).length;
       list.appendChild(h('li.card', { dataset: { lobby: l.code } },
-        h('div.card-main', {}, h('b.name-cut', { title: l.name }, l.name), h('small', `${filled}/${l.max_seats}`)),
+        h('div.card-main', {}, h('b.name-cut', { title: tableName(l) }, tableName(l)), h('small', `${filled}/${l.max_seats}`)),
         h('a.btn.small', { href: `#/lobby/${encodeURIComponent(l.code)}` }, t('missing.join'))));
     }
   }).catch(() => list.replaceChildren(h('li.empty', t('missing.none'))));

@@ -226,7 +226,8 @@ def test_a_correspondence_match_and_the_turn_notification(server: str, browser: 
         ann.wait_version(2)
         match = srv.match()
         assert match["state"]["seat"] == 1
-        name = match["name"]
+        # A table without a name is "{host}'s table" in the reader's language (English here).
+        name = match["name"] or f"{match['host_name']}’s table"
     finally:
         srv.close()
     notes = page.wait_for_function("() => window.__notes.length > 0 && window.__notes").json_value()

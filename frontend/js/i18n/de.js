@@ -36,6 +36,8 @@ export default {
   'lobbies.watch': "Zuschauen",
   'lobbies.updated': "Stand {time} · aktualisiert sich selbst",
   'lobbies.refreshFailed': "Aktualisieren fehlgeschlagen: {why}",
+  // A table whose host gave it no name (tableName.js): the server sends only the host's name.
+  'table.default': 'Tisch von {host}',
   'start.nameEmpty': "Bitte gib einen Namen ein.",
   'start.nameLong': "Höchstens 24 Zeichen, bitte.",
   'start.nameChars': "Nur Buchstaben, Ziffern, Leerzeichen und _ - . '",

@@ -29,6 +29,8 @@ export default {
   'lobbies.watch': "Watch",
   'lobbies.updated': "Updated {time} · refreshes automatically",
   'lobbies.refreshFailed': "Could not refresh: {why}",
+  // A table whose host gave it no name (tableName.js): the server sends only the host's name.
+  'table.default': '{host}’s table',
   'start.nameEmpty': "Please enter a name.",
   'start.nameLong': "At most 24 characters, please.",
   'start.nameChars': "Letters, digits, spaces and _ - . ' only.",

@@ -36,6 +36,8 @@ export default {
   'lobbies.watch': "Regarder",
   'lobbies.updated': "Mis à jour à {time} · actualisation automatique",
   'lobbies.refreshFailed': "Actualisation impossible : {why}",
+  // A table whose host gave it no name (tableName.js): the server sends only the host's name.
+  'table.default': 'Table de {host}',
   'start.nameEmpty': "Veuillez saisir un nom.",
   'start.nameLong': "24 caractères au plus, s’il vous plaît.",
   'start.nameChars': "Lettres, chiffres, espaces et _ - . ' seulement.",

@@ -10,6 +10,7 @@
 import { play } from '../sound.js';
 import { describe } from '../words.js';
 import { t } from '../i18n.js';
+import { tableName } from '../tableName.js';
 
 const ICON_PLAIN = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect x='2' y='2' width='28' height='28' rx='5' fill='%238fbf5a'/%3E%3Cpath d='M2.6,3 H29.4 C22,15 10,15 2.6,3 Z' fill='%23e9d3a2' stroke='%236d5234' stroke-width='1.5'/%3E%3Cpath d='M16,30 V19' stroke='%23f3ead2' stroke-width='4'/%3E%3C/svg%3E";
 const ICON_TURN = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect x='2' y='2' width='28' height='28' rx='5' fill='%238fbf5a'/%3E%3Cpath d='M2.6,3 H29.4 C22,15 10,15 2.6,3 Z' fill='%23e9d3a2' stroke='%236d5234' stroke-width='1.5'/%3E%3Cpath d='M16,30 V19' stroke='%23f3ead2' stroke-width='4'/%3E%3Ccircle cx='24' cy='24' r='7.5' fill='%23e0392b' stroke='%23fff' stroke-width='2'/%3E%3C/svg%3E";
@@ -51,7 +52,7 @@ export function watchTurn(m) {
   const mine = m.myTurn();
   const key = m.isOver() ? 'over' : `${s.turn}:${s.seat}`;
   if (mine) {
-    document.title = `● ${t('match.yourTurnTitle')} · ${m.match.name || 'Carcassonne'}`;
+    document.title = `● ${t('match.yourTurnTitle')} · ${tableName(m.match, 'Carcassonne')}`;
   }
   favicon(mine ? ICON_TURN : ICON_PLAIN);
   if (key === m.ui.attendedTurn) return;

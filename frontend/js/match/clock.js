@@ -12,6 +12,7 @@
 
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
+import { tableName } from '../tableName.js';
 import { timeLabel } from '../screens/rules.js';
 
 const WARN_MS = 10_000;
@@ -144,7 +145,7 @@ function notifyIfMyTurn(m) {
       && Notification.permission === 'granted') {
     try {
       // eslint-disable-next-line no-new
-      new Notification(t('clock.yourTurnTitle'), { body: t('clock.yourTurnBody', { name: m.match.name }), tag: `turn-${m.matchId}` });
+      new Notification(t('clock.yourTurnTitle'), { body: t('clock.yourTurnBody', { name: tableName(m.match, t('match.title')) }), tag: `turn-${m.matchId}` });
     } catch { /* not allowed here */ }
   }
   m.notifiedFor = mine ? (m.notifiedFor || key) : null;

@@ -8,6 +8,7 @@ import { cellKey } from '../board.js';
 import { scoringDetail, joinNames } from '../words.js';
 import { segmentLabel } from '../wheel.js';
 import { t, has } from '../i18n.js';
+import { tableName } from '../tableName.js';
 
 const WHEEL_CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'crown'];
 
@@ -15,8 +16,8 @@ const WHEEL_CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'c
 export function render(m) {
   if (!m.alive || !m.match) return;
   const s = m.state();
-  m.dom.title.textContent = m.match.name || t('match.title');
-  m.dom.title.title = m.match.name || '';
+  m.dom.title.textContent = tableName(m.match, t('match.title'));
+  m.dom.title.title = tableName(m.match, '');
   m.dom.section.dataset.version = String(m.version);
   m.dom.section.dataset.phase = m.isOver() ? 'game_over' : s.phase;
   m.dom.section.dataset.myTurn = m.myTurn() ? 'true' : 'false';
@@ -125,7 +126,7 @@ export function renderStatus(m) {
       : t('match.status.line', { who, what, tiles });
   }
   m.dom.statusLine.textContent = text;
-  document.title = `${m.myTurn() ? '● ' : ''}${m.match.name || t('match.title')} · Carcassonne`;
+  document.title = `${m.myTurn() ? '● ' : ''}${tableName(m.match, t('match.title'))} · Carcassonne`;
 }
 
 /** Highlight completed features and float the points scored by ``events`` over the board. */

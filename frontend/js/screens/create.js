@@ -107,10 +107,12 @@ export function mount(root, ctx) {
   loadPresets().then((presets) => {
     if (!alive) return;
     const state = { preset: 'standard' in presets ? 'standard' : Object.keys(presets)[0] || null, rules: {}, seats: 2,
-      private: true, name: who ? t('create.defaultName', { name: who.name }) : t('create.myTable') };
+      private: true, name: '' };
     state.rules = { ...(presets[state.preset] || {}) };
-    const nameInput = h('input#table-name', { type: 'text', maxlength: 40, value: state.name,
-      oninput: (e) => { state.name = e.target.value; } });
+    // No name given: none is sent, and every reader sees "{host}'s table" in their language.
+    const fallback = who ? t('table.default', { host: who.name }) : '';
+    const nameInput = h('input#table-name', { type: 'text', maxlength: 40, value: state.name, placeholder: fallback,
+      'aria-describedby': 'table-name-help', oninput: (e) => { state.name = e.target.value; } });
     const nameCount = lengthLimit(nameInput);
     const editor = rulesEditor(presets, state, (v) => { state.preset = v.preset; state.rules = v.rules; });
     const seats = seatPicker(state.seats, (n) => { state.seats = n; });
@@ -146,7 +148,8 @@ export function mount(root, ctx) {
         }
       },
     },
-    h('div.form-row', {}, h('label', { for: 'table-name' }, t('create.name')), nameInput, nameCount.node),
+    h('div.form-row', {}, h('label', { for: 'table-name' }, t('create.name')), nameInput, nameCount.node,
+      h('small.help#table-name-help', fallback ? t('create.nameHelp', { example: fallback }) : t('create.nameOptional'))),
     h('div.form-row', {}, h('span.label', t('create.rules')), editor.node),
     h('div.form-row', {}, h('span.label', t('create.seats')), seats.node, h('small.help', t('create.seatsHelp'))),
     h('div.form-row', {}, h('span.label', t('create.who')), vis),

@@ -7,6 +7,7 @@
 import { ratedTag } from '../ratings.js';
 import * as api from '../api.js';
 import { t as tr } from '../i18n.js';
+import { tableName } from '../tableName.js';
 import { h, clear, toast, onVisibility } from '../dom.js';
 import { rulesSummary, timeLabel } from './rules.js';
 import { myMatchesPanel } from './myMatches.js';
@@ -73,8 +74,9 @@ export function mount(root, ctx) {
       const host = l.seats.find((s) => s.player === l.host);
       openList.appendChild(h('li.card', { dataset: { lobby: l.code } },
         h('div.card-main', {},
-          h('b', { title: l.name || '' }, l.name || tr('room.table'), ratedTag(l)),
-          h('small', [host ? tr('lobbies.hostTable', { name: host.name }) : null, rulesSummary(l.rules, l.preset),
+          h('b', { title: tableName(l, '') }, tableName(l), ratedTag(l)),
+          // The host's name is already the title of a table its host did not name.
+          h('small', [host && l.name ? tr('lobbies.hostTable', { name: host.name }) : null, rulesSummary(l.rules, l.preset),
             timeLabel(l.time_control, l.time_label)].filter(Boolean).join(' · '))),
         h('span.badge', `${filled}/${l.max_seats}`),
         h('a.btn.join', { href: `#/lobby/${encodeURIComponent(l.code)}` }, filled >= l.max_seats ? tr('lobbies.view') : tr('lobbies.join'))));
@@ -90,7 +92,7 @@ export function mount(root, ctx) {
     for (const m of matches) {
       liveList.appendChild(h('li.card', { dataset: { match: m.id } },
         h('div.card-main', {},
-          h('b', { title: m.name || '' }, m.name || tr('lobbies.match')),
+          h('b', { title: tableName(m, '') }, tableName(m, tr('lobbies.match'))),
           h('small', [...(m.players || []), m.turn !== undefined ? tr('lobbies.turn', { n: m.turn }) : null,
             timeLabel(m.time_control, m.time_label)].filter((x) => x !== null).join(' · '))),
         h('span.badge', { title: tr('lobbies.spectators') }, tr('lobbies.watching', { n: m.spectators || 0 })),

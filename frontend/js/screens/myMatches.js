@@ -8,6 +8,7 @@
 import * as api from '../api.js';
 import { h, clear, onVisibility } from '../dom.js';
 import { t } from '../i18n.js';
+import { tableName } from '../tableName.js';
 import { formatClock } from '../match/clock.js';
 import { timeLabel } from './rules.js';
 
@@ -28,7 +29,7 @@ function matchCard(m) {
   if (m.private) sub.push(t('mine.private'));
   return h(`li.card.my-match${m.your_turn ? '.mine-turn' : ''}`, { dataset: { match: m.id, yourTurn: String(m.your_turn) } },
     h('div.card-main', {},
-      h('b', { title: m.name || '' }, m.name || 'Match', ' ', status),
+      h('b', { title: tableName(m, '') }, tableName(m, t('lobbies.match')), ' ', status),
       h('small', sub.join(' · '))),
     left,
     h(`a.btn${m.your_turn ? '.primary' : '.secondary'}.open-match`, { href: `#/match/${encodeURIComponent(m.id)}` },

@@ -7,6 +7,7 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
+import { tableName } from '../tableName.js';
 import { swatch } from '../pieces.js';
 
 const PER_PAGE = 10;
@@ -21,7 +22,7 @@ function matchRow(m) {
   const change = m.rating_change;
   return h('li.card.history-row', { 'data-match': m.id },
     h('div.card-main', {},
-      h('a.history-link', { href }, m.name),
+      h('a.history-link', { href }, tableName(m, t('lobbies.match'))),
       h('span.help', {},
         `${presetName(m.preset)}${m.rated ? ` · ${t('history.rated')}` : ''} · `,
         finished ? new Date(m.finished_at).toLocaleString() : t('history.live')),

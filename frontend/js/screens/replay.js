@@ -17,6 +17,7 @@ import { h, clear } from '../dom.js';
 import { t, has } from '../i18n.js';
 import { swatch, meepleIcon } from '../pieces.js';
 import { describe } from '../words.js';
+import { tableName } from '../tableName.js';
 
 const COLOURS = ['red', 'blue', 'green', 'yellow', 'black'];
 const CATEGORIES = ['city', 'road', 'cloister', 'farm'];
@@ -97,7 +98,7 @@ export function mount(root, ctx) {
     root.append(h('section.replay', {},
       h('div.replay-main', {},
         h('div.replay-head', {},
-          h('h1.replay-title', data.name || t('replay.title')),
+          h('h1.replay-title', tableName(data.table, t('replay.title'))),
           h('p.help', names.join(' · '), live ? ` · ${t('replay.liveNote')} ` : '',
             live && ctx.id ? h('a#back-to-live', { href: `#/match/${encodeURIComponent(ctx.id)}${code ? `?code=${encodeURIComponent(code)}` : ''}` },
               t('replay.backToLive')) : null)),
@@ -209,7 +210,7 @@ export function mount(root, ctx) {
     Promise.all([
       api.get(`/api/matches/${encodeURIComponent(ctx.id)}/replay`, { query: { code } }),
       api.getMatch(ctx.id, code),
-    ]).then(([loaded, match]) => start({ ...loaded, name: match.name }, match.seats))
+    ]).then(([loaded, match]) => start({ ...loaded, table: match }, match.seats))
       .catch((err) => { if (alive) clear(root).appendChild(h('p.field-error', api.friendly(err))); });
   } else {
     root.appendChild(dropZone((loaded) => start(loaded, null)));

@@ -18,6 +18,7 @@ import { errorPanel } from '../errorPanel.js';
 import { chatBox } from '../chat.js';
 import { isMissing, missingPanel } from '../missing.js';
 import { t, errorText } from '../i18n.js';
+import { tableName } from '../tableName.js';
 
 export function inviteLink(code) {
   return `${location.origin}${location.pathname}#/lobby/${encodeURIComponent(code)}`;
@@ -172,7 +173,7 @@ export function mount(root, ctx) {
   function render() {
     if (!alive) return;
     if (lobby.status === 'closed') {
-      clear(wrap).append(h('div.panel.error-panel', {}, h('h2', lobby.name || t('room.table')),
+      clear(wrap).append(h('div.panel.error-panel', {}, h('h2', tableName(lobby)),
         h('p', t('room.closed')), h('a.btn', { href: '#/lobbies' }, t('app.backToTables'))));
       return;
     }
@@ -208,7 +209,7 @@ export function mount(root, ctx) {
       ? h('button.btn.primary#take-seat', { onclick: () => act(() => api.joinLobby(code), t('room.tookSeat')) }, t('room.takeSeat')) : null;
     clear(wrap).append(
       h('div.room-head', {},
-        h('div', {}, h('h1#room-title', { class: 'name-cut', title: lobby.name || '' }, lobby.name || t('room.table')),
+        h('div', {}, h('h1#room-title', { class: 'name-cut', title: tableName(lobby, '') }, tableName(lobby)),
           h('p.lead', {}, h('span.badge', lobby.private ? t('create.private') : t('create.public')), ' ', rulesSummary(lobby.rules, lobby.preset),
             ' · ', h('span#room-time', timeLabel(lobby.time_control, lobby.time_label)),
             ratedTag(lobby))),
@@ -261,7 +262,7 @@ export function mount(root, ctx) {
         if (free) {
           try {
             l = await api.joinLobby(code);
-            toast(l.name ? t('room.joined', { name: l.name }) : t('room.joinedTable'), 'success');
+            toast(tableName(l, '') ? t('room.joined', { name: tableName(l) }) : t('room.joinedTable'), 'success');
           } catch (err) {
             toast(api.friendly(err), 'error');
           }
