@@ -57,5 +57,15 @@ async def current_player(player: Annotated[str | None, Depends(optional_player)]
     return player
 
 
+async def bearer_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str:
+    """The raw bearer token (not verified here); raises :class:`Unauthorized` without one."""
+    if credentials is None:
+        raise Unauthorized("send Authorization: Bearer <token> (POST /api/players gives one)")
+    return credentials.credentials
+
+
 CurrentPlayer = Annotated[str, Depends(current_player)]
+BearerToken = Annotated[str, Depends(bearer_token)]
 OptionalPlayer = Annotated[str | None, Depends(optional_player)]

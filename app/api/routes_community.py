@@ -9,7 +9,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response
 
-from app.api.deps import RENEWED_TOKEN_HEADER, CurrentPlayer, OptionalPlayer, RuntimeDep
+from app.api.deps import (
+    RENEWED_TOKEN_HEADER,
+    BearerToken,
+    CurrentPlayer,
+    OptionalPlayer,
+    RuntimeDep,
+)
 from app.api.responses import errors
 from app.api.routes_matches import InviteCode, MatchId
 from app.api.schemas import CODE_PATTERN
@@ -73,6 +79,16 @@ async def change_password(body: PasswordChange, rt: RuntimeDep, player: CurrentP
     """
     token = await accounts.change_password(rt, player, body.password, body.new_password)
     return Response(status_code=204, headers={RENEWED_TOKEN_HEADER: token})
+
+
+@router.post("/accounts/logout", status_code=204, response_class=Response, responses=errors(401))
+async def logout(rt: RuntimeDep, token: BearerToken) -> Response:
+    """Log this device out: the session of the caller's token ends, and its tokens (renewed ones
+    too) are refused from now on (other instances within 5 s). A guest's token has no session:
+    nothing changes on the server (the client forgets it).
+    """
+    await rt.revocations.end_session(token)
+    return Response(status_code=204)
 
 
 @router.post("/accounts/sign-out-everywhere", response_model=TokenOut, responses=errors(401, 404))

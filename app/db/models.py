@@ -224,6 +224,19 @@ class InstanceHeartbeat(Base):
     beat_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class EndedSession(Base):
+    """A logged-out session (one login of an account on one device): its tokens are refused.
+    Kept until its last token would have expired (``expires_at``), then pruned.
+    """
+
+    __tablename__ = "ended_sessions"
+
+    session: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32))
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
 players = cast(Table, Player.__table__)
 lobbies = cast(Table, Lobby.__table__)
 matches = cast(Table, Match.__table__)
@@ -232,3 +245,4 @@ seat_presence = cast(Table, SeatPresence.__table__)
 chat_messages = cast(Table, ChatMessage.__table__)
 chat_mutes = cast(Table, ChatMute.__table__)
 instance_heartbeats = cast(Table, InstanceHeartbeat.__table__)
+ended_sessions = cast(Table, EndedSession.__table__)

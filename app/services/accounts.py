@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.db.community import accounts, match_players, ratings
 from app.db.models import matches, players, utcnow
 from app.services.errors import Conflict, NotFound, RateLimited, Unauthorized, ValidationFailed
+from app.services.identity import new_session
 from app.services.runtime import Runtime
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_\-]{3,20}$")
@@ -183,7 +184,7 @@ async def register(
             )
     except IntegrityError:
         raise Conflict("username: already taken") from None
-    return account_json(player_id, name, username), rt.tokens.issue(player_id)
+    return account_json(player_id, name, username), rt.tokens.issue(player_id, 0, new_session())
 
 
 async def login(
@@ -236,7 +237,7 @@ async def login(
                 .where(accounts.c.player_id == row.player_id)
                 .values(password_hash=new_hash)
             )
-    token = rt.tokens.issue(row.player_id, row.token_generation)
+    token = rt.tokens.issue(row.player_id, row.token_generation, new_session())
     return account_json(row.player_id, row.name, row.username), token
 
 

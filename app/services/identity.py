@@ -1,7 +1,9 @@
 """Guest identity: players with a name, and signed tokens (itsdangerous) that carry their id.
 
 A token is ``URLSafeTimedSerializer(SECRET_KEY, salt="player").dumps(player_id)`` (or
-``[player_id, generation]`` once the player has revoked its tokens, see :class:`Revocations`): it
+``[player_id, generation]`` once the player has revoked its tokens, see :class:`Revocations`;
+``[player_id, generation, session]`` when an account logs in or registers: logging out ends that
+session only, see :meth:`Revocations.end_session`): it
 cannot be forged without the secret, carries the time it was issued, and is refused once older
 than its lifetime (``TOKEN_LIFETIME``). Until then the same token reclaims the same seat from any
 tab or device; an active client is handed a fresh token for the same player
@@ -15,13 +17,14 @@ import re
 import secrets
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db.models import players, utcnow
+from app.db.models import ended_sessions, players, utcnow
 from app.db.session import Database
 from app.services.errors import NotFound, Unauthorized, ValidationFailed
 
@@ -66,14 +69,23 @@ class Tokens:
         self._clock = clock
         self._serializer = URLSafeTimedSerializer(secret_key, salt="player", signer=Signer)
 
-    def issue(self, player_id: str, generation: int = 0) -> str:
+    def issue(self, player_id: str, generation: int = 0, session: str | None = None) -> str:
         """A token for ``player_id`` of token ``generation`` (see :class:`Revocations`), valid
-        for ``lifetime`` seconds from now.
+        for ``lifetime`` seconds from now; ``session``: the login it belongs to (an account's
+        device; None for a guest).
         """
-        value: str | list[str | int] = player_id if generation == 0 else [player_id, generation]
+        value: str | list[str | int] = player_id
+        if session is not None:
+            value = [player_id, generation, session]
+        elif generation != 0:
+            value = [player_id, generation]
         return str(self._serializer.dumps(value))
 
-    def _load(self, token: str) -> tuple[str, int, float]:
+    def claims(self, token: str) -> tuple[str, int, str | None, float]:
+        """``(player id, generation, session, issued)`` of a token (``issued`` in seconds since
+        the epoch). Signature and age only. Raises :class:`Unauthorized` (malformed, forged or
+        expired).
+        """
         if not token or len(token) > 512:
             raise Unauthorized("missing or malformed token")
         try:
@@ -84,46 +96,59 @@ class Tokens:
             raise Unauthorized("token expired: choose a name again") from None
         except BadSignature:
             raise Unauthorized("invalid token") from None
-        generation = 0
-        if isinstance(value, list) and len(value) == 2 and isinstance(value[1], int):
+        generation, session = 0, None
+        if isinstance(value, list) and len(value) == 3 and isinstance(value[2], str):
+            value, generation, session = value
+        elif isinstance(value, list) and len(value) == 2:
             value, generation = value
-        if not isinstance(value, str):
+        if not isinstance(value, str) or not isinstance(generation, int):
             raise Unauthorized("invalid token")
-        return value, generation, issued.timestamp()
+        return value, generation, session, issued.timestamp()
 
     def verify(self, token: str) -> str:
         """The player id inside ``token``; raises :class:`Unauthorized` when it is not ours or
         has expired. Signature and age only: :meth:`Revocations.verify` also refuses revoked
         tokens.
         """
-        return self._load(token)[0]
+        return self.claims(token)[0]
 
     def read(self, token: str) -> tuple[str, int]:
         """``(player id, token generation)`` of a token; raises :class:`Unauthorized` like
         :meth:`verify`.
         """
-        player_id, generation, _ = self._load(token)
+        player_id, generation, _, _ = self.claims(token)
         return player_id, generation
+
+    def session(self, token: str) -> tuple[str | None, float]:
+        """``(session, issued)`` of a token: the login it belongs to (None: a guest's token or
+        one issued before sessions existed) and when it was issued (seconds since the epoch).
+        Raises :class:`Unauthorized` like :meth:`verify`.
+        """
+        _, _, session, issued = self.claims(token)
+        return session, issued
 
     def renewal(self, token: str) -> str | None:
         """A fresh token for the same player and generation when ``token`` (valid) is older
         than ``renew_after``; None when it is younger. Raises :class:`Unauthorized` like
         :meth:`verify`.
         """
-        player_id, generation, issued = self._load(token)
+        player_id, generation, session, issued = self.claims(token)
         if self._clock() - issued < self.renew_after:
             return None
-        return self.issue(player_id, generation)
+        return self.issue(player_id, generation, session)
 
 
 class Revocations:
     """Tokens their player revoked. ``players.token_generation`` counts the player's
     revocations (a password change, "sign out everywhere", account deletion); a token carries the
-    generation it was issued in and is refused once the player's has moved past it.
+    generation it was issued in and is refused once the player's has moved past it. An
+    account's token also carries its session (one login on one device): logging out ends that
+    session (``ended_sessions``) and its tokens, renewed ones included, are refused.
 
-    Every instance keeps each player's generation for ``ttl`` seconds, so a revocation made on
-    another instance is in force there within ``ttl`` seconds; on the instance that made it, at
-    once. ``clock``: a monotonic clock in seconds (tests pass their own).
+    Every instance keeps each player's generation, and whether each session has ended, for
+    ``ttl`` seconds, so a revocation or logout made on another instance is in force there within
+    ``ttl`` seconds; on the instance that made it, at once. ``clock``: a monotonic clock in
+    seconds (tests pass their own).
     """
 
     def __init__(
@@ -140,6 +165,7 @@ class Revocations:
         self._clock = clock
         self._max = max_entries
         self._cache: dict[str, tuple[int, float]] = {}
+        self._ended: dict[str, tuple[bool, float]] = {}
 
     async def generation(self, player_id: str) -> int:
         """The player's current token generation (0 for an unknown player), cached."""
@@ -153,31 +179,82 @@ class Revocations:
         self._cache[player_id] = (current, self._clock())
         return current
 
+    async def session_ended(self, session: str) -> bool:
+        """True once the session was logged out (cached like generations)."""
+        hit = self._ended.get(session)
+        if hit is not None and (hit[0] or self._clock() - hit[1] < self._ttl):
+            return hit[0]
+        async with self._db.reading() as conn:
+            found = (
+                await conn.execute(
+                    select(ended_sessions.c.session).where(ended_sessions.c.session == session)
+                )
+            ).first()
+        if len(self._ended) >= self._max:
+            self._ended.clear()
+        self._ended[session] = (found is not None, self._clock())
+        return found is not None
+
     async def verify(self, token: str) -> str:
         """The player id of a valid, unrevoked token.
 
-        Raises :class:`Unauthorized` (malformed, forged, expired or revoked token).
+        Raises :class:`Unauthorized` (malformed, forged, expired, revoked or logged-out token).
         """
-        player_id, generation = self._tokens.read(token)
+        player_id, generation, session, _ = self._tokens.claims(token)
         if generation < await self.generation(player_id):
             raise Unauthorized("token revoked: log in again")
+        if session is not None and await self.session_ended(session):
+            raise Unauthorized("logged out: log in again")
         return player_id
 
     async def revoke(self, conn: AsyncConnection, player_id: str) -> str:
         """Revoke every token of ``player_id`` inside the caller's transaction; returns a token
-        of the new generation for the caller's own device. Call :meth:`forget` after the commit
-        so this instance stops trusting its cached generation at once.
+        of the new generation, in a new session, for the caller's own device. Call
+        :meth:`forget` after the commit so this instance stops trusting its cached generation at
+        once.
         """
         await conn.execute(
             update(players)
             .where(players.c.id == player_id)
             .values(token_generation=players.c.token_generation + 1)
         )
-        return self._tokens.issue(player_id, await _generation(conn, player_id))
+        return self._tokens.issue(player_id, await _generation(conn, player_id), new_session())
 
     def forget(self, player_id: str) -> None:
         """Drop the cached generation of ``player_id`` (after a committed revocation)."""
         self._cache.pop(player_id, None)
+
+    async def end_session(self, token: str) -> None:
+        """Log the session of ``token`` out: its tokens (renewed ones too) are refused from now
+        on, on this instance at once. A token without a session (a guest's) ends nothing: its
+        holder forgets it. Rows are kept until the session's last token would have expired
+        (older ones are pruned here). Raises :class:`Unauthorized` like :meth:`verify`.
+        """
+        player_id = await self.verify(token)
+        session, _ = self._tokens.session(token)
+        if session is None:
+            return
+        now = utcnow()
+        expires = now + timedelta(seconds=self._tokens.lifetime)
+        async with self._db.transaction() as conn:
+            await conn.execute(delete(ended_sessions).where(ended_sessions.c.expires_at < now))
+            exists = (
+                await conn.execute(
+                    select(ended_sessions.c.session).where(ended_sessions.c.session == session)
+                )
+            ).first()
+            if exists is None:
+                await conn.execute(
+                    insert(ended_sessions).values(
+                        session=session, player_id=player_id, ended_at=now, expires_at=expires
+                    )
+                )
+        self._ended[session] = (True, self._clock())
+
+
+def new_session() -> str:
+    """A fresh session id for a login (16 hex characters)."""
+    return secrets.token_hex(8)
 
 
 async def _generation(conn: AsyncConnection, player_id: str) -> int:

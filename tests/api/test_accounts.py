@@ -253,3 +253,36 @@ def test_sign_out_everywhere(api: Api, client: TestClient) -> None:
     r = client.post("/api/accounts/sign-out-everywhere", headers=guest)
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
     assert client.get("/api/me", headers=guest).status_code == 200
+
+
+def test_logging_out_ends_this_devices_session_only(api: Api, client: TestClient) -> None:
+    """Log out on one device: its token (and a renewal of it) is refused, on REST and on
+    sockets; the same account's other device stays signed in; a guest's logout changes nothing
+    on the server; logging out twice is harmless.
+    """
+    user = _name("Lou_")
+    laptop = _register(client, user).json()["token"]
+    phone = api.post("/api/accounts/login", username=user, password=PASSWORD)["token"]
+    runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    renewed = runtime.tokens.issue(*runtime.tokens.read(laptop), runtime.tokens.session(laptop)[0])
+    assert client.get("/api/me", headers=_auth(renewed)).status_code == 200
+
+    r = client.post("/api/accounts/logout", headers=_auth(laptop))
+    assert r.status_code == 204
+    for gone in (laptop, renewed):
+        r = client.get("/api/accounts/me", headers=_auth(gone))
+        assert r.status_code == 401 and "logged out" in r.json()["error"]["message"]
+    with client.websocket_connect(f"/ws/lobbies/NOSUCHCODE?token={laptop}") as ws:
+        frame = ws.receive_json()
+        assert frame["t"] == "error" and frame["d"]["code"] == "unauthorized"
+    assert api.get("/api/accounts/me", _auth(phone))["username"] == user
+    assert client.post("/api/accounts/logout", headers=_auth(laptop)).status_code == 401
+    # A new login on the laptop is a new session.
+    again = api.post("/api/accounts/login", username=user, password=PASSWORD)["token"]
+    assert api.get("/api/me", _auth(again))["name"] == user
+
+    _, _, guest = api.player("Gus")
+    assert client.post("/api/accounts/logout", headers=guest).status_code == 204
+    assert client.get("/api/me", headers=guest).status_code == 200
+    r = client.post("/api/accounts/logout")
+    assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"

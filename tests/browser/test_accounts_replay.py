@@ -267,3 +267,37 @@ def test_sign_out_everywhere_keeps_this_device(server: str, browser: Any, artifa
         assert errors == []
     finally:
         context.close()
+
+
+def test_logging_out_ends_this_devices_session(server: str, browser: Any, artifacts: Path) -> None:
+    """Log out in the browser: the start screen, and the token the browser held is refused by
+    the server (a copy of it is worthless); the account's other device stays signed in.
+    """
+    user = f"lou{secrets.token_hex(3)}"
+    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 860})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto("/#/account")
+        page.fill("#reg-username", user)
+        page.fill("#reg-password", PASSWORD)
+        page.click("#register-submit")
+        page.wait_for_selector("#profile-name")
+        held = page.evaluate("localStorage.getItem('carcassonne.token')")
+        with httpx.Client(base_url=server, timeout=30) as http:
+            body = {"username": user, "password": PASSWORD}
+            token = http.post("/api/accounts/login", json=body).json()["token"]
+            other = {"Authorization": f"Bearer {token}"}
+            page.goto("/#/account")
+            page.click("#logout")
+            page.wait_for_url("**/#/start")
+            page.screenshot(path=str(artifacts / "account-logged-out.png"))
+            assert page.evaluate("localStorage.getItem('carcassonne.token')") is None
+            copied = {"Authorization": f"Bearer {held}"}
+            assert http.get("/api/accounts/me", headers=copied).status_code == 401
+            assert http.get("/api/accounts/me", headers=other).status_code == 200
+        assert errors == []
+    finally:
+        context.close()

@@ -50,3 +50,37 @@ def test_a_revocation_reaches_another_instance_within_the_ttl(db_url: str) -> No
             await two.close()
 
     run_async(go)
+
+
+def test_a_logout_reaches_another_instance_within_the_ttl(db_url: str) -> None:
+    """A session ended on one instance: refused there at once, on another once its cache of
+    that session is older than the TTL; ended sessions are never trusted again.
+    """
+
+    async def go() -> None:
+        one = Runtime(make_settings(db_url, None, "test-logout", ROOT / "frontend"))
+        two = Runtime(make_settings(db_url, None, "test-logout", ROOT / "frontend"))
+        now = [0.0]
+        two.revocations = identity.Revocations(two.db, two.tokens, ttl=5.0, clock=lambda: now[0])
+        try:
+            user = f"Out{id(now) % 100000}"
+            account, token = await accounts.register(one, user, "a fine password", None)
+            other = (await accounts.login(one, user, "a fine password", "127.0.0.1"))[1]
+            assert await two.revocations.verify(token) == account["id"]  # cached at t=0
+            await one.revocations.end_session(token)
+            with pytest.raises(Unauthorized, match="logged out"):
+                await one.revocations.verify(token)
+            now[0] = 4.9
+            assert await two.revocations.verify(token) == account["id"]  # still cached
+            now[0] = 5.1
+            with pytest.raises(Unauthorized, match="logged out"):
+                await two.revocations.verify(token)
+            now[0] = 500.0
+            with pytest.raises(Unauthorized, match="logged out"):
+                await two.revocations.verify(token)
+            assert await two.revocations.verify(other) == account["id"]
+        finally:
+            await one.close()
+            await two.close()
+
+    run_async(go)

@@ -105,7 +105,15 @@ export function mount(root, ctx) {
       download,
       h('button.btn.secondary#logout', {
         type: 'button',
-        onclick: () => {
+        onclick: async (e) => {
+          e.currentTarget.disabled = true;
+          // The server ends this device's session (its token, renewed or copied, stops working);
+          // offline or refused, the device forgets the token all the same.
+          try {
+            await api.post('/api/accounts/logout');
+          } catch {
+            /* nothing more to end */
+          }
           session.forget();
           ctx.refreshHeader();
           toast(t('account.loggedOut'), 'success');
