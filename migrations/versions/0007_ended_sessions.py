@@ -4,8 +4,8 @@ An account's token carries the session (one login on one device) it belongs to; 
 records the session here and its tokens, renewed ones included, are refused. A row is pruned
 once the session's last token would have expired.
 
-Revision ID: 0006_ended_sessions
-Revises: 0005_i9_notes
+Revision ID: 0007_ended_sessions
+Revises: 0006_table_name_optional
 Create Date: 2026-11-24
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0006_ended_sessions"
-down_revision: str | None = "0005_i9_notes"
+revision: str = "0007_ended_sessions"
+down_revision: str | None = "0006_table_name_optional"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
