@@ -105,6 +105,10 @@ class Pass:
             style="#toasts { visibility: hidden; }",  # what lies under them
         )
         hits = [f"{key}: {m.group(0)!r}" for key, rx in self.patterns if (m := rx.search(text))]
+        # German words are longer: no screen may grow wider than the window (sideways scroll).
+        wider = self.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        if wider > 1:
+            hits.append(f"the page is {wider} px wider than the window")
         if hits:
             self.found[name] = hits
 

@@ -1,0 +1,70 @@
+"""The tables list fits its window: three columns only where a live match's title, its
+spectator badge and its Watch button fit side by side; never wider than the window.
+
+A public open table and a live public match (German names and words are longer) are made over
+the API; the list is looked at in German and English at 1400, 1280, 1201, 1100, 1024 and 800 px.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.browser.ui import Player
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+MEASURE = """() => {
+  const titles = document.querySelectorAll('#live-matches .card-main b, #open-lobbies b');
+  const cut = [...titles]
+    .filter((b) => b.scrollWidth > b.clientWidth + 1 && b.clientWidth < 160)
+    .map((b) => `${b.textContent} (${b.clientWidth} px)`);
+  return {
+    wider: document.documentElement.scrollWidth - window.innerWidth,
+    columns: getComputedStyle(document.querySelector('.lobbies-grid'))
+      .gridTemplateColumns.split(' ').length,
+    cut,
+  };
+}"""
+
+
+def _post(base: str, path: str, token: str | None = None, **body: Any) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    r = httpx.post(f"{base}{path}", json=body, headers=headers, timeout=30)
+    assert r.status_code < 300, r.text
+    return r.json()
+
+
+def test_the_tables_list_fits_every_window(server: str, browser: Any, artifacts: Path) -> None:
+    """No sideways scroll at any width; at 1201 px and wider three columns, below that two (the
+    join box under them); from 1024 px no title is cut to fewer than 160 px ("Tisch…" was 60 px
+    in German: a longer title may end in an ellipsis, with the whole name on hover).
+    """
+    host = _post(server, "/api/players", name="Maximilian")["token"]
+    guest = _post(server, "/api/players", name="Bernadette")["token"]
+    _post(server, "/api/lobbies", host, seats=2, private=False)
+    code = _post(server, "/api/lobbies", host, seats=2, private=False)["code"]
+    _post(server, f"/api/lobbies/{code}/join", guest)
+    _post(server, f"/api/lobbies/{code}/start", host)
+
+    for locale in ("de-DE", "en-GB"):
+        viewer = Player.open(browser, server, "Chloe", locale=locale)
+        page = viewer.page
+        try:
+            for width in (1400, 1280, 1201, 1100, 1024, 800):
+                page.set_viewport_size({"width": width, "height": 900})
+                page.goto("/#/lobbies")
+                page.wait_for_selector("#live-matches .card")
+                page.wait_for_timeout(100)  # layout after the lists filled
+                found = page.evaluate(MEASURE)
+                page.screenshot(path=str(artifacts / f"tables-{locale[:2]}-{width}.png"))
+                assert found["wider"] <= 1, (locale, width, found)
+                assert found["columns"] == (3 if width > 1200 else 2), (locale, width, found)
+                if width >= 1024:
+                    assert found["cut"] == [], (locale, width, found)
+            assert viewer.errors == []
+        finally:
+            viewer.context.close()
