@@ -2,7 +2,8 @@
 spectator badge and its Watch button fit side by side; never wider than the window.
 
 A public open table and a live public match (German names and words are longer) are made over
-the API; the list is looked at in German and English at 1400, 1280, 1201, 1100, 1024 and 800 px.
+the API; the list is looked at in German and English at 1400, 1280, 1201, 1100, 1024, 800 and
+390 px.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def test_the_tables_list_fits_every_window(server: str, browser: Any, artifacts:
         viewer = Player.open(browser, server, "Chloe", locale=locale)
         page = viewer.page
         try:
-            for width in (1400, 1280, 1201, 1100, 1024, 800):
+            for width in (1400, 1280, 1201, 1100, 1024, 800, 390):
                 page.set_viewport_size({"width": width, "height": 900})
                 page.goto("/#/lobbies")
                 page.wait_for_selector("#live-matches .card")
@@ -62,9 +63,32 @@ def test_the_tables_list_fits_every_window(server: str, browser: Any, artifacts:
                 found = page.evaluate(MEASURE)
                 page.screenshot(path=str(artifacts / f"tables-{locale[:2]}-{width}.png"))
                 assert found["wider"] <= 1, (locale, width, found)
-                assert found["columns"] == (3 if width > 1200 else 2), (locale, width, found)
+                columns = 3 if width > 1200 else 2 if width > 760 else 1
+                assert found["columns"] == columns, (locale, width, found)
                 if width >= 1024:
                     assert found["cut"] == [], (locale, width, found)
             assert viewer.errors == []
         finally:
             viewer.context.close()
+
+
+def test_a_signed_out_phone_header_fits(server: str, browser: Any, artifacts: Path) -> None:
+    """Signed out on a 390 px phone: the brand's mark, the tools and "Sign in" fit the header
+    ("Sign in" wrapped and ran past the edge beside the brand's name).
+    """
+    for locale in ("en-GB", "de-DE"):
+        context = browser.new_context(
+            base_url=server, locale=locale, viewport={"width": 390, "height": 800}
+        )
+        page = context.new_page()
+        try:
+            page.goto("/#/tiles")
+            page.wait_for_selector(".me-chip")
+            wider = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            chip = page.locator(".me-chip").bounding_box()
+            page.screenshot(path=str(artifacts / f"phone-signed-out-{locale[:2]}.png"))
+            assert wider <= 1, (locale, wider)
+            assert chip is not None and chip["x"] + chip["width"] <= 390, (locale, chip)
+            assert chip["height"] < 48, (locale, chip)  # one line
+        finally:
+            context.close()
