@@ -59,19 +59,164 @@ export function fromHtml(html) {
 }
 
 let toastBox = null;
+let toastHost = null;
 
-/** Show a short message; ``kind`` is info, success or error. Errors stay longer. */
+/** How long a toast shows (ms) unless the caller says; errors stay longer. */
+const TOAST_MS = { info: 4000, success: 4000, error: 7000 };
+/** At most this many at once (two on a phone): a burst of news pushes the oldest out. */
+const MAX_TOASTS = 3;
+const PHONE = '(max-width: 760px)';
+/**
+ * Where on the page the column may stand, in order of preference: a desktop's bottom-right and
+ * bottom-left corners or its top-right below the header; a phone's bottom edge or its top below
+ * the header (the CSS places each ``data-side``). The first that covers no control wins.
+ */
+const SIDES = { desktop: ['bottom-end', 'bottom-start', 'top-end'], phone: ['bottom-end', 'top-end'] };
+const CONTROLS = 'a[href], button, input, select, textarea, [role=button], [tabindex="0"]';
+let watcher = null;
+
+/**
+ * Show toasts inside ``node`` from now on (a screen's own area: the match shows them at the foot
+ * of its board, above the tray and clear of the header and the zoom buttons) instead of on the
+ * page; returns the function that gives them back to the page.
+ */
+export function toastArea(node) {
+  toastHost = node;
+  placeToasts();
+  return () => {
+    if (toastHost !== node) return;
+    toastHost = null;
+    placeToasts();
+  };
+}
+
+function placeToasts() {
+  if (!toastBox) return;
+  const host = toastHost && toastHost.isConnected ? toastHost : document.body;
+  if (toastBox.parentNode !== host) host.appendChild(toastBox);
+  toastBox.classList.toggle('in-area', host !== document.body);
+  if (host === document.body) chooseSide();
+  watchPage();
+}
+
+/** How many controls in view the column covers where it stands now. */
+function covered() {
+  const box = toastBox.getBoundingClientRect();
+  if (!box.height) return 0;
+  let n = 0;
+  for (const e of document.querySelectorAll(CONTROLS)) {
+    if (toastBox.contains(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width && r.height && r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom) n += 1;
+  }
+  return n;
+}
+
+/**
+ * Stand the column where it covers no control (or the fewest): the page scrolls, so no corner is
+ * free on every screen — a phone's profile has its buttons at the top, its waiting room its chat
+ * at the bottom. The current side stays unless another covers fewer.
+ */
+function chooseSide() {
+  const bar = document.getElementById('topbar');
+  const below = bar && bar.offsetParent !== null ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+  toastBox.style.setProperty('--below-header', `${Math.round(below)}px`);
+  const sides = SIDES[window.matchMedia(PHONE).matches ? 'phone' : 'desktop'];
+  const current = sides.includes(toastBox.dataset.side) ? toastBox.dataset.side : sides[0];
+  toastBox.dataset.side = current;
+  let best = current;
+  let fewest = covered();
+  for (const side of sides) {
+    if (!fewest) break;
+    if (side === current) continue;
+    toastBox.dataset.side = side;
+    const n = covered();
+    if (n < fewest) {
+      best = side;
+      fewest = n;
+    }
+  }
+  toastBox.dataset.side = best;
+}
+
+/** While toasts show on the page, what comes under them (a screen rendering) may move them. */
+function watchPage() {
+  const showing = !!toastBox && !toastBox.classList.contains('in-area') && !!toastBox.querySelector('.toast');
+  if (showing && !watcher) {
+    let queued = false;
+    const again = () => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => {
+        queued = false;
+        watchPage();
+        if (watcher) chooseSide();
+      });
+    };
+    const observer = new MutationObserver(again);
+    observer.observe(document.getElementById('view') || document.body, { childList: true, subtree: true });
+    window.addEventListener('resize', again);
+    watcher = () => {
+      observer.disconnect();
+      window.removeEventListener('resize', again);
+    };
+  } else if (!showing && watcher) {
+    watcher();
+    watcher = null;
+  }
+}
+
+/**
+ * Show a short message; ``kind`` is info, success or error (errors stay longer; ``ms`` overrides).
+ * Toasts stack in one column, newest last, never more than three (two on a phone), where they
+ * cover no control (``chooseSide``); each has a close button, and a mouse resting on one (or
+ * focus on its button) holds it until the mouse (or focus) leaves.
+ */
 export function toast(message, kind = 'info', ms) {
   if (!toastBox) {
     toastBox = h('div#toasts', { role: 'status', 'aria-live': 'polite' });
-    document.body.appendChild(toastBox);
   }
-  const node = h(`div.toast.${kind}`, {}, h('span', {}, message),
-    h('button.toast-close', { 'aria-label': t('app.dismiss'), onclick: () => node.remove() }, '×'));
+  placeToasts();
+  const text = String(message);
+  // The same words again replace the earlier toast rather than stacking a twin.
+  for (const old of toastBox.querySelectorAll('.toast')) {
+    if (old.firstChild && old.firstChild.textContent === text) old.remove();
+  }
+  const life = ms || TOAST_MS[kind] || TOAST_MS.info;
+  let timer = null;
+  let fade = null;
+  const close = () => {
+    clearTimeout(timer);
+    clearTimeout(fade);
+    node.remove();
+    watchPage();
+  };
+  const start = (after) => {
+    clearTimeout(timer);
+    clearTimeout(fade);
+    node.classList.remove('leaving');
+    fade = setTimeout(() => node.classList.add('leaving'), Math.max(0, after - 300));
+    timer = setTimeout(close, after);
+  };
+  const hold = () => {
+    clearTimeout(timer);
+    clearTimeout(fade);
+    node.classList.remove('leaving');
+  };
+  const mouse = (fn) => (e) => { if (e.pointerType === 'mouse') fn(); };
+  const node = h(`div.toast.${kind}`, {
+    onpointerenter: mouse(hold), onpointerleave: mouse(() => start(1500)), onfocusin: hold, onfocusout: () => start(1500),
+  }, h('span.toast-text', {}, text),
+  h('button.toast-close', { type: 'button', 'aria-label': t('app.dismiss'), title: t('app.dismiss'), onclick: close }, '×'));
   if (kind === 'error') node.setAttribute('role', 'alert');
   toastBox.appendChild(node);
-  setTimeout(() => node.classList.add('leaving'), (ms || (kind === 'error' ? 7000 : 3200)) - 300);
-  setTimeout(() => node.remove(), ms || (kind === 'error' ? 7000 : 3200));
+  const shown = toastBox.querySelectorAll('.toast');
+  const onPhonePage = !toastBox.classList.contains('in-area') && window.matchMedia(PHONE).matches;
+  const max = onPhonePage ? MAX_TOASTS - 1 : MAX_TOASTS;
+  for (let i = 0; i < shown.length - max; i += 1) shown[i].remove();
+  if (!toastBox.classList.contains('in-area')) chooseSide();
+  watchPage();
+  start(life);
   return node;
 }
 

@@ -21,7 +21,7 @@
  */
 
 import * as api from '../api.js';
-import { clear } from '../dom.js';
+import { clear, toastArea } from '../dom.js';
 import { Board } from '../board.js';
 import { matchingPreset } from './rules.js';
 import { loadPresets } from './create.js';
@@ -83,6 +83,8 @@ export function mount(root, ctx) {
     onSpotClick: (spot) => m.pickSpot(spot),
     onPreviewClick: () => m.rotate(1),
   });
+  // Toasts at the foot of the board: clear of the header, the zoom buttons and the tray.
+  const toastsBack = toastArea(m.dom.boardHost);
 
   const keydown = (e) => onKey(m, e);
   document.addEventListener('keydown', keydown);
@@ -138,6 +140,7 @@ export function mount(root, ctx) {
     stopBanner(m);
     document.removeEventListener('keydown', keydown);
     document.body.classList.remove('in-match');
+    toastsBack();
     document.title = 'Carcassonne';
     resetAttention();
     if (m.socket) m.socket.close();
