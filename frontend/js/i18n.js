@@ -147,10 +147,15 @@ export function errorText(code, message) {
 const PREFER_CATALOGUE = new Set(['network', 'rate_limited', 'unauthorized', 'chat_empty', 'chat_too_long',
   'chat_too_fast', 'chat_not_allowed', 'chat_muted']);
 
-/** A language switcher ``<select>`` (caller places it); changing it calls ``setLang``. */
-export function languageSelect() {
+/**
+ * A language switcher ``<select>`` (caller places it); changing it calls ``setLang``.
+ * ``className``: its class (the header's ``lang-select`` unless the caller styles its own);
+ * ``onBefore(code)``: called just before the switch (and the re-render it causes).
+ */
+export function languageSelect({ className = 'lang-select', id, onBefore } = {}) {
   const sel = document.createElement('select');
-  sel.className = 'lang-select';
+  sel.className = className;
+  if (id) sel.id = id;
   sel.setAttribute('aria-label', t('lang.choose'));
   for (const { code, name } of LANGS) {
     const opt = document.createElement('option');
@@ -160,6 +165,9 @@ export function languageSelect() {
     if (code === current) opt.selected = true;
     sel.appendChild(opt);
   }
-  sel.addEventListener('change', () => setLang(sel.value));
+  sel.addEventListener('change', () => {
+    if (onBefore && sel.value !== current) onBefore(sel.value);
+    setLang(sel.value);
+  });
   return sel;
 }

@@ -9,7 +9,12 @@ import { h } from '../dom.js';
 import { soundToggle } from '../sound.js';
 
 const MENU = '<svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true"><path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>';
+const GLOBE = '<svg width="18" height="18" viewBox="0 0 20 20" aria-hidden="true"><g fill="none" stroke="currentColor" stroke-width="1.6"><circle cx="10" cy="10" r="8"/><ellipse cx="10" cy="10" rx="3.4" ry="8"/><path d="M2.5 7.3h15M2.5 12.7h15"/></g></svg>';
 const CENTRE = '<svg viewBox="0 0 20 20" width="18" height="18"><circle cx="10" cy="10" r="3.2" fill="currentColor"/><path d="M10 1v4M10 15v4M1 10h4M15 10h4" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
+
+// Set when the side panel's language switcher is used: the match re-renders in the new language
+// (main.js re-routes) and its panel opens again where the person was.
+let reopenPanel = false;
 
 /** Build the screen for match ``m.matchId``; ``m.board`` is used by the zoom buttons once set. */
 export function buildLayout(m) {
@@ -32,6 +37,10 @@ export function buildLayout(m) {
     } }, h('span', { html: MENU }),
   h('span.visually-hidden', t('match.scoresAndLog')));
   const scoreStrip = h('div.score-strip', { 'aria-hidden': 'true' });
+  // On a phone the header's switcher gives way to the score strip; the panel offers it instead.
+  const panelLang = h('label.panel-lang', {},
+    h('span.panel-lang-icon', { html: GLOBE }), h('span', t('lang.choose')),
+    languageSelect({ className: 'panel-lang-select', id: 'panel-lang', onBefore: () => { reopenPanel = true; } }));
 
   const zoom = h('div.board-controls', { role: 'group', 'aria-label': t('match.boardView') },
     h('button.icon-btn#zoom-in', { type: 'button', title: t('match.zoomInTitle'), 'aria-label': t('match.zoomIn'), onclick: () => m.board.zoomBy(1.25) }, '+'),
@@ -46,7 +55,7 @@ export function buildLayout(m) {
       scoreStrip,
       h('div.match-actions', {},
         soundToggle('btn small ghost'),
-        languageSelect(), // the header with the other switcher is hidden during a match
+        languageSelect(), // the page's header is hidden in a match; on a phone the panel's switcher (panelLang) stands in
         h('button.btn.small.ghost#share-match', { type: 'button', onclick: m.share, title: t('match.shareTitle') }, t('match.share')),
         h('button.btn.small.ghost#keys-help', { type: 'button', onclick: m.showKeys, title: t('match.keysTitle') }, t('match.keys')),
         // Step back through what has happened so far (the replay viewer; never past now).
@@ -56,12 +65,19 @@ export function buildLayout(m) {
     h('div.match-body', {},
       h('div.board-wrap', {}, boardHost, zoom, banner, tray),
       h('aside.side-panel#side-panel', { 'aria-label': t('match.playersAndLog') },
-        h('h2.visually-hidden', t('match.players')), playersBox, infoBox,
+        panelLang, h('h2.visually-hidden', t('match.players')), playersBox, infoBox,
         h('h2.log-title', t('match.log')), logList,
         h('div.panel-links', {},
           h('button.btn.small.secondary', { type: 'button', onclick: m.share }, t('match.copyWatch')),
           h('button.btn.small.secondary', { type: 'button', onclick: m.showKeys }, t('match.keysTitle')),
           h('a.btn.small.ghost', { href: '#/lobbies' }, t('match.backToTables'))))),
     endLayer, announcer);
+  if (reopenPanel) {
+    reopenPanel = false;
+    section.classList.add('panel-open');
+    panelToggle.setAttribute('aria-expanded', 'true');
+    const select = panelLang.querySelector('select');
+    setTimeout(() => { if (select.isConnected) select.focus(); }, 0);
+  }
   return { announcer, section, title, statusLine, banner, boardHost, tray, playersBox, infoBox, logList, endLayer, scoreStrip, panelToggle };
 }
