@@ -236,8 +236,10 @@ def test_a_spectator_scrolls_back_through_a_live_match(
         context.close()
 
 
-def test_sign_out_everywhere_keeps_this_device(server: str, browser: Any, artifacts: Path) -> None:
-    user = f"eve{secrets.token_hex(3)}"
+def _registered(browser: Any, server: str, user: str) -> tuple[Any, Any, list[str]]:
+    """A new browser context whose page registered ``user`` (on its profile now); returns the
+    context, the page and the list its page errors are collected in.
+    """
     context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 860})
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
@@ -250,6 +252,16 @@ def test_sign_out_everywhere_keeps_this_device(server: str, browser: Any, artifa
         page.fill("#reg-password", PASSWORD)
         page.click("#register-submit")
         page.wait_for_selector("#profile-name")
+    except BaseException:
+        context.close()
+        raise
+    return context, page, errors
+
+
+def test_sign_out_everywhere_keeps_this_device(server: str, browser: Any, artifacts: Path) -> None:
+    user = f"eve{secrets.token_hex(3)}"
+    context, page, errors = _registered(browser, server, user)
+    try:
         # Another device logs in.
         with httpx.Client(base_url=server, timeout=30) as http:
             body = {"username": user, "password": PASSWORD}
@@ -274,17 +286,8 @@ def test_logging_out_ends_this_devices_session(server: str, browser: Any, artifa
     the server (a copy of it is worthless); the account's other device stays signed in.
     """
     user = f"lou{secrets.token_hex(3)}"
-    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 860})
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context, page, errors = _registered(browser, server, user)
     try:
-        page.goto("/#/account")
-        page.fill("#reg-username", user)
-        page.fill("#reg-password", PASSWORD)
-        page.click("#register-submit")
-        page.wait_for_selector("#profile-name")
         held = page.evaluate("localStorage.getItem('carcassonne.token')")
         with httpx.Client(base_url=server, timeout=30) as http:
             body = {"username": user, "password": PASSWORD}
