@@ -517,7 +517,7 @@ def main() -> int:
             )
         ):
             what = f"bare pipeline, {args.bare}" if args.bare else str(args.root)
-            jemalloc = allocator_env({}, args.allocator, find_jemalloc()) is not None
+            jemalloc = allocator_env(os.environ, args.allocator, find_jemalloc()) is not None
             print(
                 f"server {url} ({what}, {'jemalloc' if jemalloc else 'pymalloc'})  "
                 f"duration {args.duration}s after warm-up"

@@ -13,6 +13,7 @@ expiry.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 import time
@@ -22,6 +23,7 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import ended_sessions, players, utcnow
@@ -119,13 +121,11 @@ class Tokens:
         player_id, generation, _, _ = self.claims(token)
         return player_id, generation
 
-    def session(self, token: str) -> tuple[str | None, float]:
-        """``(session, issued)`` of a token: the login it belongs to (None: a guest's token or
-        one issued before sessions existed) and when it was issued (seconds since the epoch).
-        Raises :class:`Unauthorized` like :meth:`verify`.
+    def session(self, token: str) -> str | None:
+        """The login a token belongs to (None: a guest's token, or one issued before sessions
+        existed). Raises :class:`Unauthorized` like :meth:`verify`.
         """
-        _, _, session, issued = self.claims(token)
-        return session, issued
+        return self.claims(token)[2]
 
     def renewal(self, token: str) -> str | None:
         """A fresh token for the same player and generation when ``token`` (valid) is older
@@ -185,15 +185,11 @@ class Revocations:
         if hit is not None and (hit[0] or self._clock() - hit[1] < self._ttl):
             return hit[0]
         async with self._db.reading() as conn:
-            found = (
-                await conn.execute(
-                    select(ended_sessions.c.session).where(ended_sessions.c.session == session)
-                )
-            ).first()
+            ended = await _ended(conn, session)
         if len(self._ended) >= self._max:
             self._ended.clear()
-        self._ended[session] = (found is not None, self._clock())
-        return found is not None
+        self._ended[session] = (ended, self._clock())
+        return ended
 
     async def verify(self, token: str) -> str:
         """The player id of a valid, unrevoked token.
@@ -231,30 +227,33 @@ class Revocations:
         (older ones are pruned here). Raises :class:`Unauthorized` like :meth:`verify`.
         """
         player_id = await self.verify(token)
-        session, _ = self._tokens.session(token)
+        session = self._tokens.session(token)
         if session is None:
             return
         now = utcnow()
         expires = now + timedelta(seconds=self._tokens.lifetime)
-        async with self._db.transaction() as conn:
-            await conn.execute(delete(ended_sessions).where(ended_sessions.c.expires_at < now))
-            exists = (
-                await conn.execute(
-                    select(ended_sessions.c.session).where(ended_sessions.c.session == session)
-                )
-            ).first()
-            if exists is None:
-                await conn.execute(
-                    insert(ended_sessions).values(
-                        session=session, player_id=player_id, ended_at=now, expires_at=expires
+        # Two logouts of one session at once (two tabs, two instances): the loser's insert
+        # meets the winner's row, and the session is ended either way.
+        with contextlib.suppress(IntegrityError):
+            async with self._db.transaction() as conn:
+                await conn.execute(delete(ended_sessions).where(ended_sessions.c.expires_at < now))
+                if not await _ended(conn, session):
+                    await conn.execute(
+                        insert(ended_sessions).values(
+                            session=session, player_id=player_id, ended_at=now, expires_at=expires
+                        )
                     )
-                )
         self._ended[session] = (True, self._clock())
 
 
 def new_session() -> str:
     """A fresh session id for a login (16 hex characters)."""
     return secrets.token_hex(8)
+
+
+async def _ended(conn: AsyncConnection, session: str) -> bool:
+    query = select(ended_sessions.c.session).where(ended_sessions.c.session == session)
+    return (await conn.execute(query)).first() is not None
 
 
 async def _generation(conn: AsyncConnection, player_id: str) -> int:

@@ -264,7 +264,7 @@ def test_logging_out_ends_this_devices_session_only(api: Api, client: TestClient
     laptop = _register(client, user).json()["token"]
     phone = api.post("/api/accounts/login", username=user, password=PASSWORD)["token"]
     runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
-    renewed = runtime.tokens.issue(*runtime.tokens.read(laptop), runtime.tokens.session(laptop)[0])
+    renewed = runtime.tokens.issue(*runtime.tokens.read(laptop), runtime.tokens.session(laptop))
     assert client.get("/api/me", headers=_auth(renewed)).status_code == 200
 
     r = client.post("/api/accounts/logout", headers=_auth(laptop))

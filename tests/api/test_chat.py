@@ -11,10 +11,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
 
-from app.db.models import matches
-from tests.support.client import Api, receive
+from tests.support.client import Api, mark_finished, receive
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -44,18 +42,6 @@ def _pong(ws: Any) -> None:
     while frame["t"] == "lobby":
         frame = receive(ws)
     assert frame == {"t": "pong"}
-
-
-def _finish(client: TestClient, match_id: str) -> None:
-    rt = client.app.state.runtime  # type: ignore[attr-defined]
-
-    async def run() -> None:
-        async with rt.db.transaction() as conn:
-            await conn.execute(
-                update(matches).where(matches.c.id == match_id).values(status="finished")
-            )
-
-    client.portal.call(run)  # type: ignore[union-attr]
 
 
 def test_players_and_spectators_chat_and_spectators_stay_hidden_until_the_end(
@@ -95,7 +81,7 @@ def test_players_and_spectators_chat_and_spectators_stay_hidden_until_the_end(
         assert [_next(ws, "chat")["quick"] for ws in (a, b, c)] == ["good_game"] * 3
 
         # Once the match is over, players read the spectators' chat too, live and in history.
-        _finish(client, match_id)
+        mark_finished(client, match_id)
         _say(c, "what a game")
         assert [_next(ws, "chat")["text"] for ws in (a, b, c)] == ["what a game"] * 3
         texts = [m["text"] for m in api.get(f"/api/matches/{match_id}/chat", ann)["messages"]]

@@ -11,24 +11,10 @@ import secrets
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
 
-from app.db.models import matches
-from tests.support.client import Api
+from tests.support.client import Api, mark_finished
 
 pytestmark = pytest.mark.timeout(90)
-
-
-def _finish(client: TestClient, match_id: str) -> None:
-    rt = client.app.state.runtime  # type: ignore[attr-defined]
-
-    async def run() -> None:
-        async with rt.db.transaction() as conn:
-            await conn.execute(
-                update(matches).where(matches.c.id == match_id).values(status="finished")
-            )
-
-    client.portal.call(run)  # type: ignore[union-attr]
 
 
 def _title(entry: dict[str, object]) -> tuple[object, object]:
@@ -73,7 +59,7 @@ def test_the_hosts_name_follows_the_host(api: Api, client: TestClient) -> None:
 
     # A rematch of an unnamed match stays unnamed, hosted by the player who asked for it.
     match_id, people, _ = api.match(seats=2)
-    _finish(client, match_id)
+    mark_finished(client, match_id)
     rematch = api.post(f"/api/matches/{match_id}/rematch", people[1][2])["code"]
     assert _title(api.get(f"/api/lobbies/{rematch}")) == (None, "Ben")
 

@@ -5,6 +5,8 @@ older than the TTL (Revocations, issue 15's leftover).
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 
 from app.services import accounts, identity
@@ -82,5 +84,34 @@ def test_a_logout_reaches_another_instance_within_the_ttl(db_url: str) -> None:
         finally:
             await one.close()
             await two.close()
+
+    run_async(go)
+
+
+def test_a_logout_racing_another_ends_the_session_without_an_error(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second of two simultaneous logouts finds the row the first wrote (its own check
+    came too early): no error, the session stays ended.
+    """
+
+    async def go() -> None:
+        rt = Runtime(make_settings(db_url, None, "test-logout-race", ROOT / "frontend"))
+        try:
+            user = f"Race{secrets.token_hex(3)}"
+            _, token = await accounts.register(rt, user, "a fine password", None)
+            await rt.revocations.end_session(token)
+            other = identity.Revocations(rt.db, rt.tokens)  # another instance, nothing cached
+
+            async def too_early(conn: object, session: str) -> bool:
+                return False
+
+            monkeypatch.setattr(identity, "_ended", too_early)
+            await other.end_session(token)  # its insert meets the first one's row: no error
+            monkeypatch.undo()
+            with pytest.raises(Unauthorized, match="logged out"):
+                await identity.Revocations(rt.db, rt.tokens).verify(token)
+        finally:
+            await rt.close()
 
     run_async(go)

@@ -8,7 +8,10 @@ import json
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 from starlette.testclient import WebSocketTestSession
+
+from app.db.models import matches
 
 
 class Api:
@@ -77,3 +80,16 @@ def place_first(state: dict[str, Any]) -> dict[str, Any]:
         x, y, rotation = state["legal_placements"][0]
         return {"type": "place_tile", "at": [x, y], "rotation": rotation}
     return {"type": "pass"}
+
+
+def mark_finished(client: TestClient, match_id: str) -> None:
+    """Set a match's status to ``finished`` in the app's database (no scoring, no events)."""
+    rt = client.app.state.runtime  # type: ignore[attr-defined]
+
+    async def run() -> None:
+        async with rt.db.transaction() as conn:
+            await conn.execute(
+                update(matches).where(matches.c.id == match_id).values(status="finished")
+            )
+
+    client.portal.call(run)  # type: ignore[union-attr]
