@@ -26,7 +26,11 @@ RUN useradd --system --uid 10001 carcassonne && mkdir -p var && chown carcassonn
 USER carcassonne
 
 EXPOSE 8000
+# Liveness: the process answers (/healthz asks no dependency, so a database outage does not make
+# every replica "unhealthy" at once). Readiness is /readyz (docker-compose.yml's healthcheck).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
     CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2).status != 200)"
+# SIGTERM drains (DRAIN_TIMEOUT, 10 s): stop it with a longer timeout (docker stop -t 15).
+STOPSIGNAL SIGTERM
 
 CMD ["carcassonne", "serve", "--host", "0.0.0.0", "--port", "8000"]

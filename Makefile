@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-server bench-bots venv clean
+.PHONY: run test lint bench bench-server bench-bots bench-accounts soak venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -32,9 +32,19 @@ bench: $(STAMP)
 bench-server: $(STAMP)
 	$(BIN)/python benchmarks/load.py
 
+# One address floods registrations and logins: the instance's other answers during it.
+bench-accounts: $(STAMP)
+	$(BIN)/python benchmarks/account_flood.py --limits off
+	$(BIN)/python benchmarks/account_flood.py --limits production
+
 # Strength of the computer levels (duels); GAMES/THINK override the quick defaults.
 bench-bots: $(STAMP)
 	$(BIN)/python benchmarks/bots.py $(if $(GAMES),--games $(GAMES)) $(if $(THINK),--think $(THINK))
+
+# Chaos run (benchmarks/soak.py): three instances, 30 tables for 20 minutes under faults, then
+# checks; SOAK_ARGS adds options (e.g. SOAK_ARGS="--postgres private", "--short", "--seed 7").
+soak: $(STAMP)
+	$(BIN)/python benchmarks/soak.py $(SOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .pytest_cache .ruff_cache

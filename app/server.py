@@ -1,4 +1,6 @@
-"""``carcassonne serve``: migrate the database (Alembic ``upgrade head``), then run uvicorn.
+"""``carcassonne serve``: migrate the database (Alembic ``upgrade head``), then run uvicorn;
+``SIGTERM`` drains the instance first (:class:`app.serving.DrainingServer`,
+:mod:`app.services.drain`) and exits 0 within ``DRAIN_TIMEOUT``.
 
 Works in an empty folder: the embedded default database is ``var/carcassonne.db`` under the
 current directory, created on first run.
@@ -8,13 +10,19 @@ from __future__ import annotations
 
 import gc
 import logging
+import sys
+import time
 
 import uvicorn
+from fastapi import FastAPI
+from uvicorn.config import STARTUP_FAILURE
 
 from app.allocator import running_allocator
 from app.api.app import create_app
 from app.db.migrate import upgrade
-from app.serving import RedactSecrets, header_timeout_protocol, log_config
+from app.services import drain
+from app.services.runtime import Runtime
+from app.serving import DrainingServer, RedactSecrets, header_timeout_protocol, log_config
 from app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -39,7 +47,8 @@ WS_MAX_SIZE = 64 * 1024
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Apply the migrations, then serve the app on ``host:port`` until interrupted.
+    """Apply the migrations, then serve the app on ``host:port`` until ``SIGTERM`` or Ctrl-C
+    (each drains first; a second one stops at once).
 
     Raises ``pydantic.ValidationError`` on bad settings (e.g. the placeholder ``SECRET_KEY``
     outside development).
@@ -57,7 +66,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -70,3 +79,19 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
         proxy_headers=True,
         forwarded_allow_ips=settings.forwarded_allow_ips,
     )
+    server = DrainingServer(config, lambda: _drain(app), settings.drain_timeout)
+    server.run()
+    if not server.started:
+        sys.exit(STARTUP_FAILURE)
+
+
+async def _drain(app: FastAPI) -> float:
+    """SIGTERM: refuse new work, close the sockets with 1012 once the frames in flight are
+    done (app/services/drain.py); returns the seconds uvicorn may still wait for requests in
+    flight before the lifespan shutdown publishes what is left.
+    """
+    rt: Runtime = app.state.runtime
+    drain.begin(rt)
+    closed = await drain.close_sockets(rt)
+    log.warning("draining: %d sockets closed with 1012 (service restart)", closed)
+    return drain.by(rt, drain.REQUESTS) - time.monotonic()

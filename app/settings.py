@@ -12,7 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from limits import parse
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: The repository root when the app runs from a checkout (editable install, Docker image).
@@ -50,6 +51,19 @@ class Settings(BaseSettings):
     #: Guests created per minute per client address, and the bucket size.
     player_rate_per_minute: float = Field(default=60.0, gt=0)
     player_burst: int = Field(default=30, ge=1)
+    #: "Play now" seeks made per minute per token, and the bucket size.
+    seek_rate_per_minute: float = Field(default=20.0, gt=0)
+    seek_burst: int = Field(default=10, ge=1)
+    #: Polls of one's seek per second per token, and how many at once (a page polls once a second).
+    seek_poll_rate: float = Field(default=5.0, gt=0)
+    seek_poll_burst: int = Field(default=20, ge=1)
+    #: Seconds a seek stays in its pool without its holder polling it (then it expires).
+    seek_ttl: float = Field(default=15.0, gt=0)
+    #: A rated seek's rating range: ± ``seek_range`` at first, widened by ``seek_range_widen``
+    #: points per second of waiting, any rating after ``seek_range_any_after`` seconds.
+    seek_range: int = Field(default=100, ge=0)
+    seek_range_widen: float = Field(default=10.0, ge=0)
+    seek_range_any_after: float = Field(default=60.0, gt=0)
     #: Frames per second one websocket may send (every type: action, sync, ping), and how many
     #: at once. Over it: a ``rate_limited`` error frame; far over it: the socket closes (1013).
     ws_frame_rate: float = Field(default=20.0, gt=0)
@@ -61,6 +75,10 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     #: Seconds a client has to send a request's headers once its connection is open (slowloris).
     header_timeout: float = Field(default=10.0, gt=0)
+    #: Seconds a SIGTERM'd instance has to drain (refuse new work, finish the actions in
+    #: flight, publish what it committed, close its sockets with 1012) and exit; past it the
+    #: process exits anyway (app/services/drain.py).
+    drain_timeout: float = Field(default=10.0, gt=0)
     #: Addresses (comma-separated IPs or networks, ``*`` for any) whose ``X-Forwarded-For`` /
     #: ``X-Forwarded-Proto`` headers are believed: the reverse proxy's. From anyone else the
     #: headers are ignored and the connection's own address counts.
@@ -93,6 +111,21 @@ class Settings(BaseSettings):
     bot_workers: int | None = Field(default=None, ge=1)
     #: Seconds a Strong bot searches per decision (Easy and Normal answer at once).
     bot_think: float = Field(default=1.0, ge=0, le=30)
+    #: Limits in ``limits`` notation ("N/minute", "N/hour"), counted before the check
+    #: (app/services/account_limits.py): accounts registered per client address; password
+    #: attempts (login, change, delete) per username and address, and per address.
+    registrations_per_address: str = "5/hour"
+    password_attempts: str = "10/minute"
+    password_attempts_per_address: str = "30/minute"
+    #: Record replays and shuffle checks (POST /api/replay, /api/verify) per client address.
+    record_checks_per_address: str = "20/minute"
+    #: Threads that hash and check passwords (Argon2id), never the loop; calls waiting for
+    #: them past ``HASH_QUEUE`` are refused (429, "server busy").
+    hash_threads: int = Field(default=1, ge=1)
+    hash_queue: int = Field(default=64, ge=1)
+    #: Live matches with computer players started per client address / per instance.
+    bot_matches_per_address: int = Field(default=5, ge=1)
+    bot_matches_per_instance: int = Field(default=200, ge=1)
     #: Engine states kept in memory per instance (least recently used are dropped).
     state_cache_size: int = Field(default=5000, ge=1)
     #: A reconnecting client further behind than this gets a snapshot instead of the batches.
@@ -106,6 +139,20 @@ class Settings(BaseSettings):
     #: knows the tiles to come. Refused unless ``environment`` is development or test. The seed
     #: stays on the server like any other (never in a view, frame, or record).
     deck_seed: int | None = None
+
+    @field_validator(
+        "registrations_per_address",
+        "password_attempts",
+        "password_attempts_per_address",
+        "record_checks_per_address",
+    )
+    @classmethod
+    def _limits_notation(cls, value: str) -> str:
+        try:
+            parse(value)
+        except ValueError:
+            raise ValueError(f"{value!r}: a limit like '10/minute' or '5/hour'") from None
+        return value
 
     @model_validator(mode="after")
     def _refuse_placeholder_secret(self) -> Settings:

@@ -96,6 +96,10 @@ def create_app(database_url: str, redis_url: str, driver: str = "sqlalchemy") ->
     async def healthz() -> dict[str, bool]:
         return {"ok": True}
 
+    @app.get("/readyz")  # what benchmarks/load.py waits for
+    async def readyz() -> dict[str, bool]:
+        return {"ok": True}
+
     @app.post("/api/players")
     async def new_player() -> dict[str, str]:
         return {"token": secrets.token_urlsafe(16)}  # any token will do: nothing checks it

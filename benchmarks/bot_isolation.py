@@ -72,6 +72,7 @@ def _server(database_url: str, redis_url: str, think: float) -> Any:
         ACTION_BURST="1000",
         LOBBY_RATE_PER_MINUTE="100000",
         LOBBY_BURST="100000",
+        BOT_MATCHES_PER_ADDRESS="100000",
         PLAYER_RATE_PER_MINUTE="1000000",
         PLAYER_BURST="100000",
         ABANDON_AFTER="1",
@@ -83,7 +84,7 @@ def _server(database_url: str, redis_url: str, think: float) -> Any:
     try:
         for _ in range(150):
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
                     break
             time.sleep(0.1)
         else:

@@ -328,6 +328,7 @@ def _server(
         ACTION_BURST="1000",
         LOBBY_RATE_PER_MINUTE="100000",
         LOBBY_BURST="100000",
+        BOT_MATCHES_PER_ADDRESS="100000",
         PLAYER_RATE_PER_MINUTE="1000000",
         PLAYER_BURST="100000",
         ABANDON_AFTER="3600",
@@ -355,7 +356,7 @@ def _server(
     try:
         for _ in range(600):
             try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
                     break
             except httpx.HTTPError:
                 pass

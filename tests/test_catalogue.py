@@ -1,11 +1,11 @@
 """The client's message catalogue (``frontend/js/i18n/``) is complete in every language.
 
 Node loads each part the way the browser does (``import`` of the ES module); the parts are the
-ones ``frontend/js/i18n.js`` imports, so a new part is checked as soon as it is wired in. Checks:
-every English key exists in German and French with the same shape (plural entries stay plural),
-a translation uses no placeholder the English lacks, neither language has keys English lacks,
-and no key is written twice — in one file or across the parts of one language (the merge would
-silently keep the last one).
+ones each ``frontend/js/i18n/catalogue.<lang>.js`` imports, so a new part is checked as soon as
+it is wired in. Checks: every English key exists in German and French with the same shape
+(plural entries stay plural), a translation uses no placeholder the English lacks, neither
+language has keys English lacks, and no key is written twice — in one file or across the parts
+of one language (the merge would silently keep the last one).
 """
 
 from __future__ import annotations
@@ -38,14 +38,21 @@ process.stdout.write(JSON.stringify(out));
 
 
 def _parts() -> dict[str, list[Path]]:
-    """``{lang: [part files]}`` in the order ``i18n.js`` imports them."""
-    source = I18N.read_text(encoding="utf-8")
-    found = re.findall(r"^import \w+ from '\./(i18n/[\w.]+\.js)';", source, re.MULTILINE)
-    parts: dict[str, list[Path]] = {lang: [] for lang in LANGS}
-    for rel in found:
-        lang = rel.rsplit(".", 2)[-2].split("/")[-1]
-        parts[lang].append(I18N.parent / rel)
+    """``{lang: [part files]}`` in the order each ``i18n/catalogue.<lang>.js`` imports them."""
+    parts: dict[str, list[Path]] = {}
+    for lang in LANGS:
+        whole = I18N.parent / "i18n" / f"catalogue.{lang}.js"
+        found = re.findall(
+            r"^import \w+ from '\./([\w.]+\.js)';", whole.read_text(encoding="utf-8"), re.MULTILINE
+        )
+        parts[lang] = [whole.parent / rel for rel in found]
     return parts
+
+
+def test_i18n_loads_the_three_catalogues() -> None:
+    source = I18N.read_text(encoding="utf-8")
+    for lang in LANGS:
+        assert f"import('./i18n/catalogue.{lang}.js')" in source
 
 
 @pytest.fixture(scope="module")

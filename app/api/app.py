@@ -1,4 +1,5 @@
-"""The FastAPI application: routers, error shapes, health, metrics and the static frontend.
+"""The FastAPI application: routers, error shapes, health (``/healthz`` liveness, ``/readyz``
+readiness), metrics, refusal while draining, and the static frontend.
 
 ``create_app(settings)`` builds one app with its own :class:`Runtime` (started by the lifespan),
 so tests can run several apps side by side. Every error leaves as
@@ -7,8 +8,10 @@ so tests can run several apps side by side. Every error leaves as
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator
+import math
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -17,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from app.api import (
     routes_chat,
@@ -24,14 +28,19 @@ from app.api import (
     routes_lobbies,
     routes_matches,
     routes_players,
+    routes_seeks,
     routes_ws,
 )
 from app.api.body_limit import BodySizeLimit
+from app.api.database_retry import RetryWhileDatabaseRestarts
 from app.api.deps import RuntimeDep
+from app.api.draining import RefuseWhileDraining
 from app.api.errors import http_status
-from app.api.static import static_app
+from app.api.static import GZIP_LEVEL, MIN_GZIP_BYTES, static_app
+from app.db.errors import is_database_unavailable
 from app.engine import EngineError
-from app.services.errors import ServiceError
+from app.services import drain
+from app.services.errors import RateLimited, ServiceError
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS
 from app.settings import Settings, get_settings
@@ -64,6 +73,18 @@ def _validation_message(exc: RequestValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg"))
 
 
+#: Seconds ``/readyz`` waits for the database and the broker to answer.
+PING_TIMEOUT = 2.0
+
+
+async def _answers(ping: Coroutine[Any, Any, bool]) -> bool:
+    """The ping's answer, False when it takes longer than :data:`PING_TIMEOUT`."""
+    try:
+        return await asyncio.wait_for(ping, PING_TIMEOUT)
+    except TimeoutError:
+        return False
+
+
 def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> FastAPI:
     """A new app. ``with_loops``: run the background loops (bot sweep, heartbeats)."""
     settings = settings or get_settings()
@@ -76,6 +97,8 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         try:
             yield
         finally:
+            if runtime.draining:  # a restart: publish everything before letting go
+                await drain.finish(runtime)
             await runtime.close()
 
     app = FastAPI(
@@ -88,6 +111,11 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        retry = getattr(exc, "retry_after", None)
+        if isinstance(exc, RateLimited) and retry is not None:
+            wait = max(1, math.ceil(retry))
+            body = {"error": {"code": exc.code, "message": exc.message, "retry_after": wait}}
+            return JSONResponse(body, status_code=429, headers={"Retry-After": str(wait)})
         return _error(http_status(exc), exc.code, exc.message)
 
     @app.exception_handler(EngineError)
@@ -105,23 +133,51 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
 
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        if is_database_unavailable(exc):  # a restart or failover: nothing done, try again
+            log.warning("request refused, the database is unavailable: %s", exc)
+            body = {
+                "error": {
+                    "code": "unavailable",
+                    "message": "the database is restarting: try again in a moment",
+                    "retry_after": 1,
+                }
+            }
+            return JSONResponse(body, status_code=503, headers={"Retry-After": "1"})
         log.exception("unexpected error", exc_info=exc)
         return _error(500, "internal", "something went wrong on our side")
 
+    # JSON and static files over ~1 KB, gzip when asked (websocket scopes pass through as they are).
+    app.add_middleware(RetryWhileDatabaseRestarts)  # the innermost: a request waits for a restart
+    app.add_middleware(GZipMiddleware, minimum_size=MIN_GZIP_BYTES, compresslevel=GZIP_LEVEL)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RefuseWhileDraining)  # the outermost: a draining instance reads nothing
     app.include_router(routes_players.router)
     app.include_router(routes_lobbies.router)
+    app.include_router(routes_seeks.router)
     app.include_router(routes_matches.router)
     app.include_router(routes_ws.router)
     app.include_router(routes_chat.router)
     app.include_router(routes_community.router)
 
     @app.get("/healthz", tags=["ops"])
-    async def healthz(rt: RuntimeDep) -> JSONResponse:
-        """``{"ok", "database", "broker"}``; 503 when either is unreachable."""
-        db_ok = await rt.db.ping()
-        broker_ok = await rt.broker.ping()
-        body: dict[str, Any] = {"ok": db_ok and broker_ok, "database": db_ok, "broker": broker_ok}
+    async def healthz() -> dict[str, bool]:
+        """Liveness: ``{"ok": true}`` whenever the process answers (no dependency is asked;
+        a draining instance is alive too).
+        """
+        return {"ok": True}
+
+    @app.get("/readyz", tags=["ops"], responses={503: {"description": "not ready"}})
+    async def readyz(rt: RuntimeDep) -> JSONResponse:
+        """Readiness: ``{"ok", "database", "broker", "draining"}``; 503 when the database or
+        the broker does not answer within :data:`PING_TIMEOUT` s, or the instance drains.
+        """
+        db_ok, broker_ok = await asyncio.gather(_answers(rt.db.ping()), _answers(rt.broker.ping()))
+        body: dict[str, Any] = {
+            "ok": db_ok and broker_ok and not rt.draining,
+            "database": db_ok,
+            "broker": broker_ok,
+            "draining": rt.draining,
+        }
         return JSONResponse(body, status_code=200 if body["ok"] else 503)
 
     @app.get("/metrics", tags=["ops"], response_class=Response)

@@ -20,7 +20,8 @@ ERRORS: dict[int, str] = {
     "`illegal_placement`, `illegal_follower`, `game_over`)",
     413: "`validation_error`: the request body is over MAX_BODY_BYTES",
     422: "`validation_error` (or `invalid_action`, `invalid_options`): malformed request",
-    429: "`rate_limited`: too many requests from this token or address; retry later",
+    429: "`rate_limited`: too many requests from this token or address; retry later (after "
+    "`Retry-After` seconds when the answer has that header)",
 }
 
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response
@@ -30,8 +31,11 @@ from app.api.schemas_community import (
     TokenOut,
     Verdict,
 )
+from app.bots.pool import Busy
 from app.services import accounts, history, ratings, reads, replays, shuffle
-from app.services.errors import ValidationFailed
+from app.services.errors import RateLimited, ValidationFailed
+from app.services.runtime import Runtime
+from app.services.socket_revocation import close_ended_session
 
 router = APIRouter(prefix="/api", tags=["accounts and history"])
 
@@ -45,13 +49,20 @@ def _client(request: Request) -> str:
 
 
 @router.post(
-    "/accounts", status_code=201, response_model=AccountCreated, responses=errors(401, 409, 413)
+    "/accounts",
+    status_code=201,
+    response_model=AccountCreated,
+    responses=errors(401, 409, 413, 429),
 )
-async def register(body: Credentials, rt: RuntimeDep, guest: OptionalPlayer) -> dict[str, Any]:
+async def register(
+    body: Credentials, rt: RuntimeDep, guest: OptionalPlayer, request: Request
+) -> dict[str, Any]:
     """Create an account. With a guest's bearer token the guest becomes the account and keeps
-    its matches and name; without one a new player named after the username is made.
+    its matches and name (the guest token is revoked: use the one returned); without one a new
+    player named after the username is made. Limited per client address (429).
     """
-    account, token = await accounts.register(rt, body.username, body.password, guest)
+    client = _client(request)
+    account, token = await accounts.register(rt, body.username, body.password, client, guest)
     return {"account": account, "token": token}
 
 
@@ -71,13 +82,21 @@ async def me(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
 
 
 @router.post(
-    "/accounts/password", status_code=204, response_class=Response, responses=errors(401, 413)
+    "/accounts/password",
+    status_code=204,
+    response_class=Response,
+    responses=errors(401, 413, 429),
 )
-async def change_password(body: PasswordChange, rt: RuntimeDep, player: CurrentPlayer) -> Response:
-    """Change the caller's password (the current one is checked). Every other device is signed
-    out; the caller's fresh token comes in the ``X-Renewed-Token`` header.
+async def change_password(
+    body: PasswordChange, rt: RuntimeDep, player: CurrentPlayer, request: Request
+) -> Response:
+    """Change the caller's password (the current one is checked, limited like logins). Every
+    other device is signed out and its sockets closed; the caller's fresh token comes in the
+    ``X-Renewed-Token`` header.
     """
-    token = await accounts.change_password(rt, player, body.password, body.new_password)
+    token = await accounts.change_password(
+        rt, player, body.password, body.new_password, _client(request)
+    )
     return Response(status_code=204, headers={RENEWED_TOKEN_HEADER: token})
 
 
@@ -87,7 +106,11 @@ async def logout(rt: RuntimeDep, token: BearerToken) -> Response:
     too) are refused from now on (other instances within 5 s). A guest's token has no session:
     nothing changes on the server (the client forgets it).
     """
+    player = await rt.revocations.verify(token)
     await rt.revocations.end_session(token)
+    session = rt.tokens.session(token)
+    if session is not None:  # its sockets here close now; elsewhere within seconds
+        await close_ended_session(rt, player, session)
     return Response(status_code=204)
 
 
@@ -105,13 +128,18 @@ async def sign_out_everywhere(
 
 
 @router.post(
-    "/accounts/delete", status_code=204, response_class=Response, responses=errors(401, 413)
+    "/accounts/delete",
+    status_code=204,
+    response_class=Response,
+    responses=errors(401, 413, 429),
 )
-async def delete_account(body: PasswordConfirm, rt: RuntimeDep, player: CurrentPlayer) -> Response:
-    """Delete the caller's account (password checked). Matches stay, the name becomes
-    "Deleted player"; ratings are removed.
+async def delete_account(
+    body: PasswordConfirm, rt: RuntimeDep, player: CurrentPlayer, request: Request
+) -> Response:
+    """Delete the caller's account (password checked, limited like logins). Matches stay, the
+    name becomes "Deleted player"; ratings are removed.
     """
-    await accounts.delete_account(rt, player, body.password)
+    await accounts.delete_account(rt, player, body.password, _client(request))
     return Response(status_code=204)
 
 
@@ -184,6 +212,7 @@ async def match_replay(
     out["id"] = match_id
     out["commitment"] = await shuffle.commitment_of(rt, match_id)
     out["rating_changes"] = await ratings.changes(rt, match_id)
+    out["verdict"] = record.get("verdict")
     return out
 
 
@@ -198,10 +227,29 @@ async def fairness(
     return await shuffle.public(rt, match_id)
 
 
-@router.get("/matches/{match_id}/ratings", responses=errors(404))
-async def match_ratings(match_id: MatchId, rt: RuntimeDep) -> dict[str, Any]:
-    """Rating changes of a rated match (empty until settled or when unrated)."""
-    return {"changes": await ratings.changes(rt, match_id)}
+@router.get("/matches/{match_id}/ratings", responses=errors(401, 403, 404))
+async def match_ratings(
+    match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
+) -> dict[str, Any]:
+    """``{"changes", "unrated", "verdict"}``: the rating changes of a rated match (empty until
+    settled or when unrated), why a rated table's match ended unrated (``"not_played"``) or
+    null, and the match's verdict (places, winners, who left; null until settled).
+    Visible to whoever may watch the match (a private one: its seats, or its invite code).
+    """
+    await reads.get_match(rt, match_id, player, code)  # exists and may be watched
+    return {
+        "changes": await ratings.changes(rt, match_id),
+        "unrated": await ratings.unrated_of(rt, match_id),
+        "verdict": await history.verdict_of(rt, match_id),
+    }
+
+
+async def _offloaded(rt: Runtime, fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+    """``fn(*args)`` in a worker process; a busy pool is a 429 with a time to retry."""
+    try:
+        return await rt.bots.offload(fn, *args)
+    except Busy as exc:
+        raise RateLimited(str(exc), retry_after=5) from None
 
 
 def _record_body(record: Any) -> Any:
@@ -210,22 +258,29 @@ def _record_body(record: Any) -> Any:
     return record
 
 
-@router.post("/replay", responses=errors(413))
-async def replay_file(rt: RuntimeDep, record: Annotated[Any, Body()]) -> dict[str, Any]:
+@router.post("/replay", responses=errors(413, 429))
+async def replay_file(
+    rt: RuntimeDep, record: Annotated[Any, Body()], request: Request
+) -> dict[str, Any]:
     """Any ``carcassonne-record/1`` cut into steps. An invalid record: 422 ``invalid_record``
-    naming the move and the reason.
+    naming the move and the reason. Replayed off the event loop; limited per client address.
     """
-    out = replays.steps(_record_body(record))
+    await rt.account_limits.replay(_client(request))
+    out = await _offloaded(rt, replays.steps, _record_body(record))
     out["record"] = record
     return out
 
 
-@router.post("/verify", response_model=Verdict, responses=errors(413))
+@router.post("/verify", response_model=Verdict, responses=errors(413, 429))
 async def verify(
+    rt: RuntimeDep,
     record: Annotated[Any, Body()],
+    request: Request,
     commitment: Annotated[str | None, Query(pattern=r"^[0-9a-f]{64}$")] = None,
 ) -> dict[str, Any]:
     """Check a finished record's shuffle: the commitment, every drawn tile against the
     committed deck, and every move. ``commitment``: the one you saw published, if you kept it.
+    Checked off the event loop; limited per client address.
     """
-    return replays.verify(_record_body(record), commitment)
+    await rt.account_limits.replay(_client(request))
+    return await _offloaded(rt, replays.verify, _record_body(record), commitment)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Request
 
 from app.api.deps import CurrentPlayer, RuntimeDep
 from app.api.responses import errors
@@ -40,6 +40,7 @@ async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[
         private=body.private,
         rated=body.rated,
         time_control=body.time_control,
+        timeout_policy=body.timeout_policy,
     )
 
 
@@ -59,7 +60,9 @@ async def get(code: Code, rt: RuntimeDep) -> dict[str, Any]:
 async def patch(
     code: Code, body: LobbyPatch, rt: RuntimeDep, player: CurrentPlayer
 ) -> dict[str, Any]:
-    """Host only: change rules or preset, privacy, name, number of seats."""
+    """Host only: change rules or preset, privacy, name, number of seats, time control or
+    time-out policy.
+    """
     return await lobby.update_options(
         rt,
         code,
@@ -70,6 +73,7 @@ async def patch(
         name=body.name,
         max_seats=body.max_seats,
         time_control=body.time_control,
+        timeout_policy=body.timeout_policy,
     )
 
 
@@ -133,7 +137,13 @@ async def remove_bot(
     return await seats.remove_bot(rt, code, player, seat)
 
 
-@router.post("/{code}/start", response_model=Started, responses=errors(401, 403, 404, 409))
-async def start(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
-    """Host only: deal the filled seats into a match."""
-    return {"match_id": await lobby.start(rt, code, player)}
+@router.post("/{code}/start", response_model=Started, responses=errors(401, 403, 404, 409, 429))
+async def start(
+    code: Code, rt: RuntimeDep, player: CurrentPlayer, request: Request
+) -> dict[str, Any]:
+    """Host only: deal the filled seats into a match. A match with computer players is refused
+    (429) past ``BOT_MATCHES_PER_ADDRESS`` live ones from the caller's address, or
+    ``BOT_MATCHES_PER_INSTANCE`` per running instance.
+    """
+    address = request.client.host if request.client else "unknown"
+    return {"match_id": await lobby.start(rt, code, player, address)}

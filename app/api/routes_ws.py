@@ -3,22 +3,30 @@
 Parse and authorise here; the services do the rest. Every frame a client sends is validated
 (size, JSON, type, shape, action id as on REST); a bad one gets an error frame and changes
 nothing. Every frame, whatever its type, counts against the socket's frame rate
-(``WS_FRAME_RATE``/``WS_FRAME_BURST``): one over it gets a ``rate_limited`` error frame, and a
+(``WS_FRAME_RATE``/``WS_FRAME_BURST``): one over it gets a ``rate_limited`` error frame (with the
+refused action's id and ``retry_after``, the seconds until a frame would be taken), and a
 socket that keeps flooding (or stops reading its frames) is closed with 1013. Sockets are capped
 per player and per client address (``WS_SOCKETS_PER_TOKEN``/``WS_SOCKETS_PER_ADDRESS``); one
-over the cap gets a ``rate_limited`` error frame and a 1013 close.
+over the cap gets a ``rate_limited`` error frame and a 1013 close. While the instance drains
+(app/services/drain.py) frames that would write are dropped: the drain closes the socket with
+1012 right after, and the client sends them again on its next socket.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
+import time
 from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app.api.database_retry import PAUSES, WAIT_FOR
 from app.api.schemas import ACTION_ID_PATTERN, CODE_PATTERN
+from app.db.errors import RETRY_AFTER as DB_RETRY_AFTER
+from app.db.errors import is_database_unavailable
 from app.engine import EngineError
 from app.realtime.connection import Connection
 from app.realtime.protocol import (
@@ -34,12 +42,14 @@ from app.realtime.protocol import (
     error_frame,
     parse_client_frame,
 )
-from app.services import chat, clock_requests, lobby, play, sockets
+from app.services import chat, clock_requests, drain, lobby, play, sockets
 from app.services.errors import RateLimited, ServiceError, ValidationFailed
+from app.services.open_sockets import Closer
 from app.services.ratelimit import FrameBudget
 from app.services.runtime import Runtime
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 _CODE = re.compile(CODE_PATTERN)
 _ACTION_ID = re.compile(ACTION_ID_PATTERN)
@@ -59,6 +69,18 @@ async def _refuse(websocket: WebSocket, exc: ServiceError) -> None:
         await websocket.close(code, exc.code)
 
 
+async def _refuse_unavailable(websocket: WebSocket, exc: Exception) -> None:
+    """Close a socket whose database went away (a restart) with an ``unavailable`` frame and
+    1013 (try again later: the client reconnects with its back-off). Re-raises anything else.
+    """
+    if not is_database_unavailable(exc):
+        raise exc
+    log.warning("socket closed, the database is unavailable: %s", exc)
+    with contextlib.suppress(Exception):
+        await websocket.send_text(_unavailable_frame(None))
+        await websocket.close(TRY_AGAIN_LATER, "database unavailable: reconnect")
+
+
 async def _close_flooded(websocket: WebSocket, reason: str) -> None:
     # The client may not be reading: never wait long for the close handshake.
     with contextlib.suppress(Exception):
@@ -69,8 +91,24 @@ def _address(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client else "unknown"
 
 
-async def _identify(rt: Runtime, token: str | None) -> str | None:
-    return await rt.revocations.verify(token) if token else None
+async def _identify(rt: Runtime, token: str | None) -> tuple[str | None, int, str | None]:
+    """``(player, generation, session)`` of a valid token, ``(None, 0, None)`` without one."""
+    if not token:
+        return None, 0, None
+    player = await rt.revocations.verify(token)
+    _, generation, session, _ = rt.tokens.claims(token)
+    return player, generation, session
+
+
+def _closer(websocket: WebSocket) -> Closer:
+    """How :class:`~app.services.open_sockets.OpenSockets` closes this socket (revoked)."""
+
+    async def close(frame: str, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await websocket.send_text(frame)
+        await websocket.close(code, reason)
+
+    return close
 
 
 def _since(raw: str | None) -> int | None:
@@ -92,6 +130,19 @@ async def _receive_text(websocket: WebSocket) -> str | None:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return "\x00"  # rejected by the parser as not JSON
+
+
+def _action_id(text: str) -> str | None:
+    """The client action id of an action frame (well-formed, id as on REST), else None: a
+    refused frame's error names the action it refuses.
+    """
+    try:
+        frame = parse_client_frame(text)
+    except FrameError:
+        return None
+    if isinstance(frame, ActionFrame) and frame.id is not None and _ACTION_ID.fullmatch(frame.id):
+        return frame.id
+    return None
 
 
 async def _chat(
@@ -121,7 +172,15 @@ async def _frames(
         if not budget.take():
             if not budget.forgive():
                 raise Flooded("too many frames")
-            conn.push(None, error_frame("rate_limited", "too many frames: slow down"))
+            conn.push(
+                None,
+                error_frame(
+                    "rate_limited",
+                    "too many frames: slow down",
+                    _action_id(text),
+                    retry_after=budget.retry_after(),
+                ),
+            )
             continue
         try:
             frame = parse_client_frame(text)
@@ -149,15 +208,20 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     try:
         if not _CODE.fullmatch(match_id):
             raise ValidationFailed("malformed match id")
-        player = await _identify(rt, params.get("token"))
+        player, generation, session = await _identify(rt, params.get("token"))
         since = _since(params.get("since"))
         code = params.get("code")
-        with rt.socket_caps.hold(player, _address(websocket)):
+        with (
+            rt.socket_caps.hold(player, _address(websocket)),
+            rt.open_sockets.hold(player, generation, session, _closer(websocket)),
+        ):
             await _serve_match_socket(rt, websocket, match_id, player, code, since)
     except ServiceError as exc:
         await _refuse(websocket, exc)
     except WebSocketDisconnect:
         pass
+    except Exception as exc:
+        await _refuse_unavailable(websocket, exc)
 
 
 async def _serve_match_socket(
@@ -177,31 +241,87 @@ async def _serve_match_socket(
         rt.metrics.websockets.labels("match").inc()
         try:
             async for frame in _frames(websocket, conn, rt.frame_budget()):
-                if isinstance(frame, ActionFrame):
-                    if seat is None or player is None:
-                        conn.push(
-                            None, error_frame("not_seated", "spectators cannot act", frame.id)
-                        )
-                        continue
-                    try:
-                        await rt.action_limiter.hit(player)
-                        await play.submit_action(rt, match_id, player, frame.v, frame.id, frame.d)
-                    except (ServiceError, EngineError) as exc:
-                        conn.push(None, error_frame(exc.code, exc.message, frame.id))
-                elif isinstance(frame, ChatFrame):
-                    await _chat(rt, conn, "match", match_id, player, frame)
-                elif isinstance(frame, SyncFrame):
+                if isinstance(frame, SyncFrame):
                     conn.request_sync(frame.since)
-                else:
-                    await _clock_request(
-                        rt, conn, match_id, player if seat is not None else None, frame
-                    )
+                    continue
+                with drain.taking(rt) as taken:
+                    if not taken:  # draining: closed with 1012 in a moment, sent again after
+                        continue
+                    if isinstance(frame, ActionFrame):
+                        await _action(rt, conn, match_id, player, seat, frame)
+                    elif isinstance(frame, ChatFrame):
+                        await _chat(rt, conn, "match", match_id, player, frame)
+                    else:
+                        await _clock_request(
+                            rt, conn, match_id, player if seat is not None else None, frame
+                        )
         except WebSocketDisconnect:
             pass
         except Flooded as exc:
             await _close_flooded(websocket, str(exc))
         finally:
             rt.metrics.websockets.labels("match").dec()
+
+
+async def _action(
+    rt: Runtime,
+    conn: Connection,
+    match_id: str,
+    player: str | None,
+    seat: int | None,
+    frame: ActionFrame,
+) -> None:
+    """An ``action`` frame: the one write path decides; refusals become error frames."""
+    if seat is None or player is None:
+        conn.push(None, error_frame("not_seated", "spectators cannot act", frame.id))
+        return
+    try:
+        await rt.action_limiter.hit(player)
+        await _submit_waiting_for_database(rt, match_id, player, frame)
+    except (ServiceError, EngineError) as exc:
+        retry = exc.retry_after if isinstance(exc, RateLimited) else None
+        conn.push(None, error_frame(exc.code, exc.message, frame.id, retry_after=retry))
+    except Exception as exc:
+        if not is_database_unavailable(exc):
+            raise
+        # Not applied (no commit, or the retries ran out): the client sends it again.
+        log.warning("action refused, the database is unavailable: %s", exc)
+        conn.push(None, _unavailable_frame(frame.id))
+
+
+async def _submit_waiting_for_database(
+    rt: Runtime, match_id: str, player: str, frame: ActionFrame
+) -> None:
+    """``play.submit_action``, tried again while the database restarts (as REST requests are:
+    app/api/database_retry.py) when the action has a client id — an attempt that did commit is
+    then recognised by it, never applied twice. Raises what the last attempt raised.
+    """
+    started = time.monotonic()
+    attempt = 0
+    while True:
+        try:
+            await play.submit_action(rt, match_id, player, frame.v, frame.id, frame.d)
+            return
+        except Exception as exc:
+            pause = PAUSES[min(attempt, len(PAUSES) - 1)]
+            if (
+                frame.id is None
+                or not is_database_unavailable(exc)
+                or time.monotonic() - started + pause > WAIT_FOR
+            ):
+                raise
+            attempt += 1
+            await asyncio.sleep(pause)
+
+
+def _unavailable_frame(action_id: str | None) -> str:
+    """The error frame for a frame refused because the database is unavailable (a restart)."""
+    return error_frame(
+        "unavailable",
+        "the database is restarting: try again in a moment",
+        action_id,
+        retry_after=DB_RETRY_AFTER,
+    )
 
 
 async def _clock_request(
@@ -229,13 +349,18 @@ async def lobby_socket(websocket: WebSocket, code: str) -> None:
     try:
         if not _CODE.fullmatch(code):
             raise ValidationFailed("malformed lobby code")
-        player = await _identify(rt, websocket.query_params.get("token"))
-        with rt.socket_caps.hold(player, _address(websocket)):
+        player, generation, session = await _identify(rt, websocket.query_params.get("token"))
+        with (
+            rt.socket_caps.hold(player, _address(websocket)),
+            rt.open_sockets.hold(player, generation, session, _closer(websocket)),
+        ):
             await _serve_lobby_socket(rt, websocket, code, player)
     except ServiceError as exc:
         await _refuse(websocket, exc)
     except WebSocketDisconnect:
         pass
+    except Exception as exc:
+        await _refuse_unavailable(websocket, exc)
 
 
 async def _serve_lobby_socket(
@@ -247,7 +372,9 @@ async def _serve_lobby_socket(
         try:
             async for frame in _frames(websocket, conn, rt.frame_budget()):
                 if isinstance(frame, ChatFrame):
-                    await _chat(rt, conn, "lobby", code, player, frame)
+                    with drain.taking(rt) as taken:
+                        if taken:
+                            await _chat(rt, conn, "lobby", code, player, frame)
                 else:
                     conn.push(
                         None,

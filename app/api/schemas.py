@@ -114,6 +114,11 @@ class Rules(Strict):
 #: "seconds": 60}``, ``{"kind": "fischer", "bank": 300, "increment": 10}``, ``{"kind":
 #: "correspondence", "days": 1}``; checked by the service, whose 422 names the field.
 TimeControlIn = Annotated[dict[str, Any], Field(description="a time control (docs/API.md)")]
+#: What happens at zero (docs/API.md § Clocks): ``{"kind": "computer"}`` (default), ``{"kind":
+#: "skip"}``, ``{"kind": "handover", "after": 1..5}``; checked by the service (422 names the field).
+TimeoutPolicyIn = Annotated[
+    dict[str, Any], Field(description="a time-out policy (docs/API.md § Clocks)")
+]
 
 
 class NewLobby(Strict):
@@ -126,6 +131,7 @@ class NewLobby(Strict):
     private: bool = False
     rated: bool = Field(False, description="accounts only, a standard preset, no computers")
     time_control: TimeControlIn | None = None
+    timeout_policy: TimeoutPolicyIn | None = None
 
 
 class LobbyPatch(Strict):
@@ -137,6 +143,7 @@ class LobbyPatch(Strict):
     name: Annotated[str, Field(min_length=1, max_length=64)] | None = None
     max_seats: Annotated[int, Field(ge=2, le=5)] | None = None
     time_control: TimeControlIn | None = None
+    timeout_policy: TimeoutPolicyIn | None = None
 
 
 Level = Literal["easy", "normal", "strong"]
@@ -192,6 +199,9 @@ class LobbyOut(BaseModel):
     rated: bool = False
     time_control: dict[str, Any]
     time_label: str
+    timeout_policy: dict[str, Any] = Field(
+        default_factory=lambda: {"kind": "computer"}, description="what happens at zero"
+    )
     at_zero: str
 
 
@@ -213,6 +223,57 @@ class LobbyList(BaseModel):
 
     lobbies: list[LobbyOut]
     matches: list[LiveMatchOut]
+
+
+class NewSeek(Strict):
+    """``POST /api/seeks``: the pool to wait in ("Play now")."""
+
+    players: Annotated[int, Field(ge=2, le=5)] = 2
+    preset: Preset = "standard"
+    rated: bool = Field(False, description="accounts only; paired within a widening range")
+    time_control: TimeControlIn | None = None
+
+
+class RatingRange(BaseModel):
+    """The ratings a waiting rated seek accepts now (it widens while waiting)."""
+
+    low: int
+    high: int
+
+
+class SeekOut(BaseModel):
+    """A seek, as its holder sees it when polling ``GET /api/seeks/{id}``."""
+
+    id: str
+    status: Literal["open", "matched", "cancelled", "expired"]
+    players: int
+    preset: str
+    rated: bool
+    time_control: dict[str, Any]
+    time_label: str
+    rating: int | None
+    range: RatingRange | None
+    waiting: int = Field(description="open seeks in this pool now (this one included)")
+    match_id: str | None
+    poll_within: float = Field(description="seconds: a seek not polled that long expires")
+
+
+class SeekPool(BaseModel):
+    """One pool of ``GET /api/seeks``."""
+
+    players: int
+    preset: str
+    rated: bool
+    time_control: dict[str, Any]
+    time_label: str
+    waiting: int
+
+
+class SeekQueue(BaseModel):
+    """``GET /api/seeks``: the pools with someone waiting, the fullest first."""
+
+    pools: list[SeekPool]
+    poll_within: float
 
 
 class Started(BaseModel):

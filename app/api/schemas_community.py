@@ -70,6 +70,8 @@ class MatchEntry(BaseModel):
     status: str
     preset: str | None
     rated: bool
+    #: Why a rated table's match ended unrated ("not_played"), else null.
+    unrated: str | None = None
     private: bool
     started_at: str
     finished_at: str | None
@@ -78,6 +80,8 @@ class MatchEntry(BaseModel):
     place: int | None
     won: bool
     left: bool
+    #: The record move a seat that left first did not play itself (null: stayed, or unknown).
+    left_at: int | None = None
     seats: list[dict[str, Any]]
     rating_change: dict[str, int] | None
 

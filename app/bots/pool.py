@@ -27,13 +27,25 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from app.bots import DEFAULT_LEVEL, LEVELS, actions_from_json, heuristic, plan_position
 from app.bots.public import public_position, redacted
 from app.engine import Action, GameState, legal_actions
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Calls of :meth:`BotPool.offload` waiting or running at once; more are refused (:class:`Busy`).
+MAX_OFFLOAD_WAITING = 64
+#: Decisions waiting for a worker or thinking at once; past it Normal decides in this process.
+MAX_DECISIONS_WAITING = 64
+
+
+class Busy(Exception):
+    """:meth:`BotPool.offload` cannot take the work now (queue full, too slow, worker died)."""
+
 
 #: Worker entry: (position, seed, level, think, not_after epoch seconds) -> action JSON list.
 Target = Callable[[dict[str, Any], int, str, float, float], list[dict[str, object]]]
@@ -121,6 +133,10 @@ class BotPool:
         self._inflight: dict[tuple[str, int], asyncio.Future[list[Action]]] = {}
         #: Matches whose due turns this instance is playing (see app.services.bot_turns).
         self.driving: set[str] = set()
+        #: Offloaded calls waiting for a worker or running (:meth:`offload`).
+        self._offload_waiting = 0
+        #: Decisions waiting for a worker or thinking.
+        self._deciding = 0
         #: Counters for logs and tests: decisions answered by a worker, and fallbacks.
         self.answered = 0
         self.fallbacks = 0
@@ -194,7 +210,45 @@ class BotPool:
                 self._plans.popitem(last=False)
         return actions
 
+    async def offload(self, fn: Callable[..., T], *args: Any, timeout: float = 20.0) -> T:
+        """``fn(*args)`` in a worker process: CPU-heavy work that is not a bot's (a record's
+        replay), never on the event loop. It waits for a free worker like a decision; past
+        :data:`MAX_OFFLOAD_WAITING` calls waiting, or after ``timeout`` seconds (the pool is
+        restarted: the worker may be stuck), raises :class:`Busy`. ``fn``'s own exceptions
+        are raised as they are (they must pickle, as the engine's do).
+        """
+        if self._offload_waiting >= MAX_OFFLOAD_WAITING:
+            raise Busy("the server is busy checking records: try again in a few seconds")
+        self._offload_waiting += 1
+        try:
+            async with self._slots:
+                loop = asyncio.get_running_loop()
+                try:
+                    return await asyncio.wait_for(
+                        loop.run_in_executor(self._pool(), fn, *args), timeout
+                    )
+                except TimeoutError:
+                    self._restart()
+                    raise Busy("that took too long: try again in a few seconds") from None
+                except BrokenProcessPool:
+                    self._restart()
+                    raise Busy("a worker failed: try again in a few seconds") from None
+        finally:
+            self._offload_waiting -= 1
+
     async def _ask(self, state: GameState, level: str, seed: int) -> list[Action]:
+        if self._deciding >= MAX_DECISIONS_WAITING:
+            # The queue is full: Normal decides here at once rather than the wait growing.
+            log.warning("bot pool queue full (%d waiting): Normal decides", self._deciding)
+            self.fallbacks += 1
+            return [heuristic.choose_action(redacted(state), random.Random(seed))]
+        self._deciding += 1
+        try:
+            return await self._ask_worker(state, level, seed)
+        finally:
+            self._deciding -= 1
+
+    async def _ask_worker(self, state: GameState, level: str, seed: int) -> list[Action]:
         position = public_position(state)
         loop = asyncio.get_running_loop()
         async with self._slots:  # queue here, not in the executor: only thinking is timed

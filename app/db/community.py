@@ -57,7 +57,12 @@ class MatchPlayer(Base):
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     preset: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: Why a match of a rated table ended unrated (``"not_played"``: a seat's own player made
+    #: fewer than a third of its moves); null otherwise. ``rated`` is then false.
+    unrated: Mapped[str | None] = mapped_column(String(32), nullable=True)
     left: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The record move (1-based) a seat that left first did not play itself; null otherwise.
+    left_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
     score: Mapped[int | None] = mapped_column(Integer, nullable=True)
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

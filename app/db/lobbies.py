@@ -9,12 +9,13 @@ adds ``FOR UPDATE`` (Postgres; SQLite serialises writers itself).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db.models import lobbies, matches, players
+from app.db.models import instance_heartbeats, lobbies, matches, players
 
 
 async def player_name(conn: AsyncConnection, player_id: str) -> str | None:
@@ -93,6 +94,31 @@ async def lobby_setup(conn: AsyncConnection, code: str) -> Any:
 async def set_rematch(conn: AsyncConnection, match_id: str, code: str) -> None:
     """Remember the rematch lobby ``code`` of match ``match_id``."""
     await conn.execute(update(matches).where(matches.c.id == match_id).values(rematch_code=code))
+
+
+async def count_live_bot_matches(
+    conn: AsyncConnection, address: str, since: datetime
+) -> tuple[int, int, int]:
+    """``(from address, everywhere, instances)``: live matches with computer seats started
+    from ``address`` and in all, and app instances that beat since ``since``.
+    """
+    live = (matches.c.status == "live") & (matches.c.bots > 0)
+    mine = (
+        await conn.execute(
+            select(func.count()).select_from(matches).where(live, matches.c.started_from == address)
+        )
+    ).scalar()
+    everywhere = (
+        await conn.execute(select(func.count()).select_from(matches).where(live))
+    ).scalar()
+    instances = (
+        await conn.execute(
+            select(func.count())
+            .select_from(instance_heartbeats)
+            .where(instance_heartbeats.c.beat_at >= since)
+        )
+    ).scalar()
+    return int(mine or 0), int(everywhere or 0), int(instances or 0)
 
 
 async def count_live_matches(conn: AsyncConnection) -> int:

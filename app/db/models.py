@@ -114,6 +114,10 @@ class Match(Base):
     #: How many committed changes were not actions (the clock changed without a move, or the
     #: match ended early): the version watch compares it (``app/services/delivery.py``).
     notes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: The client address that started the match, and its computer seats: live matches with
+    #: computer players are capped per address (``app/services/lobby.py``, ``start``).
+    started_from: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bots: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
@@ -121,6 +125,7 @@ class Match(Base):
     __table_args__ = (
         Index("ix_matches_status_private", "status", "private"),
         Index("ix_matches_next_bot_at", "next_bot_at"),
+        Index("ix_matches_started_from", "started_from", "status"),
     )
 
 
@@ -237,6 +242,43 @@ class EndedSession(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
+class Seek(Base):
+    """A "Play now" seek: one player waiting in a pool for a match (app/services/seeks.py).
+
+    ``pool`` names what the seeker accepts (players, preset, rated, time control); seeks of one
+    pool pair with each other. ``status``: ``open`` (waiting), ``matched`` (``match_id`` set),
+    ``cancelled`` or ``expired`` (its holder stopped polling: ``seen_at`` too old). At most one
+    open seek per player (a partial unique index). ``rating``: the seeker's displayed rating
+    for the preset when rated, else null.
+    """
+
+    __tablename__ = "seeks"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32))
+    pool: Mapped[str] = mapped_column(String(200))
+    players: Mapped[int] = mapped_column(Integer)
+    preset: Mapped[str] = mapped_column(String(32))
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    time_control: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        Index("ix_seeks_pool_status", "pool", "status"),
+        Index(
+            "ux_seeks_open_player",
+            "player_id",
+            unique=True,
+            postgresql_where=text("status = 'open'"),
+            sqlite_where=text("status = 'open'"),
+        ),
+    )
+
+
 players = cast(Table, Player.__table__)
 lobbies = cast(Table, Lobby.__table__)
 matches = cast(Table, Match.__table__)
@@ -246,3 +288,4 @@ chat_messages = cast(Table, ChatMessage.__table__)
 chat_mutes = cast(Table, ChatMute.__table__)
 instance_heartbeats = cast(Table, InstanceHeartbeat.__table__)
 ended_sessions = cast(Table, EndedSession.__table__)
+seeks = cast(Table, Seek.__table__)

@@ -24,6 +24,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from app.db.errors import is_database_unavailable
+
 
 def as_utc(value: datetime) -> datetime:
     """``value`` as an aware UTC datetime (SQLite hands back naive ones)."""
@@ -88,10 +90,23 @@ class Database:
                         hide_password=False
                     )
                     self._raw_pool = await asyncpg.create_pool(
-                        dsn, min_size=1, max_size=self._pool_size, reset=_no_reset
+                        dsn, min_size=0, max_size=self._pool_size, reset=_no_reset
                     )
         async with self._raw_pool.acquire() as conn:
-            yield conn
+            try:
+                yield conn
+            except BaseException as exc:
+                # A connection cut mid-operation (the database restarting) or abandoned by a
+                # cancellation must not go back to the pool in that state: the next user would
+                # get "another operation is in progress". Drop it; the pool makes a new one.
+                if isinstance(exc, asyncio.CancelledError):
+                    conn.terminate()
+                elif is_database_unavailable(exc):
+                    # The server went away (a restart): every idle connection of the pool is
+                    # as dead as this one. Drop them all, so the next use connects afresh.
+                    conn.terminate()
+                    await self._raw_pool.expire_connections()
+                raise
 
     @contextlib.asynccontextmanager
     async def writing(self) -> AsyncIterator[None]:

@@ -234,10 +234,8 @@ def _draw(s: GameState, events: list[Event]) -> None:
             s.tile = tile
             events.append(TileDrawn(s.active, tile, len(s.deck) - s.deck_pos))
             icon = TILE_TYPES[tile].icon
-            if icon:
-                wheel.spin(s, icon, events)
-                if s.phase == PLAGUE:
-                    return
+            if icon and wheel.spin(s, icon, events):
+                return  # Plague decisions first; finish_plague resumes this draw
         if placements(s, s.tile, first_only=True):
             s.phase = PLACE_TILE
             s.seat = s.active

@@ -16,7 +16,7 @@ from __future__ import annotations
 from app.engine.board import completed_cities, spot_of
 from app.engine.events import CrownReturned, Event, FollowerReturned, PigMoved
 from app.engine.scoring import award
-from app.engine.state import PLAGUE, GameState, find
+from app.engine.state import PLACE_TILE, PLAGUE, GameState, find
 from app.engine.tiles import CITY, CLOISTER, FIELD
 from app.engine.wheel_data import SEGMENTS
 
@@ -41,11 +41,12 @@ def crown_points(crowns: int, occupants: int) -> int:
     return 3
 
 
-def spin(s: GameState, icon: int, events: list[Event]) -> None:
+def spin(s: GameState, icon: int, events: list[Event]) -> bool:
     """Move the pig ``icon`` segments clockwise and resolve where it lands (§6.4 steps 1–3).
 
-    On Plague with followers on land, the state enters the ``plague`` phase and
-    :func:`finish_plague` completes the step once every decision is made.
+    Returns True when the draw must wait: the pig landed on Plague with followers on land, so
+    the state enters the ``plague`` phase and :func:`finish_plague` completes the step once
+    every decision is made. False when the segment was resolved at once.
     """
     before = s.pig
     s.pig = (s.pig + icon) % len(SEGMENTS)
@@ -56,7 +57,7 @@ def spin(s: GameState, icon: int, events: list[Event]) -> None:
         if s.plague_queue:
             s.phase = PLAGUE
             s.seat = s.plague_queue[0]
-            return
+            return True
     elif name == "fortune":
         award(
             s,
@@ -96,6 +97,7 @@ def spin(s: GameState, icon: int, events: list[Event]) -> None:
                 counts=monks,
             )
     score_crowns(s, s.pig, events)
+    return False
 
 
 def plague_order(s: GameState) -> tuple[int, ...]:
@@ -128,13 +130,17 @@ def remove_follower(s: GameState, gid: int, events: list[Event]) -> None:
 
 def finish_plague(s: GameState, events: list[Event]) -> bool:
     """After one Plague decision: move to the next seat, or score Plague's crowns and return
-    True once every decision is made.
+    True once every decision is made. Then the Plague phase is over (the caller resumes the
+    draw, which sets the next phase): a tile drawn after a discard must not find the state
+    still in ``plague`` with nobody left to decide.
     """
     s.plague_queue = tuple(seat for seat in s.plague_queue[1:] if seat in s.followers.values())
     if s.plague_queue:
         s.seat = s.plague_queue[0]
         return False
     score_crowns(s, PLAGUE_SEGMENT, events)
+    s.phase = PLACE_TILE
+    s.seat = s.active
     return True
 
 

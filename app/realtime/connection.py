@@ -21,6 +21,10 @@ log = logging.getLogger(__name__)
 Fetch = Callable[[int, int | None], Awaitable[list[tuple[int, str]]]]
 
 
+class FetchFailed(Exception):
+    """``fetch`` raised: the log could not be read (its ``__cause__`` says why)."""
+
+
 class Socket(Protocol):
     """The part of a websocket a :class:`Connection` uses."""
 
@@ -88,6 +92,34 @@ class Connection:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._writer
 
+    async def finish(self, code: int, reason: str, timeout: float) -> None:
+        """Send what the outbox holds (for at most ``timeout`` seconds), then stop and close the
+        socket with ``code`` (a drain: 1012). Never raises.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self._stopped and loop.time() < deadline:
+            writer = self._writer
+            if writer is not None and not writer.done():
+                await asyncio.wait({writer}, timeout=deadline - loop.time())
+            elif self.queue:  # not started yet (its first frames are on their way)
+                await asyncio.sleep(0.01)
+            else:
+                break
+        await self.stop()
+        with contextlib.suppress(Exception):
+            left = max(0.1, deadline - loop.time())
+            await asyncio.wait_for(self.socket.close(code, reason), left)
+
+    async def _fetch(self, after: int, upto: int | None) -> list[tuple[int, str]]:
+        assert self.fetch is not None
+        try:
+            return await self.fetch(after, upto)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            raise FetchFailed("reading the log failed") from exc
+
     def _kick(self) -> None:
         if (
             self._started
@@ -103,7 +135,7 @@ class Connection:
         if version > self.sent_v + 1 and self.sent_v >= 0 and self.fetch is not None:
             # A live frame carries a delta against the version before it: fill the gap up to
             # the latest version instead (a catch-up ends with the whole view), which covers it.
-            for v, missing in await self.fetch(self.sent_v, None):
+            for v, missing in await self._fetch(self.sent_v, None):
                 if v > self.sent_v:
                     await self.socket.send_text(missing)
                     self.sent_v = v
@@ -129,15 +161,27 @@ class Connection:
                 if kind == "sync":
                     assert version is not None
                     if self.fetch is not None:
-                        for v, text in await self.fetch(version, None):
-                            await self.socket.send_text(text)
-                            self.sent_v = max(self.sent_v, v)
+                        for v, text in await self._fetch(version, None):
+                            # What this socket was sent already is on its way to the client
+                            # (in order, on one connection): sending it again would deliver
+                            # a version twice (a client resumed after a pause asks for what
+                            # it had not read yet).
+                            if v > self.sent_v:
+                                await self.socket.send_text(text)
+                                self.sent_v = v
                 elif version is None:
                     await self.socket.send_text(frame)
                 else:
                     await self._send_versioned(version, frame)
         except asyncio.CancelledError:
             raise
+        except FetchFailed as exc:
+            # The log could not be read (the database restarting): this socket cannot be
+            # brought up to date here, so it reconnects with ``since`` and catches up then.
+            self._stopped = True
+            log.warning("catch-up failed, socket closed to reconnect: %s", exc.__cause__)
+            with contextlib.suppress(Exception):
+                await self.socket.close(1013, "catch-up failed: reconnect with since")
         except Exception as exc:  # the socket went away; the reader side cleans up
             self._stopped = True
             log.debug("writer stopped: %s", exc)

@@ -170,9 +170,19 @@ class Hub:
             self._inbox.put_nowait((-2, ""))
 
     def note_version(self, version: int) -> None:
-        """A socket joined at ``version``: nothing older needs forwarding."""
-        if self.last_v is None or version > self.last_v:
+        """A socket joined at ``version`` (its first frames were read from the database).
+
+        A new hub starts forwarding after that version. An open hub keeps its own mark — what
+        it forwarded to the sockets it already has — and, when the joiner read a newer version
+        than that (a batch committed elsewhere and still on its way here), fetches the gap for
+        them now: moving the mark would make the batch look like a duplicate when it arrives
+        and the version watch see no gap, so those sockets would miss the move. The joiner's
+        connection skips what it already has (its ``sent_v``).
+        """
+        if self.last_v is None:
             self.last_v = version
+        elif version > self.last_v:
+            self.behind(version)
 
     def deliver_note(self, frame: str, only_spectators: bool = False) -> None:
         """Push an unversioned frame (a chat message) to local sockets now: all of them, or
@@ -214,10 +224,18 @@ class Hub:
                 asyncio.get_running_loop().create_task(self._announce())
             self.presence_changed()
 
+    async def forwarded(self) -> None:
+        """Return once everything this hub was handed so far (and since) is in its sockets'
+        outboxes (a drain waits for this before it flushes them).
+        """
+        if self._pump is not None and not self._pump.done():
+            await self._inbox.join()
+
     async def _run(self) -> None:
         while True:
             item = await self._inbox.get()
             if item is None:
+                self._inbox.task_done()
                 return
             version, frame = item
             try:
@@ -249,8 +267,12 @@ class Hub:
                 self._fan_out(version, frame)
             except asyncio.CancelledError:
                 raise
+            except ConnectionError as exc:  # the log out of reach (a restart): the watch retries
+                log.warning("hub %s could not fetch version %s: %s", self.channel, version, exc)
             except Exception:
                 log.exception("hub %s failed to forward version %s", self.channel, version)
+            finally:
+                self._inbox.task_done()
 
     async def _fill(self, upto: int | None) -> None:
         if self.fetch is None or self.last_v is None:

@@ -9,6 +9,7 @@ decoding the payload.
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -204,9 +205,19 @@ def lobby_frame(lobby: dict[str, Any]) -> str:
     return dumps({"t": "lobby", "v": lobby.get("version"), "d": lobby})
 
 
-def error_frame(code: str, message: str, action_id: str | None = None) -> str:
-    """``{"t": "error", "d": {"code", "message", "id"}}``."""
-    return dumps({"t": "error", "d": {"code": code, "message": message, "id": action_id}})
+def error_frame(
+    code: str, message: str, action_id: str | None = None, *, retry_after: float | None = None
+) -> str:
+    """``{"t": "error", "d": {"code", "message", "id", "retry_after"?}}``.
+
+    ``action_id``: the client action id of the refused action frame (None for other frames);
+    ``retry_after``: seconds after which the same frame would be taken (a ``rate_limited``
+    refusal), rounded up to the millisecond.
+    """
+    data: dict[str, Any] = {"code": code, "message": message, "id": action_id}
+    if retry_after is not None:
+        data["retry_after"] = math.ceil(max(0.0, retry_after) * 1000) / 1000
+    return dumps({"t": "error", "d": data})
 
 
 PONG = '{"t":"pong"}'

@@ -5,10 +5,12 @@ player id (seats, match history, ratings) follows the account. Registering with 
 turns that guest into the account and keeps its matches. Logging in answers with a bearer token
 for the account's player (the same token family as guests', :class:`app.services.identity.Tokens`).
 
-Passwords are hashed with Argon2id through ``pwdlib``; an unknown username and a wrong password
-get the same error, and an unknown username still costs one hash so timing tells nothing.
-Failed logins are limited per username and per client address with the ``limits`` library,
-on Redis when ``REDIS_URL`` is set (so the limit holds across instances), in memory otherwise.
+Passwords are hashed with Argon2id through ``pwdlib``, on the instance's hashing threads
+(:class:`app.services.offload.Offload`), never on the event loop; an unknown username and a
+wrong password get the same error, and an unknown username still costs one hash so timing
+tells nothing. Every route that checks a password (login, change, delete) and registration
+counts the attempt first (:class:`app.services.account_limits.AccountLimits`: per username and
+address, per address, on Redis when ``REDIS_URL`` is set).
 Deleting an account keeps its matches: the player's name becomes "Deleted player" everywhere.
 """
 
@@ -16,12 +18,8 @@ from __future__ import annotations
 
 import re
 import secrets
-import weakref
 from typing import Any
 
-from limits import parse
-from limits.aio.strategies import MovingWindowRateLimiter
-from limits.storage import storage_from_string
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 from sqlalchemy import delete, insert, select, update
@@ -30,15 +28,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import accounts, match_players, ratings
 from app.db.models import matches, players, utcnow
-from app.services.errors import Conflict, NotFound, RateLimited, Unauthorized, ValidationFailed
+from app.services.errors import Conflict, NotFound, Unauthorized, ValidationFailed
 from app.services.identity import new_session
 from app.services.runtime import Runtime
+from app.services.socket_revocation import close_revoked_player
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_\-]{3,20}$")
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
 DELETED_NAME = "Deleted player"
-#: Failed logins allowed per username and per client address (``limits`` notation).
-PER_ACCOUNT, PER_CLIENT = "10/minute", "30/minute"
 _COMMON = {
     "password",
     "12345678",
@@ -60,8 +57,6 @@ _hasher = PasswordHash.recommended()
 _test_hasher = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))
 _DUMMY_HASH = _hasher.hash("not-a-real-password-" + secrets.token_hex(8))
 _TEST_DUMMY_HASH = _test_hasher.hash("not-a-real-password-" + secrets.token_hex(8))
-_limiters: weakref.WeakKeyDictionary[Runtime, MovingWindowRateLimiter] = weakref.WeakKeyDictionary()
-
 WRONG = "wrong username or password"
 
 
@@ -69,42 +64,9 @@ def _hash_for(rt: Runtime) -> PasswordHash:
     return _test_hasher if rt.settings.environment == "test" else _hasher
 
 
-def _dummy_check(rt: Runtime, password: str) -> None:
+async def _dummy_check(rt: Runtime, password: str) -> None:
     test = rt.settings.environment == "test"
-    _hash_for(rt).verify(password, _TEST_DUMMY_HASH if test else _DUMMY_HASH)
-
-
-def _limiter(rt: Runtime) -> MovingWindowRateLimiter:
-    limiter = _limiters.get(rt)
-    if limiter is None:
-        url = rt.settings.redis_url
-        if url:
-            storage = storage_from_string("async+" + url, implementation="redispy")
-        else:
-            storage = storage_from_string("async+memory://")
-        limiter = _limiters[rt] = MovingWindowRateLimiter(storage)
-    return limiter
-
-
-async def check_login_rate(rt: Runtime, username_key: str, client: str) -> None:
-    """Raise :class:`RateLimited` when the username or the client address has used up its
-    window of failed login attempts (:func:`count_failure` counts them).
-    """
-    limiter = _limiter(rt)
-    prefix = rt.settings.channel_prefix
-    if not (
-        await limiter.test(parse(PER_ACCOUNT), prefix, "login-account", username_key)
-        and await limiter.test(parse(PER_CLIENT), prefix, "login-client", client)
-    ):
-        raise RateLimited("too many failed logins: wait a minute and try again")
-
-
-async def count_failure(rt: Runtime, username_key: str, client: str) -> None:
-    """Count one failed login for the username and for the client address."""
-    limiter = _limiter(rt)
-    prefix = rt.settings.channel_prefix
-    await limiter.hit(parse(PER_ACCOUNT), prefix, "login-account", username_key)
-    await limiter.hit(parse(PER_CLIENT), prefix, "login-client", client)
+    await rt.offload.run(_hash_for(rt).verify, password, _TEST_DUMMY_HASH if test else _DUMMY_HASH)
 
 
 def clean_username(username: Any) -> str:
@@ -138,18 +100,22 @@ async def _account_of(conn: AsyncConnection, player_id: str) -> Any:
 
 
 async def register(
-    rt: Runtime, username: Any, password: Any, guest_id: str | None = None
+    rt: Runtime, username: Any, password: Any, client: str, guest_id: str | None = None
 ) -> tuple[dict[str, Any], str]:
     """Create an account; returns ``(account JSON, token)``.
 
+    ``client``: the caller's address (registrations are limited per address).
     ``guest_id``: the caller's guest player (from its token), which becomes the account and
-    keeps its matches and name; without one a new player named ``username`` is made.
-    Raises :class:`ValidationFailed` (username, password), :class:`Conflict` (username taken,
-    the guest already has an account). Nothing is created on error.
+    keeps its matches and name; without one a new player named ``username`` is made. The
+    guest's tokens are revoked (its sockets close): from now on only the account's token and
+    password get in. Raises :class:`ValidationFailed` (username, password), :class:`Conflict`
+    (username taken, the guest already has an account), :class:`RateLimited`. Nothing is
+    created on error.
     """
     username = clean_username(username)
     check_password(password, username)
-    digest = _hash_for(rt).hash(password)
+    await rt.account_limits.registration(client)
+    digest = await rt.offload.run(_hash_for(rt).hash, password)
     now = utcnow()
     try:
         async with rt.db.transaction() as conn:
@@ -162,9 +128,12 @@ async def register(
                 if await _account_of(conn, guest_id) is not None:
                     raise Conflict("you already have an account: log in instead")
                 player_id, name = guest_id, str(row.name)
+                # The guest token (and any copy of it) no longer gets in: only the account's.
+                token = await rt.revocations.revoke(conn, player_id)
             else:
                 player_id, name = secrets.token_hex(8), username
                 await conn.execute(insert(players).values(id=player_id, name=name, created_at=now))
+                token = rt.tokens.issue(player_id, 0, new_session())
             taken = (
                 await conn.execute(
                     select(accounts.c.player_id).where(accounts.c.username_key == username.lower())
@@ -184,7 +153,9 @@ async def register(
             )
     except IntegrityError:
         raise Conflict("username: already taken") from None
-    return account_json(player_id, name, username), rt.tokens.issue(player_id, 0, new_session())
+    if guest_id is not None:
+        await revoked(rt, player_id, token)
+    return account_json(player_id, name, username), token
 
 
 async def login(
@@ -192,8 +163,9 @@ async def login(
 ) -> tuple[dict[str, Any], str]:
     """Check a username and password; returns ``(account JSON, token)``.
 
-    Raises :class:`RateLimited` (too many failures for this username or client),
-    :class:`Unauthorized` with the same message for an unknown user and a wrong password.
+    Raises :class:`RateLimited` (too many attempts for this username from this address, or from
+    this address), :class:`Unauthorized` with the same message for an unknown user and a wrong
+    password.
     """
     if (
         not isinstance(username, str)
@@ -203,10 +175,10 @@ async def login(
     ):
         raise ValidationFailed("username and password: text, at most 64 and 128 characters")
     key = username.lower()
-    await check_login_rate(rt, key, client)
+    await rt.account_limits.password_attempt(key, client)
     if not USERNAME_RE.fullmatch(username):  # cannot exist: answer as for an unknown user
-        _dummy_check(rt, password)
-        await count_failure(rt, key, client)
+        await _dummy_check(rt, password)
+        await rt.account_limits.password_failed(key)
         raise Unauthorized(WRONG)
     async with rt.db.reading() as conn:
         row = (
@@ -223,12 +195,13 @@ async def login(
             )
         ).first()
     if row is None:
-        _dummy_check(rt, password)  # the same cost as a real check
-        await count_failure(rt, key, client)
+        await _dummy_check(rt, password)  # the same cost as a real check
+        await rt.account_limits.password_failed(key)
         raise Unauthorized(WRONG)
-    valid, new_hash = _hash_for(rt).verify_and_update(password, row.password_hash)
+    verify = _hash_for(rt).verify_and_update
+    valid, new_hash = await rt.offload.run(verify, password, row.password_hash)
     if not valid:
-        await count_failure(rt, key, client)
+        await rt.account_limits.password_failed(key)
         raise Unauthorized(WRONG)
     if new_hash is not None:  # parameters were raised since: store the stronger hash
         async with rt.db.transaction() as conn:
@@ -256,32 +229,56 @@ async def whoami(rt: Runtime, player_id: str) -> dict[str, Any]:
     return account_json(row.id, row.name, row.username)
 
 
-async def _verified(rt: Runtime, conn: AsyncConnection, player_id: str, password: Any) -> Any:
-    row = await _account_of(conn, player_id)
+async def revoked(rt: Runtime, player_id: str, token: str) -> None:
+    """After a committed revocation of ``player_id``'s tokens: this instance trusts no older
+    token from now on and closes their sockets here (other instances within seconds:
+    :mod:`app.services.socket_revocation`). ``token``: the new generation's token.
+    """
+    await close_revoked_player(rt, player_id, rt.tokens.claims(token)[1])
+
+
+async def _verified(rt: Runtime, player_id: str, password: Any, client: str) -> Any:
+    """The caller's account row once ``password`` is its password: the attempt counted first,
+    under the same limits as a login from ``client``; hashed off the loop, outside any
+    transaction. Raises :class:`NotFound`, :class:`RateLimited`, :class:`Unauthorized`.
+    """
+    async with rt.db.reading() as conn:
+        row = await _account_of(conn, player_id)
     if row is None:
         raise NotFound("you have no account")
-    if not isinstance(password, str) or not _hash_for(rt).verify(password, row.password_hash):
+    await rt.account_limits.password_attempt(row.username_key, client)
+    ok = (
+        isinstance(password, str)
+        and len(password) <= MAX_PASSWORD
+        and await rt.offload.run(_hash_for(rt).verify, password, row.password_hash)
+    )
+    if not ok:
+        await rt.account_limits.password_failed(row.username_key)
         raise Unauthorized("password: wrong password")
     return row
 
 
-async def change_password(rt: Runtime, player_id: str, password: Any, new_password: Any) -> str:
+async def change_password(
+    rt: Runtime, player_id: str, password: Any, new_password: Any, client: str
+) -> str:
     """Replace the caller's password after checking the current one, and sign every other
-    device out (their tokens are revoked); returns a fresh token for the caller.
+    device out (their tokens are revoked, their sockets closed); returns a fresh token for
+    the caller. ``client``: the caller's address (password checks are limited).
 
-    Raises :class:`NotFound` (no account), :class:`Unauthorized` (wrong current password),
-    :class:`ValidationFailed` (new password too weak).
+    Raises :class:`NotFound` (no account), :class:`RateLimited`, :class:`Unauthorized` (wrong
+    current password), :class:`ValidationFailed` (new password too weak).
     """
+    row = await _verified(rt, player_id, password, client)
+    check_password(new_password, row.username, "new_password")
+    digest = await rt.offload.run(_hash_for(rt).hash, new_password)
     async with rt.db.transaction() as conn:
-        row = await _verified(rt, conn, player_id, password)
-        check_password(new_password, row.username, "new_password")
         await conn.execute(
             update(accounts)
             .where(accounts.c.player_id == player_id)
-            .values(password_hash=_hash_for(rt).hash(new_password), updated_at=utcnow())
+            .values(password_hash=digest, updated_at=utcnow())
         )
         token = await rt.revocations.revoke(conn, player_id)
-    rt.revocations.forget(player_id)
+    await revoked(rt, player_id, token)
     return token
 
 
@@ -295,24 +292,25 @@ async def sign_out_everywhere(rt: Runtime, player_id: str) -> str:
         if await _account_of(conn, player_id) is None:
             raise NotFound("you have no account")
         token = await rt.revocations.revoke(conn, player_id)
-    rt.revocations.forget(player_id)
+    await revoked(rt, player_id, token)
     return token
 
 
-async def delete_account(rt: Runtime, player_id: str, password: Any) -> None:
+async def delete_account(rt: Runtime, player_id: str, password: Any, client: str) -> None:
     """Delete the caller's account after checking its password. Its matches stay, with the
-    name replaced by "Deleted player" in seats and records; its ratings are removed.
+    name replaced by "Deleted player" in seats and records; its ratings are removed; its
+    sockets close. ``client``: the caller's address (password checks are limited).
 
-    Raises :class:`NotFound`, :class:`Unauthorized`.
+    Raises :class:`NotFound`, :class:`RateLimited`, :class:`Unauthorized`.
     """
+    await _verified(rt, player_id, password, client)
     async with rt.db.transaction() as conn:
-        await _verified(rt, conn, player_id, password)
         await conn.execute(delete(accounts).where(accounts.c.player_id == player_id))
         await conn.execute(delete(ratings).where(ratings.c.player_id == player_id))
         await conn.execute(
             update(players).where(players.c.id == player_id).values(name=DELETED_NAME)
         )
-        await rt.revocations.revoke(conn, player_id)  # every device is signed out
+        token = await rt.revocations.revoke(conn, player_id)  # every device is signed out
         ids = [
             r[0]
             for r in await conn.execute(
@@ -321,7 +319,7 @@ async def delete_account(rt: Runtime, player_id: str, password: Any) -> None:
         ]
         for match_id in ids:
             await _anonymise_match(conn, match_id, player_id)
-    rt.revocations.forget(player_id)
+    await revoked(rt, player_id, token)
     for match_id in ids:
         rt.cache.drop(match_id)
 

@@ -17,17 +17,23 @@ Time controls (``TimeControl``), chosen by the host per lobby:
 Off-turn decisions (the Wheel of Fortune's Plague, phase ``plague``) never draw on a bank: they
 have their own short limit, handled by the play path (``plague_timeout``).
 
-At zero the computer plays that turn for the seat (the action log marks it); after
-:data:`HANDOVER_AFTER` time-outs in a row the seat is handed to the computer (``auto``) until its
-player takes it back. Leaving, the leave vote and the live ↔ correspondence switch change the
-same dict: :mod:`app.services.clock_votes`.
+What happens at zero is the table's time-out policy (:class:`TimeoutPolicy`, chosen by the
+host): ``computer`` (the default) — the computer plays that turn for the seat (the action log
+marks it) and after :data:`HANDOVER_AFTER` time-outs in a row the seat is handed to the
+computer (``auto``) until its player takes it back; ``skip`` — the turn is skipped: the drawn
+tile is placed by the computer at the first legal placement, with no follower, and the seat
+is never handed over; ``handover`` (``after`` N, 1–5) — the computer plays the turn, and after
+N time-outs in all the computer holds the seat for the rest of the match. Leaving, the leave
+vote and the live ↔ correspondence switch change the same dict: :mod:`app.services.clock_votes`.
 
 The clock dict (``matches.clock``)::
 
     {"control": TimeControl JSON, "live_control": TimeControl JSON | null,
      "remaining": [ms per seat],  # fischer: the bank; per turn: what is left of this turn
      "running": {"seat", "since", "active"} | null,  # the seat being charged since ``since``
-     "timeouts": [consecutive time-outs per seat], "auto": [bool per seat],
+     "timeouts": [time-outs per seat: in a row; under ``handover``, in all],
+     "auto": [bool per seat],
+     "policy": TimeoutPolicy JSON (absent in clocks from before policies: ``computer``),
      "host": seat | null, "humans": [seat, ...],
      "away": {"<seat>": {"since", "until"}},   # a seat whose sockets are all gone
      "vote": {"seat", "until", "ballots": {"<seat>": choice}} | null,
@@ -54,6 +60,8 @@ FISCHER_BANK_SECONDS = (60, 120, 180, 300, 600, 900, 1200, 1800)
 FISCHER_INCREMENT_SECONDS = (0, 2, 3, 5, 10, 15, 20, 30)
 CORRESPONDENCE_DAYS = (1, 2, 3, 7)
 KINDS = ("untimed", "per_turn", "fischer", "correspondence")
+POLICIES = ("computer", "skip", "handover")
+HANDOVER_CHOICES = (1, 2, 3, 4, 5)
 
 
 def copied(clock: dict[str, Any]) -> dict[str, Any]:
@@ -175,6 +183,70 @@ class TimeControl:
         return "untimed"
 
 
+@dataclass(frozen=True)
+class TimeoutPolicy:
+    """What happens when a seat's clock reaches zero, chosen by the host per table.
+
+    ``kind``: ``computer`` (the computer plays the turn; :data:`HANDOVER_AFTER` time-outs in a
+    row hand it the seat until its player takes it back), ``skip`` (the turn passes: the drawn
+    tile goes to the first legal placement, no follower) or ``handover`` (the computer plays the
+    turn; ``after`` time-outs in all, 1–5, hand it the seat for the rest of the match).
+    ``after`` is 0 unless ``kind`` is ``handover``.
+    """
+
+    kind: str = "computer"
+    after: int = 0
+
+    @classmethod
+    def from_json(cls, data: Any) -> TimeoutPolicy:
+        """Parse ``{"kind": …, "after"?: N}`` (None: ``computer``). Raises
+        :class:`InvalidTimeControl` naming the field (``timeout_policy.kind``,
+        ``timeout_policy.after``).
+        """
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise InvalidTimeControl("timeout_policy", "timeout_policy must be an object")
+        kind = data.get("kind", "computer")
+        if kind not in POLICIES:
+            raise InvalidTimeControl(
+                "timeout_policy.kind",
+                f"timeout_policy.kind must be one of {', '.join(POLICIES)}",
+            )
+        extra = sorted(set(data) - {"kind", *(("after",) if kind == "handover" else ())})
+        if extra:
+            raise InvalidTimeControl(
+                f"timeout_policy.{extra[0]}", f"timeout_policy.{extra[0]} does not apply to {kind}"
+            )
+        if kind != "handover":
+            return cls(kind=kind)
+        after = data.get("after")
+        if isinstance(after, bool) or not isinstance(after, int) or after not in HANDOVER_CHOICES:
+            choices = ", ".join(str(v) for v in HANDOVER_CHOICES)
+            raise InvalidTimeControl(
+                "timeout_policy.after", f"timeout_policy.after must be one of {choices}"
+            )
+        return cls(kind=kind, after=after)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: ``kind`` (plus ``after`` for ``handover``)."""
+        if self.kind == "handover":
+            return {"kind": self.kind, "after": self.after}
+        return {"kind": self.kind}
+
+    @property
+    def handover_after(self) -> int | None:
+        """Time-outs after which the computer takes the seat (None: never, under ``skip``)."""
+        if self.kind == "skip":
+            return None
+        return self.after if self.kind == "handover" else HANDOVER_AFTER
+
+
+def policy_of(clock: dict[str, Any]) -> TimeoutPolicy:
+    """The clock's :class:`TimeoutPolicy` (``computer`` for clocks from before policies)."""
+    return TimeoutPolicy.from_json(clock.get("policy"))
+
+
 def _duration(seconds: int) -> str:
     if seconds >= 60 and seconds % 60 == 0:
         return f"{seconds // 60} min"
@@ -192,11 +264,20 @@ def control_of(clock: dict[str, Any]) -> TimeControl:
 
 
 def new_clock(
-    control: TimeControl, seats: int, humans: list[int], host: int | None, active: int, now: int
+    control: TimeControl,
+    seats: int,
+    humans: list[int],
+    host: int | None,
+    active: int,
+    now: int,
+    policy: TimeoutPolicy | None = None,
 ) -> dict[str, Any]:
-    """The clock of a match that just started with ``active`` to play (``now``: epoch ms)."""
+    """The clock of a match that just started with ``active`` to play (``now``: epoch ms;
+    ``policy``: what happens at zero, ``computer`` when None).
+    """
     clock: dict[str, Any] = {
         "control": control.to_json(),
+        "policy": (policy or TimeoutPolicy()).to_json(),
         "live_control": None,
         "remaining": [control.turn_ms] * seats,
         "running": None,
@@ -284,17 +365,28 @@ def advance(
 def note_actor(
     clock: dict[str, Any], seat: int, *, by_computer: bool, timed_out: bool
 ) -> dict[str, Any]:
-    """Count time-outs: a seat's own move resets its count; a time-out raises it and, at
-    :data:`HANDOVER_AFTER` in a row, hands the seat to the computer (``auto``).
+    """Count time-outs by the clock's policy: a time-out raises the seat's count; a seat's own
+    move resets it, except under ``handover`` (time-outs in all). At the policy's
+    :attr:`TimeoutPolicy.handover_after` the seat is handed to the computer (``auto``);
+    under ``skip`` never.
     """
     out = copied(clock)
+    policy = policy_of(out)
     if not by_computer:
-        out["timeouts"][seat] = 0
+        if policy.kind != "handover":
+            out["timeouts"][seat] = 0
     elif timed_out:
         out["timeouts"][seat] += 1
-        if out["timeouts"][seat] >= HANDOVER_AFTER:
+        limit = policy.handover_after
+        if limit is not None and out["timeouts"][seat] >= limit:
             out["auto"][seat] = True
     return out
+
+
+def is_handed_over_for_good(clock: dict[str, Any], seat: int) -> bool:
+    """True when ``seat`` reached its ``handover`` policy's time-outs: the computer keeps it."""
+    policy = policy_of(clock)
+    return policy.kind == "handover" and int(clock["timeouts"][seat]) >= policy.after
 
 
 def credit(clock: dict[str, Any], gap_ms: int) -> dict[str, Any]:
@@ -370,5 +462,6 @@ def public(clock: dict[str, Any] | None, now: int) -> dict[str, Any] | None:
         "correspondence": control.kind == "correspondence",
         "can_switch_back": clock.get("live_control") is not None,
         "ended_early": bool(clock.get("ended_early")),
-        "handover_after": HANDOVER_AFTER,
+        "handover_after": policy_of(clock).handover_after,
+        "policy": policy_of(clock).to_json(),
     }

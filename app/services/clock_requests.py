@@ -125,13 +125,16 @@ async def vote(
 
 async def take_back(rt: Runtime, match_id: str, player_id: str | None) -> dict[str, Any] | None:
     """The seat's player takes it back from the computer. Raises :class:`NotSeated`,
-    :class:`NotFound`, :class:`Conflict` (the seat is not the computer's).
+    :class:`NotFound`, :class:`Conflict` (the seat is not the computer's, or the ``handover``
+    time-out policy gave it to the computer for good).
     """
 
     def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
         seat = _seat_of(row, player_id)
         if not clock["auto"][seat] and str(seat) not in clock["away"]:
             raise Conflict("your seat is yours already")
+        if clock["auto"][seat] and c.is_handed_over_for_good(clock, seat):
+            raise Conflict("the computer holds this seat for good (the table's time-out policy)")
         return v.take_back(clock, seat, now_ms())
 
     return await change_clock(rt, match_id, change)

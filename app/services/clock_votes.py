@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from app.services.clock import TimeControl
+from app.services.clock import TimeControl, policy_of
 
 #: Milliseconds the remaining humans have to vote once a leaver's grace ran out.
 VOTE_MS = 30_000
@@ -25,10 +25,13 @@ DEFAULT_CHOICE = "computer"
 
 
 def take_back(clock: dict[str, Any], seat: int, now: int) -> dict[str, Any]:
-    """The seat's player returns and takes the seat back from the computer."""
+    """The seat's player returns and takes the seat back from the computer (time-outs counted
+    in all, under the ``handover`` policy, stay counted).
+    """
     out = copy.deepcopy(clock)
     out["auto"][seat] = False
-    out["timeouts"][seat] = 0
+    if policy_of(out).kind != "handover":
+        out["timeouts"][seat] = 0
     out["away"].pop(str(seat), None)
     if out.get("vote") and out["vote"]["seat"] == seat:
         out["vote"] = None

@@ -18,7 +18,15 @@ from typing import Any
 
 from app.db.hot import Tx
 from app.db.session import as_utc
-from app.engine import PLAGUE, GameState
+from app.engine import (
+    PLACE_TILE,
+    PLAGUE,
+    Action,
+    GameState,
+    Pass,
+    PlaceTile,
+    legal_placements,
+)
 from app.realtime.hub import NOTE_ALL
 from app.realtime.protocol import broker_message, dumps
 from app.services import clock as c
@@ -59,25 +67,100 @@ def parse_time_control(data: Any) -> dict[str, Any]:
         raise ValidationFailed(exc.message) from None
 
 
+def parse_timeout_policy(data: Any) -> dict[str, Any]:
+    """A lobby's time-out policy from a request (None: ``computer``), as stored JSON.
+
+    Raises :class:`ValidationFailed` whose message starts with the offending field
+    (``timeout_policy.kind must be one of computer, skip, handover``).
+    """
+    try:
+        return c.TimeoutPolicy.from_json(data).to_json()
+    except c.InvalidTimeControl as exc:
+        raise ValidationFailed(exc.message) from None
+
+
+#: The key under which a lobby's ``time_control`` column keeps the table's time-out policy.
+POLICY_KEY = "timeout_policy"
+
+
+def split_stored(stored: dict[str, Any] | None) -> tuple[dict[str, Any] | None, Any]:
+    """A lobby's stored ``time_control`` column → ``(time control JSON, policy JSON)``.
+
+    The column holds the time control with the time-out policy under :data:`POLICY_KEY` (no
+    schema change: rows from before policies have none, which reads as ``computer``).
+    """
+    if not stored:
+        return stored, None
+    control = {k: v for k, v in stored.items() if k != POLICY_KEY}
+    return control, stored.get(POLICY_KEY)
+
+
+def stored(time_control: dict[str, Any] | None, policy: dict[str, Any] | None) -> dict[str, Any]:
+    """The lobby column's value for a parsed time control and time-out policy."""
+    out = dict(time_control or {"kind": "untimed"})
+    if policy is not None:
+        out[POLICY_KEY] = policy
+    return out
+
+
 def lobby_fields(time_control: dict[str, Any] | None) -> dict[str, Any]:
-    """``{"time_control", "time_label", "at_zero"}`` for Lobby JSON (what happens at zero is
+    """``{"time_control", "time_label", "timeout_policy", "at_zero"}`` for Lobby JSON
+    (``time_control``: the stored column, see :func:`split_stored`; what happens at zero is
     shown before the match starts).
     """
-    tc = c.TimeControl.from_json(time_control)
-    return {"time_control": tc.to_json(), "time_label": tc.label(), "at_zero": at_zero(tc)}
+    control, policy_json = split_stored(time_control)
+    tc = c.TimeControl.from_json(control)
+    policy = c.TimeoutPolicy.from_json(policy_json)
+    return {
+        "time_control": tc.to_json(),
+        "time_label": tc.label(),
+        "timeout_policy": policy.to_json(),
+        "at_zero": at_zero(tc, policy),
+    }
 
 
-def at_zero(tc: c.TimeControl) -> str:
+def at_zero(tc: c.TimeControl, policy: c.TimeoutPolicy | None = None) -> str:
     """The sentence shown before a match: what happens when a clock reaches zero."""
     if not tc.timed:
         return (
             "No clock. If a player leaves, the others choose: wait, hand the seat to the "
             "computer, or end the match."
         )
+    policy = policy or c.TimeoutPolicy()
+    if policy.kind == "skip":
+        return (
+            "At zero the turn is skipped: the drawn tile is placed for the player without a "
+            "follower."
+        )
+    if policy.kind == "handover":
+        return (
+            f"At zero the computer plays that turn; after {policy.after} time-out"
+            f"{'s' if policy.after != 1 else ''} it takes the seat for the rest of the match."
+        )
     return (
         f"At zero the computer plays that turn; after {c.HANDOVER_AFTER} time-outs in a row "
         "it takes the seat until its player takes it back."
     )
+
+
+def skips_turns(clock: dict[str, Any] | None) -> bool:
+    """True when the clock's time-out policy is ``skip`` (a timed-out turn is skipped)."""
+    return clock is not None and c.policy_of(clock).kind == "skip"
+
+
+def skip_action(state: GameState) -> Action:
+    """The action that skips ``state.seat``'s timed-out turn (the ``skip`` time-out policy).
+
+    Ruling (docs/API.md § Clocks): the drawn tile cannot vanish from the game, and nobody
+    should choose it well or badly for a player who is not there, so it is placed at the first
+    legal placement in ``(x, y, rotation)`` order with no follower — a ``PlaceTile`` then a
+    ``Pass`` (ordinary engine actions: a record replays them). Features it completes are
+    scored as usual. After the tile is placed only the ``Pass`` is left.
+    """
+    if state.phase == PLACE_TILE:
+        x, y, rotation = min(legal_placements(state))
+        return PlaceTile(state.seat, x, y, rotation)
+    return Pass(state.seat)
 
 
 def start_clock(
@@ -86,14 +169,23 @@ def start_clock(
     host_player: str | None,
     state: GameState,
 ) -> tuple[dict[str, Any], datetime | None]:
-    """The clock of a match being started, and when the sweep must first look at it."""
+    """The clock of a match being started (``time_control``: the lobby's stored column, with
+    its time-out policy), and when the sweep must first look at it.
+    """
     now = now_ms()
     humans = [i for i, s in enumerate(seats) if not s.get("bot")]
     host = next(
         (i for i, s in enumerate(seats) if host_player and s.get("player") == host_player), None
     )
+    control, policy = split_stored(time_control)
     clock = c.new_clock(
-        c.TimeControl.from_json(time_control), len(seats), humans, host, state.active, now
+        c.TimeControl.from_json(control),
+        len(seats),
+        humans,
+        host,
+        state.active,
+        now,
+        c.TimeoutPolicy.from_json(policy),
     )
     due = c.next_due(clock)
     return clock, None if due is None else from_ms(due)
@@ -307,7 +399,8 @@ def annotate_record(
     computer_seqs: set[int],
     clock: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    """Mark what the computer chose for a person (``"by": "computer"``) and an early end.
+    """Mark what the computer chose for a person (``"by": "computer"``), the time-out policy
+    of a timed match (``"timeout_policy"``) and an early end.
 
     A move entry with a ``tile`` is marked when the computer chose its placement or its
     follower; a Wheel of Fortune Plague removal (an item of an entry's ``plague`` list, on a
@@ -340,6 +433,9 @@ def annotate_record(
             if seq in computer_seqs or seq + 1 in computer_seqs:
                 entry["by"] = BY_COMPUTER
             seq += 2
+    if clock is not None and c.control_of(clock).timed:
+        # What happened at zero (docs/API.md § Clocks): the table's time-out policy.
+        record["timeout_policy"] = c.policy_of(clock).to_json()
     if clock and clock.get("ended_early"):
         # A replay stops after the last move (no final scoring of a deck not played out);
         # the scores the match ended with are kept apart.

@@ -38,6 +38,7 @@ import os
 import signal
 from datetime import timedelta
 
+from app.db.errors import log_failure
 from app.db.models import utcnow
 from app.db.outbox import claim_unpublished, mark_published, match_versions
 from app.realtime.protocol import broker_message
@@ -95,11 +96,12 @@ async def publish_batch(rt: Runtime, match_id: str, version: int, frame: str) ->
     log.warning("batch %s of match %s left to the outbox sweep", version, match_id)
 
 
-async def sweep_once(rt: Runtime) -> int:
-    """Publish the head version of every match with batches unpublished for a while; returns
-    how many matches were announced (0 when another instance holds them, or none is due).
+async def sweep_once(rt: Runtime, older_than: float = SWEEP_AFTER) -> int:
+    """Publish the head version of every match with batches unpublished for ``older_than``
+    seconds (a draining instance: 0, every one); returns how many matches were announced (0
+    when another instance holds them, or none is due).
     """
-    before = utcnow() - timedelta(seconds=SWEEP_AFTER)
+    before = utcnow() - timedelta(seconds=older_than)
     async with claim_unpublished(rt.db, before) as heads:
         for match_id, version in heads.items():
             ok = await rt.broker.publish(
@@ -149,4 +151,4 @@ async def delivery_loop(rt: Runtime) -> None:
         except ConnectionError as exc:
             log.debug("outbox sweep: %s", exc)
         except Exception:
-            log.exception("delivery loop failed")
+            log_failure(log, "delivery loop failed")

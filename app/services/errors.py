@@ -65,6 +65,14 @@ class NotSeated(ServiceError):
 
 
 class RateLimited(ServiceError):
-    """Too many requests from one token."""
+    """Too many requests (from one token, address, socket or for one account).
+
+    ``retry_after``: seconds until a retry can succeed (HTTP ``Retry-After``); None when
+    unknown (a cap on open sockets).
+    """
 
     code = "rate_limited"
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -20,9 +20,10 @@ from sqlalchemy import and_, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import accounts, match_players, rating_changes
-from app.db.models import matches, players, utcnow
+from app.db.errors import log_failure
+from app.db.models import match_actions, matches, players, utcnow
 from app.engine import GameState, export_record
-from app.services import ratings, shuffle
+from app.services import ratings, shuffle, verdict
 from app.services.errors import NotFound
 from app.services.runtime import Runtime
 from app.services.titles import match_host_name
@@ -83,7 +84,7 @@ async def seat_taken_over(rt: Runtime, match_id: str, seat: int) -> None:
                 .values(left=True)
             )
     except Exception:  # history must never break play
-        log.exception("could not mark seat %s of %s as taken over", seat, match_id)
+        log_failure(log, f"could not mark seat {seat} of {match_id} as taken over")
 
 
 async def match_finished(rt: Runtime, match_id: str) -> None:
@@ -93,7 +94,7 @@ async def match_finished(rt: Runtime, match_id: str) -> None:
     try:
         await settle(rt, match_id)
     except Exception:
-        log.exception("could not settle match %s", match_id)
+        log_failure(log, f"could not settle match {match_id}")
 
 
 async def settle(rt: Runtime, match_id: str) -> bool:
@@ -104,7 +105,11 @@ async def settle(rt: Runtime, match_id: str) -> bool:
         m = (
             await conn.execute(
                 select(
-                    matches.c.status, matches.c.scores, matches.c.seats, matches.c.finished_at
+                    matches.c.status,
+                    matches.c.scores,
+                    matches.c.seats,
+                    matches.c.finished_at,
+                    matches.c.snapshot,
                 ).where(matches.c.id == match_id)
             )
         ).first()
@@ -120,9 +125,13 @@ async def settle(rt: Runtime, match_id: str) -> bool:
         if not rows:
             return False
         seats_now = {s["seat"]: s for s in m.seats}
-        left = [
-            bool(r.left) or (not r.bot and bool(seats_now.get(r.seat, {}).get("bot"))) for r in rows
+        flagged = [
+            r.seat
+            for r in rows
+            if bool(r.left) or (not r.bot and bool(seats_now.get(r.seat, {}).get("bot")))
         ]
+        left_at = await _left_moves(conn, match_id, m.snapshot, flagged)
+        left = [r.seat in left_at for r in rows]
         scores = [int(m.scores[r.seat]) for r in rows]
         places = ratings.placements(scores, left)
         done = m.finished_at or utcnow()
@@ -133,9 +142,24 @@ async def settle(rt: Runtime, match_id: str) -> bool:
                     match_players.c.match_id == match_id,
                     match_players.c.seat == r.seat,
                 )
-                .values(score=score, place=place, left=gone, finished_at=done)
+                .values(
+                    score=score,
+                    place=place,
+                    left=gone,
+                    left_at=left_at.get(r.seat),
+                    finished_at=done,
+                )
             )
+        unrated = None
         if rows[0].rated and rows[0].preset:
+            unrated = await ratings.unrated_reason(conn, match_id, [r.seat for r in rows])
+        if unrated is not None:
+            await conn.execute(
+                update(match_players)
+                .where(match_players.c.match_id == match_id)
+                .values(rated=False, unrated=unrated)
+            )
+        elif rows[0].rated and rows[0].preset:
             await ratings.rate_match(
                 conn,
                 match_id,
@@ -143,6 +167,57 @@ async def settle(rt: Runtime, match_id: str) -> bool:
                 [(r.seat, r.player_id, p) for r, p in zip(rows, places, strict=True)],
             )
     return True
+
+
+async def _left_moves(
+    conn: AsyncConnection, match_id: str, snapshot: Any, flagged: list[int]
+) -> dict[int, int]:
+    """``{seat: move}`` of the seats that left: those the computer played a move for (from
+    the action log) and ``flagged`` ones (marked while the match ran, e.g. away at an early
+    end). See :func:`app.services.verdict.left_moves`.
+    """
+    computer = [
+        int(r[0])
+        for r in await conn.execute(
+            select(match_actions.c.seq).where(
+                match_actions.c.match_id == match_id, match_actions.c.by.is_not(None)
+            )
+        )
+    ]
+    if not computer and not flagged:
+        return {}
+    state = GameState.from_json(snapshot)
+    record = export_record(state)
+    return verdict.left_moves(record, list(state.actions), computer, flagged)
+
+
+async def verdict_of(rt: Runtime, match_id: str) -> dict[str, Any] | None:
+    """The verdict of a finished, settled match (:func:`app.services.verdict.verdict_json`:
+    places, winners, scores, the seats that left and at which move), or None while it is
+    live or not yet settled.
+    """
+    async with rt.db.reading() as conn:
+        rows = (
+            await conn.execute(
+                select(
+                    match_players.c.seat,
+                    match_players.c.score,
+                    match_players.c.place,
+                    match_players.c.left,
+                    match_players.c.left_at,
+                    match_players.c.finished_at,
+                )
+                .where(match_players.c.match_id == match_id)
+                .order_by(match_players.c.seat)
+            )
+        ).all()
+    if not rows or any(r.finished_at is None or r.place is None for r in rows):
+        return None
+    return verdict.verdict_json(
+        [int(r.score or 0) for r in rows],
+        [int(r.place) for r in rows],
+        {int(r.seat): r.left_at for r in rows if r.left},
+    )
 
 
 async def settle_missed(rt: Runtime, limit: int = 20) -> int:
@@ -187,6 +262,7 @@ def _match_entry(
         "status": m.status,
         "preset": mine.preset,
         "rated": bool(mine.rated),
+        "unrated": mine.unrated,
         "private": bool(m.private),
         "started_at": mine.started_at.isoformat(),
         "finished_at": mine.finished_at.isoformat() if mine.finished_at else None,
@@ -195,6 +271,7 @@ def _match_entry(
         "place": mine.place,
         "won": mine.place == 1,
         "left": bool(mine.left),
+        "left_at": mine.left_at if mine.left else None,
         "seats": [
             {
                 "seat": s["seat"],
@@ -317,6 +394,9 @@ async def records_zip(rt: Runtime, player_id: str) -> bytes:
         for r in rows:
             record = export_record(GameState.from_json(r.snapshot))
             record = await shuffle.reveal_into(rt, r.id, record)
+            judged = await verdict_of(rt, r.id)
+            if judged is not None:
+                record["verdict"] = judged
             day = r.finished_at.strftime("%Y-%m-%d") if r.finished_at else "unknown"
             archive.writestr(f"{day}-{r.id}.json", json.dumps(record, indent=1))
     return buffer.getvalue()

@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncConnection
+
 from app.bots import DEFAULT_LEVEL
 from app.db import lobbies as sql
 from app.db.models import utcnow
@@ -22,7 +24,7 @@ from app.realtime.connection import Connection
 from app.realtime.hub import Hub
 from app.realtime.protocol import lobby_frame
 from app.services import clocks, history, ratings, shuffle
-from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from app.services.errors import Conflict, Forbidden, NotFound, RateLimited, ValidationFailed
 from app.services.lobby_core import (
     COLOURS,
     MAX_SEATS,
@@ -69,16 +71,21 @@ async def create_lobby(
     private: bool,
     rated: bool = False,
     time_control: dict[str, Any] | None = None,
+    timeout_policy: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Create a lobby; the creator takes seat 0 and is host. Returns Lobby JSON.
 
-    Raises :class:`ValidationFailed` (seats, preset, rules, name, time control — its message
-    names the field, e.g. ``time_control.seconds``), :class:`NotFound` (player).
+    Raises :class:`ValidationFailed` (seats, preset, rules, name, time control, time-out
+    policy — its message names the field, e.g. ``time_control.seconds``,
+    ``timeout_policy.after``), :class:`NotFound` (player).
     """
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValidationFailed(f"a lobby has {MIN_SEATS} to {MAX_SEATS} seats")
     preset_name, options = _rules_from(preset, rules)
-    control = clocks.parse_time_control(time_control)
+    control = clocks.stored(
+        clocks.parse_time_control(time_control),
+        None if timeout_policy is None else clocks.parse_timeout_policy(timeout_policy),
+    )
     code = secrets.token_urlsafe(8)
     async with rt.db.transaction() as conn:
         host = await player_name(conn, player_id)
@@ -169,8 +176,10 @@ async def update_options(
     name: str | None = None,
     max_seats: int | None = None,
     time_control: dict[str, Any] | None = None,
+    timeout_policy: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Host only: change rules/preset, privacy, name, the number of seats or the time control.
+    """Host only: change rules/preset, privacy, name, the number of seats, the time control or
+    the time-out policy (each left as it is when None).
 
     Raises :class:`Forbidden`, :class:`ValidationFailed`, :class:`Conflict` (fewer seats than
     taken, started).
@@ -184,8 +193,14 @@ async def update_options(
             preset_name, options = _rules_from(preset, rules)
             values.update(preset=preset_name, rules=options.to_json())
             await ratings.check_lobby(conn, row.rated, preset_name, row.seats, values["rules"])
-        if time_control is not None:
-            values["time_control"] = clocks.parse_time_control(time_control)
+        if time_control is not None or timeout_policy is not None:
+            old_control, old_policy = clocks.split_stored(row.time_control)
+            values["time_control"] = clocks.stored(
+                old_control if time_control is None else clocks.parse_time_control(time_control),
+                old_policy
+                if timeout_policy is None
+                else clocks.parse_timeout_policy(timeout_policy),
+            )
         if private is not None:
             values["private"] = private
         if name is not None:
@@ -219,61 +234,108 @@ def _match_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-async def start(rt: Runtime, code: str, player_id: str) -> str:
-    """Host only: deal the filled seats (in seat order) into a new match; returns its id.
+async def start(rt: Runtime, code: str, player_id: str, address: str = "unknown") -> str:
+    """Host only: deal the filled seats (in seat order) into a new match; returns its id —
+    the same id again for a lobby this host already started (idempotent: a retried request
+    must not strand a match its host never heard of). ``address``: the host's client address
+    (computer-player matches are capped per address).
 
-    Raises :class:`Forbidden`, :class:`Conflict` (fewer than 2 seats filled, started).
+    Raises :class:`Forbidden`, :class:`Conflict` (fewer than 2 seats filled, started),
+    :class:`RateLimited` (too many live computer-player matches: :func:`check_bot_caps`).
     """
     async with rt.db.transaction() as conn:
         row = await locked(rt, conn, code)
         require_host(row, player_id)
-        require_open(row)
-        taken = [s for s in row.seats if s["player"] is not None or s["bot"]]
-        if len(taken) < MIN_SEATS:
-            raise Conflict("a match needs at least 2 filled seats")
-        await ratings.check_lobby(conn, row.rated, row.preset, taken, row.rules)
-        options = Options.from_json(row.rules)
-        # ``deck_seed``: a fixed deck for tests (refused in production by the settings);
-        # the seed is committed to (shuffle.deal) and revealed after the end.
-        dealt = shuffle.deal(rt.settings.deck_seed)
-        state = new_game(options, [s["name"] for s in taken], seed=dealt.seed)
-        match_id = secrets.token_hex(8)
-        seats = _match_seats(taken)
-        now = utcnow()
-        delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
-        clock, clock_due = clocks.start_clock(row.time_control, seats, row.host_id, state)
-        first_look = clocks.earliest(now + timedelta(seconds=delay), clock_due)
-        setup = state.to_json()
-        await sql.insert_match(
-            conn,
-            dict(
-                id=match_id,
-                lobby_code=code,
-                name=row.name,
-                private=row.private,
-                status="live",
-                seats=seats,
-                rules=options.to_json(),
-                setup=setup,
-                snapshot=setup,
-                snapshot_version=0,
-                version=0,
-                seat_to_act=state.seat,
-                turn=state.turn,
-                scores=list(state.scores),
-                next_bot_at=first_look,
-                rematch_code=None,
-                created_at=now,
-                updated_at=now,
-                finished_at=None,
-                clock=clock,
-            ),
-        )
-        await history.on_match_started(conn, match_id, seats, row.preset, row.rated, dealt)
-        row = await save(rt, conn, row, status="started", match_id=match_id)
+        if row.status == "started" and row.match_id:
+            # Started already: a second click, or the same request tried again after a commit
+            # whose answer was lost (a database restart) — the same match, not an error.
+            return str(row.match_id)
+        match_id, row = await deal(rt, conn, row, address)
     rt.metrics.matches_live.inc()
     await announce(rt, row)
     return match_id
+
+
+async def deal(rt: Runtime, conn: AsyncConnection, row: Any, address: str) -> tuple[str, Any]:
+    """Inside the caller's transaction, with lobby ``row`` locked: deal its filled seats into a
+    new match (clock, history, fair bag, rated checks) and mark the lobby started. Returns
+    ``(match id, the lobby row after)``; the caller announces the lobby after its commit.
+
+    Raises :class:`Conflict` (not open, fewer than 2 filled seats, rated rules broken),
+    :class:`RateLimited` (:func:`check_bot_caps`).
+    """
+    require_open(row)
+    code = row.code
+    taken = [s for s in row.seats if s["player"] is not None or s["bot"]]
+    if len(taken) < MIN_SEATS:
+        raise Conflict("a match needs at least 2 filled seats")
+    bots = sum(1 for s in taken if s["bot"])
+    if bots:
+        await check_bot_caps(rt, conn, address)
+    await ratings.check_lobby(conn, row.rated, row.preset, taken, row.rules)
+    options = Options.from_json(row.rules)
+    # ``deck_seed``: a fixed deck for tests (refused in production by the settings);
+    # the seed is committed to (shuffle.deal) and revealed after the end.
+    dealt = shuffle.deal(rt.settings.deck_seed)
+    state = new_game(options, [s["name"] for s in taken], seed=dealt.seed)
+    match_id = secrets.token_hex(8)
+    seats = _match_seats(taken)
+    now = utcnow()
+    delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
+    clock, clock_due = clocks.start_clock(row.time_control, seats, row.host_id, state)
+    first_look = clocks.earliest(now + timedelta(seconds=delay), clock_due)
+    setup = state.to_json()
+    await sql.insert_match(
+        conn,
+        dict(
+            id=match_id,
+            lobby_code=code,
+            name=row.name,
+            private=row.private,
+            status="live",
+            seats=seats,
+            rules=options.to_json(),
+            setup=setup,
+            snapshot=setup,
+            snapshot_version=0,
+            version=0,
+            seat_to_act=state.seat,
+            turn=state.turn,
+            scores=list(state.scores),
+            next_bot_at=first_look,
+            rematch_code=None,
+            created_at=now,
+            updated_at=now,
+            finished_at=None,
+            clock=clock,
+            started_from=address[:64],
+            bots=bots,
+        ),
+    )
+    await history.on_match_started(conn, match_id, seats, row.preset, row.rated, dealt)
+    row = await save(rt, conn, row, status="started", match_id=match_id)
+    return match_id, row
+
+
+async def check_bot_caps(rt: Runtime, conn: AsyncConnection, address: str) -> None:
+    """Refuse a new match with computer players when ``address`` already has
+    ``BOT_MATCHES_PER_ADDRESS`` live ones, or the deployment ``BOT_MATCHES_PER_INSTANCE`` per
+    running instance (their turns are thought in the instances' worker pools). Raises
+    :class:`RateLimited` (retry in a minute: a match must end first).
+    """
+    s = rt.settings
+    since = utcnow() - timedelta(seconds=max(10.0, 5 * s.instance_heartbeat))
+    mine, everywhere, instances = await sql.count_live_bot_matches(conn, address, since)
+    if mine >= s.bot_matches_per_address:
+        raise RateLimited(
+            f"at most {s.bot_matches_per_address} live matches with computer players per "
+            "address: finish or leave one first",
+            retry_after=60,
+        )
+    if everywhere >= s.bot_matches_per_instance * max(1, instances):
+        raise RateLimited(
+            "the computer players are all busy: try again in a few minutes", retry_after=60
+        )
 
 
 async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:

@@ -406,17 +406,21 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
                     values["clock"] = clock
                 await tx.update_match(match_id, values)
             else:
-                if advice is not None and advice[0] != row.version:
+                # The ``skip`` time-out policy: the tile goes to the first legal placement,
+                # no follower (clocks.skip_action) — no thinking, and not leaving.
+                skip = what == "timeout" and clocks.skips_turns(clock)
+                if not skip and advice is not None and advice[0] != row.version:
                     return False  # the match moved on while the bot thought: think again later
                 if changed:
                     await tx.update_match(match_id, {"clock": clock})
-                action = (
-                    advice[1]
-                    if advice is not None
-                    else choose_action(state, random.Random(f"{match_id}:{row.version}"))
-                )
+                if skip:
+                    action = clocks.skip_action(state)
+                elif advice is not None:
+                    action = advice[1]
+                else:
+                    action = choose_action(state, random.Random(f"{match_id}:{row.version}"))
                 by = None if what == "bot" else clocks.BY_COMPUTER
-                if by is not None and state.phase != PLAGUE:
+                if by is not None and state.phase != PLAGUE and not skip:
                     rt.spawn(history.seat_taken_over(rt, match_id, seat))  # ratings: a leaver
                 applied = await _apply_and_store(
                     rt, tx, live, seat, action, None, True, by, what == "timeout"

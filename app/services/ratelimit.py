@@ -12,6 +12,9 @@
 - :class:`FrameBudget`: one websocket's frames (every type: action, sync, ping, malformed). A
   token bucket of two floats on the connection: the budget dies with its socket and costs no
   lookup, lock or round trip per frame.
+
+A refusal says when to try again: :class:`RateLimited` carries ``retry_after`` (seconds until
+one more hit would be allowed), :meth:`FrameBudget.retry_after` the same for a socket's frames.
 - :class:`SocketCaps`: open websockets per player and per client address on this instance.
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -38,6 +42,30 @@ REDIS_RETRY_AFTER = 5.0
 def window_item(rate: float, burst: int) -> RateLimitItem:
     """``burst`` hits per window of ``burst / rate`` seconds (at least one second)."""
     return RateLimitItemPerSecond(burst, max(1, round(burst / rate)))
+
+
+#: Added to a computed wait so the retry lands just after the limit frees a hit, not on it.
+RETRY_MARGIN = 0.01
+
+
+def sliding_retry_after(
+    limit: int, expiry: float, previous: int, current: int, window_left: float
+) -> float:
+    """Seconds until a sliding-window counter allows one more hit.
+
+    The counter (the ``limits`` library's) allows a hit while ``floor(previous * window_left /
+    expiry + current) + 1 <= limit``: ``previous`` hits in the last whole window weigh by the
+    share of it still inside the sliding window, ``current`` hits in this window count whole;
+    ``window_left``: seconds until this window ends. Over the limit in this window alone, the
+    wait runs past its end, when ``current`` becomes the previous window's count.
+    """
+    if current < limit:
+        if previous <= 0:
+            return 0.0
+        # previous * (window_left - t) / expiry + current < limit
+        return max(0.0, window_left - (limit - current) * expiry / previous) + RETRY_MARGIN
+    # After the window ends: current * (expiry - t) / expiry < limit.
+    return window_left + max(0.0, expiry - limit * expiry / current) + RETRY_MARGIN
 
 
 class RateLimiter:
@@ -101,8 +129,12 @@ class RateLimiter:
             del self._refused[key]
         if not self._bucket_take(key, now):
             return False
+        if now < self._redis_down_until:
+            # Redis is out: this instance's bucket alone decides, and what it takes now is not
+            # charged to Redis later (a whole outage's hits in one go would refuse the key).
+            return True
         count = self._unshared.get(key, 0) + 1
-        if count < self.share_every or now < self._redis_down_until:
+        if count < self.share_every:
             if len(self._unshared) > 100_000:  # a bound; forgetting a few counts is harmless
                 self._unshared.clear()
             self._unshared[key] = count
@@ -140,9 +172,40 @@ class RateLimiter:
         return True
 
     async def hit(self, key: str) -> None:
-        """Count one hit for ``key``; raises :class:`RateLimited` when over the limit."""
+        """Count one hit for ``key``; raises :class:`RateLimited` when over the limit, with
+        ``retry_after``: the seconds until a hit would be allowed again.
+        """
         if not await self._allowed(key):
-            raise RateLimited(f"too many {self.what}: slow down")
+            raise RateLimited(f"too many {self.what}: slow down", await self.retry_after(key))
+
+    async def retry_after(self, key: str) -> float:
+        """Seconds until one more hit for ``key`` would be allowed (0.0: now), as the count
+        that refused it sees it: this instance's token bucket or Redis's verdict (batched
+        sharing), else the sliding window in Redis or in memory. A guess of one hit's share of
+        the rate when the count cannot be read (Redis down).
+        """
+        now = time.monotonic()
+        expiry = float(self.item.get_expiry())
+        limit = int(self.item.amount)
+        if self.share_every > 1 and self._shared is not None:
+            until = self._refused.get(key)
+            if until is not None and until > now:
+                return until - now + RETRY_MARGIN
+            held = self._buckets.get(key)
+            if held is None:
+                return 0.0
+            tokens = min(float(limit), held[0] + (now - held[1]) * limit / expiry)
+            return max(0.0, (1.0 - tokens) * expiry / limit) + RETRY_MARGIN
+        shared = self._shared is not None and now >= self._redis_down_until
+        counter = self._shared if shared and self._shared is not None else self._memory
+        try:
+            previous, _, current, _ = await counter.storage.get_sliding_window(  # type: ignore[attr-defined]
+                self.item.key_for(self.what, key), int(expiry)
+            )
+        except Exception:  # noqa: BLE001 - Redis trouble: the rate's own pace
+            return expiry / limit
+        window_left = expiry - math.fmod(time.time(), expiry)
+        return sliding_retry_after(limit, expiry, int(previous), int(current), window_left)
 
     async def aclose(self) -> None:
         """Close the Redis connections of the shared count (``limits`` keeps a client per
@@ -181,6 +244,12 @@ class FrameBudget:
             return False
         self._tokens -= 1.0
         return True
+
+    def retry_after(self, now: float | None = None) -> float:
+        """Seconds until the budget allows one more frame (0.0: now)."""
+        now = time.monotonic() if now is None else now
+        tokens = min(self.burst, self._tokens + max(0.0, now - self._stamp) * self.rate)
+        return max(0.0, (1.0 - tokens) / self.rate) + RETRY_MARGIN if tokens < 1.0 else 0.0
 
     def forgive(self) -> bool:
         """Count a strike for a frame over budget; False when the client keeps flooding."""

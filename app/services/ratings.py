@@ -3,7 +3,9 @@
 A rated lobby takes accounts only, one of the standard presets (:data:`app.engine.PRESETS`,
 unchanged) and no computer seats. When a rated match finishes (:func:`rate_match`, called by
 the history settlement in the same transaction), every seat is ranked by final score — equal
-scores share a placement — and all ratings of the preset move together. The policy for seats
+scores share a placement — and all ratings of the preset move together; unless a seat's own
+player made fewer than a third of its moves (:func:`unrated_reason`): then the match ends
+unrated and says so. The policy for seats
 the server had to play (docs/RATINGS.md): such a seat *left*; leavers share the last placement
 below everyone who stayed, who are ranked among themselves by score.
 
@@ -20,8 +22,8 @@ from openskill.models import PlackettLuce
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db.community import accounts, rating_changes, ratings
-from app.db.models import players, utcnow
+from app.db.community import accounts, match_players, rating_changes, ratings
+from app.db.models import match_actions, players, utcnow
 from app.engine import PRESETS
 from app.services.errors import Conflict, NotFound, ValidationFailed
 from app.services.runtime import Runtime
@@ -90,6 +92,36 @@ async def check_lobby(
         }
         if set(people) - found:
             raise Conflict("rated: only players with an account can sit at a rated table")
+
+
+#: Why a match of a rated table ended unrated: a seat's own player made fewer than a third of
+#: the seat's moves (a sock account that never connected, a seat the computer played).
+NOT_PLAYED = "not_played"
+
+
+async def unrated_reason(conn: AsyncConnection, match_id: str, seats: Sequence[int]) -> str | None:
+    """None when the finished match may change ratings: every seat in ``seats`` made at least
+    a third of its moves itself (``match_actions.by`` null: not the computer for a time-out,
+    a hand-over or an abandoned turn). Else :data:`NOT_PLAYED`. docs/RATINGS.md, "Real games".
+    """
+    moves = {
+        int(r.seat): (int(r.total), int(r.computer))
+        for r in await conn.execute(
+            select(
+                match_actions.c.seat,
+                func.count().label("total"),
+                func.count(match_actions.c.by).label("computer"),
+            )
+            .where(match_actions.c.match_id == match_id)
+            .group_by(match_actions.c.seat)
+        )
+    }
+    for seat in seats:
+        total, computer = moves.get(seat, (0, 0))
+        own = total - computer
+        if own == 0 or 3 * own < total:
+            return NOT_PLAYED
+    return None
 
 
 async def rate_match(
@@ -203,6 +235,19 @@ async def changes(rt: Runtime, match_id: str) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+async def unrated_of(rt: Runtime, match_id: str) -> str | None:
+    """Why the match of a rated table ended unrated (:data:`NOT_PLAYED`), else None."""
+    async with rt.db.reading() as conn:
+        found = (
+            await conn.execute(
+                select(match_players.c.unrated)
+                .where(match_players.c.match_id == match_id, match_players.c.unrated.is_not(None))
+                .limit(1)
+            )
+        ).scalar()
+    return str(found) if found else None
 
 
 async def leaderboard(rt: Runtime, preset: str, limit: int = 50, offset: int = 0) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from app.engine import (
     view,
 )
 from app.realtime.protocol import events_frame, snapshot_frame
-from app.services import clocks
+from app.services import clocks, history
 from app.services.cache import Live
 from app.services.errors import Forbidden, NotFound
 from app.services.runtime import Runtime
@@ -148,6 +148,9 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
         "leave_grace": rt.settings.leave_grace,
         "clock": clocks.public(live.clock),
         "state": live.view,
+        # The match's verdict as a contest (app/services/verdict.py); filled by get_match
+        # once the match is finished and settled.
+        "verdict": None,
     }
 
 
@@ -157,7 +160,10 @@ async def get_match(
     """Match JSON for a reader; raises :class:`NotFound`, :class:`Forbidden` (private)."""
     live = await current(rt, match_id)
     check_watch(live, player_id, code)
-    return match_json(rt, live, live.seat_of(player_id))
+    out = match_json(rt, live, live.seat_of(player_id))
+    if live.state.is_over or live.version < 0:
+        out["verdict"] = await history.verdict_of(rt, match_id)
+    return out
 
 
 # ---------------------------------------------------------------------- the log
@@ -205,7 +211,11 @@ async def record(
                 )
             )
         }
-    return clocks.annotate_record(out, actions, computer, clock)
+    out = clocks.annotate_record(out, actions, computer, clock)
+    judged = await history.verdict_of(rt, match_id)
+    if judged is not None:
+        out["verdict"] = judged
+    return out
 
 
 async def fetch_frames(
@@ -216,7 +226,9 @@ async def fetch_frames(
     behind (or ahead). The one gap-fill path of every hub and socket.
     """
     live = await current(rt, match_id)
-    latest = live.version
+    # The cached match changes under us at the next await (a move committed meanwhile sets a
+    # later version and drops the view): take what the last frame needs now, as of ``latest``.
+    latest, whole, clock = live.version, live.view, clocks.public(live.clock)
     if upto is None and (latest - after > rt.settings.max_catch_up or after > latest):
         return [(latest, snapshot_frame(latest, match_json(rt, live, None)))]
     frames: list[tuple[int, str]] = []
@@ -232,9 +244,9 @@ async def fetch_frames(
                     seat,
                     action_id,
                     events,
-                    live.view if last else None,
+                    whole if last else None,
                     by=by,
-                    clock=clocks.public(live.clock) if last else None,
+                    clock=clock if last else None,
                 ),
             )
         )

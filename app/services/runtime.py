@@ -15,9 +15,12 @@ from app.bots.pool import BotPool
 from app.db.session import Database
 from app.realtime.broker import Broker, create_broker
 from app.realtime.hubs import HubManager
+from app.services.account_limits import AccountLimits
 from app.services.cache import StateCache
 from app.services.identity import Revocations, Tokens
 from app.services.metrics import Metrics
+from app.services.offload import Offload
+from app.services.open_sockets import OpenSockets
 from app.services.ratelimit import FrameBudget, RateLimiter, SocketCaps
 from app.services.spectators import SpectatorCounts
 from app.settings import Settings
@@ -64,6 +67,20 @@ class Runtime:
             redis_url=redis,
             prefix=prefix,
         )
+        self.seek_limiter = RateLimiter(
+            settings.seek_rate_per_minute / 60.0,
+            settings.seek_burst,
+            "seeks",
+            redis_url=redis,
+            prefix=prefix,
+        )
+        self.seek_poll_limiter = RateLimiter(
+            settings.seek_poll_rate,
+            settings.seek_poll_burst,
+            "seek polls",
+            redis_url=redis,
+            prefix=prefix,
+        )
         self.player_limiter = RateLimiter(
             settings.player_rate_per_minute / 60.0,
             settings.player_burst,
@@ -71,6 +88,17 @@ class Runtime:
             redis_url=redis,
             prefix=prefix,
         )
+        self.account_limits = AccountLimits(
+            redis,
+            prefix,
+            password_attempts=settings.password_attempts,
+            per_address=settings.password_attempts_per_address,
+            registrations=settings.registrations_per_address,
+            record_checks=settings.record_checks_per_address,
+        )
+        #: Open sockets by player, closed when their token is revoked.
+        self.open_sockets = OpenSockets()
+        self.offload = Offload(settings.hash_threads, settings.hash_queue)
         self.socket_caps = SocketCaps(
             settings.ws_sockets_per_token, settings.ws_sockets_per_address
         )
@@ -82,6 +110,13 @@ class Runtime:
         )
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[Any]] = []
+        #: True once a drain began (SIGTERM): no new request, socket or frame is taken
+        #: (app/services/drain.py).
+        self.draining = False
+        #: When the drain began (``time.monotonic()``); set with ``draining``.
+        self.drain_started = 0.0
+        #: Socket frames being handled that write (actions, chat, clock requests).
+        self.in_flight = 0
 
     def _local_spectators(self, match_id: str) -> int:
         hub = self.hubs.get(self.channel("match", match_id))
@@ -114,17 +149,46 @@ class Runtime:
 
         task.add_done_callback(_done)
 
+    async def stop_loops(self) -> None:
+        """Cancel the background loops (bot sweep, heartbeats, delivery) and wait for them."""
+        loops, self._loops = self._loops, []
+        for task in loops:
+            task.cancel()
+        for task in loops:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def settle(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for the work started with :meth:`spawn` (publishes,
+        bot moves, history) to end, including work that work spawns.
+        """
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self._tasks:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                break
+            await asyncio.wait(set(self._tasks), timeout=left)
+
     async def close(self) -> None:
         """Stop background work, close hubs, broker and database."""
-        for task in [*self._loops, *self._tasks]:
+        await self.stop_loops()
+        for task in list(self._tasks):
             task.cancel()
-        for task in [*self._loops, *self._tasks]:
+        for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.hubs.close()
         await self.spectators.close()
-        for limiter in (self.action_limiter, self.lobby_limiter, self.player_limiter):
+        for limiter in (
+            self.action_limiter,
+            self.lobby_limiter,
+            self.seek_limiter,
+            self.seek_poll_limiter,
+            self.player_limiter,
+        ):
             await limiter.aclose()
+        await self.account_limits.aclose()
+        self.offload.close()
         await self.broker.close()
         await self.db.dispose()
         self.bots.close()

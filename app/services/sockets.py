@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 
+from app.db.errors import is_database_unavailable
 from app.db.hot import DUPLICATE, write_tx
 from app.db.models import utcnow
 from app.realtime.connection import Connection
@@ -32,7 +33,12 @@ def match_hub_factory(rt: Runtime, match_id: str, seats: list[dict[str, Any]]) -
     """
 
     async def fetch(after: int, upto: int | None) -> list[tuple[int, str]]:
-        return await fetch_frames(rt, match_id, after, upto)
+        try:
+            return await fetch_frames(rt, match_id, after, upto)
+        except Exception as exc:
+            if is_database_unavailable(exc):  # the hub and connections treat it as transient
+                raise ConnectionError(f"the database is unavailable: {exc}") from exc
+            raise
 
     bots = {str(s["seat"]) for s in seats if s.get("bot")}
     hub: Hub
@@ -45,7 +51,12 @@ def match_hub_factory(rt: Runtime, match_id: str, seats: list[dict[str, Any]]) -
         )
 
     async def refresh() -> str | None:
-        live = await current(rt, match_id)
+        try:
+            live = await current(rt, match_id)
+        except Exception as exc:
+            if is_database_unavailable(exc):
+                raise ConnectionError(f"the database is unavailable: {exc}") from exc
+            raise
         if live.state.is_over:  # ended (early, by a vote): the final position
             return snapshot_frame(live.version, match_json(rt, live, None))
         if live.clock is None:
@@ -82,8 +93,8 @@ class MatchSocket:
     first frames sent (snapshot or catch-up). Entering yields ``(hub, connection, seat)`` and
     raises :class:`NotFound`, :class:`Forbidden` before joining. On the way out (even when
     cancelled): the socket leaves the hub, and a seat whose last socket closed everywhere
-    starts its leave countdown (:func:`left_match`). A small object: it lives as long as the
-    socket.
+    starts its leave countdown (:func:`left_match`; not when a drain closed it). A small
+    object: it lives as long as the socket.
     """
 
     __slots__ = ("_code", "_joined", "_player", "_rt", "_since", "_socket", "match_id", "seat")
@@ -173,10 +184,14 @@ async def _first_frames(
 async def left_match(rt: Runtime, hub: Hub, match_id: str, seat: int | None) -> None:
     """After a socket left the match's hub: spectator counts, or — when it was the seat's last
     socket here — the seat marked gone, and its leave countdown started if it is gone
-    everywhere.
+    everywhere. Not while the instance drains: a socket it closed for a restart (1012) is not
+    its player leaving — the client reconnects to another instance at once, and the seat's
+    presence (fresh within a heartbeat) holds until that socket refreshes it.
     """
     if seat is None:
         await rt.spectators.changed(match_id)
+        return
+    if rt.draining:
         return
     if str(seat) not in hub.local_presence()[0]:
         with contextlib.suppress(Exception):

@@ -13,6 +13,7 @@ import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from app.db.errors import log_failure
 from app.db.lobbies import count_live_matches
 from app.realtime.hub import HEARTBEAT
 from app.services import outage
@@ -20,6 +21,7 @@ from app.services.bot_turns import drive
 from app.services.delivery import delivery_loop
 from app.services.play import due_matches
 from app.services.runtime import Runtime
+from app.services.socket_revocation import revocation_sweep
 from app.services.sockets import touch_many
 
 log = logging.getLogger(__name__)
@@ -49,7 +51,7 @@ async def bot_sweep(rt: Runtime) -> None:
                 await check
             raise
         except Exception:
-            log.exception("outage check failed; retrying")
+            log_failure(log, "outage check failed; retrying")
             await asyncio.sleep(rt.settings.instance_heartbeat)
     _credited(rt).set()
     while True:
@@ -60,7 +62,7 @@ async def bot_sweep(rt: Runtime) -> None:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("bot sweep failed")
+            log_failure(log, "bot sweep failed")
 
 
 async def instance_heartbeat(rt: Runtime) -> None:
@@ -73,7 +75,7 @@ async def instance_heartbeat(rt: Runtime) -> None:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("instance heartbeat failed")
+            log_failure(log, "instance heartbeat failed")
 
 
 async def presence_heartbeat(rt: Runtime) -> None:
@@ -94,7 +96,7 @@ async def presence_heartbeat(rt: Runtime) -> None:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("presence heartbeat failed")
+            log_failure(log, "presence heartbeat failed")
         await asyncio.sleep(HEARTBEAT)
 
 
@@ -103,4 +105,5 @@ LOOPS: list[Callable[[Runtime], Coroutine[Any, Any, None]]] = [
     instance_heartbeat,
     presence_heartbeat,
     delivery_loop,
+    revocation_sweep,
 ]

@@ -8,15 +8,27 @@ import * as session from './session.js';
 import { t, errorText } from './i18n.js';
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /** ``retryAfter``: seconds a ``rate_limited`` refusal asks to wait (its ``Retry-After``), or null. */
+  constructor(status, code, message, retryAfter = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter;
   }
 }
 
 /** Catalogue words for an error code (used when the server sent no message). */
 const FRIENDLY = new Proxy({}, { get: (_, code) => t(`error.${String(code)}`) });
+
+/**
+ * "Too many attempts: try again in 40 seconds" (or minutes, from two minutes on) for a
+ * ``rate_limited`` refusal that said how long to wait (``seconds``).
+ */
+export function waitText(seconds) {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s >= 120) return t('error.rateLimitedMinutes', { n: Math.ceil(s / 60) });
+  return t('error.rateLimitedSeconds', { n: s });
+}
 
 /**
  * Words for people about ``err``: an ``ApiError`` or a websocket error frame's ``{code, message}``
@@ -25,6 +37,8 @@ const FRIENDLY = new Proxy({}, { get: (_, code) => t(`error.${String(code)}`) })
 export function friendly(err) {
   if (!err) return t('app.wrong');
   if (err instanceof ApiError || (typeof err === 'object' && typeof err.code === 'string')) {
+    const wait = err instanceof ApiError ? err.retryAfter : err.retry_after;
+    if (err.code === 'rate_limited' && typeof wait === 'number' && wait > 0) return waitText(wait);
     return errorText(err.code, err.message);
   }
   return err.message || String(err);
@@ -60,7 +74,11 @@ export async function request(method, path, body, { auth = true, query } = {}) {
   }
   if (!res.ok) {
     const e = data && data.error;
-    if (e && e.code) throw new ApiError(res.status, e.code, e.message || '');
+    // The wait: the error body's ``retry_after`` (seconds), else the ``Retry-After`` header.
+    const header = res.headers.get('Retry-After');
+    let wait = header && /^\d+$/.test(header) ? Number(header) : null;
+    if (e && typeof e.retry_after === 'number' && e.retry_after > 0) wait = e.retry_after;
+    if (e && e.code) throw new ApiError(res.status, e.code, e.message || '', wait);
     if (data && data.detail) {
       const detail = Array.isArray(data.detail)
         ? data.detail.map((d) => d.msg || JSON.stringify(d)).join('; ') : String(data.detail);

@@ -16,6 +16,8 @@ import { swatch } from './pieces.js';
 import { play } from './sound.js';
 
 export const QUICK = ['hello', 'good_luck', 'well_played', 'thinking', 'oops', 'thanks', 'good_game', 'bye'];
+/** The quick messages a match's panel shows before its "…" button opens the others. */
+const QUICK_FIRST = new Set(['hello', 'good_luck', 'well_played']);
 export const MAX_CHARS = 300;
 const HIDDEN_KEY = 'carcassonne.chatHidden';
 const EYE = '<svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true"><path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" fill="none" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.2" fill="currentColor"/></svg>';
@@ -53,9 +55,18 @@ export function chatBox(opts) {
   const input = h('input.chat-input', { type: 'text', maxlength: String(MAX_CHARS), autocomplete: 'off',
     'aria-label': t('chat.write'), placeholder: '' });
   const sendBtn = h('button.btn.small.primary.chat-send', { type: 'submit' }, t('chat.send'));
+  // In a match's narrow panel the first three show and a "…" button opens the rest (wrapped, all
+  // eight took up to four rows; one row scrolling sideways hid most of them past the edge).
+  const more = h('button.btn.small.secondary.quick-more', { type: 'button', 'aria-expanded': 'false',
+    'aria-label': t('chat.quickMore'), title: t('chat.quickMore'),
+    onclick: () => {
+      const open = quick.classList.toggle('open');
+      more.setAttribute('aria-expanded', String(open));
+    } }, '…');
   const quick = h('div.chat-quick', { role: 'group', 'aria-label': t('chat.quickLabel') },
-    QUICK.map((q) => h('button.btn.small.secondary.quick-btn', { type: 'button', dataset: { quick: q },
-      onclick: () => send({ quick: q }) }, t(`chat.quick.${q}`))));
+    QUICK.map((q) => h(`button.btn.small.secondary.quick-btn${QUICK_FIRST.has(q) ? '' : '.quick-extra'}`,
+      { type: 'button', dataset: { quick: q }, onclick: () => send({ quick: q }) }, t(`chat.quick.${q}`))),
+    more);
   const form = h('form.chat-form', { onsubmit: (e) => { e.preventDefault(); send({ text: input.value }); } },
     input, sendBtn);
   const node = h('section.chat', { dataset: { scope: opts.scope } },
@@ -142,6 +153,7 @@ export function chatBox(opts) {
     for (const b of quick.querySelectorAll('button')) b.disabled = !may;
     input.placeholder = !opts.canWrite() ? t('chat.readOnly') : me && muted.has(me) ? errorText('chat_muted')
       : t(opts.role() === 'spectators' ? 'chat.placeholderSpectators' : 'chat.placeholder');
+    input.title = may ? '' : input.placeholder; // a refusal's whole sentence, where the input cuts it
   }
 
   function add(msg, live) {

@@ -9,43 +9,27 @@
  *   t('unit.point', { n: 3 })             → "3 points" (plural forms by Intl.PluralRules)
  *   errorText('not_your_turn', message)   → the catalogue's words for a server error code
  *
- * A catalogue (./i18n/<lang>.js plus the area parts ./i18n/<area>.<lang>.js, merged below) is
+ * A catalogue (./i18n/<lang>.js plus the area parts ./i18n/<area>.<lang>.js, merged by
+ * ./i18n/catalogue.<lang>.js; only the reader's language is downloaded) is
  * a flat object ``key → string`` or ``key → {one, other, …}`` (CLDR plural categories, chosen
  * by ``params.n``). ``{name}`` placeholders are filled from
- * ``params``. A key missing in a language falls back to English, then to the key itself, so a
+ * ``params``. A key missing in a language falls back to English (if loaded), then to the key, so a
  * new string never breaks a screen: add it to the English part first, then to German and French.
  *
+ * ``ready`` resolves once the reader's catalogue is there (main.js waits for it).
  * The language is chosen once per page: a stored choice (``carcassonne.lang``), else the first
  * of ``navigator.languages`` we have, else English. ``<html lang>`` follows it. Changing it
  * (``setLang``) stores it and calls the listeners (main.js re-renders the current screen).
  */
 
-import enCommon from './i18n/en.js';
-import enLog from './i18n/log.en.js';
-import enMatch from './i18n/match.en.js';
-import enScreens from './i18n/screens.en.js';
-import enClock from './i18n/clock.en.js';
-import enAccount from './i18n/account.en.js';
-import deCommon from './i18n/de.js';
-import deLog from './i18n/log.de.js';
-import deMatch from './i18n/match.de.js';
-import deScreens from './i18n/screens.de.js';
-import deClock from './i18n/clock.de.js';
-import deAccount from './i18n/account.de.js';
-import frCommon from './i18n/fr.js';
-import frLog from './i18n/log.fr.js';
-import frMatch from './i18n/match.fr.js';
-import frScreens from './i18n/screens.fr.js';
-import frClock from './i18n/clock.fr.js';
-import frAccount from './i18n/account.fr.js';
-
-// One catalogue per language, merged from its parts (./i18n/<lang>.js and ./i18n/<area>.<lang>.js)
-// so that each area's strings live beside each other and a key is defined once.
-const en = { ...enCommon, ...enLog, ...enMatch, ...enScreens, ...enClock, ...enAccount };
-const de = { ...deCommon, ...deLog, ...deMatch, ...deScreens, ...deClock, ...deAccount };
-const fr = { ...frCommon, ...frLog, ...frMatch, ...frScreens, ...frClock, ...frAccount };
-
-const CATALOGUES = { en, de, fr };
+// Only the reader's language is downloaded (each catalogue.<lang>.js imports its parts); the
+// others load when the reader switches. Every language has every key (tests/test_catalogue.py).
+const LOADERS = {
+  en: () => import('./i18n/catalogue.en.js'),
+  de: () => import('./i18n/catalogue.de.js'),
+  fr: () => import('./i18n/catalogue.fr.js'),
+};
+const CATALOGUES = {};
 const STORE_KEY = 'carcassonne.lang';
 
 /** The languages offered by the switcher: ``[{code, name}]``, each named in its own language. */
@@ -62,37 +46,81 @@ function initialLang() {
   } catch {
     stored = null;
   }
-  if (stored && CATALOGUES[stored]) return stored;
+  if (stored && LOADERS[stored]) return stored;
   const wanted = (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || 'en']);
   for (const tag of wanted) {
     const base = String(tag || '').toLowerCase().split('-')[0];
-    if (CATALOGUES[base]) return base;
+    if (LOADERS[base]) return base;
   }
   return 'en';
 }
 
 let current = initialLang();
+let wanted = current; // the language last asked for (setLang), applied once its catalogue loads
 let plurals = new Intl.PluralRules(current);
 const listeners = new Set();
 if (typeof document !== 'undefined') document.documentElement.lang = current;
+
+/** Load the catalogue of ``code`` once; resolves when ``t`` can use it. */
+function load(code) {
+  if (!CATALOGUES[code]) {
+    CATALOGUES[code] = LOADERS[code]().then((mod) => {
+      CATALOGUES[code] = mod.default;
+      return mod.default;
+    }, (err) => {
+      delete CATALOGUES[code];
+      throw err;
+    });
+  }
+  return Promise.resolve(CATALOGUES[code]);
+}
+
+/** Resolves once the reader's catalogue is loaded: main.js waits for it before any screen. */
+export const ready = load(current);
+
+function entries(code) {
+  const cat = CATALOGUES[code];
+  return cat && !(cat instanceof Promise) ? cat : {};
+}
 
 /** The current language code (``en``, ``de`` or ``fr``). */
 export function lang() {
   return current;
 }
 
-/** Switch language: stores the choice, sets ``<html lang>``, tells the listeners. */
-export function setLang(code) {
-  if (!CATALOGUES[code] || code === current) return;
-  current = code;
-  plurals = new Intl.PluralRules(current);
-  try {
-    localStorage.setItem(STORE_KEY, code);
-  } catch {
-    // Private mode: the choice lasts for this page only.
+/**
+ * Switch language: loads its catalogue (only the reader's is there at first, so switching to
+ * another one waits for the network), then stores the choice, sets ``<html lang>`` and tells
+ * the listeners. Returns a promise: await it before reading the new words. A catalogue already
+ * loaded switches at once. The last choice wins: a slower catalogue asked for earlier never
+ * overrides a later switch. ``before(code)`` runs just before the switch.
+ */
+export function setLang(code, before) {
+  if (!LOADERS[code]) return Promise.resolve();
+  wanted = code;
+  if (code === current) return Promise.resolve();
+  const apply = () => {
+    if (wanted !== code || code === current) return; // a later choice came first
+    if (before) before(code);
+    current = code;
+    plurals = new Intl.PluralRules(current);
+    try {
+      localStorage.setItem(STORE_KEY, code);
+    } catch {
+      // Private mode: the choice lasts for this page only.
+    }
+    document.documentElement.lang = code;
+    for (const fn of listeners) fn(code);
+  };
+  const cat = CATALOGUES[code];
+  if (cat && !(cat instanceof Promise)) {
+    apply();
+    return Promise.resolve();
   }
-  document.documentElement.lang = code;
-  for (const fn of listeners) fn(code);
+  return load(code).then(apply, (err) => {
+    if (wanted === code) wanted = current;
+    throw err;
+  });
 }
 
 /** Call ``fn(code)`` after every language change; returns a remover. */
@@ -103,7 +131,7 @@ export function onLangChange(fn) {
 
 /** Whether ``key`` exists in the current language or in English. */
 export function has(key) {
-  return key in CATALOGUES[current] || key in en;
+  return key in entries(current);
 }
 
 function fill(text, params) {
@@ -117,8 +145,8 @@ function fill(text, params) {
  * Plural entries pick their form by ``params.n`` (a number). Unknown keys return the key.
  */
 export function t(key, params) {
-  let entry = CATALOGUES[current][key];
-  if (entry === undefined) entry = en[key];
+  let entry = entries(current)[key];
+  if (entry === undefined) entry = entries('en')[key];
   if (entry === undefined) return key;
   if (typeof entry === 'object') {
     const n = params && typeof params.n === 'number' ? params.n : 0;
@@ -135,7 +163,7 @@ export function t(key, params) {
  */
 export function errorText(code, message) {
   const key = `error.${code}`;
-  const own = CATALOGUES[current][key];
+  const own = entries(current)[key];
   if (current === 'en') {
     if (message && !PREFER_CATALOGUE.has(code)) return message;
     return own || message || t('error.unknown', { code });
@@ -165,9 +193,12 @@ export function languageSelect({ className = 'lang-select', id, onBefore } = {})
     if (code === current) opt.selected = true;
     sel.appendChild(opt);
   }
-  sel.addEventListener('change', () => {
-    if (onBefore && sel.value !== current) onBefore(sel.value);
-    setLang(sel.value);
+  sel.addEventListener('change', async () => {
+    try {
+      await setLang(sel.value, onBefore);
+    } catch {
+      sel.value = current; // offline: stay in the language we have
+    }
   });
   return sel;
 }

@@ -5,7 +5,7 @@
  *   #/lobby/CODE    waiting room (joins)   #/match/ID[?code=LOBBYCODE]  match (play or watch)
  *   #/tiles         tile guide
  *   #/account       register, log in, password, delete   #/player/ID   profile and history
- *   #/replay/ID[?move=N]  replay viewer   #/replay   open a record file
+ *   #/replay/ID[?move=N&code=C]  replay viewer (a private match's addresses carry its code)   #/replay   open a record file
  *   #/leaderboard/PRESET  ratings
  * Screens are modules exporting ``mount(root, ctx) → cleanup``.
  */
@@ -14,7 +14,7 @@ import * as api from './api.js';
 import * as session from './session.js';
 import { setCatalogue } from './tiles.js';
 import { h, clear, toast } from './dom.js';
-import { t, languageSelect, onLangChange } from './i18n.js';
+import { t, languageSelect, onLangChange, ready as catalogueReady } from './i18n.js';
 import { themeToggle } from './theme.js';
 import { soundToggle } from './sound.js';
 import { errorPanel } from './errorPanel.js';
@@ -161,6 +161,11 @@ window.addEventListener('unhandledrejection', (ev) => {
 });
 
 async function boot() {
+  try {
+    await catalogueReady; // the reader's words, before any screen is drawn
+  } catch (err) {
+    console.error(err); // offline: screens show their keys rather than nothing
+  }
   window.addEventListener('hashchange', route);
   const skip = document.querySelector('.skip-link');
   if (skip) skip.textContent = t('app.skip');

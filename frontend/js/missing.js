@@ -9,6 +9,24 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { tableName } from './tableName.js';
 
+/** Whether ``err`` means a private match refused this reader (a link without its code). */
+export function isRefused(err) {
+  return !!err && (err.code === 'forbidden' || err.status === 403);
+}
+
+/**
+ * The panel for a private match's link that came without its invite code (``kind``: "match"
+ * or "replay"): what happened, what to do, and a way back to the tables.
+ */
+export function refusedPanel(kind) {
+  return h('div.panel.missing-panel#refused', { role: 'alert', dataset: { kind } },
+    h('h1', t('refused.title')),
+    h('p', t(kind === 'replay' ? 'refused.whyReplay' : 'refused.whyMatch')),
+    h('p.help', t('refused.what')),
+    h('div.row', {},
+      h('a.btn.primary#refused-tables', { href: '#/lobbies' }, t('missing.allTables'))));
+}
+
 /** Whether ``err`` means the table or match behind a link does not exist. */
 export function isMissing(err) {
   return !!err && (err.code === 'not_found' || err.code === 'validation_error' || err.status === 404);

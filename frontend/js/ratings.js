@@ -8,18 +8,40 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 
 /**
- * Add the rating changes of match ``matchId`` to the end screen's ``card`` when it was rated
- * (the update runs right after the last move: asks again a few times until it is there).
+ * Add the rating changes of match ``matchId`` to the end screen's ``card`` when it was rated,
+ * or say why a rated table's match ended unrated (the update runs right after the last move:
+ * asks again a few times until it is there). ``code``: a private match's invite code.
+ * ``onVerdict(verdict)``: called once with the match's verdict when the server has it.
  */
-export async function showRatingChanges(card, matchId, names) {
-  for (let attempt = 0; attempt < 6; attempt += 1) {
+export async function showRatingChanges(card, matchId, names, code, onVerdict = null) {
+  let judged = false;
+  for (let attempt = 0; attempt < 8; attempt += 1) {
     let changes = [];
+    let unrated = null;
+    let verdict = null;
     try {
-      changes = (await api.get(`/api/matches/${encodeURIComponent(matchId)}/ratings`)).changes;
+      const query = code ? { code } : undefined;
+      ({ changes, unrated, verdict } = await api.get(`/api/matches/${encodeURIComponent(matchId)}/ratings`, { query }));
     } catch {
       return;
     }
     if (!card.isConnected) return;
+    // The match's verdict (places, winners, who left) comes with the same settlement.
+    if (verdict && !judged) {
+      judged = true;
+      if (onVerdict) {
+        onVerdict(verdict);
+        if (!card.isConnected) return; // the end screen was drawn again: it asks anew
+      }
+    }
+    if (!judged && onVerdict) {
+      await new Promise((r) => setTimeout(r, 500));
+      continue;
+    }
+    if (unrated) {
+      card.appendChild(h('p.rating-changes.unrated#rating-unrated', {}, t(`rating.unrated.${unrated}`)));
+      return;
+    }
     if (changes.length) {
       card.appendChild(h('div.rating-changes#rating-changes', {}, h('h3', t('rating.changes')),
         h('ul', {}, ...changes.map((c) => h('li', { dataset: { seat: c.seat } },

@@ -5,13 +5,27 @@
  *
  * Status callbacks: ``onStatus({state, attempt, retryIn})`` where state is ``connecting``,
  * ``open``, ``retrying`` (retryIn ms until the next attempt) or ``failed`` (a close code the
- * server uses to refuse us for good — 4401/4403/4404 — or ``close()`` was called).
+ * server uses to refuse us for good — 4401/4403/4404 — or ``close()`` was called). A close with
+ * 1012 (service restart: the server is being redeployed) is no failure: it reconnects at once
+ * (within ``RESTART_SPREAD_MS``, so a whole server's clients do not arrive in the same instant),
+ * reporting only ``connecting``.
  */
 
 const BACKOFF_MS = [400, 1000, 2000, 4000, 8000, 15000];
 const PING_EVERY_MS = 15000;
 const SILENCE_LIMIT_MS = 40000;
 const FATAL_CODES = new Set([4400, 4401, 4403, 4404, 1008]);
+const SERVICE_RESTART = 1012;
+const RESTART_SPREAD_MS = 250;
+
+/** The ``token`` query parameter of a socket URL (null without one). */
+function tokenOf(url) {
+  try {
+    return new URL(url, window.location.href).searchParams.get('token');
+  } catch {
+    return null;
+  }
+}
 
 export class LiveSocket {
   constructor(url, { onMessage, onStatus, onOpen } = {}) {
@@ -48,7 +62,8 @@ export class LiveSocket {
     this.setState('connecting');
     let ws;
     try {
-      ws = new WebSocket(this.url());
+      this.openedUrl = this.url();
+      ws = new WebSocket(this.openedUrl);
     } catch {
       this.scheduleRetry();
       return;
@@ -78,8 +93,20 @@ export class LiveSocket {
       this.ws = null;
       this.stopPinger();
       if (this.closed) return;
+      if (ev.code === 4401 && tokenOf(this.url()) !== tokenOf(this.openedUrl)) {
+        // Revoked, but this device holds a newer token since (a password change, "sign out
+        // everywhere" or registering here): come back with it at once.
+        this.connect();
+        return;
+      }
       if (FATAL_CODES.has(ev.code)) {
         this.setState('failed', { code: ev.code, reason: ev.reason });
+        return;
+      }
+      if (ev.code === SERVICE_RESTART) {
+        this.setState('connecting', { restart: true });
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => this.connect(), Math.random() * RESTART_SPREAD_MS);
         return;
       }
       this.scheduleRetry();

@@ -34,6 +34,10 @@ def make_settings(
         "lobby_burst": 1000,
         "player_burst": 10000,
         "player_rate_per_minute": 60000.0,
+        "registrations_per_address": "100000/minute",
+        "password_attempts_per_address": "100000/minute",
+        "record_checks_per_address": "100000/minute",
+        "bot_matches_per_address": 100000,
         "frontend_dir": frontend,
     }
     values.update(overrides)

@@ -1,7 +1,9 @@
 """Rated lobbies, history and ratings on both backends: who may sit at a rated table, a whole
 rated match from start to rating change (values checked against ``openskill`` called
 directly), ties and leavers for 2–5 players, profile, paginated history, leaderboard, the
-replay steps, the zip of one's records and the shuffle check of a played match.
+replay steps, the zip of one's records and the shuffle check of a played match; a rated
+table's match where a seat did not make its own moves ends unrated; a private match's rating
+changes need its code.
 """
 
 from __future__ import annotations
@@ -16,10 +18,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
-from sqlalchemy import update
+from sqlalchemy import insert, update
 
 from app.db.community import match_players
-from app.db.models import matches
+from app.db.models import match_actions, matches
 from app.services import history
 from app.services.runtime import Runtime
 from tests.support.client import Api
@@ -54,15 +56,38 @@ def _run(client: TestClient, fn: Any) -> Any:
 
 
 def _finish_with(
-    client: TestClient, match_id: str, scores: list[int], left: tuple[int, ...] = ()
+    client: TestClient,
+    match_id: str,
+    scores: list[int],
+    left: tuple[int, ...] = (),
+    moves: dict[int, tuple[int, int]] | None = None,
 ) -> None:
     """Pretend the match ended with ``scores`` (seats in ``left`` were played by the server)
-    and settle it as the match-end hook does.
+    and settle it as the match-end hook does. ``moves``: ``{seat: (own, by the computer)}``
+    moves written to the log (default: three own moves per seat).
     """
     runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    counts = moves if moves is not None else {seat: (3, 0) for seat in range(len(scores))}
+    log = [
+        (seat, by)
+        for seat, (own, computer) in sorted(counts.items())
+        for by in [None] * own + ["computer"] * computer
+    ]
 
     async def go() -> None:
         async with runtime.db.transaction() as conn:
+            for seq, (seat, by) in enumerate(log, start=1):
+                await conn.execute(
+                    insert(match_actions).values(
+                        match_id=match_id,
+                        seq=seq,
+                        seat=seat,
+                        action='{"type": "pass"}',
+                        events="[]",
+                        by=by,
+                        published=True,
+                    )
+                )
             await conn.execute(
                 update(matches)
                 .where(matches.c.id == match_id)
@@ -256,3 +281,48 @@ def test_uploaded_records(api: Api, client: TestClient) -> None:
     # No fairness block: verification says so instead of failing obscurely.
     verdict = api.post("/api/verify", **record)
     assert not verdict["ok"] and verdict["problem"].startswith("revealed:")
+
+
+def test_a_match_against_a_sock_that_never_played_ends_unrated(
+    api: Api, client: TestClient
+) -> None:
+    """Before, one rated match against an account that never connected gave both +32. A seat
+    whose own player made fewer than a third of its moves (here: none, the computer played
+    them all) makes the match unrated: no rating moves, and it says why everywhere.
+    """
+    match_id, people = _rated_match(api, client, 2)
+    _finish_with(client, match_id, [40, 30], moves={0: (6, 0), 1: (0, 6)})
+    out = api.get(f"/api/matches/{match_id}/ratings", people[0][1])
+    assert out["changes"] == [] and out["unrated"] == "not_played"
+    for pid, headers in people:
+        assert "standard" not in api.get(f"/api/players/{pid}/profile")["ratings"]
+        (entry,) = api.get(f"/api/players/{pid}/matches", headers)["matches"]
+        assert entry["rated"] is False and entry["unrated"] == "not_played"
+
+
+def test_a_leaver_who_played_a_third_of_the_moves_is_rated_last(
+    api: Api, client: TestClient
+) -> None:
+    """Leaving after playing (4 own moves of 12) keeps the match rated, the leaver last."""
+    match_id, people = _rated_match(api, client, 2)
+    _finish_with(client, match_id, [30, 50], left=(1,), moves={0: (12, 0), 1: (4, 8)})
+    out = api.get(f"/api/matches/{match_id}/ratings", people[0][1])
+    assert out["unrated"] is None
+    assert [c["delta"] > 0 for c in out["changes"]] == [True, False]
+
+
+def test_a_private_matchs_rating_changes_need_a_seat_or_its_code(
+    api: Api, client: TestClient
+) -> None:
+    """Before, ``/api/matches/{id}/ratings`` answered anyone for a private match."""
+    people = [_account(client, f"P{i}") for i in range(2)]
+    lobby = api.lobby(people[0][1], seats=2, rated=True, preset="standard", private=True)
+    api.post(f"/api/lobbies/{lobby['code']}/join", people[1][1])
+    match_id = api.post(f"/api/lobbies/{lobby['code']}/start", people[0][1])["match_id"]
+    _finish_with(client, match_id, [40, 30])
+    path = f"/api/matches/{match_id}/ratings"
+    _, _, stranger = api.player("Eve")
+    r = client.get(path, headers=stranger)
+    assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
+    assert len(api.get(f"{path}?code={lobby['code']}", stranger)["changes"]) == 2
+    assert len(api.get(path, people[1][1])["changes"]) == 2

@@ -131,6 +131,11 @@ def test_start_needs_two_and_deals_a_match(api: Api, client: TestClient) -> None
     match_id = api.post(f"/api/lobbies/{code}/start", a)["match_id"]
     lobby = api.get(f"/api/lobbies/{code}")
     assert lobby["status"] == "started" and lobby["match_id"] == match_id
+    # Starting again (a second click; a request retried after a database restart whose
+    # commit went through) answers the same match: the soak saw a retried start answered 409
+    # and its match stranded, never played.
+    assert api.post(f"/api/lobbies/{code}/start", a)["match_id"] == match_id
+    assert client.post(f"/api/lobbies/{code}/start", headers=b).status_code == 403
     late = client.post(f"/api/lobbies/{code}/join", headers=api.player("Cat")[2])
     assert late.status_code == 409
     match = api.get(f"/api/matches/{match_id}", a)

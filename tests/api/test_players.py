@@ -62,7 +62,8 @@ def test_catalogue_and_presets(api: Api) -> None:
 
 
 def test_health_and_metrics(api: Api, client: TestClient) -> None:
-    assert api.get("/healthz") == {"ok": True, "database": True, "broker": True}
+    assert api.get("/healthz") == {"ok": True}
+    assert api.get("/readyz") == {"ok": True, "database": True, "broker": True, "draining": False}
     text = client.get("/metrics").text
     for name in (
         "carcassonne_matches_live",

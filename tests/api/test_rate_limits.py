@@ -55,9 +55,19 @@ def test_actions_are_limited_per_token(strict_client: TestClient) -> None:
         assert receive(ws)["v"] == 2
         ws.send_text(json.dumps({"t": "action", "v": 2, "id": "w2", "d": {"type": "pass"}}))
         error = receive(ws)
-        assert error["d"] == {"code": "rate_limited", "message": error["d"]["message"], "id": "w2"}
+        # The refusal names the action and when the token may act again (2 actions per 200 s:
+        # when the window that holds both has slid by).
+        retry = error["d"]["retry_after"]
+        assert error["d"] == {
+            "code": "rate_limited",
+            "message": error["d"]["message"],
+            "id": "w2",
+            "retry_after": retry,
+        }
+        assert 0 < retry <= 200.1
     r = strict_client.post(
         f"/api/matches/{match_id}/actions", headers=headers, json={"v": 2, "d": {"type": "pass"}}
     )
     assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+    assert 1 <= int(r.headers["Retry-After"]) <= 201
     assert api.get(f"/api/matches/{match_id}")["version"] == 2

@@ -1,5 +1,6 @@
 """The client's static files: gzip when asked, ETag revalidation with ``Cache-Control:
-no-cache`` (reused across visits, never stale after a deploy), API and websockets untouched.
+no-cache`` for unversioned URLs (never stale after a deploy). Versioned URLs and compressed
+JSON: test_static_cache.py.
 """
 
 from __future__ import annotations
@@ -8,8 +9,6 @@ import os
 from pathlib import Path
 
 from fastapi.testclient import TestClient
-
-from tests.support.client import Api
 
 
 def test_static_files_are_compressed_and_revalidated(client: TestClient, frontend: Path) -> None:
@@ -40,12 +39,3 @@ def test_static_files_are_compressed_and_revalidated(client: TestClient, fronten
     assert index.status_code == 200 and index.headers["cache-control"] == "no-cache"
     assert "content-encoding" not in index.headers  # under the gzip threshold
     assert client.get("/static/big.js").headers["cache-control"] == "no-cache"
-
-
-def test_api_responses_are_not_compressed_by_the_static_middleware(
-    client: TestClient, api: Api
-) -> None:
-    _, _, headers = api.player("Ann")
-    r = client.get("/api/catalogue", headers={"Accept-Encoding": "gzip", **headers})
-    assert r.status_code == 200 and "content-encoding" not in r.headers
-    assert "cache-control" not in r.headers or r.headers["cache-control"] != "no-cache"

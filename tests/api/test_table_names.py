@@ -70,6 +70,7 @@ def test_a_deleted_hosts_name_leaves_the_default_too(api: Api, client: TestClien
     account = {"username": f"ann{secrets.token_hex(4)}", "password": "correct horse battery"}
     r = client.post("/api/accounts", json=account, headers=ann)
     assert r.status_code == 201, r.text
+    ann = {"Authorization": f"Bearer {r.json()['token']}"}  # the guest token is revoked
     r = client.post("/api/accounts/delete", json={"password": account["password"]}, headers=ann)
     assert r.status_code == 204, r.text
     assert _title(api.get(f"/api/matches/{match_id}")) == (None, "Deleted player")

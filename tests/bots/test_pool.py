@@ -4,6 +4,7 @@ Normal move, never a lost turn; a Strong placement's follower decision is reused
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import time
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from app.bots import plan_position
+from app.bots import pool as pool_module
 from app.bots.pool import BotPool
 from app.engine import DEPLOY, PLACE_TILE, Options, apply_in_place, legal_actions, new_game
 
@@ -108,6 +110,7 @@ def plan_position_target(
 
 _ORPHAN_SCRIPT = """
 import os, signal, time
+from app.bots import pool as pool_module
 from app.bots.pool import BotPool
 pool = BotPool(workers=1, think=0.0)
 pool.warm_up()
@@ -167,3 +170,25 @@ def test_workers_exit_when_the_server_is_killed() -> None:
         for pid in pids:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+async def test_a_full_queue_decides_with_normal_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool's queue is bounded: past MAX_DECISIONS_WAITING decisions waiting or thinking,
+    Normal decides in this process at once instead of the wait growing.
+    """
+    monkeypatch.setattr(pool_module, "MAX_DECISIONS_WAITING", 2)
+    pool = BotPool(workers=1, think=0.05, target=_hang, grace=10)
+    try:
+        state = _state()
+        waiting = [
+            asyncio.create_task(pool.decide(f"q{i}", 1, state, "strong", seed=i)) for i in range(2)
+        ]
+        await asyncio.sleep(0.1)
+        started = time.perf_counter()
+        actions = await pool.decide("q-extra", 1, state, "strong", seed=9)
+        assert time.perf_counter() - started < 0.5  # not queued behind the 3 s searches
+        assert actions[0] in legal_actions(state) and pool.fallbacks == 1
+        for task in waiting:
+            task.cancel()
+    finally:
+        pool.close()

@@ -75,6 +75,10 @@ def running_server(work: Path, **env_overrides: str) -> Iterator[str]:
         # Some tests play the rest of a match over REST, faster than any person clicks.
         "ACTION_RATE": "1000",
         "ACTION_BURST": "1000",
+        # Many tests register accounts and log in from this one address.
+        "REGISTRATIONS_PER_ADDRESS": "1000/minute",
+        "PASSWORD_ATTEMPTS_PER_ADDRESS": "1000/minute",
+        "BOT_MATCHES_PER_ADDRESS": "1000",
         **env_overrides,
     }
     env.pop("REDIS_URL", None)

@@ -73,6 +73,9 @@ def test_a_leaver_countdown_a_vote_and_the_computers_moves(quick_leave: str, bro
         ann.page.screenshot(path=str(ARTIFACTS / "clock-leaver-vote.png"))
         # In German (the match header's language switcher): the same vote, in Ann's words.
         ann.page.select_option("#match select.lang-select", "de")
+        # German's catalogue is fetched first (only the reader's comes with the page): the
+        # screen is drawn again once <html lang> says so, not at the select's change.
+        ann.page.wait_for_function("document.documentElement.lang === 'de'")
         ann.page.wait_for_selector('#leave-banner button[data-choice="computer"]')
         banner = ann.page.inner_text("#leave-banner")
         assert "Ben ist gegangen" in banner and "Dem Computer übergeben" in banner, banner

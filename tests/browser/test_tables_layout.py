@@ -92,3 +92,37 @@ def test_a_signed_out_phone_header_fits(server: str, browser: Any, artifacts: Pa
             assert chip["height"] < 48, (locale, chip)  # one line
         finally:
             context.close()
+
+
+def test_a_long_table_name_fits_a_phone(server: str, browser: Any, artifacts: Path) -> None:
+    """An open public table with a long name (64 characters, no spaces in its first word) on a
+    390 px phone, in English, German and French: the page is no wider than the screen and every
+    card's Join button is inside it (the page was 420 px wide: cards and buttons cut).
+    """
+    host = _post(server, "/api/players", name="Wolfgang-Amadeus")["token"]
+    long_name = "Donaudampfschifffahrtsgesellschaftskapitänsmützen-Turnier Abend"
+    _post(server, "/api/lobbies", host, seats=2, private=False, name=long_name)
+    for locale in ("en-GB", "de-DE", "fr-FR"):
+        viewer = Player.open(
+            browser, server, "Zoé", locale=locale, viewport={"width": 390, "height": 800}
+        )
+        page = viewer.page
+        try:
+            page.goto("/#/lobbies")
+            page.wait_for_selector(f'#open-lobbies .card b[title="{long_name}"]')
+            page.wait_for_timeout(100)
+            found = page.evaluate(
+                """() => ({
+                  wider: document.documentElement.scrollWidth - window.innerWidth,
+                  out: [...document.querySelectorAll('#open-lobbies .card, #open-lobbies .btn')]
+                    .map((e) => e.getBoundingClientRect())
+                    .filter((r) => r.right > window.innerWidth + 0.5 || r.left < -0.5)
+                    .map((r) => [Math.round(r.left), Math.round(r.right)]),
+                })"""
+            )
+            page.screenshot(path=str(artifacts / f"tables-long-name-{locale[:2]}-390.png"))
+            assert found["wider"] <= 1, (locale, found)
+            assert found["out"] == [], (locale, found)
+            assert viewer.errors == []
+        finally:
+            viewer.context.close()

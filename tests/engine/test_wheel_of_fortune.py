@@ -507,3 +507,26 @@ def test_random_games_keep_followers_and_replay() -> None:
         again, _ = replay(json.loads(json.dumps(export_record(s))))
         assert again.scores == s.scores
         assert GameState.from_json(json.loads(json.dumps(s.to_json()))) == s
+
+
+def test_icon_tile_drawn_after_a_plague_discard_is_played() -> None:
+    """S004 Plague, then §3.2c: once the last follower went home the unplaceable X.1 is
+    discarded and U.2 drawn; its icon moves the pig on (Plague → Tax) and Ben places it.
+    The finished Plague left the phase behind before: nobody could act, and a record with the
+    ``{"discarded", "plague"}`` entry followed by an icon tile did not replay.
+    """
+    s = start([*DISCARD_DRAW[:-1], "U.2", "B"])
+    for x, y, r, f in DISCARD_TURNS:
+        s, _ = turn(s, x, y, r, f)
+    s, _ = apply(s, RemoveFollower(1, 3, 4, "cloister"))
+    s, events = apply(s, RemoveFollower(0, 2, -1, "cloister"))
+    assert TileDiscarded(1, "X.1") in events
+    assert PigMoved(1, 2, "plague", "tax") in events
+    assert s.phase == "place_tile" and s.seat == 1 and s.tile == "U.2"
+    assert legal_actions(s) and all(a.seat == 1 for a in legal_actions(s))
+    while not s.is_over:
+        s, _ = anywhere(s)
+    record = json.loads(json.dumps(export_record(s)))
+    assert record["moves"][7]["discarded"] == "X.1" and record["moves"][8]["tile"] == "U.2"
+    again, _ = replay(record)
+    assert again.scores == s.scores and again.pig == s.pig

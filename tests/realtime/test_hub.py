@@ -115,6 +115,35 @@ def test_a_head_message_or_a_newer_version_fills_the_gap_from_the_log() -> None:
     assert calls == [(1, None), (3, None)]
 
 
+def test_a_socket_joining_mid_delivery_does_not_hide_the_batch_from_the_others() -> None:
+    """Version 1 is committed elsewhere and still on its way when a spectator joins here and
+    reads it from the database: the sockets already here get it all the same (at once, from
+    the log), once each, and the late broadcast is a duplicate for everyone.
+    """
+
+    async def run() -> tuple[list[str], list[str]]:
+        log = FakeLog(head=0)
+        manager, hub, _conn, socket = await _hub(log, 0)
+        log.head = 1  # committed on another instance; its broadcast has not arrived
+        joiner = FakeSocket()
+        late = Connection(joiner, None, hub.fetch)
+        hub.add(late)
+        hub.note_version(1)  # what the join does after sending its snapshot at version 1
+        late.start(1)
+        await _settle()
+        first = list(socket.sent)
+        await manager.broker.publish("m:1", _remote(1, "b1"))  # the broadcast, late
+        log.head = 2
+        await manager.broker.publish("m:1", _remote(2, "b2"))
+        await _settle()
+        await manager.close()
+        return first + ["|"] + socket.sent[len(first) :], joiner.sent
+
+    old, joined = run_async(run)
+    assert old == ["b1", "|", "b2"]
+    assert joined == ["b2"]
+
+
 def test_presence_announcement_with_a_higher_version_fills_the_gap() -> None:
     async def run() -> list[str]:
         log = FakeLog(head=2)
@@ -241,3 +270,24 @@ def test_joined_leaves_the_hub_even_when_the_block_fails() -> None:
         return gone, left
 
     assert run_async(run) == (True, ["m:1"])
+
+
+def test_a_sync_resends_nothing_the_socket_was_already_sent() -> None:
+    """A client resumed after a pause (SIGSTOP) asks ``sync`` for versions still unread in its
+    buffer: they are on their way, in order; only newer ones are sent (the soak found a
+    version delivered twice on one socket).
+    """
+
+    async def run() -> list[str]:
+        log = FakeLog(head=3)
+        socket = FakeSocket()
+        conn = Connection(socket, None, log.fetch)
+        conn.start(3)  # versions 1-3 were sent
+        conn.request_sync(1)
+        await _settle()
+        log.head = 4
+        conn.request_sync(1)
+        await _settle()
+        return socket.sent
+
+    assert run_async(run) == ["b4"]

@@ -78,11 +78,13 @@ class Server:
             self.proc.wait(10)
 
     def stop(self) -> None:
-        """SIGTERM, then SIGKILL after 5 s."""
+        """SIGTERM (the server drains: ``DRAIN_TIMEOUT``, 10 s at most), then SIGKILL after
+        15 s.
+        """
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(5)
+                self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.kill()
 
@@ -103,6 +105,9 @@ def server_env(postgres_url: str, redis_url: str, channel_prefix: str) -> dict[s
             "ACTION_RATE": "1000",
             "ACTION_BURST": "1000",
             "LOBBY_BURST": "1000",
+            "REGISTRATIONS_PER_ADDRESS": "1000/minute",
+            "PASSWORD_ATTEMPTS_PER_ADDRESS": "1000/minute",
+            "BOT_MATCHES_PER_ADDRESS": "1000",
             "LOG_LEVEL": "warning",
         }
     )

@@ -144,3 +144,47 @@ def test_a_clock_change_while_redis_pauses_writes(
         finally:
             control.execute_command("CLIENT", "UNPAUSE")
     control.close()
+
+
+def test_a_socket_joining_mid_delivery_does_not_silence_the_move_for_the_others(
+    server_env: dict[str, str],
+    servers: list[Server],
+    tmp_path: Path,
+    private_redis: Any,  # noqa: F811 - the fixture imported above
+) -> None:
+    """Ann moves on A while Redis pauses writes, so the batch is on its way to B for seconds;
+    meanwhile a spectator opens the match on B and reads the new version from the database.
+    The player and the spectator already on B still get the move (B used to take the joiner's
+    version as its own and drop the batch as a duplicate when it came: nothing until a reload).
+    """
+    env = dict(server_env, REDIS_URL=private_redis.url)
+    a = Server(env, tmp_path / "a.log")
+    b = Server(env, tmp_path / "b.log")
+    servers += [a, b]  # stopped by the fixture even when a start fails
+    a.start(), b.start()
+    match_id, tokens = new_match(a)
+    control = redis.Redis.from_url(private_redis.url)
+    with (
+        connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0,
+        connect(f"{b.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1,
+        connect(f"{b.ws}/ws/matches/{match_id}") as spectator,
+    ):
+        snap = recv(p0)
+        recv(p1), recv(spectator)
+        time.sleep(1.5)  # both instances heard each other's presence: A broadcasts its batches
+        control.execute_command("CLIENT", "PAUSE", "4000", "WRITE")
+        try:
+            act(p0, snap["d"]["state"], 0, "one")
+            assert _until_version(p0, 1)["v"] == 1  # committed (A's own sockets, first-hand)
+            with connect(f"{b.ws}/ws/matches/{match_id}") as joiner:
+                joined = time.monotonic()
+                assert recv(joiner)["v"] == 1  # the joiner read version 1 from the database
+                for ws in (p1, spectator):
+                    assert _until_version(ws, 1, timeout=10)["v"] == 1
+                print(
+                    f"\nsockets on B current after a join mid-delivery: "
+                    f"{time.monotonic() - joined:.2f} s"
+                )
+        finally:
+            control.execute_command("CLIENT", "UNPAUSE")
+    control.close()

@@ -210,8 +210,8 @@ def private_redis(tmp_path: Path) -> Any:
 
 
 def _health_if(server: Server, status: int) -> httpx.Response | None:
-    """The server's ``/healthz`` answer if it has ``status``, else None."""
-    health = httpx.get(f"{server.url}/healthz", timeout=5)
+    """The server's ``/readyz`` answer if it has ``status``, else None."""
+    health = httpx.get(f"{server.url}/readyz", timeout=5)
     return health if health.status_code == status else None
 
 
@@ -279,7 +279,8 @@ def test_a_dead_redis_port_still_commits(
     env = dict(server_env, REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")
     server = Server(env, tmp_path / "dead.log").start()
     servers.append(server)
-    assert httpx.get(f"{server.url}/healthz", timeout=5).status_code == 503
+    assert httpx.get(f"{server.url}/readyz", timeout=5).status_code == 503
+    assert httpx.get(f"{server.url}/healthz", timeout=5).status_code == 200  # alive
     match_id, tokens = new_match(server)
     with connect(f"{server.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0:
         snap = recv(p0)

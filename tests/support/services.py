@@ -94,6 +94,14 @@ def drop_pg_database(url: str) -> None:
         run_async(lambda: _pg(PG_ADMIN_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
+def check_postgres(url: str = PG_ADMIN_URL) -> None:
+    """Skip (or fail under CI) when the admin database does not answer."""
+    try:
+        run_async(lambda: _pg(url, "SELECT 1"))
+    except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
+        unavailable("Postgres", f"{type(exc).__name__}: {exc}")
+
+
 def check_redis(url: str = REDIS_URL) -> None:
     """Skip (or fail under CI) when Redis does not answer PING."""
     import redis

@@ -54,8 +54,8 @@ export default {
   'log.farmOriginal': { one: "Final scoring: {who}'s farmers supply a completed city — {points}",
     other: "Final scoring: {who}'s farmers supply a completed city — {points} each" },
   'log.otherScore': { one: '{what}: {who} scores {points}', other: '{what}: {who} score {points} each' },
-  'log.gameOver': { one: 'Game over — {name} wins with {n} point', other: 'Game over — {name} wins with {n} points' },
-  'log.gameOverShared': { one: 'Game over — {names} share the win with {n} point', other: 'Game over — {names} share the win with {n} points' },
+  'log.gameOver': 'Game over — most points: {name} ({n})',
+  'log.gameOverShared': 'Game over — most points: {names} ({n} each)',
   'log.unknown': '{name}: {what}',
   // The Wheel of Fortune in the log. {seg}: a segment's name ("Tax"); {who}: a player. A formula
   // line ends the name with a colon before the numbers, as a name may end in a digit ("Bot 1").
@@ -128,6 +128,8 @@ export default {
   'end.parts': 'completed + final',
   'end.shareWin': '{names} share the win!',
   'end.wins': '{name} wins!',
+  'end.leftAt': 'left at move {n} — counted last',
+  'end.leftCounted': 'left the match — counted last',
   'end.gameOver': 'Game over',
   'end.leadWheel': { one: 'The wheel and {n} tile on the board · final scores by category',
     other: 'The wheel and {n} tiles on the board · final scores by category' },

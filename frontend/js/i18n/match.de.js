@@ -42,6 +42,7 @@ export default {
   'match.watching': { one: 'schaut zu', other: 'schauen zu' },
   'match.pigOn': 'Das Schwein steht auf {seg} — {effect}',
   'match.showOnBoard': 'Auf dem Spielfeld zeigen',
+  'match.replayAt': 'Wiederholung bei Zug {n} öffnen',
 
   'match.status.over': 'Spielende',
   'match.status.won': 'Spielende — {name} gewinnt',

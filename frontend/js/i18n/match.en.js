@@ -45,6 +45,7 @@ export default {
   'match.watching': { one: 'watching', other: 'watching' },
   'match.pigOn': 'The pig is on {seg} — {effect}',
   'match.showOnBoard': 'Show on the board',
+  'match.replayAt': 'Open the replay at move {n}',
 
   // Status line and page title (match/render.js).
   'match.status.over': 'Game over',

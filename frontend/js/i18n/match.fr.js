@@ -42,6 +42,7 @@ export default {
   'match.watching': { one: 'spectateur', other: 'spectateurs' },
   'match.pigOn': 'Le cochon est sur {seg} — {effect}',
   'match.showOnBoard': 'Montrer sur le plateau',
+  'match.replayAt': 'Ouvrir le replay au coup {n}',
 
   'match.status.over': 'Fin de la partie',
   'match.status.won': 'Fin de la partie — {name} gagne',

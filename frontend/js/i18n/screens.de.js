@@ -114,6 +114,9 @@ export default {
   'tableTime.minSec': '{m} Min. {s} s',
   'tableTime.atZeroUntimed': 'Keine Uhr. Wenn jemand geht, entscheiden die anderen: warten, den Platz dem Computer geben oder die Partie beenden.',
   'tableTime.atZeroTimed': 'Bei null spielt der Computer diesen Zug; nach {n} Zeitüberschreitungen in Folge übernimmt er den Platz, bis sein Spieler ihn zurücknimmt.',
+  'tableTime.atZeroSkip': 'Bei null wird der Zug übersprungen: die gezogene Karte wird für den Spieler an die erste passende Stelle gelegt, ohne Gefolgsmann.',
+  'tableTime.atZeroHandover1': 'Bei null spielt der Computer diesen Zug und übernimmt den Platz für den Rest der Partie.',
+  'tableTime.atZeroHandover': 'Bei null spielt der Computer diesen Zug; nach insgesamt {n} Zeitüberschreitungen übernimmt er den Platz für den Rest der Partie.',
 
   'lobbies.hostTable': 'Tisch von {name}',
   'lobbies.match': 'Partie',

@@ -119,6 +119,9 @@ export default {
   'tableTime.minSec': '{m} min {s} s',
   'tableTime.atZeroUntimed': 'No clock. If a player leaves, the others choose: wait, hand the seat to the computer, or end the match.',
   'tableTime.atZeroTimed': 'At zero the computer plays that turn; after {n} time-outs in a row it takes the seat until its player takes it back.',
+  'tableTime.atZeroSkip': 'At zero the turn is skipped: the drawn tile is placed for the player where it first fits, without a follower.',
+  'tableTime.atZeroHandover1': 'At zero the computer plays that turn and takes the seat for the rest of the match.',
+  'tableTime.atZeroHandover': 'At zero the computer plays that turn; after {n} time-outs in all it takes the seat for the rest of the match.',
 
   // the tables list (screens/lobbies.js), beside the common part's lobbies.* keys
   'lobbies.hostTable': '{name}’s table',

@@ -114,6 +114,9 @@ export default {
   'tableTime.minSec': '{m} min {s} s',
   'tableTime.atZeroUntimed': 'Pas de pendule. Si un joueur s’en va, les autres choisissent : attendre, confier la place à l’ordinateur ou terminer la partie.',
   'tableTime.atZeroTimed': 'À zéro, l’ordinateur joue ce tour ; après {n} dépassements de temps d’affilée, il prend la place jusqu’à ce que son joueur la reprenne.',
+  'tableTime.atZeroSkip': 'À zéro, le tour est passé : la tuile tirée est posée pour le joueur au premier endroit où elle va, sans partisan.',
+  'tableTime.atZeroHandover1': 'À zéro, l’ordinateur joue ce tour et prend la place jusqu’à la fin de la partie.',
+  'tableTime.atZeroHandover': 'À zéro, l’ordinateur joue ce tour ; après {n} dépassements de temps au total, il prend la place jusqu’à la fin de la partie.',
 
   'lobbies.hostTable': 'Table de {name}',
   'lobbies.match': 'Partie',

@@ -45,12 +45,23 @@ export function attend(m, events) {
   if (lines.length) announce(m, lines.join('. '));
 }
 
+/**
+ * One key per time a seat is asked to act: a turn (its tile and then its follower decision) or
+ * an off-turn Plague decision. The engine's ``turn`` counts placed tiles, so it moves on when
+ * the tile is placed, before the same seat decides on a follower: that decision belongs to the
+ * turn before (one chime per turn, not two).
+ */
+function turnKey(s) {
+  if (s.phase === 'plague') return `${s.turn}:${s.seat}:plague`;
+  return `${s.phase === 'deploy' ? s.turn - 1 : s.turn}:${s.seat}`;
+}
+
 /** After each render: your-turn cue, tab title and favicon; announces whose turn it is. */
 export function watchTurn(m) {
   const s = m.state();
   if (!s) return;
   const mine = m.myTurn();
-  const key = m.isOver() ? 'over' : `${s.turn}:${s.seat}`;
+  const key = m.isOver() ? 'over' : turnKey(s);
   if (mine) {
     document.title = `● ${t('match.yourTurnTitle')} · ${tableName(m.match, 'Carcassonne')}`;
   }

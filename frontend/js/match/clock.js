@@ -13,17 +13,23 @@
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
 import { tableName } from '../tableName.js';
-import { timeLabel } from '../screens/rules.js';
+import { timeLabel, policyLabel } from '../screens/rules.js';
 
 const WARN_MS = 10_000;
 const NOTIFY_KEY = 'carcassonne.notifyTurn';
 
-/** Adopt a clock from the server (a snapshot, an events frame or a ``clock`` frame). */
+/** Adopt a clock from the server (a snapshot, an events frame or a ``clock`` frame) and show it. */
 export function applyClock(m, clock) {
+  if (!m.match || clock === undefined) return;
+  adoptClock(m, clock);
+  renderClockUI(m);
+}
+
+/** Adopt a clock from the server without drawing it (the caller draws it soon). */
+export function adoptClock(m, clock) {
   if (!m.match || clock === undefined) return;
   m.match.clock = clock;
   m.clockOffset = clock ? clock.server_now - Date.now() : 0;
-  renderClockUI(m);
 }
 
 /** The server's time now, as this client best knows it (epoch ms). */
@@ -121,7 +127,14 @@ export function decoratePlayers(m) {
   const inc = c.control.kind === 'fischer' && c.control.increment
     ? h('small.clock-increment', ` (${t('clock.increment', { s: c.control.increment })})`) : null;
   info.appendChild(h('div.info-item.clock-info#time-control', {},
-    h('small', {}, t('clock.control'), ' ', h('b', timeLabel(c.control, c.label)), inc), ...buttons));
+    h('small', {}, t('clock.control'), ' ', h('b', timeLabel(c.control, c.label)), inc,
+      c.control.kind !== 'untimed' ? h('span#timeout-policy-info', {}, ' · ', t('policy.label'), ': ', policyLabel(c.policy)) : null),
+    ...buttons));
+}
+
+/** True when the ``handover`` time-out policy gave ``seat`` to the computer for good. */
+export function forGood(c, seat) {
+  return !!(c && c.policy && c.policy.kind === 'handover' && c.auto[seat] && c.timeouts[seat] >= c.policy.after);
 }
 
 function send(m, frame) {
@@ -166,8 +179,10 @@ function renderBanner(m) {
   const parts = [];
   if (c && !m.isOver()) {
     if (you !== null && c.auto[you]) {
-      parts.push(h('div.leave-line', {}, h('span', t('clock.youAuto')),
-        h('button.btn.small#take-back', { type: 'button', onclick: () => send(m, { t: 'take_back' }) }, t('clock.takeBack'))));
+      // The ``handover`` policy gives the seat to the computer for good: nothing to take back.
+      parts.push(forGood(c, you) ? h('div.leave-line', {}, h('span', t('clock.youAutoForGood')))
+        : h('div.leave-line', {}, h('span', t('clock.youAuto')),
+          h('button.btn.small#take-back', { type: 'button', onclick: () => send(m, { t: 'take_back' }) }, t('clock.takeBack'))));
     }
     for (const [seat, away] of Object.entries(c.away || {})) {
       if (c.vote && String(c.vote.seat) === seat) continue;

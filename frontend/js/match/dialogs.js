@@ -7,10 +7,10 @@ import * as api from '../api.js';
 import { h, clear, toast, copyText } from '../dom.js';
 import { tileSvg } from '../tiles.js';
 import { swatch } from '../pieces.js';
-import { joinNames } from '../words.js';
 import { segmentLabel } from '../wheel.js';
 import { t, has } from '../i18n.js';
 import { showRatingChanges } from '../ratings.js';
+import { verdictOf, verdictTitle } from './verdict.js';
 
 /** A category's column head in the current language, and its short form for narrow screens. */
 const catLabel = (k) => (has(`end.cat.${k}`) ? t(`end.cat.${k}`) : has(`wheel.${k}`) ? segmentLabel(k) : k[0].toUpperCase() + k.slice(1));
@@ -20,7 +20,10 @@ const CATEGORIES = ['road', 'city', 'cloister', 'farm'];
 const WHEEL_CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'crown'];
 const TROPHY = '<svg width="56" height="56" viewBox="0 0 64 64"><path d="M18 8h28v14c0 10-6 17-14 17S18 32 18 22z" fill="#f2c318" stroke="#8a6b00" stroke-width="2.5"/><path d="M18 13H8c0 9 4 14 11 15M46 13h10c0 9-4 14-11 15" fill="none" stroke="#8a6b00" stroke-width="3"/><path d="M28 39h8v8h-8z" fill="#d9a90f"/><path d="M20 56h24l-3-9H23z" fill="#6d5234"/><path d="M27 17l5-4 5 4-2 7h-6z" fill="#fff6c4" opacity=".8"/></svg>';
 
-/** The end screen: final scores by category (completed + final), the winners, what next. */
+/**
+ * The end screen: final scores by category (completed + final), the verdict (who won; a seat
+ * that left is ranked last whatever its points, and says so: docs/RATINGS.md), what next.
+ */
 export function showEnd(m) {
   const s = m.state();
   const n = m.names();
@@ -29,8 +32,18 @@ export function showEnd(m) {
   const extra = new Set();
   (s.breakdown || []).forEach((b) => Object.keys(b || {}).forEach((k) => { if (!known.includes(k)) extra.add(k); }));
   const cats = [...known, ...extra];
-  const order = m.match.seats.map((_, i) => i).sort((a, b) => (s.scores[b] - s.scores[a]) || a - b);
-  const winners = (s.winners || []).map((i) => n[i]);
+  const verdict = verdictOf(m);
+  const place = (i) => (verdict ? verdict.places[i] : 1);
+  const order = m.match.seats.map((_, i) => i)
+    .sort((a, b) => (place(a) - place(b)) || (s.scores[b] - s.scores[a]) || a - b);
+  const won = (i) => !!verdict && verdict.winners.includes(i);
+  const leftAt = (i) => (verdict ? verdict.left.find((l) => l.seat === i) : undefined);
+  const leftNote = (i) => {
+    const gone = leftAt(i);
+    if (!gone) return null;
+    return h('small.left-note', { dataset: { leftSeat: i } },
+      gone.move ? t('end.leftAt', { n: gone.move }) : t('end.leftCounted'));
+  };
   const cell = (b, k) => {
     const done = (b && b.completed) || 0;
     const fin = (b && b.final) || 0;
@@ -42,8 +55,9 @@ export function showEnd(m) {
       cats.map((k) => h('th', { scope: 'col', dataset: { cat: k } }, h('span.long', catLabel(k)), h('span.short', catShort(k)),
         h('small', t('end.parts')))),
       h('th', { scope: 'col' }, t('end.total')))),
-    h('tbody', {}, order.map((i) => h('tr', { class: (s.winners || []).includes(i) ? 'winner' : '', dataset: { seat: i } },
-      h('th', { scope: 'row', title: n[i] }, h('span', { html: swatch(cols[i], 18) }), ' ', h('span.name-cut.end-name', n[i]), (s.winners || []).includes(i) ? ' ★' : ''),
+    h('tbody', {}, order.map((i) => h('tr', { class: `${won(i) ? 'winner' : ''}${leftAt(i) ? ' left' : ''}`, dataset: { seat: i } },
+      h('th', { scope: 'row', title: n[i] }, h('span', { html: swatch(cols[i], 18) }), ' ', h('span.name-cut.end-name', n[i]), won(i) ? ' ★' : '',
+        leftNote(i)),
       cats.map((k) => cell((s.breakdown[i] || {})[k], k)),
       h('td.total', { dataset: { finalTotal: i } }, String(s.scores[i]))))));
   const close = () => { clear(m.dom.endLayer); m.board.svg.focus(); };
@@ -53,8 +67,7 @@ export function showEnd(m) {
     h('div.end-card', { class: cats.length > 6 ? 'wide' : '' },
       h('div.end-head', {},
         h('div.trophy', { 'aria-hidden': 'true', html: TROPHY }),
-        h('h2#end-title', winners.length > 1 ? t('end.shareWin', { names: joinNames(winners) })
-          : winners.length ? t('end.wins', { name: winners[0] }) : t('end.gameOver')),
+        h('h2#end-title', { dataset: { judged: String(!!m.match.verdict) } }, verdictTitle(verdict, n)),
         h('p.lead', s.wheel ? t('end.leadWheel', { n: s.board.length - s.wheel.cells.length }) : t('end.lead', { n: s.board.length }))),
       h('div.table-scroll', {}, table),
       h('p.help', t('end.help')),
@@ -66,7 +79,16 @@ export function showEnd(m) {
         h('a.btn.ghost', { href: '#/lobbies' }, t('end.backToTables')))));
   dialog.addEventListener('keydown', (e) => { if (e.key === 'Escape') close(); });
   clear(m.dom.endLayer).appendChild(dialog);
-  showRatingChanges(dialog.querySelector('.end-card'), m.matchId, n);
+  // The server's verdict (it settles right after the last move): when it differs from what
+  // is shown, the screen is drawn again with it.
+  showRatingChanges(dialog.querySelector('.end-card'), m.matchId, n, m.code, (judged) => {
+    const key = (v) => (v ? JSON.stringify([v.places, v.winners, v.left]) : '');
+    const same = key(m.match.verdict) === key(judged);
+    m.match.verdict = judged;
+    if (!same && m.render) m.render(); // the seats' winner tag and the status line say it too
+    if (dialog.isConnected && key(verdict) !== key(judged)) showEnd(m);
+    else if (dialog.isConnected) dialog.querySelector('#end-title').dataset.judged = 'true';
+  });
   setTimeout(() => { const b = dialog.querySelector('#rematch, #download-record'); if (b) b.focus(); }, 50);
 }
 

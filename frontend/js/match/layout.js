@@ -7,6 +7,7 @@
 import { t, languageSelect } from '../i18n.js';
 import { h } from '../dom.js';
 import { soundToggle } from '../sound.js';
+import { themeToggle } from '../theme.js';
 
 const MENU = '<svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true"><path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>';
 const GLOBE = '<svg width="18" height="18" viewBox="0 0 20 20" aria-hidden="true"><g fill="none" stroke="currentColor" stroke-width="1.6"><circle cx="10" cy="10" r="8"/><ellipse cx="10" cy="10" rx="3.4" ry="8"/><path d="M2.5 7.3h15M2.5 12.7h15"/></g></svg>';
@@ -41,6 +42,9 @@ export function buildLayout(m) {
   const panelLang = h('label.panel-lang', {},
     h('span.panel-lang-icon', { html: GLOBE }), h('span', t('lang.choose')),
     languageSelect({ className: 'panel-lang-select', id: 'panel-lang', onBefore: () => { reopenPanel = true; } }));
+  // ...and so does the theme toggle, on the switcher's row (a row of its own stood where the
+  // drawer's toasts show, below the switcher, and they covered it).
+  const panelTheme = themeToggle({ id: 'panel-theme', className: 'btn small secondary match-theme-toggle panel-theme' });
 
   const zoom = h('div.board-controls', { role: 'group', 'aria-label': t('match.boardView') },
     h('button.icon-btn#zoom-in', { type: 'button', title: t('match.zoomInTitle'), 'aria-label': t('match.zoomIn'), onclick: () => m.board.zoomBy(1.25) }, '+'),
@@ -55,6 +59,8 @@ export function buildLayout(m) {
       scoreStrip,
       h('div.match-actions', {},
         soundToggle('btn small ghost'),
+        // The page's header (and its toggle) is hidden in a match; on a phone the panel has one.
+        themeToggle({ id: 'match-theme', className: 'btn small ghost match-theme-toggle' }),
         languageSelect(), // the page's header is hidden in a match; on a phone the panel's switcher (panelLang) stands in
         h('button.btn.small.ghost#share-match', { type: 'button', onclick: m.share, title: t('match.shareTitle') }, t('match.share')),
         h('button.btn.small.ghost#keys-help', { type: 'button', onclick: m.showKeys, title: t('match.keysTitle') }, t('match.keys')),
@@ -65,7 +71,7 @@ export function buildLayout(m) {
     h('div.match-body', {},
       h('div.board-wrap', {}, boardHost, zoom, banner, tray),
       h('aside.side-panel#side-panel', { 'aria-label': t('match.playersAndLog') },
-        panelLang, h('h2.visually-hidden', t('match.players')), playersBox, infoBox,
+        h('div.panel-prefs', {}, panelLang, panelTheme), h('h2.visually-hidden', t('match.players')), playersBox, infoBox,
         h('h2.log-title', t('match.log')), logList,
         h('div.panel-links', {},
           h('button.btn.small.secondary', { type: 'button', onclick: m.share }, t('match.copyWatch')),

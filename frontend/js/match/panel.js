@@ -3,6 +3,7 @@
  * for narrow screens, the match info (tiles left, spectators, the pig, the rules) and the log.
  */
 
+import { verdictOf } from './verdict.js';
 import { h, clear, toast } from '../dom.js';
 import { COLOURS, colourOf, swatch, meepleIcon } from '../pieces.js';
 import { describe, joinTurn, around, MARK } from '../words.js';
@@ -17,9 +18,10 @@ export function renderPlayers(m) {
   const n = m.names();
   clear(m.dom.playersBox);
   clear(m.dom.scoreStrip);
+  const verdict = m.isOver() ? verdictOf(m) : null; // a seat that left is never the winner
   m.match.seats.forEach((seat, i) => {
     const active = !m.isOver() && s.seat === i;
-    const winner = m.isOver() && (s.winners || []).includes(i);
+    const winner = m.isOver() && !!verdict && verdict.winners.includes(i);
     const supply = (s.supply || [])[i] ?? 0;
     const online = seat.bot || seat.connected;
     const meeples = [];
@@ -49,8 +51,11 @@ export function renderPlayers(m) {
     h('div.info-item.rules', {}, h('small', rulesSummary(s.rules, m.presetName)))].filter(Boolean));
 }
 
-/** Add the lines describing ``events`` to the log (``quiet``: no toasts; ``auto``: a timeout chose). */
-export function addLog(m, events, { quiet = false, auto = false } = {}) {
+/**
+ * Add the lines describing ``events`` to the log (``quiet``: no toasts; ``auto``: a timeout
+ * chose; ``defer``: do not draw the log now, the screen's next drawing does).
+ */
+export function addLog(m, events, { quiet = false, auto = false, defer = false } = {}) {
   const lines = describe(events, m.names(), { auto });
   const wheelNews = [];
   for (const line of lines) {
@@ -75,14 +80,43 @@ export function addLog(m, events, { quiet = false, auto = false } = {}) {
     setTimeout(() => { if (m.alive) toast(wheelNews.join(' · '), 'success', 3600); }, steps * 380);
   }
   m.logItems = m.logItems.slice(0, MAX_LOG);
-  renderLog(m);
+  m.logDirty = true;
+  if (!defer) renderLog(m);
+}
+
+/**
+ * The replay move a log line belongs to (``#/replay/ID?move=N``): the number of the placement
+ * it follows — the line's own or the nearest older one's tile, found by its cell in the board,
+ * which lists the start tiles, then every placed tile in order (``turn`` of them). Null when
+ * unknown (a line from before the first placement, a tile no longer in the log).
+ */
+export function moveOfLine(m, index) {
+  const s = m.state() || {};
+  const board = s.board || [];
+  if (typeof s.turn !== 'number') return null;
+  const older = m.logItems.slice(index).find((l) => l.tag === 'placed' || l.tag === 'turn');
+  if (!older || !older.cells || !older.cells.length) return null;
+  const [x, y] = older.cells[0];
+  const at = board.findIndex((b) => b.at[0] === x && b.at[1] === y);
+  const n = at - (board.length - s.turn) + 1;
+  return at >= 0 && n >= 1 ? n : null;
+}
+
+/** The replay link of move ``n`` of this match (with the invite code of a private match). */
+export function replayHref(m, n) {
+  const q = new URLSearchParams();
+  q.set('move', String(n));
+  if (m.code) q.set('code', m.code);
+  return `#/replay/${encodeURIComponent(m.matchId)}?${q}`;
 }
 
 /** Draw the log, newest first. */
 export function renderLog(m) {
+  m.logDirty = false;
   clear(m.dom.logList);
   const cols = m.colours();
-  for (const line of m.logItems) {
+  for (const [index, line] of m.logItems.entries()) {
+    const move = moveOfLine(m, index);
     const cells = line.cells && line.cells.length ? line.cells : null;
     // A line that happened somewhere on the board shows it there when clicked.
     const show = cells ? () => {
@@ -94,6 +128,9 @@ export function renderLog(m) {
         onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); show(); } } } : {}) },
     line.seat !== undefined && cols[line.seat] ? h('span.log-swatch', { html: swatch(cols[line.seat], 12) }) : h('span.log-swatch'),
     h('span', line.text),
-    line.computer ? h('span.tag.computer-move', { title: t('clock.computerMoveTitle') }, t('clock.computerMove')) : null));
+    line.computer ? h('span.tag.computer-move', { title: t('clock.computerMoveTitle') }, t('clock.computerMove')) : null,
+    // Opens the replay at this move (clicking the line itself shows it on the board).
+    move ? h('a.log-replay', { href: replayHref(m, move), title: t('match.replayAt', { n: move }),
+      'aria-label': t('match.replayAt', { n: move }), dataset: { move }, onclick: (e) => e.stopPropagation() }, `↺ ${move}`) : null));
   }
 }

@@ -97,19 +97,46 @@ export function pass(m) {
   sendAction(m, { type: 'pass' });
 }
 
+/** How many times one action is sent again after a ``rate_limited`` refusal before giving up. */
+const MAX_RETRIES = 5;
+/** Milliseconds without an answer on the socket before the action goes over REST. */
+const SOCKET_ANSWER_MS = 6000;
+
 /** Send action ``d`` (socket, REST after 6 s without an answer); the tray shows "Sending…" meanwhile. */
 export function sendAction(m, d) {
   m.actionSeq += 1;
   const id = `c-${session.player()?.id?.slice?.(0, 6) || 'x'}-${Date.now().toString(36)}-${m.actionSeq}`;
-  m.ui.pending = { id, d, v: m.version };
   const frame = { t: 'action', v: m.version, id, d };
+  m.ui.pending = { id, d, v: m.version, frame, retries: 0 };
+  sendFrame(m, frame);
+  m.renderInteraction();
+  m.renderTray();
+}
+
+/** Send the pending action's ``frame`` on the socket, with REST as the fallback. */
+function sendFrame(m, frame) {
   const viaSocket = m.socket && m.socket.send(frame);
   clearTimeout(m.ui.pendingTimer);
   // No answer on the socket in time (or no socket): the same action over REST; the client
   // action id makes the server return the first result instead of applying it twice.
-  m.ui.pendingTimer = setTimeout(() => sendRest(m, frame), viaSocket ? 6000 : 0);
-  m.renderInteraction();
-  m.renderTray();
+  m.ui.pendingTimer = setTimeout(() => sendRest(m, frame), viaSocket ? SOCKET_ANSWER_MS : 0);
+}
+
+/**
+ * The server refused the pending action for now (``rate_limited``: too many frames or actions)
+ * and said when to try again (``retry_after`` seconds): send the same frame then (same client
+ * action id, so it applies once). ``id``: the refused action's id. False when it is not the
+ * pending action or it was refused too often already (the caller reports the refusal).
+ */
+export function retryAction(m, id, retryAfter) {
+  const pending = m.ui.pending;
+  if (!pending || pending.id !== id || typeof retryAfter !== 'number' || pending.retries >= MAX_RETRIES) return false;
+  pending.retries += 1;
+  clearTimeout(m.ui.pendingTimer);
+  m.ui.pendingTimer = setTimeout(() => {
+    if (m.ui.pending === pending) sendFrame(m, pending.frame);
+  }, Math.ceil(retryAfter * 1000));
+  return true;
 }
 
 /** The same action frame over REST (the client action id makes a repeat harmless). */
@@ -119,6 +146,15 @@ export async function sendRest(m, frame) {
     await api.postAction(m.matchId, { v: frame.v, id: frame.id, d: frame.d }, m.code);
     if (m.ui.pending && m.ui.pending.id === frame.id) await m.resync();
   } catch (err) {
+    const pending = m.ui.pending;
+    if (pending && pending.id === frame.id && err.code === 'rate_limited' && err.retryAfter !== null
+        && pending.retries < MAX_RETRIES) {
+      // Over the action limit: the same request again once the server allows it.
+      pending.retries += 1;
+      clearTimeout(m.ui.pendingTimer);
+      m.ui.pendingTimer = setTimeout(() => sendRest(m, frame), err.retryAfter * 1000);
+      return;
+    }
     if (m.ui.pending && m.ui.pending.id === frame.id) {
       clearPending(m);
       toast(api.friendly(err), 'error');

@@ -4,6 +4,7 @@
  * the previewed tile, follower targets, Plague marks) and the scoring animations.
  */
 
+import { verdictOf } from './verdict.js';
 import { cellKey } from '../board.js';
 import { scoringDetail, joinNames } from '../words.js';
 import { segmentLabel } from '../wheel.js';
@@ -112,7 +113,8 @@ export function renderStatus(m) {
   const n = m.names();
   let text;
   if (m.isOver()) {
-    const w = (s.winners || []).map((i) => n[i]);
+    const verdict = verdictOf(m); // the server's verdict: a seat that left never wins
+    const w = verdict ? verdict.winners.map((i) => n[i]) : [];
     text = w.length > 1 ? t('match.status.shared', { names: joinNames(w) }) : w.length ? t('match.status.won', { name: w[0] })
       : t('match.status.over');
   } else if (s.phase === 'paused') {

@@ -31,6 +31,12 @@ export class MatchModel {
     this.lastBySeat = {}; // seat → [x, y] of that player's last tile placed
     this.logItems = []; // the game log, newest first
     this.actionSeq = 0;
+    // Drawing (sync.js ``scheduleDraw``): the frame asked for, the live batches' events since
+    // the last drawing, and what changed that ``render`` alone does not draw.
+    this.draw = null;
+    this.news = [];
+    this.logDirty = false;
+    this.clockDirty = false;
     this.presetName = null;
     this.ui = {
       rotation: 0, selected: null, hover: null, cursor: null, spotFocus: null, pending: null, pendingTimer: null,

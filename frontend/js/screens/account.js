@@ -15,7 +15,16 @@ function field(id, label, attrs) {
   return [h('label', { for: id }, label), input, attrs.type === 'text' && attrs.maxlength ? lengthLimit(input).node : null];
 }
 
-function form(id, title, fields, submitLabel, onSubmit) {
+/**
+ * Words for a refused account form. A 401 here is the password (or username) being wrong, not
+ * an expired session (``wrongKey``: the form's own words for it); a 429 says when to try again.
+ */
+function refusal(err, wrongKey) {
+  if (err instanceof api.ApiError && err.status === 401 && wrongKey) return t(wrongKey);
+  return api.friendly(err);
+}
+
+function form(id, title, fields, submitLabel, onSubmit, wrongKey = null) {
   const error = h(`p#${id}-error.field-error`, { 'aria-live': 'polite' });
   const button = h(`button.btn.primary#${id}-submit`, { type: 'submit' }, submitLabel);
   const el = h(`form.start-form#${id}`, {
@@ -26,7 +35,7 @@ function form(id, title, fields, submitLabel, onSubmit) {
       try {
         await onSubmit(Object.fromEntries(new FormData(el).entries()));
       } catch (err) {
-        error.textContent = api.friendly(err);
+        error.textContent = refusal(err, wrongKey);
       } finally {
         button.disabled = false;
       }
@@ -54,7 +63,8 @@ export function mount(root, ctx) {
     field('login-username', t('account.username'), { ...userAttrs, name: 'username' }),
     field('login-password', t('account.password'), { type: 'password', name: 'password',
       autocomplete: 'current-password', maxlength: 128, required: true }),
-  ], t('account.loginButton'), async (v) => signedIn(await api.post('/api/accounts/login', v, { auth: false })));
+  ], t('account.loginButton'), async (v) => signedIn(await api.post('/api/accounts/login', v, { auth: false })),
+  'account.wrongLogin');
 
   if (!who || !who.username) {
     root.appendChild(h('section.account', {},
@@ -72,7 +82,7 @@ export function mount(root, ctx) {
   ], t('account.changeButton'), async (v) => {
     await api.post('/api/accounts/password', v);
     toast(t('account.changed'), 'success');
-  });
+  }, 'account.wrongPassword');
   const remove = form('delete', t('account.delete'), [
     h('p.help', t('account.deleteHelp')),
     field('del-password', t('account.password'), { type: 'password', name: 'password',
@@ -84,7 +94,7 @@ export function mount(root, ctx) {
     ctx.refreshHeader();
     toast(t('account.deleted'), 'success');
     ctx.go('#/start');
-  });
+  }, 'account.wrongPassword');
   const download = h('button.btn.secondary#download-records', {
     type: 'button',
     onclick: async () => {

@@ -7,7 +7,8 @@
 import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, clear } from '../dom.js';
-import { PRESET_KEYS, presetInfo, presetTitle, matchingPreset } from './rules.js';
+import { PRESET_KEYS, presetInfo, presetTitle, matchingPreset, atZeroText } from './rules.js';
+import { timeControlPicker, timeoutPolicyPicker } from './timecontrol.js';
 import { t } from '../i18n.js';
 import { lengthLimit } from '../limit.js';
 
@@ -107,7 +108,7 @@ export function mount(root, ctx) {
   loadPresets().then((presets) => {
     if (!alive) return;
     const state = { preset: 'standard' in presets ? 'standard' : Object.keys(presets)[0] || null, rules: {}, seats: 2,
-      private: true, name: '' };
+      private: true, name: '', timeControl: { kind: 'untimed' }, policy: { kind: 'computer' } };
     state.rules = { ...(presets[state.preset] || {}) };
     // No name given: none is sent, and every reader sees "{host}'s table" in their language.
     const fallback = who ? t('table.default', { host: who.name }) : '';
@@ -126,6 +127,16 @@ export function mount(root, ctx) {
       }
     };
     renderVis();
+    // The clock and what happens at zero (the policy means nothing without a clock).
+    const clockRow = h('div.clock-choice');
+    const renderClock = () => {
+      const untimed = state.timeControl.kind === 'untimed';
+      clear(clockRow).append(
+        timeControlPicker(state.timeControl, (tc) => { state.timeControl = tc; renderClock(); }),
+        timeoutPolicyPicker(state.policy, (p) => { state.policy = p; renderClock(); }, { disabled: untimed }),
+        h('small.help#at-zero', atZeroText(state.timeControl, state.policy)));
+    };
+    renderClock();
     // Rated tables: accounts only (the server checks rules and seats too).
     const rated = h('input#create-rated', { type: 'checkbox', disabled: !(who && who.username) });
     const error = h('p.field-error', { role: 'alert' });
@@ -137,6 +148,10 @@ export function mount(root, ctx) {
         error.textContent = '';
         const body = { name: state.name.trim() || undefined, seats: state.seats, private: state.private };
         if (rated.checked) body.rated = true;
+        if (state.timeControl.kind !== 'untimed') {
+          body.time_control = state.timeControl;
+          body.timeout_policy = state.policy;
+        }
         if (state.preset) body.preset = state.preset;
         else body.rules = state.rules;
         try {
@@ -153,6 +168,7 @@ export function mount(root, ctx) {
     h('div.form-row', {}, h('span.label', t('create.rules')), editor.node),
     h('div.form-row', {}, h('span.label', t('create.seats')), seats.node, h('small.help', t('create.seatsHelp'))),
     h('div.form-row', {}, h('span.label', t('create.who')), vis),
+    clockRow,
     h('label.check', { for: 'create-rated' }, rated, t('create.rated')),
     error,
     h('div.row.end', {}, h('a.btn.secondary', { href: '#/lobbies' }, t('create.cancel')), submit));

@@ -1,7 +1,8 @@
 /**
  * The lobby browser: open public tables to join, live matches to watch, "create a table" and
  * "join with a code" (a code or a whole invite link). Both lists refresh every few seconds
- * while the page is visible.
+ * while the page is visible. Above them, "Play now" (screens/playNow.js): a seat in a match with
+ * strangers, and the queue of who waits in which pool.
  */
 
 import { ratedTag } from '../ratings.js';
@@ -11,6 +12,7 @@ import { tableName } from '../tableName.js';
 import { h, clear, toast, onVisibility } from '../dom.js';
 import { rulesSummary, timeLabel } from './rules.js';
 import { myMatchesPanel } from './myMatches.js';
+import { playNowPanel } from './playNow.js';
 
 const REFRESH_MS = 3000;
 
@@ -43,11 +45,13 @@ export function mount(root, ctx) {
   h('div.input-row', {}, codeInput, h('button.btn#join-code-btn', { type: 'submit' }, tr('lobbies.join'))), codeError);
 
   const mine = myMatchesPanel(); // issue 13: your ongoing matches, your turn first (hidden when none)
+  const playNow = playNowPanel(ctx);
   root.appendChild(h('section.lobbies', {},
     h('div.lobbies-head', {},
       h('div', {}, h('h1', tr('lobbies.title')), h('p.lead', tr('lobbies.lead'))),
       h('a.btn.primary.big#create-lobby', { href: '#/create' }, tr('lobbies.create'))),
     mine.node,
+    playNow.node,
     h('div.lobbies-grid', {},
       h('div.panel', {}, h('h2', tr('lobbies.open')), openList),
       h('div.panel', {}, h('h2', tr('lobbies.live')), liveList),
@@ -104,8 +108,9 @@ export function mount(root, ctx) {
   async function refresh() {
     if (stopped) return;
     try {
-      const data = await api.listLobbies();
+      const [data, queue] = await Promise.all([api.listLobbies(), api.get('/api/seeks', { auth: false })]);
       if (stopped) return;
+      playNow.refresh(queue);
       renderOpen(data.lobbies || []);
       renderLive(data.matches || []);
       failures = 0;
@@ -125,6 +130,7 @@ export function mount(root, ctx) {
   refresh();
   return () => {
     mine.stop();
+    playNow.stop();
     stopped = true;
     clearTimeout(timer);
     offVis();

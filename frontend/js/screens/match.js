@@ -31,19 +31,20 @@ import { buildLayout } from '../match/layout.js';
 import { render, renderInteraction, celebrate } from '../match/render.js';
 import { renderPlayers, addLog, renderLog } from '../match/panel.js';
 import { renderTray } from '../match/tray.js';
-import { hoverCell, selectCell, rotate, cancelSelection, confirmPlacement, pickSpot, pass, clearPending } from '../match/play.js';
+import { hoverCell, selectCell, rotate, cancelSelection, confirmPlacement, pickSpot, pass, clearPending, retryAction } from '../match/play.js';
 import { resync, applySnapshot, onMessage, loadHistory } from '../match/sync.js';
 import { connect, stopBanner } from '../match/connection.js';
 import { showEnd, showRemaining, showKeys, share } from '../match/dialogs.js';
 import { onKey } from '../match/keyboard.js';
 import { attend, watchTurn, resetAttention } from '../match/attention.js';
 import { chatBox } from '../chat.js';
-import { isMissing, missingPanel } from '../missing.js';
+import { isMissing, isRefused, missingPanel, refusedPanel } from '../missing.js';
+import { codeFor, known, remember, showInAddress } from '../inviteCodes.js';
 import * as session from '../session.js';
 import { decoratePlayers, tick } from '../match/clock.js';
 
 export function mount(root, ctx) {
-  const m = new MatchModel(ctx.id, ctx.query.get('code') || undefined);
+  const m = new MatchModel(ctx.id, ctx.query.get('code') || known(ctx.id) || undefined);
   m.go = ctx.go;
   m.socket = null;
   m.board = null;
@@ -69,6 +70,7 @@ export function mount(root, ctx) {
     pickSpot: (spot) => pickSpot(m, spot),
     pass: () => pass(m),
     clearPending: () => clearPending(m),
+    retryAction: (id, retryAfter) => retryAction(m, id, retryAfter),
     resync: () => resync(m),
     attend: (events) => attend(m, events),
     watchTurn: () => watchTurn(m),
@@ -102,6 +104,12 @@ export function mount(root, ctx) {
     try {
       const data = await api.getMatch(m.matchId, m.code);
       if (!m.alive) return;
+      if (data.private) {
+        // The address carries the invite code, so the link a player copies works for others.
+        m.code = codeFor(m.matchId, m.code, data) || undefined;
+        remember(m.matchId, m.code);
+        showInAddress(ctx.query, m.code);
+      }
       loadPresets().then((presets) => {
         m.presetName = matchingPreset(data.state.rules, presets);
         if (m.alive && m.match) m.renderPlayers();
@@ -115,7 +123,8 @@ export function mount(root, ctx) {
         isHost: () => false, send: (frame) => !!m.socket && m.socket.send(frame),
       });
       const side = m.dom.section.querySelector('#side-panel');
-      side.insertBefore(m.chat.node, side.querySelector('.log-title'));
+      // Below the log: the log takes the room the chat leaves (polish.css), never pushed out of sight.
+      side.insertBefore(m.chat.node, side.querySelector('.panel-links'));
       m.chat.load();
       connect(m, (msg) => {
         if (m.chat.handle(msg)) return;
@@ -127,7 +136,7 @@ export function mount(root, ctx) {
       loadHistory(m);
     } catch (err) {
       if (!m.alive) return;
-      clear(root).appendChild(isMissing(err) ? missingPanel('match', ctx.id)
+      clear(root).appendChild(isRefused(err) ? refusedPanel('match') : isMissing(err) ? missingPanel('match', ctx.id)
         : errorPanel(err, () => ctx.go(location.hash)));
       document.body.classList.remove('in-match');
     }

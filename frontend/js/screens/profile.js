@@ -16,6 +16,16 @@ export function presetName(preset) {
   return preset ? t(`preset.${preset}`) : t('history.customRules');
 }
 
+/**
+ * The player's place in a finished match, as the server's verdict has it: a seat that left
+ * is ranked last whatever its points, and the row says when it left (docs/RATINGS.md).
+ */
+function placeText(m) {
+  if (!m.left) return t('history.place', { n: m.place });
+  if (m.place == null) return t('history.left');
+  return m.left_at ? t('history.leftAt', { place: m.place, n: m.left_at }) : t('history.leftPlace', { place: m.place });
+}
+
 function matchRow(m) {
   const finished = m.status === 'finished';
   const href = finished ? `#/replay/${encodeURIComponent(m.id)}` : `#/match/${encodeURIComponent(m.id)}`;
@@ -24,13 +34,13 @@ function matchRow(m) {
     h('div.card-main', {},
       h('a.history-link', { href }, tableName(m, t('lobbies.match'))),
       h('span.help', {},
-        `${presetName(m.preset)}${m.rated ? ` · ${t('history.rated')}` : ''} · `,
+        `${presetName(m.preset)}${m.rated ? ` · ${t('history.rated')}` : ''}${m.unrated ? ` · ${t('history.unrated')}` : ''} · `,
         finished ? new Date(m.finished_at).toLocaleString() : t('history.live')),
       h('span.history-seats', {}, ...m.seats.map((s) => h('span.history-seat', {
         class: s.seat === m.seat ? 'history-seat me' : 'history-seat' },
       h('span', { html: swatch(s.colour, 12) }), ` ${s.name} ${s.score ?? ''}`)))),
-    finished ? h('span.badge', { class: m.won ? 'badge won' : 'badge' },
-      m.left ? t('history.left') : t('history.place', { n: m.place })) : h('span.badge', t('history.live')),
+    finished ? h('span.badge', { class: m.won ? 'badge won' : 'badge', dataset: { place: m.place ?? '' } },
+      placeText(m)) : h('span.badge', t('history.live')),
     change ? h('span.rating-delta', { class: change.delta >= 0 ? 'rating-delta up' : 'rating-delta down' },
       `${change.delta >= 0 ? '+' : ''}${change.delta}`) : null);
 }

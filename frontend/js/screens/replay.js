@@ -5,8 +5,8 @@
  * refused with the move and the reason, as ``carcassonne replay`` says it.
  *
  * Step 0 is the start; step n the position after move n. First / back / forward / last, a
- * slider, Home/End and arrow keys move through it; the URL's ``?move=`` follows, so a link
- * points at a move. The side shows scores, followers in supply, the score breakdown and the
+ * slider, Home/End and arrow keys (←/→) move through it; the URL's ``?move=`` follows, so a
+ * link points at a move, and every line of the log is a link to its move. The side shows scores, followers in supply, the score breakdown and the
  * log up to the step. "Verify this shuffle" checks the revealed seed against the commitment
  * published at the start and every drawn tile against the committed order.
  */
@@ -15,6 +15,9 @@ import * as api from '../api.js';
 import { Board } from '../board.js';
 import { h, clear } from '../dom.js';
 import { t, has } from '../i18n.js';
+import { codeFor, known, remember, showInAddress } from '../inviteCodes.js';
+import { isMissing, isRefused, missingPanel, refusedPanel } from '../missing.js';
+import { errorPanel } from '../errorPanel.js';
 import { swatch, meepleIcon } from '../pieces.js';
 import { describe } from '../words.js';
 import { tableName } from '../tableName.js';
@@ -67,7 +70,7 @@ export function mount(root, ctx) {
   let data = null;
   let colours = COLOURS;
   let step = 0;
-  const code = ctx.query.get('code');
+  let code = ctx.query.get('code') || known(ctx.id);
 
   function onKey(e) {
     if (!data || ['INPUT', 'TEXTAREA', 'SELECT'].includes(e.target.tagName) && e.target.type !== 'range') return;
@@ -147,6 +150,14 @@ export function mount(root, ctx) {
     return h('div.fairness', {}, h('h2', t('replay.fairTitle')), ...rows, ui.verify);
   }
 
+  /** The link to move ``n`` of this replay (a record file has no address: the same page). */
+  function moveHref(n) {
+    if (!ctx.id) return '#/replay';
+    const q = new URLSearchParams(ctx.query);
+    q.set('move', String(n));
+    return `#/replay/${encodeURIComponent(ctx.id)}?${q}`;
+  }
+
   function positionAt(n) {
     return n === 0 ? data.start : data.steps[n - 1];
   }
@@ -176,14 +187,23 @@ export function mount(root, ctx) {
       })));
     });
     clear(ui.log);
-    const entries = [data.start, ...data.steps.slice(0, step)];
+    // Every move's line, those after the step dimmed: each is a link to its move.
+    const entries = [data.start, ...data.steps];
+    let current = null;
     entries.forEach((s, i) => {
       const lines = describe(s.events || [], ui.names);
       if (!lines.length) return;
-      ui.log.appendChild(h('li', { 'data-move': i, class: i === step ? 'current' : '' },
-        i ? h('strong', `${i}. `) : null, lines.map((l) => l.text).join('. ')));
+      // A move the computer chose for a person (time-out, hand-over: the record's ``by``).
+      const computer = s.move && s.move.by === 'computer';
+      const item = h('li', { 'data-move': i, class: `${i === step ? 'current' : ''}${i > step ? ' future' : ''}${computer ? ' log-computer' : ''}`.trim() },
+        h('a.replay-move', { href: moveHref(i), 'aria-current': i === step ? 'step' : null,
+          onclick: (e) => { e.preventDefault(); show(i); } },
+        i ? h('strong', `${i}. `) : null, lines.map((l) => l.text).join('. ')),
+        computer ? h('span.tag.computer-move', { title: t('clock.computerMoveTitle') }, ` ${t('clock.computerMove')}`) : null);
+      ui.log.appendChild(item);
+      if (i <= step) current = item;
     });
-    ui.log.scrollTop = ui.log.scrollHeight;
+    if (current) ui.log.scrollTop = Math.max(0, current.offsetTop - ui.log.clientHeight + current.offsetHeight);
     document.getElementById('replay-back').disabled = step === 0;
     document.getElementById('replay-first').disabled = step === 0;
     document.getElementById('replay-forward').disabled = step === data.steps.length;
@@ -210,8 +230,20 @@ export function mount(root, ctx) {
     Promise.all([
       api.get(`/api/matches/${encodeURIComponent(ctx.id)}/replay`, { query: { code } }),
       api.getMatch(ctx.id, code),
-    ]).then(([loaded, match]) => start({ ...loaded, table: match }, match.seats))
-      .catch((err) => { if (alive) clear(root).appendChild(h('p.field-error', api.friendly(err))); });
+    ]).then(([loaded, match]) => {
+      if (!alive) return;
+      // A private match's address carries its code, so a copied move link works for others.
+      code = codeFor(ctx.id, code, match);
+      if (match.private) {
+        remember(ctx.id, code);
+        showInAddress(ctx.query, code);
+      }
+      start({ ...loaded, table: match }, match.seats);
+    }).catch((err) => {
+      if (!alive) return;
+      clear(root).appendChild(isRefused(err) ? refusedPanel('replay')
+        : isMissing(err) ? missingPanel('match', ctx.id) : errorPanel(err, () => ctx.go(location.hash)));
+    });
   } else {
     root.appendChild(dropZone((loaded) => start(loaded, null)));
   }

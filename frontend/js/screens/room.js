@@ -13,7 +13,7 @@ import { LiveSocket } from '../socket.js';
 import { COLOURS, COLOUR_ORDER, swatch } from '../pieces.js';
 import { loadPresets, rulesEditor, seatPicker } from './create.js';
 import { rulesLines, rulesSummary, timeLabel, atZeroText } from './rules.js';
-import { timeControlPicker, timeSummary } from './timecontrol.js';
+import { timeControlPicker, timeoutPolicyPicker, timeSummary } from './timecontrol.js';
 import { errorPanel } from '../errorPanel.js';
 import { chatBox } from '../chat.js';
 import { isMissing, missingPanel } from '../missing.js';
@@ -147,7 +147,7 @@ export function mount(root, ctx) {
       return h('div.panel', {}, h('h2', t('room.rules')),
         h('p', h('b', rulesSummary(lobby.rules, lobby.preset))),
         h('ul.rules-lines', {}, rulesLines(lobby.rules).map((l) => h('li', l))),
-        timeSummary({ ...lobby, time_label: timeLabel(lobby.time_control, lobby.time_label), at_zero: atZeroText(lobby.time_control) }),
+        timeSummary({ ...lobby, time_label: timeLabel(lobby.time_control, lobby.time_label) }),
         h('p.help', lobby.private ? t('room.privateHelp') : t('room.publicHelp')));
     }
     const filled = lobby.seats.filter((s) => s.player || s.bot).length;
@@ -167,7 +167,9 @@ export function mount(root, ctx) {
     return h('div.panel.host-rules', {}, h('h2', t('room.rules')), editor.node,
       h('div.form-row', {}, h('span.label', t('create.seats')), seatCtl.node),
       timeControlPicker(lobby.time_control, (tc) => act(() => api.updateLobby(code, { time_control: tc }))),
-      h('p.help', atZeroText(lobby.time_control)), privBtn);
+      timeoutPolicyPicker(lobby.timeout_policy, (p) => act(() => api.updateLobby(code, { timeout_policy: p })),
+        { disabled: !lobby.time_control || lobby.time_control.kind === 'untimed' }),
+      h('p.help#at-zero', atZeroText(lobby.time_control, lobby.timeout_policy)), privBtn);
   }
 
   function render() {

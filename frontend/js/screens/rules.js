@@ -74,7 +74,21 @@ export function timeLabel(tc, fallback) {
   return fallback || tc.kind;
 }
 
-/** What happens when a clock reaches zero (shown before a match starts). */
-export function atZeroText(tc) {
-  return !tc || !tc.kind || tc.kind === 'untimed' ? t('tableTime.atZeroUntimed') : t('tableTime.atZeroTimed', { n: 2 });
+/**
+ * What happens when a clock reaches zero (shown before a match starts): the time control
+ * ``tc`` and the table's time-out policy (docs/API.md § Clocks; ``computer`` when absent).
+ */
+export function atZeroText(tc, policy) {
+  if (!tc || !tc.kind || tc.kind === 'untimed') return t('tableTime.atZeroUntimed');
+  const kind = (policy && policy.kind) || 'computer';
+  if (kind === 'skip') return t('tableTime.atZeroSkip');
+  if (kind === 'handover') return policy.after === 1 ? t('tableTime.atZeroHandover1') : t('tableTime.atZeroHandover', { n: policy.after });
+  return t('tableTime.atZeroTimed', { n: 2 });
+}
+
+/** A short name of a time-out policy (the picker's option, the match header). */
+export function policyLabel(policy) {
+  const kind = (policy && policy.kind) || 'computer';
+  if (kind === 'handover') return policy.after === 1 ? t('policy.handover1') : t('policy.handover', { n: policy.after });
+  return t(kind === 'skip' ? 'policy.skip' : 'policy.computer');
 }

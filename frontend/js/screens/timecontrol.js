@@ -5,7 +5,7 @@
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { timeLabel, atZeroText } from './rules.js';
+import { timeLabel, atZeroText, policyLabel } from './rules.js';
 
 /** The choices offered, as the server accepts them (value → time_control JSON). */
 export const CHOICES = [
@@ -34,8 +34,27 @@ export function timeControlPicker(current, onChange) {
   return h('div.form-row', {}, h('span.label', t('time.label')), select);
 }
 
+/** The time-out policies offered (value → timeout_policy JSON), as the server accepts them. */
+export const POLICIES = [
+  ['computer', { kind: 'computer' }],
+  ['skip', { kind: 'skip' }],
+  ...[1, 2, 3, 4, 5].map((n) => [`handover${n}`, { kind: 'handover', after: n }]),
+];
+
+/**
+ * A ``<select>`` of what happens at zero (docs/API.md § Clocks); ``onChange(policy)`` on a
+ * choice. ``disabled`` for an untimed table (no clock reaches zero).
+ */
+export function timeoutPolicyPicker(current, onChange, { disabled = false } = {}) {
+  const now = JSON.stringify(current || { kind: 'computer' });
+  const select = h('select#timeout-policy', { 'aria-label': t('policy.label'), disabled,
+    onchange: (e) => onChange(POLICIES.find(([k]) => k === e.target.value)[1]) },
+  POLICIES.map(([key, p]) => h('option', { value: key, selected: JSON.stringify(p) === now }, policyLabel(p))));
+  return h('div.form-row', {}, h('span.label', t('policy.label')), select);
+}
+
 /** One line for the lobby's clock and what happens at zero (non-host view, seat list). */
 export function timeSummary(lobby) {
   return h('p.time-summary#time-summary', {}, h('b', `${t('time.label')}: ${timeLabel(lobby.time_control, lobby.time_label)}`),
-    h('br'), h('small', atZeroText(lobby.time_control)));
+    h('br'), h('small#at-zero', atZeroText(lobby.time_control, lobby.timeout_policy)));
 }

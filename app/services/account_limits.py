@@ -1,0 +1,121 @@
+"""Limits on the routes that cost CPU or guard an account: registrations, logins, password
+checks, record replays — each attempt counted *before* its check, in one atomic step.
+
+Counted with the ``limits`` library's moving window (``hit`` takes an entry or refuses in one
+step: a Lua script on Redis, a lock in memory), on Redis when ``REDIS_URL`` is set so the
+limits hold across instances, in this process's memory otherwise. A burst of N attempts at
+once gets exactly the window's count through, never more.
+
+Logins and password checks (delete the account, change the password) are limited per
+``(username, address)`` first: someone guessing from one address is stopped there and locks
+nobody else out. Per address across usernames, a higher limit stops one address from trying
+many accounts. Across addresses no lock-out: after :data:`SLOW_AFTER` failures for one
+username in the window, every further attempt for it is answered only after
+:data:`SLOW_DELAY` seconds (the owner still gets in; a guesser is slowed, and still bound by
+each address's own limit). docs/API.md § Limits lists every limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from limits import RateLimitItem, parse
+from limits.aio.storage import MemoryStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+
+from app.services.errors import RateLimited
+
+log = logging.getLogger(__name__)
+
+#: Failures for one username from all addresses before its attempts are slowed down.
+USERNAME_FAILURES = "20/15minutes"
+#: Seconds an attempt on a username past :data:`USERNAME_FAILURES` waits before its answer.
+SLOW_DELAY = 2.0
+
+
+class AccountLimits:
+    """The limits of this module on one storage (Redis URL, or None for this process).
+
+    ``prefix``: the namespace of the counts (the instance's ``CHANNEL_PREFIX``). The limits
+    (``limits`` notation, e.g. ``"10/minute"``) come from the settings: ``password_attempts``
+    per username and address, ``per_address`` password attempts per address,
+    ``registrations`` and ``record_checks`` per address.
+    """
+
+    def __init__(
+        self,
+        redis_url: str | None,
+        prefix: str,
+        *,
+        password_attempts: str = "10/minute",
+        per_address: str = "30/minute",
+        registrations: str = "5/hour",
+        record_checks: str = "20/minute",
+    ) -> None:
+        url = "async+" + redis_url if redis_url else "async+memory://"
+        options = {"implementation": "redispy"} if redis_url else {}
+        self._storage: Storage = storage_from_string(url, **options)  # type: ignore[assignment]
+        self._limiter = MovingWindowRateLimiter(self._storage)
+        #: Counts while Redis does not answer (a limit is never a reason for a 500).
+        self._memory = MovingWindowRateLimiter(MemoryStorage())
+        self._prefix = prefix
+        self._pair = parse(password_attempts)
+        self._address = parse(per_address)
+        self._failures = parse(USERNAME_FAILURES)
+        self._registrations = parse(registrations)
+        self._record_checks = parse(record_checks)
+
+    async def _take(self, item: RateLimitItem, what: str, *keys: str) -> None:
+        """Count one hit, or raise :class:`RateLimited` with the seconds until one is free."""
+        limiter = self._limiter
+        try:
+            if await limiter.hit(item, self._prefix, what, *keys):
+                return
+        except Exception as exc:  # noqa: BLE001 - Redis trouble: this instance's memory counts
+            log.warning("account limits on local memory: Redis: %s", exc)
+            limiter = self._memory
+            if await limiter.hit(item, self._prefix, what, *keys):
+                return
+        reset, _ = await limiter.get_window_stats(item, self._prefix, what, *keys)
+        wait = max(1, int(reset - time.time() + 0.999))
+        raise RateLimited(f"too many {what}: try again in {wait} s", retry_after=wait)
+
+    async def password_attempt(self, username_key: str, address: str) -> None:
+        """Before checking a password for ``username_key`` (lower-cased) from ``address``:
+        count the attempt (raises :class:`RateLimited`), and wait :data:`SLOW_DELAY` seconds
+        when the username is past its failures from all addresses.
+        """
+        await self._take(self._pair, "password attempts", username_key, address)
+        await self._take(self._address, "password attempts from this address", address)
+        item = self._failures
+        with contextlib.suppress(Exception):  # Redis trouble: no slowing down
+            if not await self._limiter.test(item, self._prefix, "failures", username_key):
+                await asyncio.sleep(SLOW_DELAY)
+
+    async def password_failed(self, username_key: str) -> None:
+        """Count a wrong password for ``username_key`` (from any address)."""
+        item = self._failures
+        with contextlib.suppress(Exception):  # Redis trouble: the per-address limits still hold
+            await self._limiter.hit(item, self._prefix, "failures", username_key)
+
+    async def registration(self, address: str) -> None:
+        """Count an account registration from ``address``; raises :class:`RateLimited`."""
+        await self._take(self._registrations, "registrations from this address", address)
+
+    async def replay(self, address: str) -> None:
+        """Count a record replay or shuffle check from ``address``; raises :class:`RateLimited`."""
+        await self._take(self._record_checks, "record checks from this address", address)
+
+    async def aclose(self) -> None:
+        """Close the Redis connections of the counts (nothing for the memory storage)."""
+        client = getattr(getattr(self._storage, "bridge", None), "storage", None)
+        if client is not None:
+            try:
+                await client.aclose()
+                await client.connection_pool.disconnect()
+            except Exception:  # noqa: BLE001 - closing on the way out: nothing to report
+                pass
