@@ -34,7 +34,7 @@ def test_the_host_chooses_what_happens_at_zero(server: str, browser) -> None:
         "document.querySelector('#at-zero').textContent.includes('turn is skipped')"
     )
     page.click("#vis-private")
-    page.locator("#timeout-policy").scroll_into_view_if_needed()
+    page.evaluate("document.querySelector('#timeout-policy').scrollIntoView({block: 'center'})")
     page.screenshot(path=str(ARTIFACTS / "create-timeout-policy.png"))
     page.click("#create-submit")
     page.wait_for_selector("#invite-code")
@@ -56,7 +56,13 @@ def test_the_host_chooses_what_happens_at_zero(server: str, browser) -> None:
         )
         lobby = srv.http.get(f"/api/lobbies/{code}").json()
         assert lobby["timeout_policy"] == {"kind": "handover", "after": 3}
-        page.locator("#timeout-policy").scroll_into_view_if_needed()
+        # The room re-renders as the PATCH and Ben's seat come back: wait for the host's own
+        # page to show the new policy, then scroll in one script (a locator's scroll can meet
+        # the select detached by a re-render).
+        page.wait_for_function(
+            "(document.querySelector('#timeout-policy') || {}).value === 'handover3'"
+        )
+        page.evaluate("document.querySelector('#timeout-policy').scrollIntoView({block: 'center'})")
         page.screenshot(path=str(ARTIFACTS / "room-timeout-policy.png"))
         page.click("#start-match")
         page.wait_for_selector("#timeout-policy-info")
