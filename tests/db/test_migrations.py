@@ -164,3 +164,27 @@ def test_downgrading_names_tables_without_one_on_sqlite(tmp_path: Path) -> None:
 @pytest.mark.postgres
 def test_downgrading_names_tables_without_one_on_postgres(fresh_postgres: str) -> None:
     _unnamed_round_trip(fresh_postgres)
+
+
+def test_files_are_numbered_in_chain_order_and_say_what_they_do() -> None:
+    """File ``NNNN_<words>.py`` is the NNNN-th revision of the chain (revision ids may be older
+    names and stay as they are, so existing databases upgrade); no name carries a work item.
+    """
+    import re
+
+    revisions: dict[str | None, tuple[str, str]] = {}
+    for path in sorted((Path(MIGRATIONS) / "versions").glob("*.py")):
+        text_ = path.read_text()
+        rev = re.search(r'^revision: str = "([^"]+)"', text_, re.M)
+        down = re.search(r'^down_revision: str \| None = (None|"([^"]+)")', text_, re.M)
+        assert rev and down, path.name
+        revisions[down.group(2)] = (rev.group(1), path.name)
+    chain, parent = [], None
+    while parent in revisions:
+        rev, name = revisions[parent]
+        chain.append(name)
+        parent = rev
+    assert len(chain) == len(revisions), "the revisions form one chain"
+    for place, name in enumerate(chain, start=1):
+        assert name.startswith(f"{place:04d}_"), (place, name)
+        assert not re.search(r"_i\d+_|issue", name), name

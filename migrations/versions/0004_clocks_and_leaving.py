@@ -1,4 +1,4 @@
-"""Clocks and leaving (issue 13): a lobby's time control, a match's clock, who played an action
+"""Clocks and leaving: a lobby's time control, a match's clock, who played an action
 (the computer for a person), and instance heartbeats for the outage credit.
 
 Revision ID: 0002_i13_clocks

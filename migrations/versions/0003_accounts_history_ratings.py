@@ -1,4 +1,4 @@
-"""Accounts, match history, ratings, shuffle commitments, rated lobbies (issue 15).
+"""Accounts, match history, ratings, shuffle commitments, rated lobbies.
 
 Revision ID: 0002_i15_accounts
 Revises: 0002_i14_chat
