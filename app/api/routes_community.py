@@ -32,7 +32,7 @@ from app.api.schemas_community import (
     Verdict,
 )
 from app.bots.pool import Busy
-from app.services import accounts, history, ratings, reads, replays, shuffle
+from app.services import accounts, history, ratings, reads, replays, shuffle, statistics
 from app.services.errors import RateLimited, ValidationFailed
 from app.services.runtime import Runtime
 from app.services.socket_revocation import close_ended_session
@@ -147,6 +147,16 @@ async def delete_account(
 async def profile(player_id: PlayerId, rt: RuntimeDep, viewer: OptionalPlayer) -> dict[str, Any]:
     """Matches played and won, ratings by preset, the 10 most recent matches."""
     return await history.profile(rt, player_id, viewer)
+
+
+@router.get("/players/{player_id}/statistics", responses=errors(404))
+async def player_statistics(player_id: PlayerId, rt: RuntimeDep) -> dict[str, Any]:
+    """Rating history per preset, win rate by player count, points by feature, longest road,
+    biggest city, finished vs left (docs/API.md § Profiles; the shape is
+    :func:`app.services.statistics.player_statistics`'s).
+    """
+    await history.settle_missed(rt)
+    return await statistics.player_statistics(rt, player_id)
 
 
 @router.get("/players/{player_id}/matches", response_model=MatchPage, responses=errors(401, 404))

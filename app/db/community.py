@@ -9,9 +9,10 @@ only ``commitment`` may leave the server before the end.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
 from sqlalchemy import (
+    JSON,
     Boolean,
     DateTime,
     Float,
@@ -67,6 +68,9 @@ class MatchPlayer(Base):
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: What the seat did (:mod:`app.services.statistics`): ``{"points": {feature: points},
+    #: "longest_road", "biggest_city"}``, written when the match is settled; null before.
+    statistics: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __table_args__ = (Index("ix_match_players_player", "player_id", "started_at"),)
 

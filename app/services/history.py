@@ -23,7 +23,7 @@ from app.db.community import accounts, match_players, rating_changes
 from app.db.errors import log_failure
 from app.db.models import match_actions, matches, players, utcnow
 from app.engine import GameState, export_record
-from app.services import ratings, shuffle, verdict
+from app.services import ratings, shuffle, statistics, verdict
 from app.services.errors import NotFound
 from app.services.runtime import Runtime
 from app.services.titles import match_host_name
@@ -150,6 +150,7 @@ async def settle(rt: Runtime, match_id: str) -> bool:
                     finished_at=done,
                 )
             )
+        await statistics.record_match(conn, match_id, [r.seat for r in rows])
         unrated = None
         if rows[0].rated and rows[0].preset:
             unrated = await ratings.unrated_reason(conn, match_id, [r.seat for r in rows])
