@@ -11,5 +11,6 @@ import screens from './screens.de.js';
 import clock from './clock.de.js';
 import account from './account.de.js';
 import playnow from './playnow.de.js';
+import stats from './stats.de.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats };

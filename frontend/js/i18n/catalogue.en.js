@@ -11,5 +11,6 @@ import screens from './screens.en.js';
 import clock from './clock.en.js';
 import account from './account.en.js';
 import playnow from './playnow.en.js';
+import stats from './stats.en.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats };

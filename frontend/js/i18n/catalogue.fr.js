@@ -11,5 +11,6 @@ import screens from './screens.fr.js';
 import clock from './clock.fr.js';
 import account from './account.fr.js';
 import playnow from './playnow.fr.js';
+import stats from './stats.fr.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats };

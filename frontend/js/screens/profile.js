@@ -1,5 +1,6 @@
 /**
- * A player's profile: matches played and won, ratings by preset, and their matches (newest
+ * A player's profile: matches played and won, ratings by preset, statistics (rating graph, win
+ * rate by players, points by feature: widgets/statistics.js), and their matches (newest
  * first, paginated), each linking to its replay (``#/replay/ID``) — or to the live match.
  */
 
@@ -9,6 +10,7 @@ import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
 import { tableName } from '../tableName.js';
 import { swatch } from '../pieces.js';
+import { statisticsPanel } from '../widgets/statistics.js';
 
 const PER_PAGE = 10;
 
@@ -35,7 +37,7 @@ function matchRow(m) {
       h('a.history-link', { href }, tableName(m, t('lobbies.match'))),
       h('span.help', {},
         `${presetName(m.preset)}${m.rated ? ` · ${t('history.rated')}` : ''}${m.unrated ? ` · ${t('history.unrated')}` : ''} · `,
-        finished ? new Date(m.finished_at).toLocaleString() : t('history.live')),
+        finished ? new Date(m.finished_at).toLocaleString(document.documentElement.lang || undefined) : t('history.live')),
       h('span.history-seats', {}, ...m.seats.map((s) => h('span.history-seat', {
         class: s.seat === m.seat ? 'history-seat me' : 'history-seat' },
       h('span', { html: swatch(s.colour, 12) }), ` ${s.name} ${s.score ?? ''}`)))),
@@ -67,7 +69,8 @@ export function mount(root, ctx) {
   }
 
   (async () => {
-    const p = await api.get(`/api/players/${encodeURIComponent(id)}/profile`);
+    const path = `/api/players/${encodeURIComponent(id)}`;
+    const [p, stats] = await Promise.all([api.get(`${path}/profile`), api.get(`${path}/statistics`)]);
     if (!alive) return;
     const me = session.player();
     const ratings = Object.entries(p.ratings);
@@ -82,6 +85,7 @@ export function mount(root, ctx) {
         h('div.panel.stat', {}, h('strong#stat-won', String(p.won)), h('span', t('profile.won'))),
         ...ratings.map(([preset, r]) => h('a.panel.stat', { href: `#/leaderboard/${preset}`, 'data-rating': preset },
           h('strong', String(r.rating)), h('span', `${presetName(preset)} · ${t('profile.games', { n: r.games })}`)))),
+      statisticsPanel(stats, presetName),
       h('div.panel', {}, h('h2', t('profile.matches')), list, pager)));
     await loadPage();
   })().catch((err) => {
