@@ -130,6 +130,16 @@ class Settings(BaseSettings):
     state_cache_size: int = Field(default=5000, ge=1)
     #: A reconnecting client further behind than this gets a snapshot instead of the batches.
     max_catch_up: int = Field(default=200, ge=1)
+    #: Web Push (turn alerts to a closed tab; app/services/push.py): the VAPID private key
+    #: (PEM; empty: generated once and shared through the database), the contact the push
+    #: services see, and the push-service hosts an endpoint may be on (a suffix match; https).
+    vapid_private_key: str = ""
+    vapid_subject: str = "mailto:admin@localhost"
+    push_endpoint_hosts: str = (
+        "fcm.googleapis.com,updates.push.services.mozilla.com,web.push.apple.com,notify.windows.com"
+    )
+    #: Tests only: accept ``http`` endpoints (a push service of the test's own on 127.0.0.1).
+    push_allow_http: bool = False
     log_level: str = "info"
     #: The allocator ``carcassonne serve`` runs on (app/allocator.py): ``auto`` re-executes the
     #: server under jemalloc when ``libjemalloc.so.2`` is installed (the memory of closed

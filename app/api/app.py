@@ -28,6 +28,7 @@ from app.api import (
     routes_lobbies,
     routes_matches,
     routes_players,
+    routes_push,
     routes_seeks,
     routes_ws,
 )
@@ -154,6 +155,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
     app.include_router(routes_players.router)
     app.include_router(routes_lobbies.router)
     app.include_router(routes_seeks.router)
+    app.include_router(routes_push.router)
     app.include_router(routes_matches.router)
     app.include_router(routes_ws.router)
     app.include_router(routes_chat.router)

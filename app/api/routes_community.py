@@ -32,7 +32,7 @@ from app.api.schemas_community import (
     Verdict,
 )
 from app.bots.pool import Busy
-from app.services import accounts, history, ratings, reads, replays, shuffle, statistics
+from app.services import accounts, history, push, ratings, reads, replays, shuffle, statistics
 from app.services.errors import RateLimited, ValidationFailed
 from app.services.runtime import Runtime
 from app.services.socket_revocation import close_ended_session
@@ -111,6 +111,7 @@ async def logout(rt: RuntimeDep, token: BearerToken) -> Response:
     session = rt.tokens.session(token)
     if session is not None:  # its sockets here close now; elsewhere within seconds
         await close_ended_session(rt, player, session)
+        await push.forget(rt, player, session)  # this device's turn alerts end
     return Response(status_code=204)
 
 

@@ -1,5 +1,6 @@
 """SQLAlchemy models and the session factory (migrations live in migrations/)."""
 
-# The tables of accounts, history, ratings and shuffle commitments join ``models.Base.metadata``
-# (Alembic's target) whenever anything of app.db is imported.
+# The tables of accounts, history, ratings, shuffle commitments and push subscriptions join
+# ``models.Base.metadata`` (Alembic's target) whenever anything of app.db is imported.
 from app.db import community as _community  # noqa: E402,F401
+from app.db import push as _push  # noqa: E402,F401

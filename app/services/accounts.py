@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import accounts, match_players, ratings
 from app.db.models import matches, players, utcnow
+from app.services import push
 from app.services.errors import Conflict, NotFound, Unauthorized, ValidationFailed
 from app.services.identity import new_session
 from app.services.runtime import Runtime
@@ -232,9 +233,11 @@ async def whoami(rt: Runtime, player_id: str) -> dict[str, Any]:
 async def revoked(rt: Runtime, player_id: str, token: str) -> None:
     """After a committed revocation of ``player_id``'s tokens: this instance trusts no older
     token from now on and closes their sockets here (other instances within seconds:
-    :mod:`app.services.socket_revocation`). ``token``: the new generation's token.
+    :mod:`app.services.socket_revocation`); its devices' turn alerts end. ``token``: the new
+    generation's token.
     """
     await close_revoked_player(rt, player_id, rt.tokens.claims(token)[1])
+    await push.forget(rt, player_id)  # every device's turn alerts end with its tokens
 
 
 async def _verified(rt: Runtime, player_id: str, password: Any, client: str) -> Any:

@@ -50,7 +50,7 @@ from app.engine.events import Event
 from app.engine.scoring import final_scoring
 from app.engine.view import view_delta
 from app.realtime.protocol import dumps, events_frame, snapshot_frame
-from app.services import clocks, history
+from app.services import clocks, history, push
 from app.services.cache import Live
 from app.services.delivery import after_commit_hook, publish_batch
 from app.services.errors import Conflict, NotFound, NotSeated, StaleVersion
@@ -251,6 +251,9 @@ def _after_commit(rt: Runtime, live: Live, applied: Applied, kind: str, started:
         rt.spawn(history.match_finished(rt, live.match_id))  # history + ratings (issue 15)
     rt.metrics.actions.labels(kind).inc()
     rt.metrics.action_latency.observe(time.perf_counter() - started)
+    due = push.turn_alert_due(live, applied.seat)
+    if due is not None:  # a person's turn in a correspondence or per-turn match
+        rt.spawn(push.alert_turn(rt, live, *due))
     if not state.is_over:
         if live.seats[state.seat].get("bot") or clocks.is_auto(live.clock, state.seat):
             rt.spawn(_play_later(rt, live.match_id))

@@ -21,6 +21,7 @@ from app.services.identity import Revocations, Tokens
 from app.services.metrics import Metrics
 from app.services.offload import Offload
 from app.services.open_sockets import OpenSockets
+from app.services.push_sender import PushSender
 from app.services.ratelimit import FrameBudget, RateLimiter, SocketCaps
 from app.services.spectators import SpectatorCounts
 from app.settings import Settings
@@ -99,6 +100,8 @@ class Runtime:
         #: Open sockets by player, closed when their token is revoked.
         self.open_sockets = OpenSockets()
         self.offload = Offload(settings.hash_threads, settings.hash_queue)
+        #: Web Push: keys and the HTTP session for turn alerts (app/services/push.py).
+        self.push = PushSender(settings)
         self.socket_caps = SocketCaps(
             settings.ws_sockets_per_token, settings.ws_sockets_per_address
         )
@@ -179,6 +182,7 @@ class Runtime:
                 await task
         await self.hubs.close()
         await self.spectators.close()
+        await self.push.close()
         for limiter in (
             self.action_limiter,
             self.lobby_limiter,
