@@ -8,6 +8,7 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, toast } from '../dom.js';
 import { t } from '../i18n.js';
+import { turnAlertsPanel } from '../widgets/turnAlerts.js';
 import { lengthLimit } from '../limit.js';
 
 function field(id, label, attrs) {
@@ -70,7 +71,9 @@ export function mount(root, ctx) {
     root.appendChild(h('section.account', {},
       h('h1', t('account.title')),
       h('p.lead', t('account.lead')),
-      h('div.account-grid', {}, h('div.panel', {}, register), h('div.panel', {}, login))));
+      h('div.account-grid', {}, h('div.panel', {}, register), h('div.panel', {}, login)),
+      // A guest plays correspondence games too: their device can be alerted as well.
+      who ? turnAlertsPanel() : null));
     return null;
   }
 
@@ -140,6 +143,7 @@ export function mount(root, ctx) {
           toast(t('account.signedOutEverywhere'), 'success');
         },
       }, t('account.signOutEverywhere'))),
+    turnAlertsPanel(),
     h('div.account-grid', {}, h('div.panel', {}, change), h('div.panel', {}, remove))));
   return null;
 }
