@@ -73,10 +73,12 @@ def test_the_tables_list_fits_every_window(server: str, browser: Any, artifacts:
 
 
 def test_a_signed_out_phone_header_fits(server: str, browser: Any, artifacts: Path) -> None:
-    """Signed out on a 390 px phone: the brand's mark, the tools and "Sign in" fit the header
-    ("Sign in" wrapped and ran past the edge beside the brand's name).
+    """Signed out on a 390 px phone: the brand's mark, the tools and the chip that leads to
+    choosing a name fit the header (it wrapped and ran past the edge beside the brand's name).
+    On a desktop that chip and the menu's "Log in" (to an account) never read alike: the chip
+    once said "Sign in" beside "Log in" (German: "Anmelden" twice).
     """
-    for locale in ("en-GB", "de-DE"):
+    for locale in ("en-GB", "de-DE", "fr-FR"):
         context = browser.new_context(
             base_url=server, locale=locale, viewport={"width": 390, "height": 800}
         )
@@ -90,6 +92,11 @@ def test_a_signed_out_phone_header_fits(server: str, browser: Any, artifacts: Pa
             assert wider <= 1, (locale, wider)
             assert chip is not None and chip["x"] + chip["width"] <= 390, (locale, chip)
             assert chip["height"] < 48, (locale, chip)  # one line
+            page.set_viewport_size({"width": 1280, "height": 800})
+            login = page.inner_text("#nav-account").strip().lower()
+            name = page.inner_text(".me-chip").strip().lower()
+            assert login and name and login != name, (locale, login, name)
+            assert not {"sign in", "anmelden", "se connecter"} & {name}, (locale, name)
         finally:
             context.close()
 

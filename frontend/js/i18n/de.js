@@ -97,7 +97,7 @@ export default {
   'nav.home': 'Carcassonne — Startseite',
   'nav.tables': 'Tische',
   'nav.guide': 'Kartenübersicht',
-  'nav.signin': 'Anmelden',
+  'nav.signin': 'Spielen',
   'nav.changeName': 'Namen ändern',
   'app.loading': 'Lädt…',
   'app.skip': 'Zum Inhalt springen',

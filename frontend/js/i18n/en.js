@@ -90,7 +90,7 @@ export default {
   'nav.home': 'Carcassonne — home',
   'nav.tables': 'Tables',
   'nav.guide': 'Tile guide',
-  'nav.signin': 'Sign in',
+  'nav.signin': 'Play',
   'nav.changeName': 'Change your name',
   'app.loading': 'Loading…',
   'app.skip': 'Skip to content',

@@ -97,7 +97,7 @@ export default {
   'nav.home': 'Carcassonne — accueil',
   'nav.tables': 'Tables',
   'nav.guide': 'Guide des tuiles',
-  'nav.signin': 'Se connecter',
+  'nav.signin': 'Jouer',
   'nav.changeName': 'Changer de nom',
   'app.loading': 'Chargement…',
   'app.skip': 'Aller au contenu',
