@@ -198,7 +198,22 @@ def test_rough_edges_null_only_way_long_names_and_bad_links(server, browser, art
     # Each player's last tile is outlined (the latest boldest); a log line shows its tile.
     assert ben.page.locator("#board .last-move").count() == 2
     assert ben.page.locator("#board .last-move.latest").count() == 1
-    ben.page.locator("#log li.log-link").nth(1).click()
+    # A click in the middle of a line shows it on the board: the line's replay link ("↺ 3")
+    # sits at its far end (it sat right after short texts, under the middle: the click opened
+    # the replay instead, depending on the deal).
+    line = ben.page.locator("#log li.log-link").nth(1)
+    on_link = line.evaluate(
+        "li => { const r = li.getBoundingClientRect();"
+        " const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+        " return !!(hit && hit.closest('a.log-replay')); }"
+    )
+    assert not on_link
+    for item in ben.page.locator("#log li.log-link").all():
+        box, link = item.bounding_box(), item.locator("a.log-replay")
+        if box and link.count():
+            edge = link.bounding_box()
+            assert edge and box["x"] + box["width"] - (edge["x"] + edge["width"]) < 12
+    line.click()
     ben.page.wait_for_selector("#board .highlight rect")
     assert ben.page.get_attribute("#match", "data-highlighted")
     ben.page.screenshot(path=str(artifacts / "rough-long-name-and-log.png"))
