@@ -30,14 +30,6 @@ def active(options: Options) -> tuple[Expansion, ...]:
     return tuple(x for x in EXPANSIONS if x.is_active(options))
 
 
-def by_id(expansion_id: str) -> Expansion:
-    """The expansion with id ``expansion_id``; raises ``KeyError`` for an unknown id."""
-    for x in EXPANSIONS:
-        if x.id == expansion_id:
-            return x
-    raise KeyError(expansion_id)
-
-
 __all__ = [
     "EXPANSIONS",
     "Expansion",
@@ -45,5 +37,4 @@ __all__ = [
     "RecordReplay",
     "Resume",
     "active",
-    "by_id",
 ]
