@@ -27,7 +27,7 @@ from app.engine.events import (
 from app.engine.expansions import Expansion, Resume, active
 from app.engine.legal import (
     check,
-    claimant,
+    checked_owner,
     legal_actions,
     legal_follower_spots,
     legal_placements,
@@ -274,14 +274,15 @@ def apply_in_place(state: GameState, action: Action) -> list[Event]:
 
     Checks everything first, so on error nothing has changed. Returns the events.
     """
-    check(state, action)
-    return _apply(state, action)
+    return _apply(state, action, checked_owner(state, action))
 
 
-def _apply(s: GameState, action: Action) -> list[Event]:
-    """Carry out an action :func:`check` accepted, changing ``s``; returns the events."""
+def _apply(s: GameState, action: Action, owner: Expansion | None) -> list[Event]:
+    """Carry out an action :func:`check` accepted, changing ``s``; returns the events.
+
+    ``owner``: the active expansion that claimed the action (:func:`checked_owner`), or None.
+    """
     events: list[Event] = []
-    owner = claimant(s, action)
     if owner is not None:
         resume = owner.apply(s, action, events)
         if resume == Resume.END_TURN:
@@ -326,7 +327,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     followers (§3.2e), the next seat draws (discarding tiles that fit nowhere, §3.2c), and
     after the last tile the final scoring runs (§3.5, §4.2–§4.4).
     """
-    check(state, action)
+    owner = checked_owner(state, action)
     new = state.copy()
-    events = _apply(new, action)
+    events = _apply(new, action, owner)
     return new, events

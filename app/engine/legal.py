@@ -96,6 +96,15 @@ def claimant(state: GameState, action: Action) -> Expansion | None:
 def check(state: GameState, action: Action) -> None:
     """Raise the typed error :func:`apply` would raise for ``action``; change nothing.
 
+    See :func:`checked_owner`.
+    """
+    checked_owner(state, action)
+
+
+def checked_owner(state: GameState, action: Action) -> Expansion | None:
+    """Check ``action`` like :func:`check` and return the active expansion that claims it
+    (None: the base game applies it).
+
     In order: :class:`GameOver`, :class:`InvalidAction` (not an action), :class:`WrongPhase`
     (paused), :class:`NotYourTurn`; then an active expansion's own checks when it claims the
     action; else the base game's phase, placement (:class:`IllegalPlacement`, RULES.md §3.2b
@@ -112,16 +121,17 @@ def check(state: GameState, action: Action) -> None:
     owner = claimant(state, action)
     if owner is not None:
         owner.check(state, action)
-        return
+        return owner
     if isinstance(action, ExpansionAction):
         raise WrongPhase(action.pending)
     if isinstance(action, PlaceTile):
         _check_placement(state, action)
-        return
+        return None
     if state.phase != DEPLOY:
         raise WrongPhase("place the drawn tile first")
     if isinstance(action, PlaceFollower):
         _check_follower(state, action)
+    return None
 
 
 def _check_placement(state: GameState, action: PlaceTile) -> None:

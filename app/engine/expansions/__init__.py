@@ -25,9 +25,27 @@ EXPANSIONS: tuple[Expansion, ...] = (RIVER, WHEEL_OF_FORTUNE)
 
 
 @cache
+def _active(options: Options) -> tuple[Expansion, ...]:
+    return tuple(x for x in EXPANSIONS if x.is_active(options))
+
+
+#: ``id(options)`` → ``(options, its active expansions)``: the base game asks several times per
+#: action, and hashing a frozen dataclass costs more than the lookup. Holding ``options`` keeps
+#: its id from being reused while the entry lives; the memo only ever gives what
+#: :func:`_active` gives.
+_BY_IDENTITY: dict[int, tuple[Options, tuple[Expansion, ...]]] = {}
+
+
 def active(options: Options) -> tuple[Expansion, ...]:
     """The expansions a game with ``options`` plays, in :data:`EXPANSIONS` order."""
-    return tuple(x for x in EXPANSIONS if x.is_active(options))
+    hit = _BY_IDENTITY.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    found = _active(options)
+    if len(_BY_IDENTITY) >= 1024:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[id(options)] = (options, found)
+    return found
 
 
 __all__ = [
