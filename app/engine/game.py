@@ -61,6 +61,7 @@ __all__ = [
     "apply_in_place",
     "base_deck_counts",
     "check",
+    "end_game",
     "legal_actions",
     "legal_follower_spots",
     "legal_placements",
@@ -230,7 +231,15 @@ def _draw(s: GameState, events: list[Event]) -> None:
     if s.partial:
         s.phase = PAUSED
         return
-    for x in expansions:
+    end_game(s, events)
+
+
+def end_game(s: GameState, events: list[Event]) -> None:
+    """Run the final scoring and end the game, changing ``s`` (RULES.md §3.5, §4.2–§4.4): the
+    active expansions' part first, then the base game's. Also for a match its players end
+    early (the service calls it on a copy).
+    """
+    for x in active(s.options):
         x.final_scoring(s, events)
     final_scoring(s, events)
 
