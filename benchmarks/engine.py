@@ -14,12 +14,12 @@ import statistics
 import time
 
 from app.engine import (
-    GameState,
     Options,
     apply,
     apply_in_place,
     legal_actions,
     legal_placements,
+    load_state,
     new_game,
 )
 
@@ -75,7 +75,7 @@ def late_game_latency(games: int, from_turn: int = 50) -> dict[str, float]:
 def snapshot_load(games: int, move: int = 70) -> dict[str, float]:
     """p50/p99 in milliseconds of loading a game at ``move`` (tiles placed) from its JSON.
 
-    From the stored position (``GameState.from_json``) and by replaying the action log.
+    From the stored position (``load_state``) and by replaying the action log.
     """
     rng = random.Random(3)
     from_position: list[float] = []
@@ -89,10 +89,10 @@ def snapshot_load(games: int, move: int = 70) -> dict[str, float]:
         stored = json.loads(json.dumps(state.to_json()))
         legacy = {k: v for k, v in stored.items() if k != "position"}
         t0 = clock()
-        GameState.from_json(stored)
+        load_state(stored)
         from_position.append(clock() - t0)
         t0 = clock()
-        GameState.from_json(legacy)
+        load_state(legacy)
         from_log.append(clock() - t0)
     return {
         "snapshot_load_move": move,

@@ -8,7 +8,7 @@ order of the undrawn tiles give the same position, byte for byte. Everything a b
 starts from that position (:func:`public_state`), and its imagined futures
 (:func:`determinize`) draw the unseen tiles at random from the public counts.
 
-Only the public engine API is used (``GameState.to_json`` / ``from_json``, ``apply_in_place``).
+Only the public engine API is used (``GameState.to_json`` / ``load_state``, ``apply_in_place``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from app.engine import GameState, catalogue_json
+from app.engine import GameState, catalogue_json, load_state
 
 #: Position JSON: ``GameState.to_json()`` with ``seed`` removed and the undrawn part of
 #: ``deck`` sorted canonically; ``drawn`` says how many deck entries are really known.
@@ -60,7 +60,7 @@ def public_position(state: GameState) -> Position:
 def _build(position: Position, deck: list[str]) -> GameState:
     data = {k: v for k, v in position.items() if k != "drawn"}
     data["deck"] = deck
-    return GameState.from_json(data)
+    return load_state(data)
 
 
 def public_state(position: Position) -> GameState:

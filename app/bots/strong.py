@@ -42,7 +42,7 @@ from app.engine import (
     legal_actions,
     legal_placements,
 )
-from app.engine import wheel as _wheel
+from app.engine.expansions import wheel_of_fortune as _wheel
 
 #: Choices kept for the search, and how many draws each imagined future has per player.
 SHORTLIST = 6
@@ -53,7 +53,7 @@ def _crown_points(state: GameState) -> list[float]:
     out = [0.0] * len(state.players)
     if state.options.tileset != "wheel_of_fortune":
         return out
-    for capacity, held in zip(_wheel.CROWNS, state.crowns, strict=True):
+    for capacity, held in zip(_wheel.CROWNS, _wheel.wheel_state(state).crowns, strict=True):
         for seat in held:
             out[seat] += _wheel.crown_points(capacity, len(held))
     return out

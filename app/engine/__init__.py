@@ -7,18 +7,15 @@ Verbs in the spirit of python-chess and OpenSpiel::
     state, events = apply(state, PlaceTile(0, 1, 0, 90))
     view(state, seat=0)              # what one seat (or None: a spectator) may see
     replay(record)                   # a carcassonne-record/1 document → (state, events)
+    load_state(state.to_json())      # a stored state back, from its position
+
+The base game's rules are in the modules here; each expansion (the River, the Wheel of Fortune)
+is in :mod:`app.engine.expansions`, asked by the base game at fixed hook points.
 
 Nothing here does I/O or imports anything outside the standard library and ``app.engine``.
 """
 
-from app.engine.actions import (
-    Action,
-    Pass,
-    PlaceFollower,
-    PlaceTile,
-    RemoveFollower,
-    action_from_json,
-)
+from app.engine.actions import Action, ExpansionAction, Pass, PlaceFollower, PlaceTile
 from app.engine.errors import (
     EngineError,
     GameOver,
@@ -30,7 +27,9 @@ from app.engine.errors import (
     RecordError,
     WrongPhase,
 )
-from app.engine.events import Event, event_from_json, event_to_json
+from app.engine.events import Event, event_to_json
+from app.engine.expansions import EXPANSIONS
+from app.engine.expansions.wheel_of_fortune import PLAGUE, RemoveFollower
 from app.engine.game import (
     apply,
     apply_in_place,
@@ -39,15 +38,17 @@ from app.engine.game import (
     legal_placements,
     new_game,
 )
+from app.engine.notation import action_from_json, event_from_json, load_state
 from app.engine.options import PRESETS, Options
 from app.engine.record import export_record, replay
 from app.engine.scoring import score_breakdown
-from app.engine.state import DEPLOY, GAME_OVER, PAUSED, PLACE_TILE, PLAGUE, GameState
+from app.engine.state import DEPLOY, GAME_OVER, PAUSED, PLACE_TILE, GameState
 from app.engine.tiles import catalogue_json
 from app.engine.view import view
 
 __all__ = [
     "DEPLOY",
+    "EXPANSIONS",
     "GAME_OVER",
     "PAUSED",
     "PLACE_TILE",
@@ -57,6 +58,7 @@ __all__ = [
     "Action",
     "EngineError",
     "Event",
+    "ExpansionAction",
     "GameOver",
     "GameState",
     "IllegalFollower",
@@ -80,6 +82,7 @@ __all__ = [
     "legal_actions",
     "legal_follower_spots",
     "legal_placements",
+    "load_state",
     "new_game",
     "replay",
     "score_breakdown",

@@ -3,13 +3,14 @@
 Features are tracked incrementally with a union–find over tile segments (``GameState.parent``;
 per-root tiles, open edges, pennants, followers and, for fields, the cities they touch), and
 the empty cells next to the board (the frontier) carry their edge constraints, so legality
-checks never scan the board. Rulebook references are to ``RULES.md`` (§3.2b placement, §5.2
-the River).
+checks never scan the board. Rulebook references are to ``RULES.md`` (§3.2b placement).
+Constraints an expansion adds to placement (the River's course) are the expansion's
+(:mod:`app.engine.expansions`); this module matches edges only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from app.engine.state import GameState, Pos, find
 from app.engine.tiles import (
@@ -17,7 +18,6 @@ from app.engine.tiles import (
     RING,
     ROTATED,
     SIDE_DELTAS,
-    TILE_TYPES,
     RotatedTile,
 )
 
@@ -37,58 +37,38 @@ def constraint(board: dict[Pos, tuple[RotatedTile, int]], pos: Pos) -> tuple[int
     return mask, value
 
 
-def river_turn(rt: RotatedTile, in_side: int) -> int:
-    """+1 for a right bend, -1 for a left bend, 0 for no bend, entering through ``in_side``."""
-    if len(rt.river_sides) != 2:
-        return 0
-    out = rt.river_sides[0] if rt.river_sides[1] == in_side else rt.river_sides[1]
-    heading = (in_side + 2) % 4
-    if out == (heading + 1) % 4:
-        return 1
-    if out == (heading + 3) % 4:
-        return -1
-    return 0
-
-
 def fits(s: GameState, rt: RotatedTile, pos: Pos) -> bool:
-    """Whether tile ``rt`` (rotated) may go on the empty cell ``pos`` (RULES.md §3.2b, §5.2)."""
+    """Whether tile ``rt`` (rotated) may go on the empty cell ``pos``: it touches the board
+    and every edge matches its neighbour's (RULES.md §3.2b).
+    """
     con = s.frontier.get(pos)
-    if con is None or rt.code & con[0] != con[1]:
-        return False
-    if rt.river_sides:
-        # RULES.md §5.2 rules 3–4: continue the river from its open end; bends alternate.
-        end = s.river_end
-        if end is None or end[0] != pos or end[1] not in rt.river_sides:
-            return False
-        turn = river_turn(rt, end[1])
-        if turn and turn == s.river_turn:
-            return False
-    return True
+    return con is not None and rt.code & con[0] == con[1]
 
 
-def placements(s: GameState, tile: str, first_only: bool = False) -> list[tuple[int, int, int]]:
-    """Every ``(x, y, rotation)`` where ``tile`` fits, in frontier order.
+def placements(
+    s: GameState,
+    tile: str,
+    first_only: bool = False,
+    cells: Iterable[Pos] | None = None,
+    accept: Callable[[RotatedTile, Pos], bool] | None = None,
+) -> list[tuple[int, int, int]]:
+    """Every ``(x, y, rotation)`` where ``tile``'s edges fit (:func:`fits`), in frontier order.
 
-    With ``first_only`` the first one only (does it fit anywhere?).
+    ``cells``: only these cells (default: the whole frontier); ``accept``: a further test of
+    each fitting ``(rotated tile, cell)``. With ``first_only`` the first one only (does it fit
+    anywhere?).
     """
     rots = ROTATED[tile]
     out: list[tuple[int, int, int]] = []
-    if TILE_TYPES[tile].river:
-        end = s.river_end
-        if end is None:
-            return out
-        cells: Iterable[Pos] = (end[0],)
-    else:
-        cells = s.frontier
     frontier = s.frontier
     codes = [rt.code for rt in rots]
-    for pos in cells:
+    for pos in frontier if cells is None else cells:
         con = frontier.get(pos)
         if con is None:
             continue
         mask, value = con
         for k in range(4):
-            if codes[k] & mask == value and (not rots[k].river_sides or fits(s, rots[k], pos)):
+            if codes[k] & mask == value and (accept is None or accept(rots[k], pos)):
                 out.append((pos[0], pos[1], k * 90))
                 if first_only:
                     return out
@@ -129,7 +109,11 @@ def union_field(s: GameState, a: int, b: int) -> None:
 
 
 def put_tile(s: GameState, rt: RotatedTile, pos: Pos) -> None:
-    """Put a tile on the board and join its segments to its neighbours' (no checks)."""
+    """Put a tile on the board and join its segments to its neighbours' (no checks).
+
+    What the placement means to an expansion (the River's open end) is the caller's to tell it
+    (``Expansion.tile_placed``).
+    """
     base = len(s.parent)
     cell = frozenset((pos,))
     for i, seg in enumerate(rt.segments):
@@ -163,19 +147,6 @@ def put_tile(s: GameState, rt: RotatedTile, pos: Pos) -> None:
         npos = (x + dx, y + dy)
         if npos not in board:
             s.frontier[npos] = constraint(board, npos)
-    # The river's open end (RULES.md §5.2).
-    if rt.river_sides:
-        end = s.river_end
-        in_side = end[1] if end is not None and end[0] == pos else -1
-        if in_side >= 0:
-            turn = river_turn(rt, in_side)
-            if turn:
-                s.river_turn = turn
-        s.river_end = None
-        for side in rt.river_sides:
-            if side != in_side:
-                dx, dy = SIDE_DELTAS[side]
-                s.river_end = ((x + dx, y + dy), (side + 2) % 4)
 
 
 def spot_of(s: GameState, gid: int) -> tuple[Pos, str]:

@@ -2,11 +2,13 @@
 
 Every event is a frozen dataclass; its JSON form is ``{"type": <class name>, ...fields}`` with
 tuples as lists, and :func:`event_from_json` rebuilds it exactly. Positions are ``[x, y]`` (x east,
-y south); spots are in board orientation (``city:N``).
+y south); spots are in board orientation (``city:N``). An expansion's own events subclass
+:class:`ExpansionEvent` in its module.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -98,31 +100,10 @@ class FollowerReturned:
 
 
 @dataclass(frozen=True, slots=True)
-class PigMoved:
-    """Wheel of Fortune: ``seat`` drew an icon tile and moved the pig ``steps`` segments
-    clockwise from ``start`` to ``segment``, whose action runs now (RULES.md §6.4).
+class ExpansionEvent:
+    """A fact only an expansion reports; its subclasses live in the expansion's module and are
+    listed by its ``event_types`` (:mod:`app.engine.expansions`).
     """
-
-    seat: int
-    steps: int
-    start: str
-    segment: str
-
-
-@dataclass(frozen=True, slots=True)
-class CrownPlaced:
-    """Wheel of Fortune: ``seat`` put a follower on a crown space of ``segment`` (§6.4)."""
-
-    seat: int
-    segment: str
-
-
-@dataclass(frozen=True, slots=True)
-class CrownReturned:
-    """Wheel of Fortune: a follower on ``segment``'s crown spaces went back to ``seat``."""
-
-    seat: int
-    segment: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,13 +123,12 @@ Event = (
     | FeatureCompleted
     | PointsScored
     | FollowerReturned
-    | PigMoved
-    | CrownPlaced
-    | CrownReturned
     | GameEnded
+    | ExpansionEvent
 )
 
-_EVENT_TYPES: dict[str, type[Any]] = {
+#: Class name → class of every base-game event (:func:`event_from_json`).
+BASE_EVENT_TYPES: Mapping[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
         TileDrawn,
@@ -159,9 +139,6 @@ _EVENT_TYPES: dict[str, type[Any]] = {
         FeatureCompleted,
         PointsScored,
         FollowerReturned,
-        PigMoved,
-        CrownPlaced,
-        CrownReturned,
         GameEnded,
     )
 }
@@ -187,9 +164,14 @@ def event_to_json(event: Event) -> dict[str, Any]:
     return out
 
 
-def event_from_json(data: dict[str, Any]) -> Event:
-    """Inverse of :func:`event_to_json`; raises KeyError/TypeError on a malformed event."""
-    cls = _EVENT_TYPES[data["type"]]
+def event_from_json(
+    data: dict[str, Any], types: Mapping[str, type[Any]] = BASE_EVENT_TYPES
+) -> Event:
+    """Inverse of :func:`event_to_json` for the event classes ``types`` (class name → class;
+    :data:`app.engine.notation.EVENT_TYPES` adds the expansions'); raises KeyError/TypeError on
+    a malformed event.
+    """
+    cls = types[data["type"]]
     kwargs = {f.name: _from_json_value(data[f.name]) for f in fields(cls)}
     event: Event = cls(**kwargs)
     return event

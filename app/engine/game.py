@@ -4,27 +4,19 @@ Pure and deterministic: no I/O, no clock, no global random state. ``apply`` chec
 once (:func:`check`) and hands it to the private applier, on a copy (``apply``) or on the state
 itself (``apply_in_place``); the old state is untouched by ``apply``. The rules by area:
 placement and features in :mod:`app.engine.board`, points in :mod:`app.engine.scoring`, the
-Wheel of Fortune in :mod:`app.engine.wheel`, the state itself in :mod:`app.engine.state`.
-Rulebook references are to ``RULES.md``.
+state itself in :mod:`app.engine.state`; the game's active expansions
+(:mod:`app.engine.expansions`) are asked at fixed hook points of the setup, the draw, the
+actions and the scoring. Rulebook references are to ``RULES.md``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from app.engine import wheel
-from app.engine.actions import (
-    Action,
-    PlaceFollower,
-    PlaceTile,
-    RemoveFollower,
-    action_from_json,
-)
-from app.engine.board import cloister_neighbours, placements, put_tile
+from app.engine.actions import Action, PlaceFollower, PlaceTile
+from app.engine.board import cloister_neighbours, put_tile
 from app.engine.errors import InvalidOptions
 from app.engine.events import (
-    CrownPlaced,
     Event,
     FollowerPlaced,
     TileDiscarded,
@@ -32,12 +24,14 @@ from app.engine.events import (
     TilePlaced,
     TurnEnded,
 )
+from app.engine.expansions import Expansion, Resume, active
 from app.engine.legal import (
     check,
+    checked_owner,
     legal_actions,
     legal_follower_spots,
     legal_placements,
-    plague_target,
+    tile_placements,
 )
 from app.engine.options import Options
 from app.engine.rng import SplitMix64, shuffled
@@ -50,34 +44,24 @@ from app.engine.state import (
     MIN_PLAYERS,
     PAUSED,
     PLACE_TILE,
-    PLAGUE,
     GameState,
+    Pos,
     find,
-    install_replay,
 )
-from app.engine.tile_tables import BASE_TILES, LAKE, RIVER_TILES, SPRING, START_TILE
-from app.engine.tiles import (
-    CITY,
-    RING,
-    ROAD,
-    ROLE_NAMES,
-    ROTATED,
-    TILE_TYPES,
-    wheel_deck_counts,
-)
-from app.engine.wheel_data import BOARD_CELLS
+from app.engine.tile_tables import BASE_TILES, START_TILE
+from app.engine.tiles import CITY, RING, ROAD, ROLE_NAMES, ROTATED, RotatedTile
 
 __all__ = [
     "DEPLOY",
     "GAME_OVER",
     "PAUSED",
     "PLACE_TILE",
-    "PLAGUE",
     "GameState",
     "apply",
     "apply_in_place",
     "base_deck_counts",
     "check",
+    "end_game",
     "legal_actions",
     "legal_follower_spots",
     "legal_placements",
@@ -88,28 +72,25 @@ __all__ = [
 
 
 def base_deck_counts(options: Options) -> dict[str, int]:
-    """Tile id → copies in the draw pile (start tiles excluded) for ``options``."""
-    if options.tileset == "wheel_of_fortune":
-        return wheel_deck_counts()
+    """Tile id → copies in the draw pile (start tiles excluded) for ``options``: the base
+    game's 72 tiles less the start D, then as each active expansion changes it.
+    """
     counts = {t.id: t.count for t in BASE_TILES}
     counts[START_TILE] -= 1  # the start D, or the D taken out when playing with the River
-    if options.river:
-        for t in RIVER_TILES:
-            if t.id != SPRING:
-                counts[t.id] = t.count
+    for x in active(options):
+        counts = x.deck_counts(counts)
     return counts
 
 
 def _shuffled_deck(options: Options, seed: int) -> tuple[str, ...]:
     rng = SplitMix64(seed)
-    if options.tileset == "wheel_of_fortune":
-        return tuple(shuffled([t for t, n in wheel_deck_counts().items() for _ in range(n)], rng))
-    base = [t.id for t in BASE_TILES for _ in range(t.count)]
-    base.remove(START_TILE)
-    if not options.river:
-        return tuple(shuffled(base, rng))
-    river = [t.id for t in RIVER_TILES if t.id not in (SPRING, LAKE) for _ in range(t.count)]
-    return tuple(shuffled(river, rng) + [LAKE] + shuffled(base, rng))
+    land = [t.id for t in BASE_TILES for _ in range(t.count)]
+    land.remove(START_TILE)
+    for x in active(options):
+        deck = x.shuffled_deck(land, rng)
+        if deck is not None:
+            return tuple(deck)
+    return tuple(shuffled(land, rng))
 
 
 def _validate_draw_order(options: Options, draw_order: Sequence[str]) -> tuple[str, ...]:
@@ -121,20 +102,24 @@ def _validate_draw_order(options: Options, draw_order: Sequence[str]) -> tuple[s
         seen[tid] = seen.get(tid, 0) + 1
         if seen[tid] > available[tid]:
             raise InvalidOptions(f"the set has only {available[tid]} tile(s) {tid}")
-    if options.river:
-        # RULES.md §5.2 rules 2 and 6 (record.md "draw_order"): the river tiles are drawn
-        # before the lake, and the lake before any land tile. A shorter test order may leave
-        # tiles out, but never changes that order.
-        stage = 0
-        for tid in draw_order:
-            now = 1 if tid == LAKE else 0 if TILE_TYPES[tid].river else 2
-            if now < stage:
-                raise InvalidOptions(
-                    f"with the River the river tiles come first, then the lake {LAKE}, then "
-                    f"the land tiles; {tid} comes too late"
-                )
-            stage = now
+    for x in active(options):
+        x.check_draw_order(draw_order)
     return tuple(draw_order)
+
+
+def _start_tiles(expansions: tuple[Expansion, ...]) -> list[tuple[Pos, str, int]]:
+    """The start tile D at (0, 0), or what an active expansion puts down instead."""
+    for x in expansions:
+        tiles = x.start_tiles()
+        if tiles is not None:
+            return tiles
+    return [((0, 0), START_TILE, 0)]
+
+
+def _put(s: GameState, rt: RotatedTile, pos: Pos, expansions: tuple[Expansion, ...]) -> None:
+    put_tile(s, rt, pos)
+    for x in expansions:
+        x.tile_placed(s, rt, pos)
 
 
 def new_game(
@@ -154,8 +139,9 @@ def new_game(
     draw order is only a prefix of the deck (a record exported mid-match): when it runs out the
     game pauses instead of running the final scoring.
 
-    The start tile (D, or the River's spring R1) is at (0, 0), rotation 0. The events of the
-    first draw are in ``state.opening_events``. Raises :class:`InvalidOptions`.
+    The start tile (D, or what an active expansion puts down instead: the River's spring R1)
+    is at (0, 0), rotation 0; a start board spreads east and south from (0, 0). The events of
+    the first draw are in ``state.opening_events``. Raises :class:`InvalidOptions`.
     """
     options = options or Options()
     players = tuple(players)
@@ -191,8 +177,6 @@ def new_game(
     s.scores = [0] * len(players)
     s.tally = {}
     s.frontier = {}
-    s.river_end = None
-    s.river_turn = 0
     s.phase = PLACE_TILE
     s.seat = 0
     s.active = 0
@@ -200,16 +184,14 @@ def new_game(
     s.placed = None
     s.turn = 0
     s.winners = ()
-    s.pig = 0
-    s.crowns = tuple(() for _ in wheel.CROWNS)
-    s.plague_queue = ()
-    if options.tileset == "wheel_of_fortune":
-        # RULES.md §6.2: the 4×4 wheel board is the start, its cells ordinary land.
-        for pos, (tid, rotation) in sorted(BOARD_CELLS.items(), key=lambda c: (c[0][1], c[0][0])):
-            put_tile(s, ROTATED[tid][rotation // 90], pos)
-    else:
-        start = SPRING if options.river else START_TILE
-        put_tile(s, ROTATED[start][0], (0, 0))
+    expansions = active(options)
+    s.expansion_state = {}
+    for x in expansions:
+        initial = x.initial_state(len(players))
+        if initial is not None:
+            s.expansion_state[x.id] = initial
+    for pos, tid, rotation in _start_tiles(expansions):
+        _put(s, ROTATED[tid][rotation // 90], pos, expansions)
     events: list[Event] = []
     _draw(s, events)
     s.opening_events = tuple(events)
@@ -222,9 +204,12 @@ def new_game(
 def _draw(s: GameState, events: list[Event]) -> None:
     """Draw for the active seat, discarding tiles that fit nowhere.
 
-    RULES.md §3.2a, §3.2c, §3.5; a Wheel of Fortune icon first moves the pig (§6.4), which may
-    pause the draw for Plague decisions. Resumes with the drawn tile when ``s.tile`` is set.
+    RULES.md §3.2a, §3.2c, §3.5. Each active expansion hears of the drawn tile first and may
+    pause the draw for decisions in its own phase (an icon tile's effect, §6.4); the draw
+    resumes with the drawn tile when ``s.tile`` is set. After the last tile the expansions'
+    final scoring runs, then the base game's.
     """
+    expansions = active(s.options)
     while True:
         if s.tile is None:
             if s.deck_pos >= len(s.deck):
@@ -233,10 +218,10 @@ def _draw(s: GameState, events: list[Event]) -> None:
             s.deck_pos += 1
             s.tile = tile
             events.append(TileDrawn(s.active, tile, len(s.deck) - s.deck_pos))
-            icon = TILE_TYPES[tile].icon
-            if icon and wheel.spin(s, icon, events):
-                return  # Plague decisions first; finish_plague resumes this draw
-        if placements(s, s.tile, first_only=True):
+            for x in expansions:
+                if x.tile_drawn(s, tile, events):
+                    return  # the expansion's decisions first; its last one resumes this draw
+        if tile_placements(s, s.tile, first_only=True):
             s.phase = PLACE_TILE
             s.seat = s.active
             return
@@ -246,6 +231,16 @@ def _draw(s: GameState, events: list[Event]) -> None:
     if s.partial:
         s.phase = PAUSED
         return
+    end_game(s, events)
+
+
+def end_game(s: GameState, events: list[Event]) -> None:
+    """Run the final scoring and end the game, changing ``s`` (RULES.md §3.5, §4.2–§4.4): the
+    active expansions' part first, then the base game's. Also for a match its players end
+    early (the service calls it on a copy).
+    """
+    for x in active(s.options):
+        x.final_scoring(s, events)
     final_scoring(s, events)
 
 
@@ -260,18 +255,24 @@ def _end_turn(s: GameState, events: list[Event]) -> None:
             root = find(s.parent, base + i)
             if root not in done and s.f_open[root] == 0:
                 done.add(root)
-                score_completed(s, root, events)
+                _score_completed(s, root, events)
     x, y = pos
     board = s.board
     for dx, dy in ((0, 0),) + RING:
         cell = (x + dx, y + dy)
         nb = board.get(cell)
         if nb is not None and nb[0].cloister >= 0 and cloister_neighbours(s, cell) == 8:
-            score_completed(s, nb[1] + nb[0].cloister, events)
+            _score_completed(s, nb[1] + nb[0].cloister, events)
     events.append(TurnEnded(s.active))
     s.placed = None
     s.active = s.seat = (s.active + 1) % len(s.players)
     _draw(s, events)
+
+
+def _score_completed(s: GameState, root: int, events: list[Event]) -> None:
+    score_completed(s, root, events)
+    for x in active(s.options):
+        x.feature_completed(s, root, events)
 
 
 # ------------------------------------------------------------------ legal actions and apply
@@ -282,35 +283,31 @@ def apply_in_place(state: GameState, action: Action) -> list[Event]:
 
     Checks everything first, so on error nothing has changed. Returns the events.
     """
-    check(state, action)
-    return _apply(state, action)
+    return _apply(state, action, checked_owner(state, action))
 
 
-def _apply(s: GameState, action: Action) -> list[Event]:
-    """Carry out an action :func:`check` accepted, changing ``s``; returns the events."""
+def _apply(s: GameState, action: Action, owner: Expansion | None) -> list[Event]:
+    """Carry out an action :func:`check` accepted, changing ``s``; returns the events.
+
+    ``owner``: the active expansion that claimed the action (:func:`checked_owner`), or None.
+    """
     events: list[Event] = []
-    if isinstance(action, PlaceTile):
+    if owner is not None:
+        resume = owner.apply(s, action, events)
+        if resume == Resume.END_TURN:
+            _end_turn(s, events)
+        elif resume == Resume.DRAW:
+            _draw(s, events)
+    elif isinstance(action, PlaceTile):
         assert s.tile is not None
         rt = ROTATED[s.tile][action.rotation // 90]
         pos = (action.x, action.y)
-        put_tile(s, rt, pos)
+        _put(s, rt, pos, active(s.options))
         s.placed = pos
         s.turn += 1
         s.phase = DEPLOY
         events.append(TilePlaced(s.seat, s.tile, pos, action.rotation))
         s.tile = None
-    elif isinstance(action, RemoveFollower):
-        gid = plague_target(s, action)
-        assert gid is not None
-        wheel.remove_follower(s, gid, events)
-        if wheel.finish_plague(s, events):
-            _draw(s, events)
-    elif isinstance(action, PlaceFollower) and action.spot.startswith("crown:"):
-        segment = wheel.SEGMENT_NAMES.index(action.spot[6:])
-        s.crowns = tuple(c + (s.seat,) if i == segment else c for i, c in enumerate(s.crowns))
-        s.supply[s.seat] -= 1
-        events.append(CrownPlaced(s.seat, action.spot[6:]))
-        _end_turn(s, events)
     elif isinstance(action, PlaceFollower):
         assert s.placed is not None
         rt, base = s.board[s.placed]
@@ -339,24 +336,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     followers (§3.2e), the next seat draws (discarding tiles that fit nowhere, §3.2c), and
     after the last tile the final scoring runs (§3.5, §4.2–§4.4).
     """
-    check(state, action)
+    owner = checked_owner(state, action)
     new = state.copy()
-    events = _apply(new, action)
+    events = _apply(new, action, owner)
     return new, events
-
-
-def _replay_setup(data: dict[str, Any]) -> GameState:
-    """A state from ``GameState.to_json()``'s setup and actions, by replaying the actions."""
-    state = new_game(
-        Options.from_json(data.get("rules")),
-        data["players"],
-        draw_order=data["deck"],
-        partial=bool(data.get("partial", False)),
-    )
-    state.seed = data.get("seed")
-    for raw in data.get("actions", []):
-        apply_in_place(state, action_from_json(raw))
-    return state
-
-
-install_replay(_replay_setup)

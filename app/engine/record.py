@@ -2,52 +2,43 @@
 
 A record is the PGN of Carcassonne: rules, players, the tiles drawn in order and one move per
 placed tile. :func:`replay` checks every move with the engine and reports the first bad one by
-its 1-based number.
+its 1-based number. The game's active expansions write and read their own parts of an entry
+(and entries of their own) through ``Expansion.record_export`` / ``record_replay``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.engine.actions import Pass, PlaceFollower, PlaceTile, RemoveFollower
+from app.engine.actions import Pass, PlaceFollower, PlaceTile
 from app.engine.errors import EngineError, RecordError
-from app.engine.events import Event, PigMoved, TileDiscarded, TileDrawn
+from app.engine.events import Event
+from app.engine.expansions import RecordReplay, active
 from app.engine.game import apply_in_place, new_game
 from app.engine.options import Options
-from app.engine.state import GAME_OVER, PLACE_TILE, PLAGUE, GameState
-from app.engine.tiles import ROTATED, TILE_TYPES
-from app.engine.wheel import PLAGUE_SEGMENT, SEGMENT_NAMES
+from app.engine.state import GAME_OVER, PLACE_TILE, GameState
+from app.engine.tiles import ROTATED
 
 FORMAT = "carcassonne-record/1"
 
 
 def export_record(state: GameState) -> dict[str, Any]:
     """The record of ``state``: finished games in full; running games list only the tiles
-    drawn so far and the completed turns (a tile placed whose follower decision is pending, or a
-    Plague still being decided, is left out). Follower spots are written canonically (first
-    side/half-edge clockwise). A discarded Wheel of Fortune tile whose icon landed the pig on
-    Plague makes a ``{"discarded", "plague"}`` entry (record.md).
+    drawn so far and the completed turns (a tile placed whose follower decision is pending, or
+    an expansion's decision still being made, is left out). Follower spots are written
+    canonically (first side/half-edge clockwise; an expansion's own spot as given). The active
+    expansions add their part of each entry, and entries of their own (record.md).
     """
     actions = state.actions
+    exports = [x.record_export() for x in active(state.options)]
     moves: list[dict[str, Any]] = []
     drawn = state.deck[: state.deck_pos]
-    pig = 0
     ai = 0
     for i, tile in enumerate(drawn):
-        icon = TILE_TYPES[tile].icon
-        pig = (pig + icon) % len(SEGMENT_NAMES)
-        plague: list[dict[str, Any]] = []
-        while ai < len(actions) and isinstance(removal := actions[ai], RemoveFollower):
-            rt = state.board[(removal.x, removal.y)][0]
-            plague.append(
-                {
-                    "seat": removal.seat,
-                    "at": [removal.x, removal.y],
-                    "follower": rt.segments[rt.spots[removal.spot]].name,
-                }
-            )
-            ai += 1
-        on_plague = bool(icon) and pig == PLAGUE_SEGMENT
+        extra: dict[str, Any] = {}
+        for part in exports:
+            part.drawn(tile)
+            ai = part.decisions(state, actions, ai, extra)
         action = actions[ai] if ai < len(actions) else None
         if isinstance(action, PlaceTile) and state.board[(action.x, action.y)][0].tile == tile:
             if ai + 1 >= len(actions):
@@ -57,22 +48,22 @@ def export_record(state: GameState) -> dict[str, Any]:
                 "at": [action.x, action.y],
                 "rotation": action.rotation,
                 "follower": None,
+                **extra,
             }
-            if plague:
-                move["plague"] = plague
             after = actions[ai + 1]
             if isinstance(after, PlaceFollower):
-                if after.spot.startswith("crown:"):
-                    move["follower"] = after.spot
-                else:
-                    rt = ROTATED[tile][action.rotation // 90]
-                    move["follower"] = rt.segments[rt.spots[after.spot]].name
+                rt = ROTATED[tile][action.rotation // 90]
+                local = rt.spots.get(after.spot)
+                move["follower"] = after.spot if local is None else rt.segments[local].name
             moves.append(move)
             ai += 2
         elif i == len(drawn) - 1 and state.tile == tile:
-            break  # the tile in hand (or a Plague still being decided)
-        elif on_plague:
-            moves.append({"discarded": tile, "plague": plague})
+            break  # the tile in hand (or an expansion's decision still being made)
+        else:
+            for part in exports:
+                entry = part.discard_entry(tile)
+                if entry is not None:
+                    moves.append(entry)
     record: dict[str, Any] = {
         "format": FORMAT,
         "rules": state.options.to_json(),
@@ -84,26 +75,6 @@ def export_record(state: GameState) -> dict[str, Any]:
     if state.is_over:
         record["result"] = {"scores": list(state.scores), "winners": list(state.winners)}
     return record
-
-
-class _PlagueDiscards:
-    """Follows the engine's events and collects the tiles it discarded after their icon had
-    landed the pig on Plague (each needs a ``discarded`` entry in the record).
-    """
-
-    def __init__(self) -> None:
-        self.on_plague = False
-        self.pending: list[str] = []
-
-    def feed(self, events: list[Event]) -> list[Event]:
-        for e in events:
-            if isinstance(e, TileDrawn):
-                self.on_plague = False
-            elif isinstance(e, PigMoved):
-                self.on_plague = e.segment == "plague"
-            elif isinstance(e, TileDiscarded) and self.on_plague:
-                self.pending.append(e.tile)
-        return events
 
 
 def _header(record: Any) -> tuple[Options, list[str], list[str], bool, list[Any]]:
@@ -130,76 +101,24 @@ def _header(record: Any) -> tuple[Options, list[str], list[str], bool, list[Any]
     return options, players, draw_order, finished, moves
 
 
-def _plague(state: GameState, removals: Any, number: int) -> list[Event]:
-    """Apply a move's Plague removals (Wheel of Fortune) while the game asks for them."""
-    if removals is None:
-        removals = []
-    if not isinstance(removals, list):
-        raise RecordError("'plague' must be a list of removals", number)
-    events: list[Event] = []
-    queue = list(removals)
-    while state.phase == PLAGUE:
-        if not queue:
-            raise RecordError(f"Plague: seat {state.seat} must take a follower back", number)
-        item = queue.pop(0)
-        if (
-            not isinstance(item, dict)
-            or not isinstance(item.get("at"), list)
-            or len(item["at"]) != 2
-            or not isinstance(item.get("follower"), str)
-        ):
-            raise RecordError("a Plague removal is {seat, at: [x, y], follower}", number)
-        if item.get("seat") != state.seat:
-            raise RecordError(
-                f"Plague: seat {state.seat} decides now, not seat {item.get('seat')}", number
-            )
-        x, y = item["at"]
-        events += apply_in_place(state, RemoveFollower(state.seat, x, y, item["follower"]))
-    if queue:
-        raise RecordError("more Plague removals than the Plague asked for", number)
-    return events
-
-
-def _discarded(
-    state: GameState, move: dict[str, Any], number: int, discards: _PlagueDiscards
-) -> list[Event]:
-    """A ``{"discarded": tile, "plague": [...]}`` entry: the tile is the next one drawn, its
-    icon landed the pig on Plague, the removals are the ones asked for, and then it fits
-    nowhere (the engine discards it itself).
-    """
-    tile = move["discarded"]
-    if discards.pending:
-        if tile != discards.pending[0]:
-            raise RecordError(
-                f"the tile discarded after Plague is {discards.pending[0]!r}, not {tile!r}", number
-            )
-        if move.get("plague") not in (None, []):
-            raise RecordError("nobody had a follower on a land tile at this Plague", number)
-        discards.pending.pop(0)
-        return []
-    if state.phase != PLAGUE or state.tile != tile:
-        raise RecordError(
-            f"tile {tile!r} is not a tile drawn now that landed the pig on Plague", number
-        )
-    try:
-        events = discards.feed(_plague(state, move.get("plague"), number))
-    except EngineError as exc:
-        raise RecordError(exc.message, number) from None
-    if not discards.pending or discards.pending[0] != tile:
-        raise RecordError(f"tile {tile!r} fits on the board: it is not discarded", number)
-    discards.pending.pop(0)
+def _feed(parts: list[RecordReplay], events: list[Event]) -> list[Event]:
+    for part in parts:
+        part.feed(events)
     return events
 
 
 def _move(
-    state: GameState, move: dict[str, Any], number: int, discards: _PlagueDiscards
+    state: GameState, move: dict[str, Any], number: int, parts: list[RecordReplay]
 ) -> list[Event]:
-    """One placed tile: its Plague removals (if its draw landed on Plague), the placement and
-    the follower decision, each checked by the engine.
+    """One placed tile: the expansions' decisions it carries (taken before its placement),
+    the placement and the follower decision, each checked by the engine.
     """
     if state.phase == GAME_OVER:
         raise RecordError("the game is already over (no tile left to draw)", number)
-    if state.phase not in (PLACE_TILE, PLAGUE) or state.tile is None:
+    drawing = state.phase == PLACE_TILE or any(
+        state.phase in x.phases for x in active(state.options)
+    )
+    if not drawing or state.tile is None:
         raise RecordError("draw_order has no tile left for this move", number)
     tile, at, rotation = move.get("tile"), move.get("at"), move.get("rotation")
     if tile != state.tile:
@@ -220,22 +139,34 @@ def _move(
         raise RecordError("'follower' must be null or a spot such as 'city:N'", number)
     events: list[Event] = []
     try:
-        events += discards.feed(_plague(state, move.get("plague"), number))
-        if discards.pending:
-            raise RecordError(
-                f"tile {tile!r} landed the pig on Plague and fits nowhere: the record must "
-                "list it as discarded",
-                number,
-            )
+        for part in parts:
+            events += part.before_move(state, move, number)
         seat = state.seat
         events += apply_in_place(state, PlaceTile(seat, at[0], at[1], rotation))
         if follower is None:
-            events += discards.feed(apply_in_place(state, Pass(seat)))
+            events += _feed(parts, apply_in_place(state, Pass(seat)))
         else:
-            events += discards.feed(apply_in_place(state, PlaceFollower(seat, follower)))
+            events += _feed(parts, apply_in_place(state, PlaceFollower(seat, follower)))
     except EngineError as exc:
         raise RecordError(exc.message, number) from None
     return events
+
+
+def _entry(
+    state: GameState, move: dict[str, Any], number: int, parts: list[RecordReplay]
+) -> list[Event]:
+    """One entry of ``moves``: an expansion's own, or a placed tile."""
+    for part in parts:
+        done = part.entry(state, move, number)
+        if done is not None:
+            return done
+    if "discarded" in move:
+        raise RecordError(
+            f"tile {move['discarded']!r} is not a tile drawn now that the rules discard with "
+            "an entry of its own",
+            number,
+        )
+    return _move(state, move, number, parts)
 
 
 def replay(record: Any) -> tuple[GameState, list[Event]]:
@@ -244,35 +175,21 @@ def replay(record: Any) -> tuple[GameState, list[Event]]:
     Raises :class:`RecordError` naming the 1-based move and the reason for the first move that
     is malformed or illegal, when a finished record stops before its draw order is used up, and
     when a ``result`` is given that the replay does not reproduce (move 0 for the header).
-    Wheel of Fortune: a tile the engine discards after it landed the pig on Plague must have its
-    ``{"discarded", "plague"}`` entry, in draw order (record.md).
+    An active expansion's own entries and parts of entries are replayed by it (record.md).
     """
     options, players, draw_order, finished, moves = _header(record)
     try:
         state = new_game(options, players, draw_order=draw_order, partial=not finished)
     except EngineError as exc:
         raise RecordError(exc.message) from None
-    discards = _PlagueDiscards()
-    events: list[Event] = discards.feed(list(state.opening_events))
+    parts = [x.record_replay(apply_in_place) for x in active(options)]
+    events: list[Event] = _feed(parts, list(state.opening_events))
     for number, move in enumerate(moves, 1):
         if not isinstance(move, dict):
             raise RecordError("a move must be a JSON object", number)
-        if "discarded" in move:
-            events += _discarded(state, move, number, discards)
-            continue
-        if discards.pending:
-            raise RecordError(
-                f"tile {discards.pending[0]!r} landed the pig on Plague and fits nowhere: "
-                "the record must list it as discarded here",
-                number,
-            )
-        events += _move(state, move, number, discards)
-    if discards.pending:
-        raise RecordError(
-            f"tile {discards.pending[0]!r} landed the pig on Plague and fits nowhere: "
-            "the record must list it as discarded",
-            len(moves) + 1,
-        )
+        events += _entry(state, move, number, parts)
+    for part in parts:
+        part.finish(len(moves) + 1)
     if finished and state.phase != GAME_OVER:
         raise RecordError(
             f"the record ends while tile {state.tile!r} still has to be placed",

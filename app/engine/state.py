@@ -4,8 +4,9 @@ A :class:`GameState` is the whole truth of one game: setup (rules, players, deck
 its features (a union–find over tile segments, see :mod:`app.engine.board`), followers, scores,
 whose decision the game waits for (:class:`Phase`) and the history of actions. The rules that
 change it live in :mod:`app.engine.game` (the turn), :mod:`app.engine.board` (placement),
-:mod:`app.engine.scoring` and :mod:`app.engine.wheel`; what a seat may see in
-:mod:`app.engine.view`.
+:mod:`app.engine.scoring` and the active expansions (:mod:`app.engine.expansions`, each with
+its own slot in ``GameState.expansion_state``); what a seat may see in :mod:`app.engine.view`;
+loading a stored state in :mod:`app.engine.notation`. This module knows no expansion.
 
 Board positions are ``(x, y)``: x grows to the east, y to the south; the start tile is at
 ``(0, 0)``. Rotations are clockwise degrees.
@@ -13,11 +14,11 @@ Board positions are ``(x, y)``: x grows to the east, y to the south; the start t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
-from app.engine.actions import Action, Pass, PlaceFollower, PlaceTile, action_from_json
+from app.engine.actions import Action
 from app.engine.events import Event, event_from_json, event_to_json
 from app.engine.options import Options
 from app.engine.tiles import ROTATED, RotatedTile
@@ -28,24 +29,38 @@ FOLLOWERS_PER_PLAYER = 7
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 
-FORMAT = "carcassonne-state/2"
+#: ``/3`` keeps each expansion's state under ``position.expansions``; ``/2`` had the two
+#: expansions' state at the top of ``position``; ``/1`` had no position (both still load).
+FORMAT = "carcassonne-state/3"
 
 
 class Phase(StrEnum):
-    """Whose decision the game waits for, and of what kind (equal to its string value)."""
+    """The base game's phases: whose decision the game waits for (equal to its string value).
+
+    An expansion adds phases of its own as plain strings (``Expansion.phases``), so
+    ``GameState.phase`` is a ``str``.
+    """
 
     PLACE_TILE = "place_tile"
     DEPLOY = "deploy"
-    PLAGUE = "plague"  # Wheel of Fortune: a seat chooses the follower it takes back
     PAUSED = "paused"  # a partial record ran out of known tiles; no final scoring
     GAME_OVER = "game_over"
 
 
 PLACE_TILE = Phase.PLACE_TILE
 DEPLOY = Phase.DEPLOY
-PLAGUE = Phase.PLAGUE
 PAUSED = Phase.PAUSED
 GAME_OVER = Phase.GAME_OVER
+
+
+class ExpansionState(Protocol):
+    """One expansion's part of a state: an immutable value (replaced, never changed in place)
+    with a JSON form its expansion loads back (``Expansion.state_from_json``).
+    """
+
+    def to_json(self) -> Any:
+        """JSON form (lists, dicts, numbers, strings, None)."""
+        ...
 
 
 def find(parent: list[int], a: int) -> int:
@@ -56,29 +71,19 @@ def find(parent: list[int], a: int) -> int:
     return a
 
 
-# How a state is rebuilt from its setup and actions (``GameState.from_json`` of a state without
-# a position): a replay, which needs the rules; :mod:`app.engine.game` installs it.
-_replay: Callable[[dict[str, Any]], GameState] | None = None
-
-
-def install_replay(replay: Callable[[dict[str, Any]], GameState]) -> None:
-    """Set the function :meth:`GameState.from_json` replays a setup-and-actions state with."""
-    global _replay
-    _replay = replay
-
-
 class GameState:
     """One game, complete: setup, deck, board, features, followers, scores and history.
 
     Treat it as immutable: :func:`apply` copies before changing anything. Public read-only
     attributes: ``options``, ``players`` (names by seat), ``phase`` (``place_tile`` | ``deploy``
-    | ``plague`` | ``paused`` | ``game_over``), ``seat`` (the seat to act: during ``plague`` the
-    seat choosing a follower to take back), ``active`` (the seat whose turn it is), ``tile``
-    (the drawn tile id or None), ``placed`` (cell of the tile just placed, during ``deploy``),
-    ``scores``, ``supply``, ``winners``, ``actions`` (history), ``opening_events`` (events of the
-    setup: the first draw), and for the Wheel of Fortune ``pig`` (segment index, Fortune = 0)
-    and ``crowns`` (seats on each segment's crown spaces).
-    Everything else is internal. ``deck`` and ``seed`` are secret: :func:`view` never shows them.
+    | ``paused`` | ``game_over`` | an expansion's phase), ``seat`` (the seat to act: in an
+    expansion's phase possibly a seat whose turn it is not), ``active`` (the seat whose turn it
+    is), ``tile`` (the drawn tile id or None), ``placed`` (cell of the tile just placed, during
+    ``deploy``), ``scores``, ``supply``, ``winners``, ``actions`` (history), ``opening_events``
+    (events of the setup: the first draw), and ``expansion_state`` (expansion id → that
+    expansion's :class:`ExpansionState`, only for the game's active expansions that keep one;
+    read it through the expansion's own accessor). Everything else is internal. ``deck`` and
+    ``seed`` are secret: :func:`view` never shows them.
     """
 
     __slots__ = (
@@ -103,8 +108,7 @@ class GameState:
         "scores",
         "tally",
         "frontier",
-        "river_end",
-        "river_turn",
+        "expansion_state",
         "phase",
         "seat",
         "active",
@@ -113,9 +117,6 @@ class GameState:
         "turn",
         "winners",
         "opening_events",
-        "pig",
-        "crowns",
-        "plague_queue",
     )
 
     options: Options
@@ -139,9 +140,8 @@ class GameState:
     scores: list[int]
     tally: dict[tuple[int, str, bool], int]
     frontier: dict[Pos, tuple[int, int]]
-    river_end: tuple[Pos, int] | None
-    river_turn: int
-    phase: Phase
+    expansion_state: dict[str, ExpansionState]
+    phase: str
     seat: int
     active: int
     tile: str | None
@@ -149,9 +149,6 @@ class GameState:
     turn: int
     winners: tuple[int, ...]
     opening_events: tuple[Event, ...]
-    pig: int
-    crowns: tuple[tuple[int, ...], ...]
-    plague_queue: tuple[int, ...]
 
     def copy(self) -> GameState:
         """A state equal to this one that shares no mutable container with it."""
@@ -177,8 +174,7 @@ class GameState:
         c.scores = self.scores.copy()
         c.tally = self.tally.copy()
         c.frontier = self.frontier.copy()
-        c.river_end = self.river_end
-        c.river_turn = self.river_turn
+        c.expansion_state = self.expansion_state.copy()
         c.phase = self.phase
         c.seat = self.seat
         c.active = self.active
@@ -187,9 +183,6 @@ class GameState:
         c.turn = self.turn
         c.winners = self.winners
         c.opening_events = self.opening_events
-        c.pig = self.pig
-        c.crowns = self.crowns
-        c.plague_queue = self.plague_queue
         return c
 
     # ------------------------------------------------------------------ queries
@@ -220,13 +213,14 @@ class GameState:
         return find(self.parent, gid)
 
     def to_json(self) -> dict[str, Any]:
-        """The whole state as JSON (``carcassonne-state/2``): setup, history and position.
+        """The whole state as JSON (``carcassonne-state/3``): setup, history and position.
 
         ``{"format", "rules", "players", "seed", "deck", "partial", "actions", "position"}``;
         ``position`` is everything a replay of ``actions`` would rebuild (board, features,
-        followers, scores, supplies, deck position, phase, pending decisions), so
-        :meth:`from_json` loads it without replaying. Contains the deck order and the seed:
-        server-side only, never for clients (they get :func:`app.engine.view`).
+        followers, scores, supplies, deck position, phase, pending decisions, and under
+        ``expansions`` each expansion's state by id), so :func:`app.engine.notation.load_state`
+        loads it without replaying. Contains the deck order and the seed: server-side only,
+        never for clients (they get :func:`app.engine.view`).
         """
         return {
             "format": FORMAT,
@@ -276,8 +270,7 @@ class GameState:
                 for (seat, category, final), points in self.tally.items()
             ],
             "frontier": [[x, y, mask, value] for (x, y), (mask, value) in self.frontier.items()],
-            "river_end": [list(self.river_end[0]), self.river_end[1]] if self.river_end else None,
-            "river_turn": self.river_turn,
+            "expansions": {key: value.to_json() for key, value in self.expansion_state.items()},
             "phase": str(self.phase),
             "seat": self.seat,
             "active": self.active,
@@ -286,33 +279,7 @@ class GameState:
             "turn": self.turn,
             "winners": list(self.winners),
             "opening_events": [event_to_json(e) for e in self.opening_events],
-            "pig": self.pig,
-            "crowns": [list(c) for c in self.crowns],
-            "plague_queue": list(self.plague_queue),
         }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameState:
-        """Load a state from :meth:`to_json`: from its position, without replaying.
-
-        A ``carcassonne-state/1`` document (setup and actions, no position) is rebuilt by
-        replaying its actions. The data is trusted (the server wrote it): a malformed document
-        raises ``KeyError``/``ValueError``/``TypeError``.
-        """
-        position = data.get("position")
-        if position is None:
-            if _replay is None:  # pragma: no cover - app.engine.game comes with the package
-                raise RuntimeError("app.engine.game is not loaded")
-            return _replay(data)
-        s = cls.__new__(cls)
-        s.options = Options.from_json(data.get("rules"))
-        s.players = tuple(data["players"])
-        s.seed = data.get("seed")
-        s.deck = tuple(data["deck"])
-        s.partial = bool(data.get("partial", False))
-        s.actions = [_stored_action(a) for a in data.get("actions", [])]
-        _load_position(s, position)
-        return s
 
     def __eq__(self, other: object) -> bool:
         """Same rules, players, deck, history and position.
@@ -341,31 +308,18 @@ class GameState:
         )
 
 
-def _stored_action(data: dict[str, Any]) -> Action:
-    """An action of a stored history, written by the server.
-
-    The common kinds skip the checks :func:`action_from_json` makes on input from clients.
-    """
-    kind = data["type"]
-    if kind == "place_tile":
-        at = data["at"]
-        return PlaceTile(data["seat"], at[0], at[1], data["rotation"])
-    if kind == "place_follower":
-        return PlaceFollower(data["seat"], data["spot"])
-    if kind == "pass":
-        return Pass(data["seat"])
-    return action_from_json(data)
-
-
+_BASE_PHASES = frozenset(str(p) for p in Phase)
 _NO_CELLS: frozenset[Pos] = frozenset()
 _NO_SEGMENTS: frozenset[int] = frozenset()
 
 
-def _load_position(s: GameState, p: dict[str, Any]) -> None:
-    """Fill ``s`` from the ``position`` of :meth:`GameState.to_json`.
+def load_position(s: GameState, p: dict[str, Any], event_types: Mapping[str, type[Any]]) -> None:
+    """Fill the base game's part of ``s`` from the ``position`` of :meth:`GameState.to_json`.
 
     The inverse of ``GameState._position``: segments come from the board's tiles in placement
-    order.
+    order; ``event_types`` (class name → class) rebuild the opening events. Leaves
+    ``s.expansion_state`` to the caller (:func:`app.engine.notation.load_state`). Raises
+    ``KeyError``/``ValueError``/``TypeError`` on a malformed position.
     """
     s.deck_pos = p["deck_pos"]
     board: dict[Pos, tuple[RotatedTile, int]] = {}
@@ -407,17 +361,11 @@ def _load_position(s: GameState, p: dict[str, Any]) -> None:
     s.scores = list(p["scores"])
     s.tally = {(seat, category, final): points for seat, category, final, points in p["tally"]}
     s.frontier = {(x, y): (mask, value) for x, y, mask, value in p["frontier"]}
-    end = p["river_end"]
-    s.river_end = ((end[0][0], end[0][1]), end[1]) if end else None
-    s.river_turn = p["river_turn"]
-    s.phase = Phase(p["phase"])
+    s.phase = p["phase"] if p["phase"] not in _BASE_PHASES else Phase(p["phase"])
     s.seat = p["seat"]
     s.active = p["active"]
     s.tile = p["tile"]
     s.placed = (p["placed"][0], p["placed"][1]) if p["placed"] else None
     s.turn = p["turn"]
     s.winners = tuple(p["winners"])
-    s.opening_events = tuple(event_from_json(e) for e in p["opening_events"])
-    s.pig = p["pig"]
-    s.crowns = tuple(tuple(c) for c in p["crowns"])
-    s.plague_queue = tuple(p["plague_queue"])
+    s.opening_events = tuple(event_from_json(e, event_types) for e in p["opening_events"])

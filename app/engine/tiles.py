@@ -35,12 +35,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.engine import wheel_data
 from app.engine.tile_tables import (
     BASE_TILES,
     RIVER_TILES,
+    WHEEL_BOARD,
+    WHEEL_DECK,
+    WHEEL_FARM_CITY,
+    WHEEL_ICON_TILES,
     WHEEL_SHAPES,
     TileType,
+    wheel_cell_id,
 )
 
 SIDES = ("N", "E", "S", "W")
@@ -111,7 +115,7 @@ class RotatedTile:
 
 
 def _board_tile(pos: tuple[int, int], sides: str, halves: str) -> TileType:
-    """A board cell of RULES.md §6.2 (``wheel_data.BOARD``) as a tile in the mini-notation."""
+    """A board cell of RULES.md §6.2 (``tile_tables.WHEEL_BOARD``) as a mini-notation tile."""
     labels = halves.split()
     cities: dict[str, list[str]] = {}
     segments: list[str] = []
@@ -125,9 +129,9 @@ def _board_tile(pos: tuple[int, int], sides: str, halves: str) -> TileType:
         if label.startswith("farm"):
             farms.setdefault(label, []).append(HALVES[h])
     for farm, names in farms.items():
-        city = cities.get(wheel_data.FARM_CITY[farm])
+        city = cities.get(WHEEL_FARM_CITY[farm])
         segments.append(f"field:{' '.join(names)}" + (f">{city[0]}" if city else ""))
-    return TileType(wheel_data.cell_id(pos), 0, sides, tuple(segments), board=True)
+    return TileType(wheel_cell_id(pos), 0, sides, tuple(segments), board=True)
 
 
 def _wheel_tiles() -> tuple[TileType, ...]:
@@ -137,14 +141,14 @@ def _wheel_tiles() -> tuple[TileType, ...]:
     shapes = {t.id: t for t in BASE_TILES + WHEEL_SHAPES}
     out: list[TileType] = []
     for t in WHEEL_SHAPES:
-        plain = wheel_data.DECK[t.id] - len(wheel_data.ICON_TILES.get(t.id, ()))
+        plain = WHEEL_DECK[t.id] - len(WHEEL_ICON_TILES.get(t.id, ()))
         if plain:
             out.append(TileType(t.id, plain, t.edges, t.segments))
-    for tid, icons in wheel_data.ICON_TILES.items():
+    for tid, icons in WHEEL_ICON_TILES.items():
         t = shapes[tid]
         for n in sorted(set(icons)):
             out.append(TileType(f"{tid}.{n}", icons.count(n), t.edges, t.segments, icon=n))
-    for pos, (sides, halves) in wheel_data.BOARD.items():
+    for pos, (sides, halves) in WHEEL_BOARD.items():
         out.append(_board_tile(pos, sides, halves))
     return tuple(out)
 
@@ -159,8 +163,8 @@ def wheel_deck_counts() -> dict[str, int]:
     plain copies under the type's id, icon copies under ``<type>.<n>``.
     """
     counts: dict[str, int] = {}
-    for tid, copies in wheel_data.DECK.items():
-        icons = wheel_data.ICON_TILES.get(tid, ())
+    for tid, copies in WHEEL_DECK.items():
+        icons = WHEEL_ICON_TILES.get(tid, ())
         if copies > len(icons):
             counts[tid] = copies - len(icons)
         for n in sorted(set(icons)):
@@ -307,7 +311,7 @@ def _check_catalogue() -> None:
                 assert rt.segments[rt.side_seg[s]].kind == kind, (tid, s)
     # The board: inner sides face board cells, outer sides face off the board; inner half-edges
     # meet the same feature (or the wheel) on both cells.
-    board = wheel_data.BOARD
+    board = WHEEL_BOARD
     for (x, y), (sides, cell_halves) in board.items():
         labels = cell_halves.split()
         for s, letter in enumerate(sides):

@@ -1,7 +1,8 @@
 """What a seat or a spectator may see of a game: :func:`view` (never the deck order or seed).
 
 The JSON shape is the one the API sends in ``state`` (docs/API.md); legal moves are filled in
-only for the seat whose decision the game waits for.
+only for the seat whose decision the game waits for. The game's active expansions add their
+own keys (``Expansion.view`` / ``Expansion.view_delta``).
 """
 
 from __future__ import annotations
@@ -9,25 +10,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.engine import wheel
 from app.engine.board import spot_of
 from app.engine.events import (
-    CrownPlaced,
-    CrownReturned,
     Event,
     FollowerPlaced,
     FollowerReturned,
     GameEnded,
-    PigMoved,
     PointsScored,
     TileDiscarded,
     TileDrawn,
 )
+from app.engine.expansions import active
 from app.engine.legal import legal_follower_spots, legal_placements
 from app.engine.scoring import score_breakdown
-from app.engine.state import GAME_OVER, PAUSED, PLAGUE, GameState
+from app.engine.state import GAME_OVER, PAUSED, GameState
 from app.engine.tiles import ROLE_NAMES
-from app.engine.wheel_data import BOARD_CELLS
 
 
 def follower_positions(state: GameState) -> list[dict[str, Any]]:
@@ -45,13 +42,14 @@ def follower_positions(state: GameState) -> list[dict[str, Any]]:
 def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     """What ``seat`` (or a spectator, ``None``) may see: never the deck order or the seed.
 
-    Shape: ``{"rules", "players", "phase" (place_tile | deploy | plague | paused | game_over),
-    "seat" (who acts), "tile", "placed", "turn", "board": [{"at",
+    Shape: ``{"rules", "players", "phase" (place_tile | deploy | paused | game_over | an
+    expansion's phase), "seat" (who acts), "tile", "placed", "turn", "board": [{"at",
     "tile", "rotation"}], "followers": [...], "scores", "supply", "tiles_remaining",
     "remaining": {tile: count}, "winners", "breakdown", "legal_placements": [[x, y, r]],
-    "legal_spots": [...]}``. Legal moves are filled in only for the seat whose turn it is.
-    Wheel of Fortune adds ``"wheel": {"pig", "segments": [{"name", "crowns", "occupants"}],
-    "cells"}`` and ``"plague": {"seat", "waiting", "choices": [[x, y, spot]]} | None``.
+    "legal_spots": [...], "expansions": [id, ...]}`` — ``expansions`` lists the active
+    expansions' ids in the registry's fixed order (``app.engine.expansions.EXPANSIONS``; e.g.
+    ``[]`` or ``["river"]``) — plus each active expansion's own keys (see its ``view``).
+    Legal moves are filled in only for the seat whose turn it is.
     """
     mine = seat is not None and seat == state.seat
     out: dict[str, Any] = {
@@ -76,26 +74,10 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
         "legal_placements": [list(p) for p in legal_placements(state)] if mine else [],
         "legal_spots": legal_follower_spots(state) if mine else [],
     }
-    if state.options.tileset == "wheel_of_fortune":
-        out["wheel"] = {
-            "pig": wheel.SEGMENT_NAMES[state.pig],
-            "segments": [
-                {"name": name, "crowns": crowns, "occupants": list(held)}
-                for name, crowns, held in zip(
-                    wheel.SEGMENT_NAMES, wheel.CROWNS, state.crowns, strict=True
-                )
-            ],
-            "cells": [[x, y] for x, y in sorted(BOARD_CELLS)],
-        }
-        out["plague"] = (
-            {
-                "seat": state.seat,
-                "waiting": list(state.plague_queue),
-                "choices": [[x, y, spot] for x, y, spot in wheel.plague_choices(state)],
-            }
-            if state.phase == PLAGUE
-            else None
-        )
+    expansions = active(state.options)
+    out["expansions"] = [x.id for x in expansions]
+    for x in expansions:
+        out.update(x.view(state, seat))
     return out
 
 
@@ -110,8 +92,9 @@ def view_delta(state: GameState, events: Sequence[Event]) -> dict[str, Any]:
     A client holding the view before the action gets the view after it by (1) adding every
     ``TilePlaced`` event of the batch to ``board`` (``{"at", "tile", "rotation"}``), (2) setting
     ``remaining[tile]`` for each key of ``delta["remaining"]`` (0: delete the key) and (3)
-    setting every other key of the delta (``wheel`` keeps its ``cells``). ``rules``, ``players``
-    and ``board`` are never in it. Always present: ``phase``, ``seat``, ``tile``, ``placed``,
+    setting every other key of the delta (an expansion's key may say it keeps parts of the
+    old value, as its ``view_delta`` documents). ``rules``, ``players``, ``expansions`` and
+    ``board`` are never in it. Always present: ``phase``, ``seat``, ``tile``, ``placed``,
     ``turn``, ``scores``, ``supply``, ``tiles_remaining`` and the legal moves of the seat to act
     (which are public: anyone can work them out from the board and the drawn tile); the rest
     only when an event may have changed it. Never the deck order or the seed.
@@ -129,14 +112,12 @@ def view_delta(state: GameState, events: Sequence[Event]) -> dict[str, Any]:
         "legal_spots": legal_follower_spots(state),
     }
     drawn: set[str] = set()
-    followers = scored = ended = wheel_moved = False
+    followers = scored = ended = False
     for e in events:
         if isinstance(e, (TileDrawn, TileDiscarded)):
             drawn.add(e.tile)
         elif isinstance(e, PointsScored):
             scored = True
-        elif isinstance(e, (PigMoved, CrownPlaced, CrownReturned)):
-            wheel_moved = True
         if isinstance(e, _FOLLOWER_EVENTS):
             followers = True
         if isinstance(e, GameEnded):
@@ -150,24 +131,6 @@ def view_delta(state: GameState, events: Sequence[Event]) -> dict[str, Any]:
         out["breakdown"] = score_breakdown(state)
     if ended:
         out["winners"] = list(state.winners)
-    if state.options.tileset == "wheel_of_fortune":
-        if wheel_moved or followers:
-            out["wheel"] = {
-                "pig": wheel.SEGMENT_NAMES[state.pig],
-                "segments": [
-                    {"name": name, "crowns": crowns, "occupants": list(held)}
-                    for name, crowns, held in zip(
-                        wheel.SEGMENT_NAMES, wheel.CROWNS, state.crowns, strict=True
-                    )
-                ],
-            }
-        out["plague"] = (
-            {
-                "seat": state.seat,
-                "waiting": list(state.plague_queue),
-                "choices": [[x, y, spot] for x, y, spot in wheel.plague_choices(state)],
-            }
-            if state.phase == PLAGUE
-            else None
-        )
+    for x in active(state.options):
+        out.update(x.view_delta(state, events))
     return out

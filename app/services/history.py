@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.db.community import accounts, match_players, rating_changes
 from app.db.errors import log_failure
 from app.db.models import match_actions, matches, players, utcnow
-from app.engine import GameState, export_record
+from app.engine import export_record, load_state
 from app.services import ratings, shuffle, statistics, verdict
 from app.services.errors import NotFound
 from app.services.runtime import Runtime
@@ -187,7 +187,7 @@ async def _left_moves(
     ]
     if not computer and not flagged:
         return {}
-    state = GameState.from_json(snapshot)
+    state = load_state(snapshot)
     record = export_record(state)
     return verdict.left_moves(record, list(state.actions), computer, flagged)
 
@@ -393,7 +393,7 @@ async def records_zip(rt: Runtime, player_id: str) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for r in rows:
-            record = export_record(GameState.from_json(r.snapshot))
+            record = export_record(load_state(r.snapshot))
             record = await shuffle.reveal_into(rt, r.id, record)
             judged = await verdict_of(rt, r.id)
             if judged is not None:

@@ -47,7 +47,7 @@ from app.engine import (
 )
 from app.engine.actions import Action
 from app.engine.events import Event
-from app.engine.scoring import final_scoring
+from app.engine.game import end_game
 from app.engine.view import view_delta
 from app.realtime.protocol import dumps, events_frame, snapshot_frame
 from app.services import clocks, history, push
@@ -473,7 +473,7 @@ async def _end_early(rt: Runtime, tx: Tx, live: Live) -> None:
     """
     final = live.state.copy()
     events: list[Any] = []
-    final_scoring(final, events)
+    end_game(final, events)
     now = utcnow()
     clock = dict(live.clock or {}, ended_early=True, running=None, vote=None, away={})
     await tx.update_match(

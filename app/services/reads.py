@@ -19,11 +19,11 @@ from app.db.hot import MatchRow, Tx, read_tx
 from app.db.models import match_actions
 from app.db.outbox import batches_since
 from app.engine import (
-    GameState,
     action_from_json,
     apply_in_place,
     event_to_json,
     export_record,
+    load_state,
     view,
 )
 from app.realtime.protocol import events_frame, snapshot_frame
@@ -42,7 +42,7 @@ async def load_live(tx: Tx, row: MatchRow) -> Live:
     ``tx`` must see the same committed version as ``row`` (a write transaction holding the row
     lock, or :func:`read_tx`). Raises RuntimeError when the log has a hole.
     """
-    state = GameState.from_json(await tx.snapshot(row.id))
+    state = load_state(await tx.snapshot(row.id))
     version = row.snapshot_version
     for seq, raw in await tx.actions_after(row.id, row.snapshot_version, row.version):
         if seq != version + 1:

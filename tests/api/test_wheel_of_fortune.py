@@ -21,8 +21,8 @@ from starlette.testclient import WebSocketTestSession
 
 from app.api.app import create_app
 from app.engine import RemoveFollower, apply_in_place, replay, view
-from app.engine.events import CrownReturned, PigMoved, PointsScored
-from app.engine.wheel import plague_choices
+from app.engine.events import PointsScored
+from app.engine.expansions.wheel_of_fortune import CrownReturned, PigMoved, plague_choices
 from tests.api.conftest import make_settings
 from tests.support.client import Api, receive
 from tests.support.frames import Follower

@@ -24,6 +24,7 @@ from app.engine import (
     PlaceFollower,
     apply_in_place,
     legal_actions,
+    load_state,
     new_game,
 )
 
@@ -55,7 +56,7 @@ def _twin(state: GameState, rng: random.Random) -> GameState:
     assert sorted(order) == sorted(rest)
     data["deck"] = known + order
     data["seed"] = 12345
-    twin = GameState.from_json(data)
+    twin = load_state(data)
     assert twin.tiles_remaining == state.tiles_remaining
     return twin
 

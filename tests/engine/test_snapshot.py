@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from app.engine import (
     Options,
     apply_in_place,
     legal_actions,
+    load_state,
     new_game,
     view,
 )
@@ -53,7 +55,7 @@ def played(seed: int, options: Options, players: int, moves: int) -> GameState:
 def replayed(data: dict[str, Any]) -> GameState:
     """The state a stored document's setup and action log give, ignoring its position."""
     legacy = {k: v for k, v in data.items() if k != "position"}
-    return GameState.from_json(legacy)
+    return load_state(legacy)
 
 
 def through_text(state: GameState) -> dict[str, Any]:
@@ -70,7 +72,7 @@ def test_load_of_dump_is_the_same_state_and_plays_on_the_same(
     """load(dump(s)) == s for random games of every tileset, and both play on identically."""
     state = played(seed, options, players, moves)
     data = through_text(state)
-    loaded = GameState.from_json(data)
+    loaded = load_state(data)
     assert loaded == state
     assert loaded.to_json() == state.to_json()
     assert replayed(data) == loaded  # the position agrees with a replay of the log
@@ -90,24 +92,36 @@ def test_load_of_dump_is_the_same_state_and_plays_on_the_same(
 def test_a_position_that_disagrees_with_the_log_is_caught() -> None:
     """A stored position changed behind the log's back no longer equals the replay."""
     data = through_text(played(7, Options(), 3, 61))
-    assert GameState.from_json(data) == replayed(data)
-    for path in [("scores", 1), ("supply", 0), ("deck_pos",), ("turn",), ("pig",)]:
+    assert load_state(data) == replayed(data)
+    for path in [("scores", 1), ("supply", 0), ("deck_pos",), ("turn",)]:
         bad = json.loads(json.dumps(data))
         target = bad["position"]
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] += 1
-        assert GameState.from_json(bad) != replayed(bad), path
+        assert load_state(bad) != replayed(bad), path
+    # An expansion's state is part of the position too.
+    for options, path in [
+        (Options(tileset="wheel_of_fortune"), ("expansions", "wheel_of_fortune", "pig")),
+        (Options(river=True), ("expansions", "river", "turn")),
+    ]:
+        other = through_text(played(7, options, 3, 5))
+        assert load_state(other) == replayed(other)
+        target = other["position"]
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] += 1
+        assert load_state(other) != replayed(other), path
     bad = json.loads(json.dumps(data))
     bad["position"]["seat"] = (bad["position"]["seat"] + 1) % 3
-    assert GameState.from_json(bad) != replayed(bad)
+    assert load_state(bad) != replayed(bad)
     bad = json.loads(json.dumps(data))
     bad["position"]["features"][0][2] += 2  # a feature's open edges
-    assert GameState.from_json(bad) != replayed(bad)
+    assert load_state(bad) != replayed(bad)
     torn = json.loads(json.dumps(data))
     torn["position"]["board"].pop()  # the segments no longer match the union-find
     with pytest.raises(ValueError, match="segment roots"):
-        GameState.from_json(torn)
+        load_state(torn)
 
 
 def test_the_position_loads_without_replaying(monkeypatch: Any) -> None:
@@ -119,7 +133,7 @@ def test_the_position_loads_without_replaying(monkeypatch: Any) -> None:
         raise AssertionError("replayed an action")
 
     monkeypatch.setattr(game, "_apply", refuse)
-    assert GameState.from_json(data).turn == data["position"]["turn"]
+    assert load_state(data).turn == data["position"]["turn"]
 
 
 def test_a_version_1_document_still_loads_by_replaying() -> None:
@@ -127,7 +141,7 @@ def test_a_version_1_document_still_loads_by_replaying() -> None:
     state = played(11, Options(river=True), 2, 50)
     legacy = {k: v for k, v in through_text(state).items() if k != "position"}
     legacy["format"] = "carcassonne-state/1"
-    assert GameState.from_json(legacy) == state
+    assert load_state(legacy) == state
 
 
 def test_view_and_the_position_never_meet() -> None:
@@ -136,3 +150,21 @@ def test_view_and_the_position_never_meet() -> None:
     text = json.dumps(view(state, 0))
     for key in ("deck", "seed", "deck_pos", "position", "roots", "frontier"):
         assert f'"{key}"' not in text
+
+
+@pytest.mark.parametrize("name", ["wheel_of_fortune_plague", "river_mid_river"])
+def test_a_version_2_position_still_loads(name: str) -> None:
+    """Snapshots written as ``carcassonne-state/2`` (the River's and the Wheel of Fortune's
+    state at the top of the position, by the engine before expansions had their own slot) load
+    from their position, show the same view as then, and agree with a replay of their log.
+    """
+    folder = Path(__file__).parent / "snapshots"
+    data = json.loads((folder / f"{name}.state2.json").read_text())
+    assert data["format"] == "carcassonne-state/2"
+    state = load_state(data)
+    assert state == replayed(data)
+    seen = json.loads(json.dumps(view(state, state.seat)))
+    seen.pop("expansions")
+    assert seen == json.loads((folder / f"{name}.view.json").read_text())
+    assert state.to_json()["format"] == "carcassonne-state/3"
+    assert load_state(through_text(state)) == state

@@ -30,15 +30,22 @@ from app.engine import (
     legal_actions,
     legal_follower_spots,
     legal_placements,
+    load_state,
     new_game,
     replay,
     view,
 )
 from app.engine.board import spot_of
-from app.engine.events import CrownReturned, Event, PigMoved, PointsScored, TileDiscarded
+from app.engine.events import Event, PointsScored, TileDiscarded
+from app.engine.expansions.wheel_of_fortune import (
+    CrownReturned,
+    PigMoved,
+    crown_points,
+    tax_points,
+    wheel_state,
+)
 from app.engine.state import find
 from app.engine.tiles import CITY, FIELD, ROAD, SIDES
-from app.engine.wheel import crown_points, tax_points
 
 WOF = Options(tileset="wheel_of_fortune")
 
@@ -327,11 +334,11 @@ def test_case_29_crown_follower_redeployed_the_same_turn() -> None:
     s = start(["B", "B", "U.1"])
     s, _ = anywhere(s, "crown:tax")
     s, _ = anywhere(s)
-    assert s.tile == "U.1" and s.supply[0] == 7 and s.crowns[1] == ()
+    assert s.tile == "U.1" and s.supply[0] == 7 and wheel_state(s).crowns[1] == ()
     s, _ = apply(s, PlaceTile(0, *legal_placements(s)[0]))
     assert "crown:tax" in legal_follower_spots(s)
     s, _ = apply(s, PlaceFollower(0, "crown:tax"))
-    assert s.crowns[1] == (0,)
+    assert wheel_state(s).crowns[1] == (0,)
 
 
 def test_case_33_crown_followers_score_nothing_at_game_end() -> None:
@@ -369,7 +376,7 @@ def test_case_30_plague_active_first_then_clockwise_crowns_excluded() -> None:
     assert view(s, None)["plague"]["seat"] == 0
     s, events = apply(s, RemoveFollower(0, 4, 1, "city:N"))
     assert s.phase == "place_tile" and s.seat == 1 and s.tile == "U.3"
-    assert s.supply == [6, 7] and s.crowns[1] == (0,)
+    assert s.supply == [6, 7] and wheel_state(s).crowns[1] == (0,)
     assert s.followers == {}
     assert not [e for e in events if isinstance(e, PointsScored) and e.category != "crown"]
 
@@ -380,7 +387,7 @@ def test_plague_skips_players_without_followers_on_land() -> None:
     s, _ = turn(s, 4, 1, 0, "city:N")
     s, _ = turn(s, -1, 0, 0)  # Ben: no follower
     s, _ = anywhere(s)
-    assert s.phase == PLAGUE and s.seat == 0 and s.plague_queue == (0,)
+    assert s.phase == PLAGUE and s.seat == 0 and wheel_state(s).plague_queue == (0,)
 
 
 def _finish_plague_game() -> GameState:
@@ -502,11 +509,11 @@ def test_random_games_keep_followers_and_replay() -> None:
         while not s.is_over:
             s, _ = apply(s, rng.choice(legal_actions(s)))
             land = Counter(s.followers.values())
-            crowns = Counter(seat for held in s.crowns for seat in held)
+            crowns = Counter(seat for held in wheel_state(s).crowns for seat in held)
             assert all(land[i] + crowns[i] + s.supply[i] == 7 for i in range(3))
         again, _ = replay(json.loads(json.dumps(export_record(s))))
         assert again.scores == s.scores
-        assert GameState.from_json(json.loads(json.dumps(s.to_json()))) == s
+        assert load_state(json.loads(json.dumps(s.to_json()))) == s
 
 
 def test_icon_tile_drawn_after_a_plague_discard_is_played() -> None:
@@ -529,4 +536,4 @@ def test_icon_tile_drawn_after_a_plague_discard_is_played() -> None:
     record = json.loads(json.dumps(export_record(s)))
     assert record["moves"][7]["discarded"] == "X.1" and record["moves"][8]["tile"] == "U.2"
     again, _ = replay(record)
-    assert again.scores == s.scores and again.pig == s.pig
+    assert again.scores == s.scores and wheel_state(again).pig == wheel_state(s).pig

@@ -19,9 +19,9 @@ from app.engine import (
     legal_actions,
     new_game,
 )
+from app.engine.expansions.wheel_of_fortune import PLAGUE_SEGMENT, wheel_state
 from app.engine.game import DEPLOY, PLACE_TILE
 from app.engine.tiles import TILE_TYPES
-from app.engine.wheel import PLAGUE_SEGMENT
 
 from .reference_wof import board_cells, score_wof_record
 from .test_wheel_of_fortune import DISCARD_DRAW, _discard_game
@@ -54,7 +54,8 @@ def _random_game(seed: int, players: int, checks: int = 4) -> tuple[GameState, i
             n in at
             and state.phase in (PLACE_TILE, DEPLOY)
             and not (
-                TILE_TYPES[state.deck[state.deck_pos - 1]].icon and state.pig == PLAGUE_SEGMENT
+                TILE_TYPES[state.deck[state.deck_pos - 1]].icon
+                and wheel_state(state).pig == PLAGUE_SEGMENT
             )
         ):
             # (A record exported during a turn whose draw brought a Plague leaves that turn's

@@ -36,9 +36,9 @@ from app.engine import (
     new_game,
 )
 from app.engine.actions import Action
+from app.engine.expansions.wheel_of_fortune import SEGMENT_NAMES, wheel_state
 from app.engine.game import DEPLOY, PLACE_TILE
 from app.engine.tiles import TILE_TYPES
-from app.engine.wheel import SEGMENT_NAMES
 
 WOF_SEED = 1258
 PLAYERS = ("Ann", "Ben")
@@ -58,7 +58,7 @@ def next_segment(state: GameState) -> str | None:
     for tile in state.deck[state.deck_pos :]:
         icon = TILE_TYPES[tile].icon
         if icon:
-            return SEGMENT_NAMES[(state.pig + icon) % len(SEGMENT_NAMES)]
+            return SEGMENT_NAMES[(wheel_state(state).pig + icon) % len(SEGMENT_NAMES)]
     return None
 
 

@@ -1,8 +1,9 @@
 """Carcassonne: Wheel of Fortune — the pig, the six actions, crown spaces and the Plague.
 
 Implements RULES.md §6.4–§6.6 (seed 004) on top of :mod:`app.engine.board` and
-:mod:`app.engine.scoring`; :mod:`app.engine.game` calls it from the draw. The physical layout
-(board land, crowns per segment, icon tiles) is data in :mod:`app.engine.wheel_data`.
+:mod:`app.engine.scoring`; the expansion's hooks (:mod:`.expansion`) call it from the draw and
+the actions. Segments and crowns are data in :mod:`.data`; the state it changes is
+:class:`~.model.WheelState` (replaced, never changed in place).
 
 Turn order when a drawn tile shows a wheel icon ``n`` (§6.4): the pig moves ``n`` segments
 clockwise; the segment's action runs; that segment's crown spaces score and return their
@@ -13,16 +14,28 @@ are decisions by seats whose turn it is not (phase ``plague``).
 
 from __future__ import annotations
 
-from app.engine.board import completed_cities, spot_of
-from app.engine.events import CrownReturned, Event, FollowerReturned, PigMoved
-from app.engine.scoring import award
-from app.engine.state import PLACE_TILE, PLAGUE, GameState, find
-from app.engine.tiles import CITY, CLOISTER, FIELD
-from app.engine.wheel_data import SEGMENTS
+from dataclasses import replace
 
-SEGMENT_NAMES: tuple[str, ...] = tuple(name for name, _ in SEGMENTS)
-CROWNS: tuple[int, ...] = tuple(crowns for _, crowns in SEGMENTS)
-PLAGUE_SEGMENT = SEGMENT_NAMES.index("plague")
+from app.engine.board import completed_cities, spot_of
+from app.engine.events import Event, FollowerReturned
+from app.engine.expansions.wheel_of_fortune.data import (
+    CROWNS,
+    PLAGUE_SEGMENT,
+    SEGMENT_NAMES,
+    SEGMENTS,
+)
+from app.engine.expansions.wheel_of_fortune.model import (
+    ID,
+    PLAGUE,
+    CrownPlaced,
+    CrownReturned,
+    PigMoved,
+    RemoveFollower,
+    wheel_state,
+)
+from app.engine.scoring import award
+from app.engine.state import PLACE_TILE, GameState, find
+from app.engine.tiles import CITY, CLOISTER, FIELD
 
 
 def tax_points(knights: int, pennants: int) -> int:
@@ -48,15 +61,17 @@ def spin(s: GameState, icon: int, events: list[Event]) -> bool:
     the state enters the ``plague`` phase and :func:`finish_plague` completes the step once
     every decision is made. False when the segment was resolved at once.
     """
-    before = s.pig
-    s.pig = (s.pig + icon) % len(SEGMENTS)
-    name = SEGMENT_NAMES[s.pig]
-    events.append(PigMoved(s.active, icon, SEGMENT_NAMES[before], name))
+    ws = wheel_state(s)
+    pig = (ws.pig + icon) % len(SEGMENTS)
+    name = SEGMENT_NAMES[pig]
+    events.append(PigMoved(s.active, icon, SEGMENT_NAMES[ws.pig], name))
+    s.expansion_state[ID] = ws = replace(ws, pig=pig)
     if name == "plague":
-        s.plague_queue = plague_order(s)
-        if s.plague_queue:
+        queue = plague_order(s)
+        s.expansion_state[ID] = replace(ws, plague_queue=queue)
+        if queue:
             s.phase = PLAGUE
-            s.seat = s.plague_queue[0]
+            s.seat = queue[0]
             return True
     elif name == "fortune":
         award(
@@ -96,7 +111,7 @@ def spin(s: GameState, icon: int, events: list[Event]) -> bool:
                 rule=f"Inquisition: 2 points per monk ({n})",
                 counts=monks,
             )
-    score_crowns(s, s.pig, events)
+    score_crowns(s, pig, events)
     return False
 
 
@@ -108,7 +123,7 @@ def plague_order(s: GameState) -> tuple[int, ...]:
 
 
 def plague_choices(s: GameState) -> list[tuple[int, int, str]]:
-    """``(x, y, spot)`` of each follower on land the deciding seat may take back."""
+    """``(x, y, spot)`` of each follower on land the deciding seat may take back, sorted."""
     out: list[tuple[int, int, str]] = []
     for gid, seat in s.followers.items():
         if seat == s.seat:
@@ -134,9 +149,12 @@ def finish_plague(s: GameState, events: list[Event]) -> bool:
     draw, which sets the next phase): a tile drawn after a discard must not find the state
     still in ``plague`` with nobody left to decide.
     """
-    s.plague_queue = tuple(seat for seat in s.plague_queue[1:] if seat in s.followers.values())
-    if s.plague_queue:
-        s.seat = s.plague_queue[0]
+    ws = wheel_state(s)
+    holders = set(s.followers.values())
+    queue = tuple(seat for seat in ws.plague_queue[1:] if seat in holders)
+    s.expansion_state[ID] = replace(ws, plague_queue=queue)
+    if queue:
+        s.seat = queue[0]
         return False
     score_crowns(s, PLAGUE_SEGMENT, events)
     s.phase = PLACE_TILE
@@ -146,7 +164,8 @@ def finish_plague(s: GameState, events: list[Event]) -> bool:
 
 def score_crowns(s: GameState, segment: int, events: list[Event]) -> None:
     """Score the crown spaces of ``segment`` and return their followers (§6.6)."""
-    occupants = s.crowns[segment]
+    ws = wheel_state(s)
+    occupants = ws.crowns[segment]
     if not occupants:
         return
     points = crown_points(CROWNS[segment], len(occupants))
@@ -167,7 +186,39 @@ def score_crowns(s: GameState, segment: int, events: list[Event]) -> None:
     for seat in occupants:
         s.supply[seat] += 1
         events.append(CrownReturned(seat, name))
-    s.crowns = tuple(() if i == segment else c for i, c in enumerate(s.crowns))
+    crowns = tuple(() if i == segment else c for i, c in enumerate(ws.crowns))
+    s.expansion_state[ID] = replace(ws, crowns=crowns)
+
+
+def place_crown(s: GameState, name: str, events: list[Event]) -> None:
+    """The acting seat deploys a follower from supply on a crown space of segment ``name``
+    (RULES.md §6.4; the caller checked that one is free).
+    """
+    ws = wheel_state(s)
+    segment = SEGMENT_NAMES.index(name)
+    crowns = tuple(c + (s.seat,) if i == segment else c for i, c in enumerate(ws.crowns))
+    s.expansion_state[ID] = replace(ws, crowns=crowns)
+    s.supply[s.seat] -= 1
+    events.append(CrownPlaced(s.seat, name))
+
+
+def free_crowns(s: GameState) -> list[str]:
+    """Names of the segments with a free crown space, clockwise from Fortune."""
+    held = wheel_state(s).crowns
+    return [name for name, n, h in zip(SEGMENT_NAMES, CROWNS, held, strict=True) if len(h) < n]
+
+
+def plague_target(s: GameState, action: RemoveFollower) -> int | None:
+    """The segment id of the acting seat's follower a Plague decision names, if any."""
+    nb = s.board.get((action.x, action.y))
+    if nb is None:
+        return None
+    rt, base = nb
+    local = rt.spots.get(action.spot)
+    if local is None:
+        return None
+    gid = base + local
+    return gid if s.followers.get(gid) == action.seat else None
 
 
 def _tax(s: GameState, events: list[Event]) -> None:
