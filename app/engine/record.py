@@ -1,4 +1,4 @@
-"""Game records, format ``carcassonne-record/1`` (``shared/rules/record.md``): export and replay.
+"""Game records, format ``carcassonne-record/1`` (``docs/RECORD.md``): export and replay.
 
 A record is the PGN of Carcassonne: rules, players, the tiles drawn in order and one move per
 placed tile. :func:`replay` checks every move with the engine and reports the first bad one by

@@ -1,4 +1,4 @@
-"""The worked example of shared/rules/record.md."""
+"""The worked example of docs/RECORD.md."""
 
 from app.engine import replay
 
