@@ -1,4 +1,4 @@
-"""Every worked example of the rulebooks (docs/RULES.md §0.1: S000–S004) that can be laid out as tiles.
+"""Every worked example of the rulebooks (docs/RULES.md §0.1) that can be laid out as tiles.
 
 The pictures are not available, so each test builds a layout that matches the text and its
 points. Seeds: 000 = Travel Carcassonne (2007, same text as 002), 001 = Carcassonne 2012 + River
