@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 
 from app.api.deps import CurrentPlayer, RuntimeDep
 from app.api.responses import errors
@@ -41,13 +41,27 @@ async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[
         rated=body.rated,
         time_control=body.time_control,
         timeout_policy=body.timeout_policy,
+        language=body.language,
     )
 
 
 @router.get("", response_model=LobbyList)
-async def list_lobbies(rt: RuntimeDep) -> dict[str, Any]:
-    """Public open lobbies and live public matches (private ones are never listed)."""
-    return await lobby.list_open(rt)
+async def list_lobbies(
+    rt: RuntimeDep,
+    preset: Annotated[str | None, Query(max_length=32, description='"custom": no preset')] = None,
+    seats: Annotated[int | None, Query(ge=2, le=5)] = None,
+    clock: Annotated[
+        Literal["untimed", "per_turn", "fischer", "correspondence"] | None, Query()
+    ] = None,
+    rated: bool | None = None,
+    language: Annotated[Literal["en", "de", "fr"] | None, Query()] = None,
+) -> dict[str, Any]:
+    """Public open lobbies and live public matches (private ones are never listed); the
+    query narrows the open lobbies: rule ``preset``, ``seats``, ``clock`` kind, ``rated``,
+    host ``language``.
+    """
+    filters = lobby.TableFilters(preset, seats, clock, rated, language)
+    return await lobby.list_open(rt, filters=filters)
 
 
 @router.get("/{code}", response_model=LobbyOut, responses=errors(404))

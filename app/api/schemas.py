@@ -121,6 +121,10 @@ TimeoutPolicyIn = Annotated[
 ]
 
 
+#: The languages a table can be marked with (the client's languages).
+Language = Literal["en", "de", "fr"]
+
+
 class NewLobby(Strict):
     """``POST /api/lobbies``: a preset or explicit rules (rules win when both are given)."""
 
@@ -132,6 +136,7 @@ class NewLobby(Strict):
     rated: bool = Field(False, description="accounts only, a standard preset, no computers")
     time_control: TimeControlIn | None = None
     timeout_policy: TimeoutPolicyIn | None = None
+    language: Language | None = Field(None, description="the language the host plays in")
 
 
 class LobbyPatch(Strict):
@@ -203,6 +208,7 @@ class LobbyOut(BaseModel):
         default_factory=lambda: {"kind": "computer"}, description="what happens at zero"
     )
     at_zero: str
+    language: str | None = None
 
 
 class LiveMatchOut(BaseModel):

@@ -77,6 +77,8 @@ class Lobby(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     #: A rated lobby (issue 15): accounts only, a standard preset, no computer seats.
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The language the host plays in (``en``, ``de``, ``fr``), null: any.
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
     __table_args__ = (Index("ix_lobbies_status_private", "status", "private"),)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -72,8 +73,10 @@ async def create_lobby(
     rated: bool = False,
     time_control: dict[str, Any] | None = None,
     timeout_policy: dict[str, Any] | None = None,
+    language: str | None = None,
 ) -> dict[str, Any]:
     """Create a lobby; the creator takes seat 0 and is host. Returns Lobby JSON.
+    ``language``: the language the host plays in (``en``/``de``/``fr``; None: any).
 
     Raises :class:`ValidationFailed` (seats, preset, rules, name, time control, time-out
     policy — its message names the field, e.g. ``time_control.seconds``,
@@ -113,6 +116,7 @@ async def create_lobby(
                 updated_at=now,
                 rated=rated,
                 time_control=control,
+                language=language,
             ),
         )
         row = await sql.lobby(conn, code)
@@ -135,12 +139,17 @@ async def get_lobby(rt: Runtime, code: str) -> dict[str, Any]:
     return lobby_json(row, lobby_presence(rt, code))
 
 
-async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
+async def list_open(
+    rt: Runtime, limit: int = 100, filters: TableFilters | None = None
+) -> dict[str, Any]:
     """``{"lobbies": [public open Lobby], "matches": [{"id", "name", "host_name", "players",
-    "turn", "spectators"}]}`` — private lobbies and matches are never listed.
+    "turn", "spectators"}]}`` — private lobbies and matches are never listed. ``filters``
+    narrow the open tables (not the live matches), newest first, at most ``limit``.
     """
+    wanted = filters or TableFilters()
     async with rt.db.reading() as conn:
-        rows, live = await sql.open_public(conn, limit)
+        rows, live = await sql.open_public(conn, limit if wanted.empty else limit * 5)
+    rows = [r for r in rows if wanted.admits(r)][:limit]
     spectators = await rt.spectators.counts([m.id for m in live])  # across instances
     return {
         "lobbies": [lobby_json(r, lobby_presence(rt, r.code)) for r in rows],
@@ -157,6 +166,37 @@ async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
             for m in live
         ],
     }
+
+
+@dataclass(frozen=True)
+class TableFilters:
+    """What the Tables page's filters ask of an open table (None: any): its rule ``preset``
+    (``"custom"``: none), number of ``seats``, clock ``kind`` (``untimed``, ``per_turn``,
+    ``fischer``, ``correspondence``), ``rated`` or casual, and host ``language``.
+    """
+
+    preset: str | None = None
+    seats: int | None = None
+    clock: str | None = None
+    rated: bool | None = None
+    language: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        """Whether no filter is set."""
+        return self == TableFilters()
+
+    def admits(self, row: Any) -> bool:
+        """Whether the lobby row passes every filter set."""
+        kind = (row.time_control or {}).get("kind", "untimed") if row.time_control else "untimed"
+        checks = (
+            (self.preset, row.preset or "custom"),
+            (self.seats, row.max_seats),
+            (self.clock, kind),
+            (self.rated, bool(row.rated)),
+            (self.language, row.language),
+        )
+        return all(want is None or want == have for want, have in checks)
 
 
 def _time_fields(clock: dict[str, Any] | None) -> dict[str, Any]:

@@ -60,6 +60,7 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
         "match_id": row.match_id,
         "version": row.version,
         "rated": bool(row.rated),
+        "language": getattr(row, "language", None),
         **clocks.lobby_fields(row.time_control),
     }
 

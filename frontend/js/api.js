@@ -111,7 +111,7 @@ export const myMatches = () => get('/api/me/matches');
 export const catalogue = () => get('/api/catalogue', { auth: false });
 export const presets = () => get('/api/presets', { auth: false });
 
-export const listLobbies = () => get('/api/lobbies');
+export const listLobbies = (query) => get('/api/lobbies', { query });
 export const createLobby = (body) => post('/api/lobbies', body);
 export const getLobby = (code) => get(`/api/lobbies/${encodeURIComponent(code)}`);
 export const joinLobby = (code) => post(`/api/lobbies/${encodeURIComponent(code)}/join`);

@@ -9,7 +9,7 @@ import * as session from '../session.js';
 import { h, clear } from '../dom.js';
 import { PRESET_KEYS, presetInfo, presetTitle, matchingPreset, atZeroText } from './rules.js';
 import { timeControlPicker, timeoutPolicyPicker } from './timecontrol.js';
-import { t } from '../i18n.js';
+import { t, lang, LANGS } from '../i18n.js';
 import { lengthLimit } from '../limit.js';
 
 let presetCache = null;
@@ -137,6 +137,10 @@ export function mount(root, ctx) {
         h('small.help#at-zero', atZeroText(state.timeControl, state.policy)));
     };
     renderClock();
+    // The language the host plays in (the Tables page filters on it): the reader's, or any.
+    const language = h('select#create-language', {},
+      ...LANGS.map((l) => h('option', { value: l.code, selected: l.code === lang() }, l.name)),
+      h('option', { value: '' }, t('filters.anyLanguage')));
     // Rated tables: accounts only (the server checks rules and seats too).
     const rated = h('input#create-rated', { type: 'checkbox', disabled: !(who && who.username) });
     const error = h('p.field-error', { role: 'alert' });
@@ -148,6 +152,7 @@ export function mount(root, ctx) {
         error.textContent = '';
         const body = { name: state.name.trim() || undefined, seats: state.seats, private: state.private };
         if (rated.checked) body.rated = true;
+        if (language.value) body.language = language.value;
         if (state.timeControl.kind !== 'untimed') {
           body.time_control = state.timeControl;
           body.timeout_policy = state.policy;
@@ -168,6 +173,8 @@ export function mount(root, ctx) {
     h('div.form-row', {}, h('span.label', t('create.rules')), editor.node),
     h('div.form-row', {}, h('span.label', t('create.seats')), seats.node, h('small.help', t('create.seatsHelp'))),
     h('div.form-row', {}, h('span.label', t('create.who')), vis),
+    h('div.form-row', {}, h('label', { for: 'create-language' }, t('create.language')), language,
+      h('small.help', t('create.languageHelp'))),
     clockRow,
     h('label.check', { for: 'create-rated' }, rated, t('create.rated')),
     error,

@@ -13,6 +13,7 @@ import { h, clear, toast, onVisibility } from '../dom.js';
 import { rulesSummary, timeLabel } from './rules.js';
 import { myMatchesPanel } from './myMatches.js';
 import { playNowPanel } from './playNow.js';
+import { tableFilters } from '../widgets/tableFilters.js';
 
 const REFRESH_MS = 3000;
 
@@ -44,6 +45,7 @@ export function mount(root, ctx) {
   }, h('label', { for: 'join-code' }, tr('lobbies.joinPrivate')),
   h('div.input-row', {}, codeInput, h('button.btn#join-code-btn', { type: 'submit' }, tr('lobbies.join'))), codeError);
 
+  const filters = tableFilters(() => refreshSoon());
   const mine = myMatchesPanel(); // issue 13: your ongoing matches, your turn first (hidden when none)
   const playNow = playNowPanel(ctx);
   root.appendChild(h('section.lobbies', {},
@@ -53,7 +55,7 @@ export function mount(root, ctx) {
     mine.node,
     playNow.node,
     h('div.lobbies-grid', {},
-      h('div.panel', {}, h('h2', tr('lobbies.open')), openList),
+      h('div.panel', {}, h('h2', tr('lobbies.open')), filters.node, openList),
       h('div.panel', {}, h('h2', tr('lobbies.live')), liveList),
       h('div.panel.side', {}, joinForm,
         h('hr'),
@@ -70,7 +72,7 @@ export function mount(root, ctx) {
   function renderOpen(lobbies) {
     clear(openList);
     if (!lobbies.length) {
-      openList.appendChild(h('li.empty', tr('lobbies.noOpen')));
+      openList.appendChild(h('li.empty', filters.active() ? tr('filters.none') : tr('lobbies.noOpen')));
       return;
     }
     for (const l of lobbies) {
@@ -78,7 +80,8 @@ export function mount(root, ctx) {
       const host = l.seats.find((s) => s.player === l.host);
       openList.appendChild(h('li.card', { dataset: { lobby: l.code } },
         h('div.card-main', {},
-          h('b', { title: tableName(l, '') }, tableName(l), ratedTag(l)),
+          h('b', { title: tableName(l, '') }, tableName(l), ratedTag(l),
+            l.language ? h('span.tag.lang', { title: tr(`filters.spoken.${l.language}`), lang: l.language }, l.language.toUpperCase()) : null),
           // The host's name is already the title of a table its host did not name.
           h('small', [host && l.name ? tr('lobbies.hostTable', { name: host.name }) : null, rulesSummary(l.rules, l.preset),
             timeLabel(l.time_control, l.time_label)].filter(Boolean).join(' · '))),
@@ -108,7 +111,7 @@ export function mount(root, ctx) {
   async function refresh() {
     if (stopped) return;
     try {
-      const [data, queue] = await Promise.all([api.listLobbies(), api.get('/api/seeks', { auth: false })]);
+      const [data, queue] = await Promise.all([api.listLobbies(filters.query()), api.get('/api/seeks', { auth: false })]);
       if (stopped) return;
       playNow.refresh(queue);
       renderOpen(data.lobbies || []);
@@ -121,6 +124,12 @@ export function mount(root, ctx) {
       if (failures === 1 && err.code !== 'network') toast(api.friendly(err), 'error');
     }
     if (!stopped && !document.hidden) timer = setTimeout(refresh, REFRESH_MS * Math.min(4, 1 + failures));
+  }
+
+  // A filter changed: refresh now (the running timer is replaced).
+  function refreshSoon() {
+    clearTimeout(timer);
+    refresh();
   }
 
   const offVis = onVisibility((visible) => {
