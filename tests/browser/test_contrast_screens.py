@@ -7,6 +7,7 @@ the player's profile with its statistics.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -16,7 +17,12 @@ import httpx
 import pytest
 
 from tests.browser.contrast import LOW_CONTRAST
-from tests.browser.ui import Player, create_private_lobby, start_against_a_bot
+from tests.browser.ui import (
+    Player,
+    create_private_lobby,
+    sign_in_with_token,
+    start_against_a_bot,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -110,12 +116,7 @@ def test_room_end_screen_replay_and_profile_read_at_aa(
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     found: dict[str, Any] = {}
     try:
-        page.goto("/#/start")
-        page.evaluate(
-            "([tok, who]) => { localStorage.setItem('carcassonne.token', tok);"
-            " localStorage.setItem('carcassonne.player', who); }",
-            [token, who],
-        )
+        sign_in_with_token(page, token, json.loads(who))
         player_id = page.evaluate("JSON.parse(localStorage.getItem('carcassonne.player')).id")
         # An open waiting room of this player's (the finished match's table has started).
         room = httpx.post(

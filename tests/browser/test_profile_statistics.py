@@ -16,7 +16,7 @@ import pytest
 
 from tests.browser.contrast import LOW_CONTRAST
 from tests.browser.test_accounts_replay import _play_out
-from tests.browser.ui import TIMEOUT_MS
+from tests.browser.ui import TIMEOUT_MS, sign_in_with_token
 
 pytestmark = pytest.mark.timeout(420)
 PASSWORD = "correct horse battery"
@@ -44,16 +44,6 @@ def _match(http: httpx.Client, people: list[dict[str, Any]], rated: bool, bots: 
     r = http.post(f"/api/lobbies/{lobby['code']}/start", headers=auth[0])
     assert r.status_code == 200, r.text
     return str(r.json()["match_id"])
-
-
-def _sign_in(page: Any, server: str, person: dict[str, Any]) -> None:
-    """Ann looks at her own profile (her private matches are listed to her only)."""
-    page.goto(f"{server}/#/start")
-    page.evaluate(
-        "([tok, who]) => { localStorage.setItem('carcassonne.token', tok);"
-        " localStorage.setItem('carcassonne.player', JSON.stringify(who)); }",
-        [person["token"], {**person["account"]}],
-    )
 
 
 def _show(page: Any, server: str, who: str, lang: str, theme: str) -> None:
@@ -84,14 +74,14 @@ def test_profile_statistics_in_three_languages_desktop_and_phone(
     line = stats["ratings"]["standard"]
     assert len(line) == 3
 
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    context = browser.new_context(base_url=server, viewport={"width": 1366, "height": 900})
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
         who = ann["account"]["id"]
-        _sign_in(page, server, ann)
+        sign_in_with_token(page, ann["token"], ann["account"])  # her own profile: all her games
         words = {"en": "Rating history", "de": "Wertungsverlauf", "fr": "Évolution du classement"}
         for lang, heading in words.items():
             _show(page, server, who, lang, "light")

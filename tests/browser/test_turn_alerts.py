@@ -20,7 +20,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 
 from tests.browser.conftest import running_server
-from tests.browser.ui import TIMEOUT_MS
+from tests.browser.ui import TIMEOUT_MS, sign_in_with_token
 from tests.support.push_service import Device, PushService
 
 pytestmark = pytest.mark.timeout(180)
@@ -85,12 +85,7 @@ def _page(browser: Any, server: str, device: Device, grant: bool, **ctx: Any) ->
     args = json.dumps([device.endpoint, _b64(point), _b64(device.auth)])
     context.add_init_script(script=f"({FAKE_PUSH})({args})")
     page = context.new_page()
-    page.goto("/#/start")
-    page.evaluate(
-        "([tok, who]) => { localStorage.setItem('carcassonne.token', tok);"
-        " localStorage.setItem('carcassonne.player', JSON.stringify(who)); }",
-        [body["token"], body["account"]],
-    )
+    sign_in_with_token(page, body["token"], body["account"])
     return context, page
 
 

@@ -192,3 +192,15 @@ def server_board(match: dict[str, Any]) -> dict[str, list[str]]:
             f"{f['at'][0]},{f['at'][1]} {f['spot']} {f['seat']}" for f in state["followers"]
         ),
     }
+
+
+def sign_in_with_token(page: Any, token: str, who: dict[str, Any]) -> None:
+    """Make ``page`` (on the app's origin) the device of the player ``who`` (``{"id", "name",
+    "username"?}``) holding ``token``, as a login leaves it; the next screen reads it.
+    """
+    page.goto("/#/start")
+    page.evaluate(
+        "([tok, who]) => { localStorage.setItem('carcassonne.token', tok);"
+        " localStorage.setItem('carcassonne.player', JSON.stringify(who)); }",
+        [token, who],
+    )
