@@ -9,7 +9,7 @@ import { tileSvg } from '../tiles.js';
 import { swatch } from '../pieces.js';
 import { segmentLabel } from '../wheel.js';
 import { t, has } from '../i18n.js';
-import { showRatingChanges } from '../ratings.js';
+import { showRatingChanges } from '../widgets/ratings.js';
 import { verdictOf, verdictTitle } from './verdict.js';
 
 /** A category's column head in the current language, and its short form for narrow screens. */

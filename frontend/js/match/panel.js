@@ -8,7 +8,7 @@ import { h, clear, toast } from '../dom.js';
 import { COLOURS, colourOf, swatch, meepleIcon } from '../pieces.js';
 import { describe, joinTurn, around, MARK } from '../words.js';
 import { segmentLabel, segmentEffect } from '../wheel.js';
-import { rulesSummary } from '../screens/rules.js';
+import { rulesSummary } from '../widgets/rules.js';
 import { FOLLOWERS, MAX_LOG } from './state.js';
 import { t } from '../i18n.js';
 

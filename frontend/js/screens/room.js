@@ -5,18 +5,19 @@
  * websocket (with a polling fallback); when the match starts everyone moves to it.
  */
 
-import { decorateSeats, ratedTag } from '../ratings.js';
+import { decorateSeats, ratedTag } from '../widgets/ratings.js';
 import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, clear, toast, copyButton } from '../dom.js';
 import { LiveSocket } from '../socket.js';
 import { COLOURS, COLOUR_ORDER, swatch } from '../pieces.js';
-import { loadPresets, rulesEditor, seatPicker } from './create.js';
-import { rulesLines, rulesSummary, timeLabel, atZeroText } from './rules.js';
-import { timeControlPicker, timeoutPolicyPicker, timeSummary } from './timecontrol.js';
-import { errorPanel } from '../errorPanel.js';
-import { chatBox } from '../chat.js';
-import { isMissing, missingPanel } from '../missing.js';
+import { loadPresets, rulesEditor } from '../widgets/rulesEditor.js';
+import { seatPicker } from '../widgets/seatPicker.js';
+import { rulesLines, rulesSummary, timeLabel, atZeroText } from '../widgets/rules.js';
+import { timeControlPicker, timeoutPolicyPicker, timeSummary } from '../widgets/timecontrol.js';
+import { errorPanel } from '../widgets/errorPanel.js';
+import { chatBox } from '../widgets/chat.js';
+import { isMissing, missingPanel } from '../widgets/missing.js';
 import { t, errorText } from '../i18n.js';
 import { tableName } from '../tableName.js';
 
