@@ -11,12 +11,12 @@ import { t, has } from '../i18n.js';
 import { colourOf, swatch, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../pieces.js';
 import { tileType } from '../tiles.js';
 import { joinNames, around, MARK } from '../words.js';
-import { segmentLabel, segmentEffect } from '../wheel.js';
+import { segmentLabel, segmentEffect } from './wheelView.js';
 
 const ID = 'wheel_of_fortune';
 /** The Wheel of Fortune's six ways to score (its end table always shows them). */
 const CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'crown'];
-/** Milliseconds the pig takes per segment (``wheel.js``): wheel points wait for it to land. */
+/** Milliseconds the pig takes per segment (``wheelView.js``): wheel points wait for it to land. */
 const HOP_MS = 380;
 
 const PLAGUE_ICON = '<svg width="44" height="44" viewBox="-22 -22 44 44"><circle r="20" fill="#dfe6cf" stroke="#5d6b45" stroke-width="2"/>' +
