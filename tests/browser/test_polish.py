@@ -198,7 +198,9 @@ def test_rough_edges_null_only_way_long_names_and_bad_links(server, browser, art
     # Each player's last tile is outlined (the latest boldest); a log line shows its tile.
     assert ben.page.locator("#board .last-move").count() == 2
     assert ben.page.locator("#board .last-move.latest").count() == 1
-    ben.page.locator("#log li.log-link").nth(1).click()
+    # Click the line's words: a short line ("Ben placed a tile") has its replay link "↺ N" at the
+    # middle of the row, where a click on the row itself would land (and open the replay).
+    ben.page.locator("#log li.log-link").nth(1).locator("span:not(.log-swatch)").first.click()
     ben.page.wait_for_selector("#board .highlight rect")
     assert ben.page.get_attribute("#match", "data-highlighted")
     ben.page.screenshot(path=str(artifacts / "rough-long-name-and-log.png"))
