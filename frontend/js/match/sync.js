@@ -85,7 +85,7 @@ export function applySnapshot(m, v, data) {
   if (m.ui.pending) m.hooks.clearPending();
   m.ui.news = []; // the batches still waiting to be drawn are in this view: drawn, not celebrated
   m.hooks.render();
-  renderClockUI(m);
+  if (data.clock !== undefined) renderClockUI(m);
 }
 
 /** Apply one ``events`` frame (version ``v``, body ``d``); a gap in versions asks for a sync. */

@@ -79,6 +79,52 @@ function makeHooks(m) {
   });
 }
 
+/**
+ * Load the match over REST (readable errors, fast first paint), then the chat, the socket and
+ * the log's history; an error replaces the screen with a panel that says what happened.
+ */
+async function openMatch(m, root, ctx) {
+  try {
+    const data = await api.getMatch(m.matchId, m.code);
+    if (!m.alive) return;
+    if (data.private) {
+      // The address carries the invite code, so the link a player copies works for others.
+      m.code = codeFor(m.matchId, m.code, data) || undefined;
+      remember(m.matchId, m.code);
+      showInAddress(ctx.query, m.code);
+    }
+    loadPresets().then((presets) => {
+      m.ui.presetName = matchingPreset(data.state.rules, presets);
+      if (m.alive && m.model.match) m.hooks.renderPlayers();
+    }).catch(() => {});
+    applySnapshot(m, data.version, data);
+    m.board.fit(false);
+    // The chat: players' (or spectators') messages; chat frames never reach the game's handler.
+    m.chat = chatBox({
+      scope: 'match', key: m.matchId, code: m.code, me: () => (session.player() || {}).id || null,
+      role: () => (m.model.you() === null ? 'spectators' : 'players'), canWrite: () => !!session.token(),
+      isHost: () => false, send: (frame) => !!m.socket && m.socket.send(frame),
+    });
+    const side = m.dom.section.querySelector('#side-panel');
+    // Below the log: the log takes the room the chat leaves (polish.css), never pushed out of sight.
+    side.insertBefore(m.chat.node, side.querySelector('.panel-links'));
+    m.chat.load();
+    connect(m, (msg) => {
+      if (m.chat.handle(msg)) return;
+      const wasOver = m.model.isOver();
+      onMessage(m, msg);
+      // Players read the spectators' chat once the match is over.
+      if (!wasOver && m.model.isOver() && m.model.you() !== null) setTimeout(() => m.alive && m.chat.load(), 300);
+    });
+    loadHistory(m);
+  } catch (err) {
+    if (!m.alive) return;
+    clear(root).appendChild(isRefused(err) ? refusedPanel('match') : isMissing(err) ? missingPanel('match', ctx.id)
+      : errorPanel(err, () => ctx.go(location.hash)));
+    document.body.classList.remove('in-match');
+  }
+}
+
 export function mount(root, ctx) {
   const m = {
     matchId: ctx.id,
@@ -117,47 +163,7 @@ export function mount(root, ctx) {
     if (m.model.match) collect(m.model, 'tick', m);
   }, 500);
 
-  (async () => {
-    try {
-      const data = await api.getMatch(m.matchId, m.code);
-      if (!m.alive) return;
-      if (data.private) {
-        // The address carries the invite code, so the link a player copies works for others.
-        m.code = codeFor(m.matchId, m.code, data) || undefined;
-        remember(m.matchId, m.code);
-        showInAddress(ctx.query, m.code);
-      }
-      loadPresets().then((presets) => {
-        m.ui.presetName = matchingPreset(data.state.rules, presets);
-        if (m.alive && m.model.match) m.hooks.renderPlayers();
-      }).catch(() => {});
-      applySnapshot(m, data.version, data);
-      m.board.fit(false);
-      // The chat: players' (or spectators') messages; chat frames never reach the game's handler.
-      m.chat = chatBox({
-        scope: 'match', key: m.matchId, code: m.code, me: () => (session.player() || {}).id || null,
-        role: () => (m.model.you() === null ? 'spectators' : 'players'), canWrite: () => !!session.token(),
-        isHost: () => false, send: (frame) => !!m.socket && m.socket.send(frame),
-      });
-      const side = m.dom.section.querySelector('#side-panel');
-      // Below the log: the log takes the room the chat leaves (polish.css), never pushed out of sight.
-      side.insertBefore(m.chat.node, side.querySelector('.panel-links'));
-      m.chat.load();
-      connect(m, (msg) => {
-        if (m.chat.handle(msg)) return;
-        const wasOver = m.model.isOver();
-        onMessage(m, msg);
-        // Players read the spectators' chat once the match is over.
-        if (!wasOver && m.model.isOver() && m.model.you() !== null) setTimeout(() => m.alive && m.chat.load(), 300);
-      });
-      loadHistory(m);
-    } catch (err) {
-      if (!m.alive) return;
-      clear(root).appendChild(isRefused(err) ? refusedPanel('match') : isMissing(err) ? missingPanel('match', ctx.id)
-        : errorPanel(err, () => ctx.go(location.hash)));
-      document.body.classList.remove('in-match');
-    }
-  })();
+  openMatch(m, root, ctx);
 
   return () => {
     m.alive = false;
