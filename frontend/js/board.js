@@ -10,7 +10,7 @@
 
 import { svgEl as el, tileArt, spotPoint, ensureDefs } from './tiles.js';
 import { meepleMarkup, colourOf, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from './pieces.js';
-import { WheelView } from './wheel.js';
+import { WheelView } from './expansions/wheelView.js';
 import { BoardView, T, parseKey } from './boardView.js';
 import { t } from './i18n.js';
 
@@ -321,7 +321,7 @@ export class Board extends BoardView {
   // ------------------------------------------------------------------ Wheel of Fortune
 
   /**
-   * Draw the Wheel of Fortune over its board cells (see wheel.js): six segments, crown spaces
+   * Draw the Wheel of Fortune over its board cells (see expansions/wheelView.js): six segments, crown spaces
    * with their followers, the pig. ``wheel``: the view's ``wheel`` (null: none); ``steps``: the
    * segments the pig just moved, to animate its run.
    */

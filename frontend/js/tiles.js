@@ -108,7 +108,7 @@ export function tileArt(tileId, rotation = 0) {
   };
   g.appendChild(roadGroup(plan.roads));
   if (plan.wheel) {
-    // The wheel's rim over the board cell (wheel.js paints the wheel itself on top).
+    // The wheel's rim over the board cell (expansions/wheelView.js paints the wheel itself on top).
     const [cx, cy] = rotPoint([plan.wheel.cx, plan.wheel.cy], k);
     g.appendChild(el('circle', { class: 'wheel-ground', cx, cy, r: plan.wheel.r,
       fill: '#d8c79c', stroke: '#7a5f3a', 'stroke-width': 3 }));

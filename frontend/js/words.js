@@ -10,7 +10,7 @@
 
 import { t } from './i18n.js';
 import { roleOfSpot } from './pieces.js';
-import { segmentLabel, segmentEffect } from './wheel.js';
+import { segmentLabel, segmentEffect } from './expansions/wheelView.js';
 
 const ROLES = ['knight', 'thief', 'monk', 'farmer'];
 const roleKey = (role) => (ROLES.includes(role) ? role : 'follower');

@@ -31,13 +31,19 @@ def _finished_view() -> dict[str, Any]:
 
 SHOW = """async (s) => {
   const { showEnd } = await import('/js/match/dialogs.js');
+  const { MatchModel } = await import('/js/match/model.js');
+  const { newUiState } = await import('/js/match/ui.js');
   const layer = document.createElement('div');
   document.body.appendChild(layer);
+  const colours = ['red', 'blue', 'green', 'yellow', 'black'];
+  const model = new MatchModel();
+  model.applySnapshot(0, {
+    state: s, status: 'finished', you: 0,
+    seats: s.players.map((name, i) => ({ name, colour: colours[i] })),
+  });
   showEnd({
-    state: () => s, names: () => s.players,
-    colours: () => ['red', 'blue', 'green', 'yellow', 'black'],
-    match: { seats: s.players.map((name) => ({ name })) }, dom: { endLayer: layer },
-    you: () => 0, board: { svg: { focus() {} } }, matchId: 'x', go() {},
+    model, ui: newUiState(), hooks: { render() {} }, dom: { endLayer: layer },
+    board: { svg: { focus() {} } }, matchId: 'x', go() {},
   });
 }"""
 

@@ -41,7 +41,7 @@ export function attend(m, events) {
   if (types.has('GameEnded')) play('end');
   else if (events.some((e) => e.type === 'PointsScored' && !e.final)) play('points');
   else if (types.has('TilePlaced')) play('tile');
-  const lines = describe(events, m.names()).map((l) => l.text).filter(Boolean);
+  const lines = describe(events, m.model.names()).map((l) => l.text).filter(Boolean);
   if (lines.length) announce(m, lines.join('. '));
 }
 
@@ -58,20 +58,20 @@ function turnKey(s) {
 
 /** After each render: your-turn cue, tab title and favicon; announces whose turn it is. */
 export function watchTurn(m) {
-  const s = m.state();
+  const s = m.model.state();
   if (!s) return;
-  const mine = m.myTurn();
-  const key = m.isOver() ? 'over' : turnKey(s);
+  const mine = m.model.myTurn();
+  const key = m.model.isOver() ? 'over' : turnKey(s);
   if (mine) {
-    document.title = `● ${t('match.yourTurnTitle')} · ${tableName(m.match, 'Carcassonne')}`;
+    document.title = `● ${t('match.yourTurnTitle')} · ${tableName(m.model.match, 'Carcassonne')}`;
   }
   favicon(mine ? ICON_TURN : ICON_PLAIN);
   if (key === m.ui.attendedTurn) return;
   const first = m.ui.attendedTurn === undefined;
   m.ui.attendedTurn = key;
-  if (m.isOver()) return;
+  if (m.model.isOver()) return;
   if (mine && !first) play('turn');
-  const names = m.names();
+  const names = m.model.names();
   setTimeout(() => {
     if (!m.alive) return;
     announce(m, mine ? t('match.yourTurnSay') : t('match.theirTurnSay', { name: names[s.seat] }));

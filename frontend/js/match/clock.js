@@ -6,43 +6,25 @@
  * proposal, and an opt-in browser notification when it becomes your turn while the tab is hidden.
  *
  * The server is the authority (docs/API.md § Clocks): every clock it sends carries
- * ``server_now``; we keep ``offset = server_now - Date.now()`` from the moment it arrived and
- * count down from there, so a client whose clock is wrong still shows the right time.
+ * ``server_now``; the model (``model.js``) keeps ``offset = server_now - Date.now()`` from the
+ * moment it arrived (``serverNow()``) and we count down from there, so a client whose clock is
+ * wrong still shows the right time.
  */
 
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
 import { tableName } from '../tableName.js';
-import { timeLabel, policyLabel } from '../screens/rules.js';
+import { timeLabel, policyLabel } from '../widgets/rules.js';
 
 const WARN_MS = 10_000;
 const NOTIFY_KEY = 'carcassonne.notifyTurn';
 
-/** Adopt a clock from the server (a snapshot, an events frame or a ``clock`` frame) and show it. */
-export function applyClock(m, clock) {
-  if (!m.match || clock === undefined) return;
-  adoptClock(m, clock);
-  renderClockUI(m);
-}
-
-/** Adopt a clock from the server without drawing it (the caller draws it soon). */
-export function adoptClock(m, clock) {
-  if (!m.match || clock === undefined) return;
-  m.match.clock = clock;
-  m.clockOffset = clock ? clock.server_now - Date.now() : 0;
-}
-
-/** The server's time now, as this client best knows it (epoch ms). */
-function serverNow(m) {
-  return Date.now() + (m.clockOffset || 0);
-}
-
 /** Milliseconds ``seat`` has left now (null: untimed). */
 export function remainingOf(m, seat) {
-  const c = m.match && m.match.clock;
+  const c = m.model.match && m.model.match.clock;
   if (!c || c.remaining[seat] === null || c.remaining[seat] === undefined) return null;
   let left = c.remaining[seat];
-  if (c.running === seat && !m.isOver()) left -= serverNow(m) - c.server_now;
+  if (c.running === seat && !m.model.isOver()) left -= m.model.serverNow() - c.server_now;
   return Math.max(0, left);
 }
 
@@ -62,21 +44,21 @@ export function formatClock(ms) {
 
 /** The clock chips in the players list, the banner and the title: everything that ticks. */
 export function tick(m) {
-  if (!m.alive || !m.match || !m.dom) return;
-  const c = m.match.clock;
+  if (!m.alive || !m.model.match || !m.dom) return;
+  const c = m.model.match.clock;
   let warn = null;
   for (const node of m.dom.playersBox.querySelectorAll('.seat-clock')) {
     const seat = Number(node.dataset.seat);
     const left = remainingOf(m, seat);
     if (left === null) continue;
     node.textContent = formatClock(left);
-    const running = c.running === seat && !m.isOver();
+    const running = c.running === seat && !m.model.isOver();
     node.classList.toggle('running', running);
     node.classList.toggle('low', running && left <= WARN_MS);
-    if (running && left <= WARN_MS && seat === m.you()) warn = left;
+    if (running && left <= WARN_MS && seat === m.model.you()) warn = left;
   }
   for (const node of m.dom.section.querySelectorAll('[data-until]')) {
-    node.textContent = formatClock(Math.max(0, Number(node.dataset.until) - serverNow(m)));
+    node.textContent = formatClock(Math.max(0, Number(node.dataset.until) - m.model.serverNow()));
   }
   // Only our prefix is ours: the rest of the title belongs to the screen (attention.js).
   const mine = /^⏰ \S+ — /;
@@ -87,7 +69,7 @@ export function tick(m) {
 
 /** Redraw the parts that change with the clock's state (not every tick). */
 export function renderClockUI(m) {
-  if (!m.alive || !m.match || !m.dom) return;
+  if (!m.alive || !m.model.match || !m.dom) return;
   decoratePlayers(m);
   renderBanner(m);
   notifyIfMyTurn(m);
@@ -96,7 +78,7 @@ export function renderClockUI(m) {
 
 /** Add a clock chip (and "left" / "computer" tags) to each player row. */
 export function decoratePlayers(m) {
-  const c = m.match && m.match.clock;
+  const c = m.model.match && m.model.match.clock;
   if (!c) return;
   for (const row of m.dom.playersBox.querySelectorAll('li.player')) {
     const seat = Number(row.dataset.seat);
@@ -110,12 +92,12 @@ export function decoratePlayers(m) {
   }
   const info = m.dom.infoBox;
   info.querySelectorAll('.clock-info').forEach((n) => n.remove());
-  const you = m.you();
+  const you = m.model.you();
   const buttons = [];
   // Live ↔ correspondence: a live clock may go to correspondence, and a switched match back
   // (a match played by correspondence from the start has no live clock to return to).
   const canPropose = !c.correspondence || c.can_switch_back;
-  if (you !== null && !m.isOver() && c.control.kind !== 'untimed' && !c.proposal && canPropose) {
+  if (you !== null && !m.model.isOver() && c.control.kind !== 'untimed' && !c.proposal && canPropose) {
     buttons.push(h('button.btn.small.ghost#propose-switch', { type: 'button', onclick: () => send(m, { t: 'switch', d: { accept: false } }) },
       c.correspondence && c.can_switch_back ? t('clock.proposeLive') : t('clock.proposeCorr')));
   }
@@ -138,7 +120,7 @@ export function forGood(c, seat) {
 }
 
 function send(m, frame) {
-  if (!m.socket || !m.socket.send(frame)) m.addLog([], {});
+  if (!m.socket || !m.socket.send(frame)) m.hooks.addLog([], {});
 }
 
 async function askNotify(m) {
@@ -151,17 +133,17 @@ async function askNotify(m) {
 
 /** When it just became my turn in a hidden tab and notifications are allowed: tell me. */
 function notifyIfMyTurn(m) {
-  const s = m.state();
-  const mine = !!s && m.myTurn();
-  const key = `${m.version}`;
-  if (mine && !m.notifiedFor && document.hidden && 'Notification' in window
+  const s = m.model.state();
+  const mine = !!s && m.model.myTurn();
+  const key = `${m.model.version}`;
+  if (mine && !m.ui.notifiedFor && document.hidden && 'Notification' in window
       && Notification.permission === 'granted') {
     try {
       // eslint-disable-next-line no-new
-      new Notification(t('clock.yourTurnTitle'), { body: t('clock.yourTurnBody', { name: tableName(m.match, t('match.title')) }), tag: `turn-${m.matchId}` });
+      new Notification(t('clock.yourTurnTitle'), { body: t('clock.yourTurnBody', { name: tableName(m.model.match, t('match.title')) }), tag: `turn-${m.matchId}` });
     } catch { /* not allowed here */ }
   }
-  m.notifiedFor = mine ? (m.notifiedFor || key) : null;
+  m.ui.notifiedFor = mine ? (m.ui.notifiedFor || key) : null;
 }
 
 /** The leave banner: a countdown, the vote, the take-back offer, an open proposal. */
@@ -173,11 +155,11 @@ function renderBanner(m) {
     m.dom.leaveBanner = box;
   }
   clear(box);
-  const c = m.match.clock;
-  const names = m.names();
-  const you = m.you();
+  const c = m.model.match.clock;
+  const names = m.model.names();
+  const you = m.model.you();
   const parts = [];
-  if (c && !m.isOver()) {
+  if (c && !m.model.isOver()) {
     if (you !== null && c.auto[you]) {
       // The ``handover`` policy gives the seat to the computer for good: nothing to take back.
       parts.push(forGood(c, you) ? h('div.leave-line', {}, h('span', t('clock.youAutoForGood')))
@@ -210,7 +192,7 @@ function renderBanner(m) {
           : h('small', t('clock.waitingOthers'))));
     }
   }
-  if (c && c.ended_early && m.isOver()) parts.push(h('div.leave-line', t('clock.endedEarly')));
+  if (c && c.ended_early && m.model.isOver()) parts.push(h('div.leave-line', t('clock.endedEarly')));
   box.append(...parts);
   box.hidden = parts.length === 0;
 }

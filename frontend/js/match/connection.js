@@ -40,14 +40,14 @@ export function onStatus(m, st) {
   if (st.state === 'retrying') conn.bannerTimer = setInterval(paint, 500);
 }
 
-/** Open the match socket; ``onMessage(msg)`` receives its frames. Resumes from ``m.version``. */
+/** Open the match socket; ``onMessage(msg)`` receives its frames. Resumes from ``m.model.version``. */
 export function connect(m, onMessage) {
   m.socket = new LiveSocket(() => api.wsUrl(`/ws/matches/${encodeURIComponent(m.matchId)}`,
-    { token: session.token(), code: m.code, since: m.version >= 0 ? m.version : undefined }),
+    { token: session.token(), code: m.code, since: m.model.version >= 0 ? m.model.version : undefined }),
   { onMessage, onStatus: (st) => onStatus(m, st) });
   // Tests and the curious can reach the live socket (e.g. to cut it and watch it resume).
   window.carcassonne = Object.assign(window.carcassonne || {}, {
-    socket: m.socket, match: () => m.match, version: () => m.version,
+    socket: m.socket, match: () => m.model.match, version: () => m.model.version,
   });
 }
 

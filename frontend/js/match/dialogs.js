@@ -7,17 +7,19 @@ import * as api from '../api.js';
 import { h, clear, toast, copyText } from '../dom.js';
 import { tileSvg } from '../tiles.js';
 import { swatch } from '../pieces.js';
-import { segmentLabel } from '../wheel.js';
 import { t, has } from '../i18n.js';
-import { showRatingChanges } from '../ratings.js';
+import { active, first } from '../expansions/index.js';
+import { showRatingChanges } from '../widgets/ratings.js';
 import { verdictOf, verdictTitle } from './verdict.js';
 
-/** A category's column head in the current language, and its short form for narrow screens. */
-const catLabel = (k) => (has(`end.cat.${k}`) ? t(`end.cat.${k}`) : has(`wheel.${k}`) ? segmentLabel(k) : k[0].toUpperCase() + k.slice(1));
-const catShort = (k) => (has(`end.short.${k}`) ? t(`end.short.${k}`) : catLabel(k));
+/**
+ * A category's column head in the current language (an expansion names its own: the wheel's
+ * segments), and its short form for narrow screens.
+ */
+const catLabel = (model, k) => (has(`end.cat.${k}`) ? t(`end.cat.${k}`)
+  : first(model, 'categoryLabel', k) ?? k[0].toUpperCase() + k.slice(1));
+const catShort = (model, k) => (has(`end.short.${k}`) ? t(`end.short.${k}`) : catLabel(model, k));
 const CATEGORIES = ['road', 'city', 'cloister', 'farm'];
-/** The Wheel of Fortune's six ways to score (its end table always shows them). */
-const WHEEL_CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'crown'];
 const TROPHY = '<svg width="56" height="56" viewBox="0 0 64 64"><path d="M18 8h28v14c0 10-6 17-14 17S18 32 18 22z" fill="#f2c318" stroke="#8a6b00" stroke-width="2.5"/><path d="M18 13H8c0 9 4 14 11 15M46 13h10c0 9-4 14-11 15" fill="none" stroke="#8a6b00" stroke-width="3"/><path d="M28 39h8v8h-8z" fill="#d9a90f"/><path d="M20 56h24l-3-9H23z" fill="#6d5234"/><path d="M27 17l5-4 5 4-2 7h-6z" fill="#fff6c4" opacity=".8"/></svg>';
 
 /**
@@ -25,16 +27,17 @@ const TROPHY = '<svg width="56" height="56" viewBox="0 0 64 64"><path d="M18 8h2
  * that left is ranked last whatever its points, and says so: docs/RATINGS.md), what next.
  */
 export function showEnd(m) {
-  const s = m.state();
-  const n = m.names();
-  const cols = m.colours();
-  const known = [...CATEGORIES, ...(s.wheel ? WHEEL_CATEGORIES : [])];
+  const s = m.model.state();
+  const n = m.model.names();
+  const cols = m.model.colours();
+  // An expansion's ways to score always have their columns (the wheel's six).
+  const known = [...CATEGORIES, ...active(m.model).flatMap((x) => x.endCategories || [])];
   const extra = new Set();
   (s.breakdown || []).forEach((b) => Object.keys(b || {}).forEach((k) => { if (!known.includes(k)) extra.add(k); }));
   const cats = [...known, ...extra];
   const verdict = verdictOf(m);
   const place = (i) => (verdict ? verdict.places[i] : 1);
-  const order = m.match.seats.map((_, i) => i)
+  const order = m.model.match.seats.map((_, i) => i)
     .sort((a, b) => (place(a) - place(b)) || (s.scores[b] - s.scores[a]) || a - b);
   const won = (i) => !!verdict && verdict.winners.includes(i);
   const leftAt = (i) => (verdict ? verdict.left.find((l) => l.seat === i) : undefined);
@@ -52,7 +55,7 @@ export function showEnd(m) {
   };
   const table = h('table.score-table#final-scores', { class: cats.length > 6 ? 'many' : '' },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('end.player')),
-      cats.map((k) => h('th', { scope: 'col', dataset: { cat: k } }, h('span.long', catLabel(k)), h('span.short', catShort(k)),
+      cats.map((k) => h('th', { scope: 'col', dataset: { cat: k } }, h('span.long', catLabel(m.model, k)), h('span.short', catShort(m.model, k)),
         h('small', t('end.parts')))),
       h('th', { scope: 'col' }, t('end.total')))),
     h('tbody', {}, order.map((i) => h('tr', { class: `${won(i) ? 'winner' : ''}${leftAt(i) ? ' left' : ''}`, dataset: { seat: i } },
@@ -67,12 +70,12 @@ export function showEnd(m) {
     h('div.end-card', { class: cats.length > 6 ? 'wide' : '' },
       h('div.end-head', {},
         h('div.trophy', { 'aria-hidden': 'true', html: TROPHY }),
-        h('h2#end-title', { dataset: { judged: String(!!m.match.verdict) } }, verdictTitle(verdict, n)),
-        h('p.lead', s.wheel ? t('end.leadWheel', { n: s.board.length - s.wheel.cells.length }) : t('end.lead', { n: s.board.length }))),
+        h('h2#end-title', { dataset: { judged: String(!!m.model.match.verdict) } }, verdictTitle(verdict, n)),
+        h('p.lead', first(m.model, 'endLead', s) ?? t('end.lead', { n: s.board.length }))),
       h('div.table-scroll', {}, table),
       h('p.help', t('end.help')),
       h('div.row.end-actions', {},
-        m.you() !== null ? h('button.btn.primary#rematch', { onclick: () => rematch(m) }, t('end.rematch')) : null,
+        m.model.you() !== null ? h('button.btn.primary#rematch', { onclick: () => rematch(m) }, t('end.rematch')) : null,
         h('button.btn.secondary#download-record', { onclick: () => downloadRecord(m) }, t('end.download')),
         h('a.btn.secondary#open-replay', { href: `#/replay/${encodeURIComponent(m.matchId)}` }, t('end.replay')),
         h('button.btn.ghost#view-board', { onclick: close }, t('end.viewBoard')),
@@ -83,9 +86,7 @@ export function showEnd(m) {
   // is shown, the screen is drawn again with it.
   showRatingChanges(dialog.querySelector('.end-card'), m.matchId, n, m.code, (judged) => {
     const key = (v) => (v ? JSON.stringify([v.places, v.winners, v.left]) : '');
-    const same = key(m.match.verdict) === key(judged);
-    m.match.verdict = judged;
-    if (!same && m.render) m.render(); // the seats' winner tag and the status line say it too
+    if (m.model.adoptVerdict(judged)) m.hooks.render(); // the seats' winner tag and the status line say it too
     if (dialog.isConnected && key(verdict) !== key(judged)) showEnd(m);
     else if (dialog.isConnected) dialog.querySelector('#end-title').dataset.judged = 'true';
   });
@@ -120,8 +121,8 @@ export async function downloadRecord(m) {
 
 /** Copy the watch link (with the lobby code for a private match). */
 export async function share(m) {
-  const lobbyCode = m.match && m.match.lobby_code;
-  const q = m.match && m.match.private && (m.code || lobbyCode) ? `?code=${encodeURIComponent(m.code || lobbyCode)}` : '';
+  const lobbyCode = m.model.match && m.model.match.lobby_code;
+  const q = m.model.match && m.model.match.private && (m.code || lobbyCode) ? `?code=${encodeURIComponent(m.code || lobbyCode)}` : '';
   const link = `${location.origin}${location.pathname}#/match/${encodeURIComponent(m.matchId)}${q}`;
   const ok = await copyText(link);
   toast(ok ? t('match.watchCopied') : link, ok ? 'success' : 'info');
@@ -129,7 +130,7 @@ export async function share(m) {
 
 /** The tiles still to be drawn, by type (public information: counts only, never order). */
 export function showRemaining(m) {
-  const s = m.state();
+  const s = m.model.state();
   const close = () => { clear(m.dom.endLayer); m.board.svg.focus(); };
   const entries = Object.entries(s.remaining || {}).filter(([, n]) => n > 0)
     .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }));

@@ -4,14 +4,16 @@
  */
 
 import { cellKey } from '../board.js';
+import { playableCells } from './ui.js';
+import { phaseOf } from '../expansions/index.js';
 
 /** Move the keyboard cursor to the nearest legal cell in direction (dx, dy). */
 export function moveCursor(m, dx, dy) {
-  const cells = [...m.legalCells().keys()].map((k) => k.split(',').map(Number));
+  const cells = [...playableCells(m).keys()].map((k) => k.split(',').map(Number));
   if (!cells.length) return;
   let from = m.ui.cursor ? m.ui.cursor.split(',').map(Number) : null;
   if (!from) {
-    const anchor = m.lastPlaced ? m.lastPlaced.at : [0, 0];
+    const anchor = m.model.lastPlaced ? m.model.lastPlaced.at : [0, 0];
     cells.sort((a, b) => Math.hypot(a[0] - anchor[0], a[1] - anchor[1]) - Math.hypot(b[0] - anchor[0], b[1] - anchor[1]));
     m.ui.cursor = cellKey(...cells[0]);
   } else {
@@ -32,17 +34,18 @@ export function moveCursor(m, dx, dy) {
   from = m.ui.cursor.split(',').map(Number);
   m.ui.hover = m.ui.selected ? m.ui.hover : m.ui.cursor;
   m.board.reveal(from[0], from[1]);
-  m.renderInteraction();
+  m.hooks.renderInteraction();
 }
 
 /** Focus the next (``dir`` = 1) or previous follower target. */
 export function cycleSpot(m, dir) {
-  const s = m.state();
-  const spots = s.phase === 'plague' ? m.plagueItems().map((it) => it.id) : (s.legal_spots || []);
+  const s = m.model.state();
+  const phase = phaseOf(m.model, s.phase);
+  const spots = phase && phase.spots ? phase.spots(m) : (s.legal_spots || []);
   if (!spots.length) return;
   const i = spots.indexOf(m.ui.spotFocus);
   m.ui.spotFocus = spots[(i + dir + spots.length) % spots.length];
-  m.renderInteraction();
+  m.hooks.renderInteraction();
 }
 
 /** The document keydown handler (ignored in inputs, dialogs and with modifier keys). */
@@ -52,46 +55,46 @@ export function onKey(m, e) {
   if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag)) return;
   if (m.dom.endLayer.firstChild) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
-  const s = m.state();
+  const s = m.model.state();
   if (!s) return;
   const key = e.key;
   const onButton = tag === 'BUTTON' || tag === 'A';
   if (key === '+' || key === '=') { m.board.zoomBy(1.25); e.preventDefault(); return; }
   if (key === '-' || key === '_') { m.board.zoomBy(0.8); e.preventDefault(); return; }
   if (key === 'c' || key === 'C') { m.board.centre(); return; }
-  if (!m.myTurn() || m.ui.pending) return;
+  if (!m.model.myTurn() || m.ui.pending) return;
   if (s.phase === 'place_tile') {
-    if (key === 'r' || key === 'R') { m.ui.keyboard = m.ui.keyboard || !!m.ui.cursor; m.rotate(e.shiftKey ? -1 : 1); e.preventDefault(); return; }
+    if (key === 'r' || key === 'R') { m.ui.keyboard = m.ui.keyboard || !!m.ui.cursor; m.hooks.rotate(e.shiftKey ? -1 : 1); e.preventDefault(); return; }
     const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (dirs[key]) {
       m.ui.keyboard = true;
       e.preventDefault();
-      if (m.ui.selected) { m.ui.selected = null; m.renderTray(); }
+      if (m.ui.selected) { m.ui.selected = null; m.hooks.renderTray(); }
       moveCursor(m, ...dirs[key]);
       return;
     }
     if (key === 'Enter' && !onButton) {
       e.preventDefault();
-      if (m.ui.selected) m.confirmPlacement();
+      if (m.ui.selected) m.hooks.confirmPlacement();
       else if (m.ui.cursor) {
         const [x, y] = m.ui.cursor.split(',').map(Number);
-        m.selectCell(x, y);
+        m.hooks.selectCell(x, y);
       } else {
         m.ui.keyboard = true;
         moveCursor(m, 1, 0);
       }
       return;
     }
-    if (key === 'Escape') { m.cancelSelection(); return; }
-  } else if (s.phase === 'deploy' || s.phase === 'plague') {
+    if (key === 'Escape') { m.hooks.cancelSelection(); return; }
+  } else if (s.phase === 'deploy' || phaseOf(m.model, s.phase)) {
     if (['ArrowLeft', 'ArrowUp'].includes(key)) { m.ui.keyboard = true; cycleSpot(m, -1); e.preventDefault(); return; }
     if (['ArrowRight', 'ArrowDown'].includes(key)) { m.ui.keyboard = true; cycleSpot(m, 1); e.preventDefault(); return; }
     if (key === 'Enter' && !onButton) {
       e.preventDefault();
-      if (m.ui.spotFocus) m.pickSpot(m.ui.spotFocus);
+      if (m.ui.spotFocus) m.hooks.pickSpot(m.ui.spotFocus);
       else { m.ui.keyboard = true; cycleSpot(m, 1); }
       return;
     }
-    if ((key === 'n' || key === 'N') && s.phase === 'deploy') { m.pass(); }
+    if ((key === 'n' || key === 'N') && s.phase === 'deploy') { m.hooks.pass(); }
   }
 }

@@ -62,8 +62,8 @@ export function buildLayout(m) {
         // The page's header (and its toggle) is hidden in a match; on a phone the panel has one.
         themeToggle({ id: 'match-theme', className: 'btn small ghost match-theme-toggle' }),
         languageSelect(), // the page's header is hidden in a match; on a phone the panel's switcher (panelLang) stands in
-        h('button.btn.small.ghost#share-match', { type: 'button', onclick: m.share, title: t('match.shareTitle') }, t('match.share')),
-        h('button.btn.small.ghost#keys-help', { type: 'button', onclick: m.showKeys, title: t('match.keysTitle') }, t('match.keys')),
+        h('button.btn.small.ghost#share-match', { type: 'button', onclick: m.hooks.share, title: t('match.shareTitle') }, t('match.share')),
+        h('button.btn.small.ghost#keys-help', { type: 'button', onclick: m.hooks.showKeys, title: t('match.keysTitle') }, t('match.keys')),
         // Step back through what has happened so far (the replay viewer; never past now).
         h('a.btn.small.ghost#rewind-match', { href: `#/replay/${encodeURIComponent(m.matchId)}${m.code ? `?code=${encodeURIComponent(m.code)}` : ''}`,
           title: t('match.rewindTitle') }, t('match.rewind')),
@@ -74,8 +74,8 @@ export function buildLayout(m) {
         h('div.panel-prefs', {}, panelLang, panelTheme), h('h2.visually-hidden', t('match.players')), playersBox, infoBox,
         h('h2.log-title', t('match.log')), logList,
         h('div.panel-links', {},
-          h('button.btn.small.secondary', { type: 'button', onclick: m.share }, t('match.copyWatch')),
-          h('button.btn.small.secondary', { type: 'button', onclick: m.showKeys }, t('match.keysTitle')),
+          h('button.btn.small.secondary', { type: 'button', onclick: m.hooks.share }, t('match.copyWatch')),
+          h('button.btn.small.secondary', { type: 'button', onclick: m.hooks.showKeys }, t('match.keysTitle')),
           h('a.btn.small.ghost', { href: '#/lobbies' }, t('match.backToTables'))))),
     endLayer, announcer);
   if (reopenPanel) {

@@ -1,27 +1,29 @@
 /**
  * The side panel: players (score, followers in supply, connection, whose turn), the score strip
- * for narrow screens, the match info (tiles left, spectators, the pig, the rules) and the log.
+ * for narrow screens, the match info (tiles left, spectators, the active expansions' items such
+ * as the pig, the rules) and the log.
  */
 
 import { verdictOf } from './verdict.js';
 import { h, clear, toast } from '../dom.js';
 import { COLOURS, colourOf, swatch, meepleIcon } from '../pieces.js';
-import { describe, joinTurn, around, MARK } from '../words.js';
-import { segmentLabel, segmentEffect } from '../wheel.js';
-import { rulesSummary } from '../screens/rules.js';
-import { FOLLOWERS, MAX_LOG } from './state.js';
+import { describe, joinTurn } from '../words.js';
+import { rulesSummary } from '../widgets/rules.js';
+import { FOLLOWERS } from './model.js';
+import { MAX_LOG } from './ui.js';
 import { t } from '../i18n.js';
+import { active, collect } from '../expansions/index.js';
 
 /** Players, the score strip and the match info, from the current state. */
 export function renderPlayers(m) {
-  const s = m.state();
-  const n = m.names();
+  const s = m.model.state();
+  const n = m.model.names();
   clear(m.dom.playersBox);
   clear(m.dom.scoreStrip);
-  const verdict = m.isOver() ? verdictOf(m) : null; // a seat that left is never the winner
-  m.match.seats.forEach((seat, i) => {
-    const active = !m.isOver() && s.seat === i;
-    const winner = m.isOver() && !!verdict && verdict.winners.includes(i);
+  const verdict = m.model.isOver() ? verdictOf(m) : null; // a seat that left is never the winner
+  m.model.match.seats.forEach((seat, i) => {
+    const active = !m.model.isOver() && s.seat === i;
+    const winner = m.model.isOver() && !!verdict && verdict.winners.includes(i);
     const supply = (s.supply || [])[i] ?? 0;
     const online = seat.bot || seat.connected;
     const meeples = [];
@@ -29,7 +31,7 @@ export function renderPlayers(m) {
     m.dom.playersBox.appendChild(h('li.player', { class: `${active ? 'active' : ''} ${winner ? 'winner' : ''}`.trim(), dataset: { seat: i, colour: seat.colour } },
       h('span.player-swatch', { html: swatch(seat.colour, 26), title: COLOURS[seat.colour] ? COLOURS[seat.colour].label : '' }),
       h('div.player-main', {},
-        h('div.player-name', {}, h('b.name-cut', { title: n[i] }, n[i]), m.you() === i ? h('span.tag.you', t('match.you')) : null,
+        h('div.player-name', {}, h('b.name-cut', { title: n[i] }, n[i]), m.model.you() === i ? h('span.tag.you', t('match.you')) : null,
           seat.bot ? h('span.tag.bot', t('match.computer')) : null, winner ? h('span.tag.win', t('match.winner')) : null),
         h('div.player-sub', {},
           h('span.conn', { class: online ? 'on' : 'off', title: t(online ? 'match.connected' : 'match.disconnected') }, h('i.dot'), online ? '' : t('match.offline')),
@@ -39,16 +41,14 @@ export function renderPlayers(m) {
     m.dom.scoreStrip.appendChild(h('span.strip-item', { class: active ? 'active' : '' },
       h('span', { html: swatch(seat.colour, 16) }), h('b', String((s.scores || [])[i] ?? 0))));
   });
-  // (No wheel: no pig item; ``append`` would write "null".)
+  // The expansions' items (the pig) after the counts; ``append`` would write "null" for none.
   clear(m.dom.infoBox).append(...[
-    h('button.info-item.info-btn', { type: 'button', onclick: m.showRemaining, title: t('match.tilesLeftTitle') },
+    h('button.info-item.info-btn', { type: 'button', onclick: m.hooks.showRemaining, title: t('match.tilesLeftTitle') },
       h('span.info-num#tiles-left', String(s.tiles_remaining)), h('small', t('match.tilesLeft', { n: s.tiles_remaining }))),
-    h('div.info-item', {}, h('span.info-num#spectators', String(m.match.spectators || 0)),
-      h('small', t('match.watching', { n: m.match.spectators || 0 }))),
-    s.wheel ? h('div.info-item.wheel-info#pig-info', { dataset: { segment: s.wheel.pig }, title: segmentEffect(s.wheel.pig) },
-      h('span.pig-dot', { 'aria-hidden': 'true' }), h('small', {}, ...around(t('match.pigOn', { seg: MARK, effect: segmentEffect(s.wheel.pig) }),
-        h('b', segmentLabel(s.wheel.pig))))) : null,
-    h('div.info-item.rules', {}, h('small', rulesSummary(s.rules, m.presetName)))].filter(Boolean));
+    h('div.info-item', {}, h('span.info-num#spectators', String(m.model.match.spectators || 0)),
+      h('small', t('match.watching', { n: m.model.match.spectators || 0 }))),
+    ...collect(m.model, 'infoItem', m, s),
+    h('div.info-item.rules', {}, h('small', rulesSummary(s.rules, m.ui.presetName)))].filter(Boolean));
 }
 
 /**
@@ -56,31 +56,33 @@ export function renderPlayers(m) {
  * chose; ``defer``: do not draw the log now, the screen's next drawing does).
  */
 export function addLog(m, events, { quiet = false, auto = false, defer = false } = {}) {
-  const lines = describe(events, m.names(), { auto });
-  const wheelNews = [];
+  const lines = describe(events, m.model.names(), { auto });
+  const exts = active(m.model);
+  const news = new Map(); // expansion → the score lines it toasts together (the wheel's, once the pig has landed)
   for (const line of lines) {
-    const top = m.logItems[0];
+    const top = m.ui.logItems[0];
     if (auto && line.kind === 'move') line.computer = true; // marked in the log (match/clock.js)
     if (line.tag === 'deployed' && top && top.tag === 'placed' && top.seat === line.seat) {
       // One line per turn: "Ann placed a tile and deployed a knight in a city".
-      m.logItems[0] = joinTurn(top, line);
+      m.ui.logItems[0] = joinTurn(top, line);
       continue;
     }
-    m.logItems.unshift(line);
-    if (!quiet && line.kind === 'score' && line.wheel) {
-      wheelNews.push(line.text);
+    m.ui.logItems.unshift(line);
+    const owner = line.kind === 'score' ? exts.find((x) => x.claimsScoreLine && x.claimsScoreLine(line)) : null;
+    if (!quiet && owner) {
+      news.set(owner, [...(news.get(owner) || []), line.text]);
     } else if (!quiet && line.kind === 'score' && line.seats && !line.final) {
       // Scoring is news: also a toast for a moment.
       toast(line.text, 'success', 2600);
     }
   }
-  // The wheel's points of one batch in one toast, once the pig has landed.
-  if (wheelNews.length) {
-    const steps = events.filter((e) => e.type === 'PigMoved').reduce((a, e) => a + e.steps, 0);
-    setTimeout(() => { if (m.alive) toast(wheelNews.join(' · '), 'success', 3600); }, steps * 380);
+  // An expansion's points of one batch in one toast, when it says (the wheel's: the pig has landed).
+  for (const [owner, texts] of news) {
+    const delay = owner.scoreToastDelay ? owner.scoreToastDelay(events) : 0;
+    setTimeout(() => { if (m.alive) toast(texts.join(' · '), 'success', 3600); }, delay);
   }
-  m.logItems = m.logItems.slice(0, MAX_LOG);
-  m.logDirty = true;
+  m.ui.logItems = m.ui.logItems.slice(0, MAX_LOG);
+  m.ui.logDirty = true;
   if (!defer) renderLog(m);
 }
 
@@ -91,10 +93,10 @@ export function addLog(m, events, { quiet = false, auto = false, defer = false }
  * unknown (a line from before the first placement, a tile no longer in the log).
  */
 export function moveOfLine(m, index) {
-  const s = m.state() || {};
+  const s = m.model.state() || {};
   const board = s.board || [];
   if (typeof s.turn !== 'number') return null;
-  const older = m.logItems.slice(index).find((l) => l.tag === 'placed' || l.tag === 'turn');
+  const older = m.ui.logItems.slice(index).find((l) => l.tag === 'placed' || l.tag === 'turn');
   if (!older || !older.cells || !older.cells.length) return null;
   const [x, y] = older.cells[0];
   const at = board.findIndex((b) => b.at[0] === x && b.at[1] === y);
@@ -112,10 +114,10 @@ export function replayHref(m, n) {
 
 /** Draw the log, newest first. */
 export function renderLog(m) {
-  m.logDirty = false;
+  m.ui.logDirty = false;
   clear(m.dom.logList);
-  const cols = m.colours();
-  for (const [index, line] of m.logItems.entries()) {
+  const cols = m.model.colours();
+  for (const [index, line] of m.ui.logItems.entries()) {
     const move = moveOfLine(m, index);
     const cells = line.cells && line.cells.length ? line.cells : null;
     // A line that happened somewhere on the board shows it there when clicked.

@@ -14,11 +14,11 @@ import { joinNames } from '../words.js';
  * the server judges who left, so the screen never crowns a player it then ranks last).
  */
 export function verdictOf(m) {
-  const s = m.state();
+  const s = m.model.state();
   if (!s) return null;
-  if (m.match.verdict) return m.match.verdict;
-  const c = m.match.clock;
-  const suspect = (m.ui && m.ui.computerPlayed) || (c && ((c.auto || []).some(Boolean) || c.ended_early
+  if (m.model.match.verdict) return m.model.match.verdict;
+  const c = m.model.match.clock;
+  const suspect = m.model.computerPlayed || (c && ((c.auto || []).some(Boolean) || c.ended_early
     || Object.keys(c.away || {}).length));
   if (suspect) return null;
   const winners = s.winners || [];

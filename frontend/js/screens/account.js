@@ -9,7 +9,7 @@ import * as session from '../session.js';
 import { h, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { turnAlertsPanel } from '../widgets/turnAlerts.js';
-import { lengthLimit } from '../limit.js';
+import { lengthLimit } from '../widgets/limit.js';
 
 function field(id, label, attrs) {
   const input = h(`input#${id}`, { name: id, ...attrs });

@@ -1,104 +1,18 @@
 /**
  * Create a table: a preset (Standard, First edition, With the River, …: whatever
  * GET /api/presets offers) or individual options, 2–5 seats, public or private.
- * ``rulesEditor`` is shared with the waiting room, where the host can change the options.
+ * The rules editor and the seat picker are widgets (``../widgets/``), shared with the waiting room.
  */
 
 import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, clear } from '../dom.js';
-import { PRESET_KEYS, presetInfo, presetTitle, matchingPreset, atZeroText } from './rules.js';
-import { timeControlPicker, timeoutPolicyPicker } from './timecontrol.js';
+import { atZeroText } from '../widgets/rules.js';
+import { timeControlPicker, timeoutPolicyPicker } from '../widgets/timecontrol.js';
+import { loadPresets, rulesEditor } from '../widgets/rulesEditor.js';
+import { seatPicker } from '../widgets/seatPicker.js';
 import { t, lang, LANGS } from '../i18n.js';
-import { lengthLimit } from '../limit.js';
-
-let presetCache = null;
-export async function loadPresets() {
-  if (!presetCache) {
-    presetCache = api.presets().then((d) => d.presets || {}).catch((err) => {
-      presetCache = null;
-      throw err;
-    });
-  }
-  return presetCache;
-}
-
-/**
- * A rules editor: preset cards plus the individual options. ``value``: {preset, rules};
- * ``onChange({preset, rules})`` whenever the choice changes. Returns {node, set(value)}.
- */
-export function rulesEditor(presets, value, onChange, { disabled = false } = {}) {
-  let current = { preset: value.preset || null, rules: { ...value.rules } };
-  const node = h('div.rules-editor');
-  const cards = h('div.preset-cards', { role: 'radiogroup', 'aria-label': t('create.presetAria') });
-  const opts = h('fieldset.options', {}, h('legend', t('create.options')));
-  node.append(cards, opts);
-
-  const order = PRESET_KEYS;
-  const keys = Object.keys(presets).sort((a, b) => (order.indexOf(a) + 99) % 99 - (order.indexOf(b) + 99) % 99);
-
-  function emit() {
-    current.preset = matchingPreset(current.rules, presets);
-    render();
-    onChange({ ...current, rules: { ...current.rules } });
-  }
-
-  function render() {
-    clear(cards);
-    for (const key of keys) {
-      const checked = current.preset === key;
-      cards.appendChild(h('button.preset-card', {
-        type: 'button', role: 'radio', 'aria-checked': checked ? 'true' : 'false', disabled,
-        dataset: { preset: key }, class: checked ? 'checked' : '',
-        onclick: () => {
-          current = { preset: key, rules: { ...presets[key] } };
-          emit();
-        },
-      }, h('b', presetTitle(key)), h('small', (presetInfo(key) && presetInfo(key).text) || '')));
-    }
-    cards.appendChild(h('div.preset-card.custom', { class: current.preset ? '' : 'checked', 'aria-hidden': 'true' },
-      h('b', t('create.custom')), h('small', current.preset ? t('create.customChange') : t('create.customMix'))));
-    const r = current.rules;
-    clear(opts).appendChild(h('legend', t('create.options')));
-    opts.append(
-      h('label.check', {}, h('input', { type: 'checkbox', name: 'river', checked: !!r.river, disabled: disabled || r.tileset === 'wheel_of_fortune',
-        onchange: (e) => { current.rules.river = e.target.checked; emit(); } }),
-      h('span', {}, h('b', t('create.river')), h('small', ` — ${t('create.riverHelp')}`))),
-      h('label.check', {}, h('input', { type: 'checkbox', name: 'small_city_two_points', checked: !!r.small_city_two_points, disabled,
-        onchange: (e) => { current.rules.small_city_two_points = e.target.checked; emit(); } }),
-      h('span', {}, h('b', t('create.smallCities')), h('small', ` — ${t('create.smallCitiesHelp')}`))),
-      h('div.radio-row', { role: 'radiogroup', 'aria-label': t('create.farmScoring') },
-        h('span.opt-label', t('create.farms')),
-        ...[['modern', t('create.farmsModern')], ['original', t('create.farmsOriginal')]].map(([v, label]) =>
-          h('label.radio', {}, h('input', { type: 'radio', name: `farm_scoring_${uid}`, value: v, checked: r.farm_scoring === v, disabled,
-            onchange: () => { current.rules.farm_scoring = v; emit(); } }), h('span', label)))),
-    );
-  }
-  const uid = Math.random().toString(36).slice(2, 7);
-  render();
-  return {
-    node,
-    set(v) {
-      current = { preset: v.preset || matchingPreset(v.rules, presets), rules: { ...v.rules } };
-      render();
-    },
-    get: () => ({ ...current }),
-  };
-}
-
-export function seatPicker(value, onChange, { min = 2, disabled = false } = {}) {
-  const node = h('div.segmented', { role: 'radiogroup', 'aria-label': t('create.seats') });
-  const render = (v) => {
-    clear(node);
-    for (let n = 2; n <= 5; n += 1) {
-      node.appendChild(h('button.seg', { type: 'button', role: 'radio', 'aria-checked': v === n ? 'true' : 'false',
-        class: v === n ? 'checked' : '', disabled: disabled || n < min, dataset: { seats: n },
-        onclick: () => { render(n); onChange(n); } }, String(n)));
-    }
-  };
-  render(value);
-  return { node, set: render };
-}
+import { lengthLimit } from '../widgets/limit.js';
 
 export function mount(root, ctx) {
   const who = session.player();

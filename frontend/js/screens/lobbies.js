@@ -5,12 +5,12 @@
  * strangers, and the queue of who waits in which pool.
  */
 
-import { ratedTag } from '../ratings.js';
+import { ratedTag } from '../widgets/ratings.js';
 import * as api from '../api.js';
 import { t as tr } from '../i18n.js';
 import { tableName } from '../tableName.js';
 import { h, clear, toast, onVisibility } from '../dom.js';
-import { rulesSummary, timeLabel } from './rules.js';
+import { rulesSummary, timeLabel } from '../widgets/rules.js';
 import { myMatchesPanel } from './myMatches.js';
 import { playNowPanel } from './playNow.js';
 import { tableFilters } from '../widgets/tableFilters.js';

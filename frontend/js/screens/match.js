@@ -12,21 +12,28 @@
  * "no follower". Keyboard: arrows choose, R rotates, Enter places/confirms, N = no follower,
  * Esc cancels, + / − zoom, C centres.
  *
- * This module only wires the parts together; they live in ``../match/``:
- * ``state.js`` (the model), ``sync.js`` (snapshot, events, version), ``connection.js`` (socket,
- * banner), ``layout.js`` (the skeleton), ``render.js`` (board and status), ``panel.js`` (players,
- * info, log), ``tray.js``, ``play.js`` (choosing and sending actions), ``dialogs.js`` (end
- * screen and other dialogs), ``keyboard.js``. They call each other through the hooks set here
- * (``m.render()``, ``m.rotate(1)``…), so none of them imports another's module but ``state.js``.
+ * This module only wires the parts together; they live in ``../match/``: ``model.js`` (what
+ * the server said: the only writer of the match, its version and clock), ``ui.js`` (the
+ * person's half-made choices and what waits to be drawn), ``sync.js`` (feeds the model:
+ * snapshot, events, version), ``connection.js`` (socket, banner), ``layout.js`` (the skeleton),
+ * ``render.js`` (board and status), ``panel.js`` (players, info, log), ``tray.js``, ``play.js``
+ * (choosing and sending actions), ``dialogs.js`` (end screen and other dialogs),
+ * ``keyboard.js``, ``clock.js``, ``attention.js``. What an expansion adds they ask
+ * ``../expansions/`` for. The parts receive one screen object ``m``: ``{matchId, code, model,
+ * ui, hooks, dom, board, socket, chat, alive, go}``; they read ``m.model``, write ``m.ui`` and
+ * call each other only through ``m.hooks`` (made and frozen here), so none of them imports
+ * another's module but ``model.js`` and ``ui.js``.
  */
 
 import * as api from '../api.js';
 import { clear, toastArea } from '../dom.js';
 import { Board } from '../board.js';
-import { matchingPreset } from './rules.js';
-import { loadPresets } from './create.js';
-import { errorPanel } from '../errorPanel.js';
-import { MatchModel } from '../match/state.js';
+import { matchingPreset } from '../widgets/rules.js';
+import { loadPresets } from '../widgets/rulesEditor.js';
+import { errorPanel } from '../widgets/errorPanel.js';
+import { MatchModel } from '../match/model.js';
+import { newUiState } from '../match/ui.js';
+import { collect } from '../expansions/index.js';
 import { buildLayout } from '../match/layout.js';
 import { render, renderInteraction, celebrate } from '../match/render.js';
 import { renderPlayers, addLog, renderLog } from '../match/panel.js';
@@ -37,20 +44,15 @@ import { connect, stopBanner } from '../match/connection.js';
 import { showEnd, showRemaining, showKeys, share } from '../match/dialogs.js';
 import { onKey } from '../match/keyboard.js';
 import { attend, watchTurn, resetAttention } from '../match/attention.js';
-import { chatBox } from '../chat.js';
-import { isMissing, isRefused, missingPanel, refusedPanel } from '../missing.js';
+import { chatBox } from '../widgets/chat.js';
+import { isMissing, isRefused, missingPanel, refusedPanel } from '../widgets/missing.js';
 import { codeFor, known, remember, showInAddress } from '../inviteCodes.js';
 import * as session from '../session.js';
 import { decoratePlayers, tick } from '../match/clock.js';
 
-export function mount(root, ctx) {
-  const m = new MatchModel(ctx.id, ctx.query.get('code') || known(ctx.id) || undefined);
-  m.go = ctx.go;
-  m.socket = null;
-  m.board = null;
-  m.conn = { bannerTimer: null, wasDown: false };
-  // The hooks the parts call each other through.
-  Object.assign(m, {
+/** The hooks the parts call each other through (``m.hooks``), bound to screen ``m``. */
+function makeHooks(m) {
+  return Object.freeze({
     render: () => render(m),
     renderInteraction: () => renderInteraction(m),
     renderPlayers: () => { renderPlayers(m); decoratePlayers(m); tick(m); },
@@ -75,15 +77,79 @@ export function mount(root, ctx) {
     attend: (events) => attend(m, events),
     watchTurn: () => watchTurn(m),
   });
+}
+
+/**
+ * Load the match over REST (readable errors, fast first paint), then the chat, the socket and
+ * the log's history; an error replaces the screen with a panel that says what happened.
+ */
+async function openMatch(m, root, ctx) {
+  try {
+    const data = await api.getMatch(m.matchId, m.code);
+    if (!m.alive) return;
+    if (data.private) {
+      // The address carries the invite code, so the link a player copies works for others.
+      m.code = codeFor(m.matchId, m.code, data) || undefined;
+      remember(m.matchId, m.code);
+      showInAddress(ctx.query, m.code);
+    }
+    loadPresets().then((presets) => {
+      m.ui.presetName = matchingPreset(data.state.rules, presets);
+      if (m.alive && m.model.match) m.hooks.renderPlayers();
+    }).catch(() => {});
+    applySnapshot(m, data.version, data);
+    m.board.fit(false);
+    // The chat: players' (or spectators') messages; chat frames never reach the game's handler.
+    m.chat = chatBox({
+      scope: 'match', key: m.matchId, code: m.code, me: () => (session.player() || {}).id || null,
+      role: () => (m.model.you() === null ? 'spectators' : 'players'), canWrite: () => !!session.token(),
+      isHost: () => false, send: (frame) => !!m.socket && m.socket.send(frame),
+    });
+    const side = m.dom.section.querySelector('#side-panel');
+    // Below the log: the log takes the room the chat leaves (polish.css), never pushed out of sight.
+    side.insertBefore(m.chat.node, side.querySelector('.panel-links'));
+    m.chat.load();
+    connect(m, (msg) => {
+      if (m.chat.handle(msg)) return;
+      const wasOver = m.model.isOver();
+      onMessage(m, msg);
+      // Players read the spectators' chat once the match is over.
+      if (!wasOver && m.model.isOver() && m.model.you() !== null) setTimeout(() => m.alive && m.chat.load(), 300);
+    });
+    loadHistory(m);
+  } catch (err) {
+    if (!m.alive) return;
+    clear(root).appendChild(isRefused(err) ? refusedPanel('match') : isMissing(err) ? missingPanel('match', ctx.id)
+      : errorPanel(err, () => ctx.go(location.hash)));
+    document.body.classList.remove('in-match');
+  }
+}
+
+export function mount(root, ctx) {
+  const m = {
+    matchId: ctx.id,
+    code: ctx.query.get('code') || known(ctx.id) || undefined,
+    model: new MatchModel(),
+    ui: newUiState(),
+    hooks: null,
+    dom: null,
+    board: null,
+    socket: null,
+    chat: null,
+    conn: { bannerTimer: null, wasDown: false },
+    alive: true,
+    go: ctx.go,
+  };
+  m.hooks = makeHooks(m);
 
   m.dom = buildLayout(m);
   root.appendChild(m.dom.section);
   document.body.classList.add('in-match');
   m.board = new Board(m.dom.boardHost, {
-    onCellClick: (x, y) => m.selectCell(x, y),
-    onCellHover: (x, y) => m.hoverCell(x, y),
-    onSpotClick: (spot) => m.pickSpot(spot),
-    onPreviewClick: () => m.rotate(1),
+    onCellClick: (x, y) => m.hooks.selectCell(x, y),
+    onCellHover: (x, y) => m.hooks.hoverCell(x, y),
+    onSpotClick: (spot) => m.hooks.pickSpot(spot),
+    onPreviewClick: () => m.hooks.rotate(1),
   });
   // Toasts at the foot of the board: clear of the header, the zoom buttons and the tray.
   const toastsBack = toastArea(m.dom.boardHost);
@@ -91,56 +157,13 @@ export function mount(root, ctx) {
   const keydown = (e) => onKey(m, e);
   document.addEventListener('keydown', keydown);
 
-  // The Plague countdown ticks in the tray (no re-render: just its text).
+  // The clocks tick, and whatever an expansion counts down (the Plague's decision).
   const ticker = setInterval(() => {
     tick(m); // the clocks and the leave countdowns (match/clock.js)
-    if (!m.ui.plagueDeadline) return;
-    for (const node of m.dom.tray.querySelectorAll('.plague-countdown')) {
-      node.textContent = m.countdownText(!!m.myTurn());
-    }
+    if (m.model.match) collect(m.model, 'tick', m);
   }, 500);
 
-  (async () => {
-    try {
-      const data = await api.getMatch(m.matchId, m.code);
-      if (!m.alive) return;
-      if (data.private) {
-        // The address carries the invite code, so the link a player copies works for others.
-        m.code = codeFor(m.matchId, m.code, data) || undefined;
-        remember(m.matchId, m.code);
-        showInAddress(ctx.query, m.code);
-      }
-      loadPresets().then((presets) => {
-        m.presetName = matchingPreset(data.state.rules, presets);
-        if (m.alive && m.match) m.renderPlayers();
-      }).catch(() => {});
-      applySnapshot(m, data.version, data);
-      m.board.fit(false);
-      // The chat: players' (or spectators') messages; chat frames never reach the game's handler.
-      m.chat = chatBox({
-        scope: 'match', key: m.matchId, code: m.code, me: () => (session.player() || {}).id || null,
-        role: () => (m.you() === null ? 'spectators' : 'players'), canWrite: () => !!session.token(),
-        isHost: () => false, send: (frame) => !!m.socket && m.socket.send(frame),
-      });
-      const side = m.dom.section.querySelector('#side-panel');
-      // Below the log: the log takes the room the chat leaves (polish.css), never pushed out of sight.
-      side.insertBefore(m.chat.node, side.querySelector('.panel-links'));
-      m.chat.load();
-      connect(m, (msg) => {
-        if (m.chat.handle(msg)) return;
-        const wasOver = m.isOver();
-        onMessage(m, msg);
-        // Players read the spectators' chat once the match is over.
-        if (!wasOver && m.isOver() && m.you() !== null) setTimeout(() => m.alive && m.chat.load(), 300);
-      });
-      loadHistory(m);
-    } catch (err) {
-      if (!m.alive) return;
-      clear(root).appendChild(isRefused(err) ? refusedPanel('match') : isMissing(err) ? missingPanel('match', ctx.id)
-        : errorPanel(err, () => ctx.go(location.hash)));
-      document.body.classList.remove('in-match');
-    }
-  })();
+  openMatch(m, root, ctx);
 
   return () => {
     m.alive = false;

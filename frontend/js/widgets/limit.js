@@ -7,8 +7,8 @@
  * own value is never cut further than the browser cuts it.
  */
 
-import { h } from './dom.js';
-import { t } from './i18n.js';
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
 
 /** Characters from the limit at which the counter appears. */
 const NEAR = 6;

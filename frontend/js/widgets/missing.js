@@ -4,10 +4,10 @@
  * instead of a "Try again" that cannot help.
  */
 
-import * as api from './api.js';
-import { h } from './dom.js';
-import { t } from './i18n.js';
-import { tableName } from './tableName.js';
+import * as api from '../api.js';
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { tableName } from '../tableName.js';
 
 /** Whether ``err`` means a private match refused this reader (a link without its code). */
 export function isRefused(err) {

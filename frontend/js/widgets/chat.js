@@ -9,11 +9,11 @@
  * marked as such (players get them only once the match is over: the server sees to that).
  */
 
-import * as api from './api.js';
-import { h, clear } from './dom.js';
-import { t, errorText } from './i18n.js';
-import { swatch } from './pieces.js';
-import { play } from './sound.js';
+import * as api from '../api.js';
+import { h, clear } from '../dom.js';
+import { t, errorText } from '../i18n.js';
+import { swatch } from '../pieces.js';
+import { play } from '../sound.js';
 
 export const QUICK = ['hello', 'good_luck', 'well_played', 'thinking', 'oops', 'thanks', 'good_game', 'bye'];
 /** The quick messages a match's panel shows before its "…" button opens the others. */

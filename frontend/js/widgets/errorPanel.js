@@ -4,9 +4,9 @@
  * Its own module so screens need not import the router (``main.js`` imports the screens).
  */
 
-import * as api from './api.js';
-import { h } from './dom.js';
-import { t } from './i18n.js';
+import * as api from '../api.js';
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
 
 /** A panel explaining ``err`` in words, with "Try again" (calls ``retry``) and a way back. */
 export function errorPanel(err, retry) {

@@ -3,9 +3,9 @@
  * end screen, and players' ratings beside their names on seats and lobby cards.
  */
 
-import * as api from './api.js';
-import { h } from './dom.js';
-import { t } from './i18n.js';
+import * as api from '../api.js';
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
 
 /**
  * Add the rating changes of match ``matchId`` to the end screen's ``card`` when it was rated,

@@ -1,0 +1,65 @@
+/**
+ * The expansions the match screen knows, by the id the server's view names them with
+ * (``model.expansions()``: ``"river"``, ``"wheel_of_fortune"``). The screen asks this registry
+ * what to draw for the active ones; it never tests for an expansion itself.
+ *
+ * An expansion is a plain object; every hook is optional (``m``: the match screen — ``model``,
+ * ``ui``, ``dom``, ``board``, ``hooks``; ``s``: the model's ``state()``):
+ *
+ * - ``id``; ``deltaMerges``: view keys a live delta sends in part (merged, not replaced).
+ * - ``phases``: ``{name: {status(m), tray(m, mine) → bool, interaction(m), spots(m) → ids,
+ *   pick(m, id) → action | null}}`` for the engine phases the expansion adds.
+ * - Board: ``drawBoard(m, s)`` after the tiles; ``focusCells(s)``: cells framed with a placed
+ *   tile's follower targets; ``ownsSpot(spot)``, ``spotWhere(spot)``: follower spots off the tile.
+ * - Panel and tray: ``infoItem(m, s)`` → node; ``trayNote(s)`` → node beside the drawn tile;
+ *   ``deployHint``: the catalogue key of the deploy hint when an owned spot is free.
+ * - Turn and time: ``onTurn(m, s)`` when a new turn or phase begins; ``onDrawn(m, events)`` for
+ *   the live events about to be drawn; ``tick(m)`` twice a second.
+ * - Scores: ``scoreFloat(m, events, e)`` → ``{what, delay, anchor, point()}`` for a
+ *   ``PointsScored`` of its own; ``claimsScoreLine(line)`` and ``scoreToastDelay(events)`` for
+ *   the log's toasts; ``endCategories``, ``categoryLabel(k)``, ``endLead(s)`` for the end screen.
+ *
+ * A new expansion: one module beside this one, added to ``REGISTRY``.
+ */
+
+import river from './river.js';
+import wheelOfFortune from './wheelOfFortune.js';
+
+const REGISTRY = new Map([river, wheelOfFortune].map((x) => [x.id, x]));
+
+/** The registered expansions active in ``model``'s match, in the view's order. */
+export function active(model) {
+  return model.expansions().map((id) => REGISTRY.get(id)).filter(Boolean);
+}
+
+/** The non-null results of hook ``name`` of every active expansion, called with ``args``. */
+export function collect(model, name, ...args) {
+  const out = [];
+  for (const x of active(model)) {
+    if (typeof x[name] !== 'function') continue;
+    const value = x[name](...args);
+    if (value !== null && value !== undefined) out.push(value);
+  }
+  return out;
+}
+
+/** The first non-null result of hook ``name`` among the active expansions (else null). */
+export function first(model, name, ...args) {
+  return collect(model, name, ...args)[0] ?? null;
+}
+
+/** The active expansion's handlers of engine phase ``phase`` (null: a base game phase). */
+export function phaseOf(model, phase) {
+  for (const x of active(model)) if (x.phases && x.phases[phase]) return x.phases[phase];
+  return null;
+}
+
+/** The active expansion that owns follower spot ``spot`` (one off the tile), or null. */
+export function spotOwner(model, spot) {
+  return active(model).find((x) => x.ownsSpot && x.ownsSpot(spot)) || null;
+}
+
+/** Every registered expansion's ``deltaMerges`` (a key no active expansion sends never comes). */
+export function deltaMerges() {
+  return new Set([...REGISTRY.values()].flatMap((x) => x.deltaMerges || []));
+}

@@ -1,0 +1,6 @@
+/**
+ * The River: its tiles come first and are drawn by ``tiles.js`` like any other; the match screen
+ * needs nothing more of its own (no panel, no phase, no score of its own).
+ */
+
+export default { id: 'river' };

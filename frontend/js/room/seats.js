@@ -1,0 +1,111 @@
+/**
+ * The waiting room's players panel: the seats (names, tags, connection, the host's computer
+ * levels, add/remove buttons), the colour picker, "take a seat" and the start button.
+ */
+
+import * as api from '../api.js';
+import { h } from '../dom.js';
+import { COLOURS, COLOUR_ORDER, swatch } from '../pieces.js';
+import { decorateSeats } from '../widgets/ratings.js';
+import { t } from '../i18n.js';
+
+function emptySeat(room, i) {
+  return h('li.seat.empty', { dataset: { seat: i } },
+    h('span.seat-swatch.empty', { html: '' }),
+    h('div.seat-main', {}, h('b', t('room.openSeat')), h('small', t('room.waitingPlayer'))),
+    room.hostCanEdit()
+      ? h('button.btn.small.secondary.add-bot', { onclick: () => room.act(() => api.addBot(room.code)) }, t('room.addBot'))
+      : null);
+}
+
+/** The host's button that removes a computer or a person from seat ``s``. */
+function removeButton(room, s) {
+  if (s.bot) {
+    return h('button.btn.small.ghost.remove-bot', { onclick: () => room.act(() => api.removeBot(room.code, s.seat)),
+      'aria-label': t('room.removeBotAria', { name: s.name }) }, t('room.remove'));
+  }
+  const kick = () => { if (window.confirm(t('room.kickConfirm', { name: s.name }))) room.act(() => api.kick(room.code, s.seat)); };
+  return h('button.btn.small.ghost.kick', { onclick: kick, 'aria-label': t('room.kickAria', { name: s.name }) }, t('room.remove'));
+}
+
+function seatRow(room, i) {
+  const { lobby, me } = room;
+  const s = lobby.seats.find((x) => x.seat === i);
+  if (!s || !(s.player || s.bot)) return emptySeat(room, i);
+  const mine = me && s.player === me.id;
+  const host = s.player && s.player === lobby.host;
+  const online = s.bot || s.connected;
+  return h('li.seat', { dataset: { seat: i, colour: s.colour }, class: mine ? 'mine' : '' },
+    h('span.seat-swatch', { html: swatch(s.colour, 30), title: COLOURS[s.colour] ? t(`colour.${s.colour}`) : s.colour }),
+    h('div.seat-main', {},
+      h('b.seat-name.name-cut', { title: s.name || '' }, s.name || (s.bot ? t('room.computer') : t('room.player'))),
+      h('small', {},
+        mine ? h('span.tag.you', t('room.you')) : null,
+        host ? h('span.tag.host', t('room.host')) : null,
+        s.bot ? h('span.tag.bot', t('room.computer')) : null,
+        s.bot && !room.hostCanEdit() ? h('span.tag.level', t(`bot.level.${s.level || 'normal'}`)) : null,
+        h('span.conn', { class: online ? 'on' : 'off', title: online ? t('room.connected') : t('room.notConnected') },
+          h('i.dot'), s.bot ? t('room.ready') : online ? t('room.online') : t('room.offline')))),
+    room.hostCanEdit() ? levelSelect(room, s) : null,
+    room.hostCanEdit() && !mine ? removeButton(room, s) : null);
+}
+
+/**
+ * The computer's level for a seat (host only): how a bot plays, or who stands in for a person
+ * who leaves the match (Normal unless chosen).
+ */
+function levelSelect(room, s) {
+  const label = s.bot ? t('bot.level.label', { name: s.name }) : t('bot.standin.label', { name: s.name });
+  return h('label.bot-level', { title: label },
+    h('span', s.bot ? t('bot.level') : t('bot.standin')),
+    h('select.level-select', {
+      'aria-label': label,
+      onchange: (e) => room.act(() => api.setSeatLevel(room.code, s.seat, e.target.value)),
+    }, ['easy', 'normal', 'strong'].map((lv) => h('option', { value: lv, selected: (s.level || 'normal') === lv }, t(`bot.level.${lv}`)))));
+}
+
+function colourPicker(room) {
+  const seat = room.mySeat();
+  if (!seat) return null;
+  const taken = new Set(room.lobby.seats.filter((s) => (s.player || s.bot) && s !== seat).map((s) => s.colour));
+  return h('div.colour-picker', { role: 'radiogroup', 'aria-label': t('room.yourColour') },
+    h('span.label', t('room.yourColour')),
+    COLOUR_ORDER.map((c) => h('button.colour-btn', {
+      type: 'button', role: 'radio', 'aria-checked': seat.colour === c ? 'true' : 'false',
+      'aria-label': taken.has(c) ? t('room.colourTaken', { colour: t(`colour.${c}`) }) : t(`colour.${c}`), title: t(`colour.${c}`),
+      disabled: taken.has(c), class: seat.colour === c ? 'checked' : '', dataset: { colour: c },
+      html: swatch(c, 30),
+      onclick: () => room.act(() => api.pickColour(room.code, c)),
+    })));
+}
+
+/** The host's start button, or what the others wait for. */
+function startRow(room) {
+  const filled = room.filled();
+  if (!room.isHost()) {
+    return h('p.waiting-note', {}, h('span.spinner.small'), room.mySeat() ? t('room.waitingHost') : t('room.watchingTable'));
+  }
+  return h('button.btn.primary.big#start-match', { disabled: filled < 2, onclick: async (e) => {
+    e.target.disabled = true;
+    const res = await room.act(() => api.startMatch(room.code));
+    if (res && res.match_id) {
+      room.lobby.match_id = res.match_id;
+      room.lobby.status = 'started';
+      room.hooks.moveToMatch();
+    } else e.target.disabled = false;
+  } }, filled < 2 ? t('room.needTwo') : t('room.start', { n: filled }));
+}
+
+/** The players panel: seats, my colour, "take a seat", start. */
+export function seatsPanel(room) {
+  const { lobby } = room;
+  const filled = room.filled();
+  const seats = h('ol.seats#seats');
+  for (let i = 0; i < lobby.max_seats; i += 1) seats.appendChild(seatRow(room, i));
+  decorateSeats(seats, lobby);
+  const joinBtn = !room.mySeat() && lobby.status === 'open' && filled < lobby.max_seats
+    ? h('button.btn.primary#take-seat', { onclick: () => room.act(() => api.joinLobby(room.code), t('room.tookSeat')) }, t('room.takeSeat'))
+    : null;
+  return h('div.panel.seats-panel', {}, h('h2', t('room.players', { n: filled, max: lobby.max_seats })), seats,
+    colourPicker(room), joinBtn, h('div.start-row', {}, startRow(room)));
+}
