@@ -258,7 +258,9 @@ async def history(
                 code.encode(), row.lobby_code.encode()
             )
             if row.private and not seated and not has_code:
-                raise Forbidden("this match is private: open it with its invite code")
+                raise Forbidden(
+                    "this match is private: open it with its invite code", reason="match_private"
+                )
             lobby_code, hide_spectators = row.lobby_code, seated and row.status != "finished"
         query = select(chat_messages).where(
             chat_messages.c.scope == scope, chat_messages.c.key == key
