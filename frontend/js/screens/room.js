@@ -237,7 +237,7 @@ export function mount(root, ctx) {
       onMessage: (msg) => {
         if (chat.handle(msg)) return;
         if (msg.t === 'lobby') update(msg.d);
-        else if (msg.t === 'error' && msg.d) toast(errorText(msg.d.code, msg.d.message), 'error');
+        else if (msg.t === 'error' && msg.d) toast(errorText(msg.d.code, msg.d.message, msg.d.reason, msg.d.params), 'error');
       },
       onStatus: ({ state }) => {
         clearTimeout(pollTimer);
