@@ -50,4 +50,12 @@ export default {
   'error.reason.record_unfinished': 'Die Aufzeichnung endet vor dem Spiel (Zug {move}, Karte {tile}).',
   'error.reason.record_scores_differ': 'Die nachgespielten Punkte weichen vom Ergebnis der Aufzeichnung ab.',
   'error.reason.record_winners_differ': 'Die nachgespielten Sieger weichen vom Ergebnis der Aufzeichnung ab.',
+  'error.reason.no_clock': 'Diese Partie hat keine Uhr.',
+  'error.reason.match_over': 'Die Partie ist vorbei.',
+  'error.reason.seat_yours_already': 'Dein Platz gehört schon dir.',
+  'error.reason.seat_handed_over': 'Der Computer hält diesen Platz endgültig (die Zeitregel des Tisches).',
+  'error.reason.untimed': 'Eine Partie ohne Zeit hat keine Uhr zum Umstellen.',
+  'error.reason.correspondence_from_start': 'Diese Partie wird von Anfang an als Fernpartie gespielt.',
+  'error.reason.already_seeking': 'Du suchst schon eine Partie: Brich diese Suche zuerst ab.',
+  'error.reason.already_paired': 'Deine Suche hat schon eine Partie gefunden.',
 };

@@ -54,4 +54,12 @@ export default {
   'error.reason.record_unfinished': 'The record ends before the game does (move {move}, tile {tile}).',
   'error.reason.record_scores_differ': 'The replayed scores differ from the record’s result.',
   'error.reason.record_winners_differ': 'The replayed winners differ from the record’s result.',
+  'error.reason.no_clock': 'This match has no clock.',
+  'error.reason.match_over': 'The match is over.',
+  'error.reason.seat_yours_already': 'Your seat is yours already.',
+  'error.reason.seat_handed_over': 'The computer holds this seat for good (the table’s time-out rule).',
+  'error.reason.untimed': 'An untimed match has no clock to switch.',
+  'error.reason.correspondence_from_start': 'This match is played by correspondence from the start.',
+  'error.reason.already_seeking': 'You are already looking for a match: cancel that search first.',
+  'error.reason.already_paired': 'Your search has already found a match.',
 };

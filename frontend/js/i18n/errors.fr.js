@@ -50,4 +50,12 @@ export default {
   'error.reason.record_unfinished': 'L’enregistrement s’arrête avant la fin de la partie (coup {move}, tuile {tile}).',
   'error.reason.record_scores_differ': 'Les scores rejoués diffèrent du résultat de l’enregistrement.',
   'error.reason.record_winners_differ': 'Les vainqueurs rejoués diffèrent du résultat de l’enregistrement.',
+  'error.reason.no_clock': 'Cette partie n’a pas d’horloge.',
+  'error.reason.match_over': 'La partie est terminée.',
+  'error.reason.seat_yours_already': 'Votre place est déjà à vous.',
+  'error.reason.seat_handed_over': 'L’ordinateur tient cette place pour de bon (la règle de temps de la table).',
+  'error.reason.untimed': 'Une partie sans temps n’a pas d’horloge à changer.',
+  'error.reason.correspondence_from_start': 'Cette partie se joue par correspondance depuis le début.',
+  'error.reason.already_seeking': 'Vous cherchez déjà une partie : annulez d’abord cette recherche.',
+  'error.reason.already_paired': 'Votre recherche a déjà trouvé une partie.',
 };
