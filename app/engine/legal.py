@@ -111,11 +111,11 @@ def checked_owner(state: GameState, action: Action) -> Expansion | None:
     and the expansions' placement rules) and follower (:class:`IllegalFollower`, §3.2d) checks.
     """
     if state.phase == GAME_OVER:
-        raise GameOver("the game is over")
+        raise GameOver("the game is over", reason="game_over")
     if not isinstance(action, PlaceTile | PlaceFollower | Pass | ExpansionAction):
         raise InvalidAction("not an action")
     if state.phase == PAUSED:
-        raise WrongPhase("the record's known tiles are used up")
+        raise WrongPhase("the record's known tiles are used up", reason="tiles_used_up")
     if action.seat != state.seat:
         raise NotYourTurn(
             f"it is seat {state.seat}'s turn", reason="not_your_turn", params={"seat": state.seat}
@@ -130,7 +130,7 @@ def checked_owner(state: GameState, action: Action) -> Expansion | None:
         _check_placement(state, action)
         return None
     if state.phase != DEPLOY:
-        raise WrongPhase("place the drawn tile first")
+        raise WrongPhase("place the drawn tile first", reason="place_tile_first")
     if isinstance(action, PlaceFollower):
         _check_follower(state, action)
     return None
@@ -138,9 +138,11 @@ def checked_owner(state: GameState, action: Action) -> Expansion | None:
 
 def _check_placement(state: GameState, action: PlaceTile) -> None:
     if state.phase != PLACE_TILE:
-        raise WrongPhase("the tile has been placed; deploy a follower or pass")
+        raise WrongPhase(
+            "the tile has been placed; deploy a follower or pass", reason="tile_already_placed"
+        )
     if action.rotation not in ROTATIONS:
-        raise InvalidAction("rotation must be 0, 90, 180 or 270")
+        raise InvalidAction("rotation must be 0, 90, 180 or 270", reason="bad_rotation")
     assert state.tile is not None
     rt = ROTATED[state.tile][action.rotation // 90]
     pos = (action.x, action.y)

@@ -58,4 +58,9 @@ export default {
   'error.reason.correspondence_from_start': 'Diese Partie wird von Anfang an als Fernpartie gespielt.',
   'error.reason.already_seeking': 'Du suchst schon eine Partie: Brich diese Suche zuerst ab.',
   'error.reason.already_paired': 'Deine Suche hat schon eine Partie gefunden.',
+  'error.reason.game_over': 'Die Partie ist vorbei.',
+  'error.reason.tiles_used_up': 'Die bekannten Karten der Aufzeichnung sind aufgebraucht.',
+  'error.reason.place_tile_first': 'Lege zuerst die gezogene Karte.',
+  'error.reason.tile_already_placed': 'Die Karte liegt schon: Setze einen Gefolgsmann oder passe.',
+  'error.reason.bad_rotation': 'Eine Drehung ist 0, 90, 180 oder 270 Grad.',
 };

@@ -62,4 +62,9 @@ export default {
   'error.reason.correspondence_from_start': 'This match is played by correspondence from the start.',
   'error.reason.already_seeking': 'You are already looking for a match: cancel that search first.',
   'error.reason.already_paired': 'Your search has already found a match.',
+  'error.reason.game_over': 'The match is over.',
+  'error.reason.tiles_used_up': 'The record’s known tiles are used up.',
+  'error.reason.place_tile_first': 'Place the drawn tile first.',
+  'error.reason.tile_already_placed': 'The tile has been placed: deploy a follower or pass.',
+  'error.reason.bad_rotation': 'A rotation is 0, 90, 180 or 270 degrees.',
 };

@@ -58,4 +58,9 @@ export default {
   'error.reason.correspondence_from_start': 'Cette partie se joue par correspondance depuis le début.',
   'error.reason.already_seeking': 'Vous cherchez déjà une partie : annulez d’abord cette recherche.',
   'error.reason.already_paired': 'Votre recherche a déjà trouvé une partie.',
+  'error.reason.game_over': 'La partie est terminée.',
+  'error.reason.tiles_used_up': 'Les tuiles connues de l’enregistrement sont épuisées.',
+  'error.reason.place_tile_first': 'Posez d’abord la tuile tirée.',
+  'error.reason.tile_already_placed': 'La tuile est posée : placez un partisan ou passez.',
+  'error.reason.bad_rotation': 'Une rotation vaut 0, 90, 180 ou 270 degrés.',
 };
