@@ -289,9 +289,9 @@ async def set_muted(rt: Runtime, code: str, host_id: str, player_id: str, muted:
         if row is None:
             raise NotFound("no such lobby")
         if row.host_id != host_id:
-            raise Forbidden("only the host can mute people")
+            raise Forbidden("only the host can mute people", reason="not_host")
         if player_id == host_id:
-            raise Forbidden("the host cannot mute themselves")
+            raise Forbidden("the host cannot mute themselves", reason="mute_self")
         await conn.execute(
             delete(chat_mutes).where(
                 chat_mutes.c.lobby_code == code, chat_mutes.c.player_id == player_id

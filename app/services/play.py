@@ -361,7 +361,7 @@ async def _submit_locked(
                 if previous is not None:
                     return Applied(previous[0], seat, client_id, previous[1]), None, True
         if row.status != "live":
-            raise GameOver("the match is over")
+            raise GameOver("the match is over", reason="game_over")
         if version != row.version:
             raise StaleVersion(
                 f"the match is at version {row.version}, not {version}",

@@ -63,4 +63,5 @@ export default {
   'error.reason.place_tile_first': 'Lege zuerst die gezogene Karte.',
   'error.reason.tile_already_placed': 'Die Karte liegt schon: Setze einen Gefolgsmann oder passe.',
   'error.reason.bad_rotation': 'Eine Drehung ist 0, 90, 180 oder 270 Grad.',
+  'error.reason.mute_self': 'Der Gastgeber kann sich nicht selbst stummschalten.',
 };

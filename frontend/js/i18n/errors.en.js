@@ -67,4 +67,5 @@ export default {
   'error.reason.place_tile_first': 'Place the drawn tile first.',
   'error.reason.tile_already_placed': 'The tile has been placed: deploy a follower or pass.',
   'error.reason.bad_rotation': 'A rotation is 0, 90, 180 or 270 degrees.',
+  'error.reason.mute_self': 'The host cannot mute themself.',
 };

@@ -63,4 +63,5 @@ export default {
   'error.reason.place_tile_first': 'Posez d’abord la tuile tirée.',
   'error.reason.tile_already_placed': 'La tuile est posée : placez un partisan ou passez.',
   'error.reason.bad_rotation': 'Une rotation vaut 0, 90, 180 ou 270 degrés.',
+  'error.reason.mute_self': 'L’hôte ne peut pas se rendre muet lui-même.',
 };
