@@ -36,7 +36,7 @@ from app.api.body_limit import BodySizeLimit
 from app.api.database_retry import RetryWhileDatabaseRestarts
 from app.api.deps import RuntimeDep
 from app.api.draining import RefuseWhileDraining
-from app.api.errors import http_status
+from app.api.errors import error_detail, http_status
 from app.api.static import GZIP_LEVEL, MIN_GZIP_BYTES, static_app
 from app.db.errors import is_database_unavailable
 from app.engine import EngineError
@@ -61,8 +61,8 @@ _HTTP_CODES = {
 }
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(status: int, code: str, message: str, exc: Exception | None = None) -> JSONResponse:
+    return JSONResponse({"error": error_detail(code, message, exc)}, status_code=status)
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -115,13 +115,13 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         retry = getattr(exc, "retry_after", None)
         if isinstance(exc, RateLimited) and retry is not None:
             wait = max(1, math.ceil(retry))
-            body = {"error": {"code": exc.code, "message": exc.message, "retry_after": wait}}
+            body = {"error": {**error_detail(exc.code, exc.message, exc), "retry_after": wait}}
             return JSONResponse(body, status_code=429, headers={"Retry-After": str(wait)})
-        return _error(http_status(exc), exc.code, exc.message)
+        return _error(http_status(exc), exc.code, exc.message, exc)
 
     @app.exception_handler(EngineError)
     async def _engine_error(_request: Request, exc: EngineError) -> JSONResponse:
-        return _error(http_status(exc), exc.code, exc.message)
+        return _error(http_status(exc), exc.code, exc.message, exc)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -7,6 +7,8 @@ stable ``code``); how that reads in HTTP is decided here. Engine errors
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.engine import EngineError
 from app.services.errors import (
     Conflict,
@@ -55,3 +57,16 @@ def http_status(exc: ServiceError | EngineError) -> int:
         own = getattr(exc, "status", None)
         return own if isinstance(own, int) else 400
     return ENGINE_STATUS.get(exc.code, 409)
+
+
+def error_detail(code: str, message: str, exc: Exception | None = None) -> dict[str, Any]:
+    """An error body's ``{"code", "message", "reason"?, "params"?}``: ``reason`` and ``params``
+    when ``exc`` (a service or engine error) carries a reason (docs/API.md § Limits and every
+    error), so bodies without one keep their old shape.
+    """
+    detail: dict[str, Any] = {"code": code, "message": message}
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, str):
+        detail["reason"] = reason
+        detail["params"] = getattr(exc, "params", None) or {}
+    return detail

@@ -65,7 +65,9 @@ class Flooded(Exception):
 async def _refuse(websocket: WebSocket, exc: ServiceError) -> None:
     code = TRY_AGAIN_LATER if isinstance(exc, RateLimited) else _CLOSE.get(exc.code, 4400)
     with contextlib.suppress(Exception):
-        await websocket.send_text(error_frame(exc.code, exc.message))
+        await websocket.send_text(
+            error_frame(exc.code, exc.message, reason=exc.reason, params=exc.params)
+        )
         await websocket.close(code, exc.code)
 
 
@@ -152,7 +154,7 @@ async def _chat(
     try:
         await chat.post(rt, scope, key, player, frame.d.text, frame.d.quick)
     except ServiceError as exc:
-        conn.push(None, error_frame(exc.code, exc.message))
+        conn.push(None, error_frame(exc.code, exc.message, reason=exc.reason, params=exc.params))
 
 
 async def _frames(
@@ -273,14 +275,26 @@ async def _action(
 ) -> None:
     """An ``action`` frame: the one write path decides; refusals become error frames."""
     if seat is None or player is None:
-        conn.push(None, error_frame("not_seated", "spectators cannot act", frame.id))
+        conn.push(
+            None, error_frame("not_seated", "spectators cannot act", frame.id, reason="not_seated")
+        )
         return
     try:
         await rt.action_limiter.hit(player)
         await _submit_waiting_for_database(rt, match_id, player, frame)
     except (ServiceError, EngineError) as exc:
         retry = exc.retry_after if isinstance(exc, RateLimited) else None
-        conn.push(None, error_frame(exc.code, exc.message, frame.id, retry_after=retry))
+        conn.push(
+            None,
+            error_frame(
+                exc.code,
+                exc.message,
+                frame.id,
+                retry_after=retry,
+                reason=exc.reason,
+                params=exc.params,
+            ),
+        )
     except Exception as exc:
         if not is_database_unavailable(exc):
             raise
@@ -338,7 +352,7 @@ async def _clock_request(
         else:
             await clock_requests.take_back(rt, match_id, player)
     except ServiceError as exc:
-        conn.push(None, error_frame(exc.code, exc.message))
+        conn.push(None, error_frame(exc.code, exc.message, reason=exc.reason, params=exc.params))
 
 
 @router.websocket("/ws/lobbies/{code}")

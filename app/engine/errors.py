@@ -6,15 +6,25 @@ means well-formed but not allowed now (the python-chess split).
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class EngineError(Exception):
-    """Base class: ``code`` is stable, ``message`` readable. Nothing changes when one is raised."""
+    """Base class: ``code`` is stable, ``message`` readable. Nothing changes when one is raised.
+
+    ``reason``: an optional finer stable code (e.g. ``occupied``) and ``params`` the values its
+    sentence needs, so a client can word the error in its reader's language.
+    """
 
     code = "engine_error"
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self, message: str, *, reason: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.reason = reason
+        self.params: dict[str, Any] = params or {}
 
 
 class InvalidAction(EngineError):
@@ -60,11 +70,24 @@ class GameOver(EngineError):
 
 
 class RecordError(EngineError):
-    """A game record is malformed or illegal; ``move`` is the 1-based move number (0: header)."""
+    """A game record is malformed or illegal; ``move`` is the 1-based move number (0: header).
+
+    ``params`` always holds ``move`` (the wire's ``params.move``).
+    """
 
     code = "invalid_record"
 
-    def __init__(self, message: str, move: int = 0) -> None:
-        super().__init__(f"move {move}: {message}" if move else message)
+    def __init__(
+        self,
+        message: str,
+        move: int = 0,
+        *,
+        reason: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(
+            f"move {move}: {message}" if move else message,
+            reason=reason,
+            params={"move": move, **(params or {})},
+        )
         self.move = move
-        self.reason = message

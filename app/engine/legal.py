@@ -111,13 +111,15 @@ def checked_owner(state: GameState, action: Action) -> Expansion | None:
     and the expansions' placement rules) and follower (:class:`IllegalFollower`, §3.2d) checks.
     """
     if state.phase == GAME_OVER:
-        raise GameOver("the game is over")
+        raise GameOver("the game is over", reason="game_over")
     if not isinstance(action, PlaceTile | PlaceFollower | Pass | ExpansionAction):
         raise InvalidAction("not an action")
     if state.phase == PAUSED:
-        raise WrongPhase("the record's known tiles are used up")
+        raise WrongPhase("the record's known tiles are used up", reason="tiles_used_up")
     if action.seat != state.seat:
-        raise NotYourTurn(f"it is seat {state.seat}'s turn")
+        raise NotYourTurn(
+            f"it is seat {state.seat}'s turn", reason="not_your_turn", params={"seat": state.seat}
+        )
     owner = claimant(state, action)
     if owner is not None:
         owner.check(state, action)
@@ -128,7 +130,7 @@ def checked_owner(state: GameState, action: Action) -> Expansion | None:
         _check_placement(state, action)
         return None
     if state.phase != DEPLOY:
-        raise WrongPhase("place the drawn tile first")
+        raise WrongPhase("place the drawn tile first", reason="place_tile_first")
     if isinstance(action, PlaceFollower):
         _check_follower(state, action)
     return None
@@ -136,16 +138,26 @@ def checked_owner(state: GameState, action: Action) -> Expansion | None:
 
 def _check_placement(state: GameState, action: PlaceTile) -> None:
     if state.phase != PLACE_TILE:
-        raise WrongPhase("the tile has been placed; deploy a follower or pass")
+        raise WrongPhase(
+            "the tile has been placed; deploy a follower or pass", reason="tile_already_placed"
+        )
     if action.rotation not in ROTATIONS:
-        raise InvalidAction("rotation must be 0, 90, 180 or 270")
+        raise InvalidAction("rotation must be 0, 90, 180 or 270", reason="bad_rotation")
     assert state.tile is not None
     rt = ROTATED[state.tile][action.rotation // 90]
     pos = (action.x, action.y)
     if pos in state.board:
-        raise IllegalPlacement(f"{list(pos)} is already occupied")
+        raise IllegalPlacement(
+            f"{list(pos)} is already occupied",
+            reason="placement_occupied",
+            params={"at": list(pos)},
+        )
     if pos not in state.frontier:
-        raise IllegalPlacement(f"{list(pos)} does not touch the placed tiles along an edge")
+        raise IllegalPlacement(
+            f"{list(pos)} does not touch the placed tiles along an edge",
+            reason="placement_not_adjacent",
+            params={"at": list(pos)},
+        )
     for x in active(state.options):
         why = x.placement_error(state, rt, pos)
         if why is not None:
@@ -153,7 +165,9 @@ def _check_placement(state: GameState, action: PlaceTile) -> None:
     if not fits(state, rt, pos):
         raise IllegalPlacement(
             f"tile {state.tile} at {list(pos)} rotation {action.rotation} does not match "
-            "its neighbours' edges"
+            "its neighbours' edges",
+            reason="placement_edges",
+            params={"tile": state.tile, "at": list(pos), "rotation": action.rotation},
         )
 
 
@@ -173,8 +187,16 @@ def _check_follower(state: GameState, action: PlaceFollower) -> None:
                 f"unknown follower spot {action.spot!r}: use road:<side>, city:<side>, "
                 "field:<half-edge> or cloister"
             )
-        raise IllegalFollower(f"tile {rt.tile} has no {action.spot} here")
+        raise IllegalFollower(
+            f"tile {rt.tile} has no {action.spot} here",
+            reason="follower_no_spot",
+            params={"tile": rt.tile, "spot": action.spot},
+        )
     if state.supply[state.seat] == 0:
-        raise IllegalFollower("no follower left in supply")
+        raise IllegalFollower("no follower left in supply", reason="follower_supply_empty")
     if state.f_followers[find(state.parent, base + local)]:
-        raise IllegalFollower(f"the feature at {action.spot} already holds a follower")
+        raise IllegalFollower(
+            f"the feature at {action.spot} already holds a follower",
+            reason="follower_feature_taken",
+            params={"spot": action.spot},
+        )

@@ -79,25 +79,35 @@ def export_record(state: GameState) -> dict[str, Any]:
 
 def _header(record: Any) -> tuple[Options, list[str], list[str], bool, list[Any]]:
     if not isinstance(record, dict):
-        raise RecordError("a record must be a JSON object")
+        raise RecordError("a record must be a JSON object", reason="record_not_object")
     if record.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}")
+        raise RecordError(
+            f"format must be {FORMAT!r}", reason="record_format", params={"format": FORMAT}
+        )
     try:
         options = Options.from_json(record.get("rules"))
     except EngineError as exc:
-        raise RecordError(exc.message) from None
+        raise RecordError(exc.message, reason="record_rules") from None
     players = record.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError("players must be a list of names")
+        raise RecordError(
+            "players must be a list of names", reason="record_field", params={"field": "players"}
+        )
     draw_order = record.get("draw_order")
     if not isinstance(draw_order, list) or not all(isinstance(t, str) for t in draw_order):
-        raise RecordError("draw_order must be a list of tile ids")
+        raise RecordError(
+            "draw_order must be a list of tile ids",
+            reason="record_field",
+            params={"field": "draw_order"},
+        )
     finished = record.get("finished", True)
     if not isinstance(finished, bool):
-        raise RecordError("finished must be true or false")
+        raise RecordError(
+            "finished must be true or false", reason="record_field", params={"field": "finished"}
+        )
     moves = record.get("moves")
     if not isinstance(moves, list):
-        raise RecordError("moves must be a list")
+        raise RecordError("moves must be a list", reason="record_field", params={"field": "moves"})
     return options, players, draw_order, finished, moves
 
 
@@ -114,29 +124,47 @@ def _move(
     the placement and the follower decision, each checked by the engine.
     """
     if state.phase == GAME_OVER:
-        raise RecordError("the game is already over (no tile left to draw)", number)
+        raise RecordError(
+            "the game is already over (no tile left to draw)", number, reason="record_game_over"
+        )
     drawing = state.phase == PLACE_TILE or any(
         state.phase in x.phases for x in active(state.options)
     )
     if not drawing or state.tile is None:
-        raise RecordError("draw_order has no tile left for this move", number)
+        raise RecordError(
+            "draw_order has no tile left for this move", number, reason="record_no_tile"
+        )
     tile, at, rotation = move.get("tile"), move.get("at"), move.get("rotation")
     if tile != state.tile:
         raise RecordError(
             f"tile {tile!r} is not the next tile drawn that fits; that is {state.tile!r}",
             number,
+            reason="record_tile_not_next",
+            params={"tile": tile if isinstance(tile, str) else repr(tile), "expected": state.tile},
         )
     if (
         not isinstance(at, list)
         or len(at) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in at)
     ):
-        raise RecordError("'at' must be [x, y]", number)
+        raise RecordError(
+            "'at' must be [x, y]", number, reason="record_move_field", params={"field": "at"}
+        )
     if not isinstance(rotation, int) or isinstance(rotation, bool):
-        raise RecordError("'rotation' must be 0, 90, 180 or 270", number)
+        raise RecordError(
+            "'rotation' must be 0, 90, 180 or 270",
+            number,
+            reason="record_move_field",
+            params={"field": "rotation"},
+        )
     follower = move.get("follower")
     if follower is not None and not isinstance(follower, str):
-        raise RecordError("'follower' must be null or a spot such as 'city:N'", number)
+        raise RecordError(
+            "'follower' must be null or a spot such as 'city:N'",
+            number,
+            reason="record_move_field",
+            params={"field": "follower"},
+        )
     events: list[Event] = []
     try:
         for part in parts:
@@ -148,7 +176,12 @@ def _move(
         else:
             events += _feed(parts, apply_in_place(state, PlaceFollower(seat, follower)))
     except EngineError as exc:
-        raise RecordError(exc.message, number) from None
+        raise RecordError(
+            exc.message,
+            number,
+            reason="record_move_illegal",
+            params={"error": exc.code, "why": exc.reason, **exc.params},
+        ) from None
     return events
 
 
@@ -165,6 +198,7 @@ def _entry(
             f"tile {move['discarded']!r} is not a tile drawn now that the rules discard with "
             "an entry of its own",
             number,
+            reason="record_discard",
         )
     return _move(state, move, number, parts)
 
@@ -181,12 +215,14 @@ def replay(record: Any) -> tuple[GameState, list[Event]]:
     try:
         state = new_game(options, players, draw_order=draw_order, partial=not finished)
     except EngineError as exc:
-        raise RecordError(exc.message) from None
+        raise RecordError(exc.message, reason="record_setup") from None
     parts = [x.record_replay(apply_in_place) for x in active(options)]
     events: list[Event] = _feed(parts, list(state.opening_events))
     for number, move in enumerate(moves, 1):
         if not isinstance(move, dict):
-            raise RecordError("a move must be a JSON object", number)
+            raise RecordError(
+                "a move must be a JSON object", number, reason="record_move_not_object"
+            )
         events += _entry(state, move, number, parts)
     for part in parts:
         part.finish(len(moves) + 1)
@@ -194,15 +230,21 @@ def replay(record: Any) -> tuple[GameState, list[Event]]:
         raise RecordError(
             f"the record ends while tile {state.tile!r} still has to be placed",
             len(moves) + 1,
+            reason="record_unfinished",
+            params={"tile": state.tile},
         )
     result = record.get("result")
     if isinstance(result, dict):
         want = result.get("scores")
         if want is not None and list(want) != state.scores:
-            raise RecordError(f"replayed scores {state.scores} differ from the result {want}")
+            raise RecordError(
+                f"replayed scores {state.scores} differ from the result {want}",
+                reason="record_scores_differ",
+            )
         winners = result.get("winners")
         if winners is not None and finished and list(winners) != list(state.winners):
             raise RecordError(
-                f"replayed winners {list(state.winners)} differ from the result {winners}"
+                f"replayed winners {list(state.winners)} differ from the result {winners}",
+                reason="record_winners_differ",
             )
     return state, events

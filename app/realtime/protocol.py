@@ -206,15 +206,25 @@ def lobby_frame(lobby: dict[str, Any]) -> str:
 
 
 def error_frame(
-    code: str, message: str, action_id: str | None = None, *, retry_after: float | None = None
+    code: str,
+    message: str,
+    action_id: str | None = None,
+    *,
+    retry_after: float | None = None,
+    reason: str | None = None,
+    params: dict[str, Any] | None = None,
 ) -> str:
-    """``{"t": "error", "d": {"code", "message", "id", "retry_after"?}}``.
+    """``{"t": "error", "d": {"code", "message", "id", "reason"?, "params"?, "retry_after"?}}``.
 
     ``action_id``: the client action id of the refused action frame (None for other frames);
     ``retry_after``: seconds after which the same frame would be taken (a ``rate_limited``
-    refusal), rounded up to the millisecond.
+    refusal), rounded up to the millisecond; ``reason`` and ``params``: the error's finer stable
+    code and its values (both sent only when ``reason`` is given, as in HTTP error bodies).
     """
     data: dict[str, Any] = {"code": code, "message": message, "id": action_id}
+    if reason is not None:
+        data["reason"] = reason
+        data["params"] = params or {}
     if retry_after is not None:
         data["retry_after"] = math.ceil(max(0.0, retry_after) * 1000) / 1000
     return dumps({"t": "error", "d": data})

@@ -75,7 +75,9 @@ def clean_username(username: Any) -> str:
     :class:`ValidationFailed` naming the field.
     """
     if not isinstance(username, str) or not USERNAME_RE.fullmatch(username):
-        raise ValidationFailed("username: 3–20 letters, digits, '_' or '-'")
+        raise ValidationFailed(
+            "username: 3–20 letters, digits, '_' or '-'", reason="username_invalid"
+        )
     return username
 
 
@@ -84,10 +86,17 @@ def check_password(password: Any, username: str = "", field: str = "password") -
     not one repeated character. Raises :class:`ValidationFailed` naming ``field``.
     """
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise ValidationFailed(f"{field}: {MIN_PASSWORD}–{MAX_PASSWORD} characters")
+        raise ValidationFailed(
+            f"{field}: {MIN_PASSWORD}–{MAX_PASSWORD} characters",
+            reason="password_length",
+            params={"min": MIN_PASSWORD, "max": MAX_PASSWORD},
+        )
     lowered = password.lower()
     if lowered in _COMMON or len(set(password)) < 3 or (username and lowered == username.lower()):
-        raise ValidationFailed(f"{field}: too easy to guess; choose a longer, less common one")
+        raise ValidationFailed(
+            f"{field}: too easy to guess; choose a longer, less common one",
+            reason="password_common",
+        )
     return password
 
 
@@ -127,7 +136,9 @@ async def register(
                 if row is None:
                     raise NotFound("no such player")
                 if await _account_of(conn, guest_id) is not None:
-                    raise Conflict("you already have an account: log in instead")
+                    raise Conflict(
+                        "you already have an account: log in instead", reason="account_exists"
+                    )
                 player_id, name = guest_id, str(row.name)
                 # The guest token (and any copy of it) no longer gets in: only the account's.
                 token = await rt.revocations.revoke(conn, player_id)
@@ -141,7 +152,7 @@ async def register(
                 )
             ).first()
             if taken is not None:
-                raise Conflict("username: already taken")
+                raise Conflict("username: already taken", reason="username_taken")
             await conn.execute(
                 insert(accounts).values(
                     player_id=player_id,
@@ -153,7 +164,7 @@ async def register(
                 )
             )
     except IntegrityError:
-        raise Conflict("username: already taken") from None
+        raise Conflict("username: already taken", reason="username_taken") from None
     if guest_id is not None:
         await revoked(rt, player_id, token)
     return account_json(player_id, name, username), token

@@ -258,7 +258,9 @@ async def history(
                 code.encode(), row.lobby_code.encode()
             )
             if row.private and not seated and not has_code:
-                raise Forbidden("this match is private: open it with its invite code")
+                raise Forbidden(
+                    "this match is private: open it with its invite code", reason="match_private"
+                )
             lobby_code, hide_spectators = row.lobby_code, seated and row.status != "finished"
         query = select(chat_messages).where(
             chat_messages.c.scope == scope, chat_messages.c.key == key
@@ -287,9 +289,9 @@ async def set_muted(rt: Runtime, code: str, host_id: str, player_id: str, muted:
         if row is None:
             raise NotFound("no such lobby")
         if row.host_id != host_id:
-            raise Forbidden("only the host can mute people")
+            raise Forbidden("only the host can mute people", reason="not_host")
         if player_id == host_id:
-            raise Forbidden("the host cannot mute themselves")
+            raise Forbidden("the host cannot mute themselves", reason="mute_self")
         await conn.execute(
             delete(chat_mutes).where(
                 chat_mutes.c.lobby_code == code, chat_mutes.c.player_id == player_id

@@ -57,9 +57,9 @@ async def change_clock(
         if row is None:
             raise NotFound("no such match")
         if row.clock is None:
-            raise Conflict("this match has no clock")
+            raise Conflict("this match has no clock", reason="no_clock")
         if row.status != "live":
-            raise Conflict("the match is over")
+            raise Conflict("the match is over", reason="match_over")
         new = change(row.clock, row)
         if new == row.clock:
             return public(new)
@@ -132,9 +132,12 @@ async def take_back(rt: Runtime, match_id: str, player_id: str | None) -> dict[s
     def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
         seat = _seat_of(row, player_id)
         if not clock["auto"][seat] and str(seat) not in clock["away"]:
-            raise Conflict("your seat is yours already")
+            raise Conflict("your seat is yours already", reason="seat_yours_already")
         if clock["auto"][seat] and c.is_handed_over_for_good(clock, seat):
-            raise Conflict("the computer holds this seat for good (the table's time-out policy)")
+            raise Conflict(
+                "the computer holds this seat for good (the table's time-out policy)",
+                reason="seat_handed_over",
+            )
         return v.take_back(clock, seat, now_ms())
 
     return await change_clock(rt, match_id, change)
@@ -162,9 +165,12 @@ async def propose(
         else:
             control = c.control_of(clock)
             if not control.timed:
-                raise Conflict("an untimed match has no clock to switch")
+                raise Conflict("an untimed match has no clock to switch", reason="untimed")
             if control.kind == "correspondence" and clock.get("live_control") is None:
-                raise Conflict("this match is played by correspondence from the start")
+                raise Conflict(
+                    "this match is played by correspondence from the start",
+                    reason="correspondence_from_start",
+                )
             new = v.propose_switch(clock, seat, now_ms())
         return v.switch(new, now_ms()) if v.switch_agreed(new) else new
 

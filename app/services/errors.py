@@ -7,15 +7,26 @@ HTTP statuses (and the websocket close codes) are the API's business: see
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ServiceError(Exception):
-    """Base class: ``code`` for machines, ``message`` for people."""
+    """Base class: ``code`` for machines, ``message`` for people.
+
+    ``reason``: an optional finer stable code (snake_case, e.g. ``password_length``) and
+    ``params`` the values its sentence needs (e.g. ``{"min": 8, "max": 128}``): the client words
+    the error from them in the reader's language (docs/API.md § Limits and every error).
+    """
 
     code = "error"
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self, message: str, *, reason: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.reason = reason
+        self.params: dict[str, Any] = params or {}
 
 
 class ValidationFailed(ServiceError):
@@ -53,8 +64,15 @@ class StaleVersion(ServiceError):
 
     code = "stale_version"
 
-    def __init__(self, message: str, version: int) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        version: int,
+        *,
+        reason: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message, reason=reason, params=params)
         self.version = version
 
 
@@ -73,6 +91,13 @@ class RateLimited(ServiceError):
 
     code = "rate_limited"
 
-    def __init__(self, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        retry_after: float | None = None,
+        *,
+        reason: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message, reason=reason, params=params)
         self.retry_after = retry_after

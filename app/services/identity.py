@@ -39,10 +39,12 @@ def clean_name(name: str) -> str:
     Raises :class:`ValidationFailed`.
     """
     if not name.isprintable():
-        raise ValidationFailed("names cannot hold control characters")
+        raise ValidationFailed("names cannot hold control characters", reason="name_invalid")
     name = " ".join(name.split())
     if not NAME_RE.fullmatch(name):
-        raise ValidationFailed("names are 1–24 letters, digits, spaces or _-.'")
+        raise ValidationFailed(
+            "names are 1–24 letters, digits, spaces or _-.'", reason="name_invalid"
+        )
     return name
 
 

@@ -83,7 +83,11 @@ async def create_lobby(
     ``timeout_policy.after``), :class:`NotFound` (player).
     """
     if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise ValidationFailed(f"a lobby has {MIN_SEATS} to {MAX_SEATS} seats")
+        raise ValidationFailed(
+            f"a lobby has {MIN_SEATS} to {MAX_SEATS} seats",
+            reason="lobby_seats",
+            params={"min": MIN_SEATS, "max": MAX_SEATS},
+        )
     preset_name, options = _rules_from(preset, rules)
     control = clocks.stored(
         clocks.parse_time_control(time_control),
@@ -126,7 +130,9 @@ async def create_lobby(
 def _clean_title(name: str) -> str:
     title = " ".join(name.split())
     if not 1 <= len(title) <= 64 or not all(c.isprintable() for c in title):
-        raise ValidationFailed("a lobby name is 1–64 printable characters")
+        raise ValidationFailed(
+            "a lobby name is 1–64 printable characters", reason="lobby_name", params={"max": 64}
+        )
     return title
 
 
@@ -247,10 +253,14 @@ async def update_options(
             values["name"] = _clean_title(name)
         if max_seats is not None:
             if not MIN_SEATS <= max_seats <= MAX_SEATS:
-                raise ValidationFailed(f"a lobby has {MIN_SEATS} to {MAX_SEATS} seats")
+                raise ValidationFailed(
+                    f"a lobby has {MIN_SEATS} to {MAX_SEATS} seats",
+                    reason="lobby_seats",
+                    params={"min": MIN_SEATS, "max": MAX_SEATS},
+                )
             seats = [dict(s) for s in row.seats]
             if any(s["player"] or s["bot"] for s in seats[max_seats:]):
-                raise Conflict("free the last seats before removing them")
+                raise Conflict("free the last seats before removing them", reason="seats_taken")
             seats = seats[:max_seats] + [empty_seat(i) for i in range(len(seats), max_seats)]
             values.update(max_seats=max_seats, seats=seats)
         row = await save(rt, conn, row, **values)
@@ -308,7 +318,7 @@ async def deal(rt: Runtime, conn: AsyncConnection, row: Any, address: str) -> tu
     code = row.code
     taken = [s for s in row.seats if s["player"] is not None or s["bot"]]
     if len(taken) < MIN_SEATS:
-        raise Conflict("a match needs at least 2 filled seats")
+        raise Conflict("a match needs at least 2 filled seats", reason="too_few_players")
     bots = sum(1 for s in taken if s["bot"])
     if bots:
         await check_bot_caps(rt, conn, address)
@@ -388,9 +398,11 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
         if m is None:
             raise NotFound("no such match")
         if not any(s["player"] == player_id for s in m.seats):
-            raise Forbidden("only the match's players can ask for a rematch")
+            raise Forbidden(
+                "only the match's players can ask for a rematch", reason="rematch_not_player"
+            )
         if m.status != "finished":
-            raise Conflict("the match is still being played")
+            raise Conflict("the match is still being played", reason="match_not_finished")
         if m.rematch_code:
             return str(m.rematch_code)
         code = secrets.token_urlsafe(8)

@@ -114,10 +114,13 @@ async def announce(rt: Runtime, row: Any) -> dict[str, Any]:
 def require_host(row: Any, player_id: str) -> None:
     """Raise :class:`Forbidden` unless ``player_id`` hosts the lobby."""
     if row.host_id != player_id:
-        raise Forbidden("only the host can do that")
+        raise Forbidden("only the host can do that", reason="not_host")
 
 
 def require_open(row: Any) -> None:
     """Raise :class:`Conflict` unless the lobby is still open (not started or closed)."""
     if row.status != "open":
-        raise Conflict(f"the lobby is {row.status}")
+        raise Conflict(
+            f"the lobby is {row.status}",
+            reason="lobby_started" if row.status == "started" else "lobby_closed",
+        )

@@ -303,7 +303,7 @@ async def submit_action(
                 # The fast path: one optimistic statement against the cached version.
                 seat = _seat_of(live.seats, player_id)
                 if seat is None:
-                    raise NotSeated("you hold no seat in this match")
+                    raise NotSeated("you hold no seat in this match", reason="not_seated")
                 done = live.recent.get((seat, client_id)) if client_id is not None else None
                 if done is not None:
                     return Applied(done[0], seat, client_id, done[1])
@@ -322,7 +322,9 @@ async def submit_action(
                 previous = await previous_result(rt.db, match_id, seat, client_id)
                 if previous is not None:
                     return Applied(previous[0], seat, client_id, previous[1])
-            raise Conflict("the match changed meanwhile; fetch it again") from None
+            raise Conflict(
+                "the match changed meanwhile; fetch it again", reason="match_changed"
+            ) from None
         except (EngineError, StaleVersion, NotSeated, NotFound) as exc:
             rt.metrics.rejected.labels(getattr(exc, "code", "error")).inc()
             raise
@@ -349,7 +351,7 @@ async def _submit_locked(
         cached = rt.cache.get(match_id)
         seat = _seat_of(cached.seats if cached is not None else row.seats, player_id)
         if seat is None:
-            raise NotSeated("you hold no seat in this match")
+            raise NotSeated("you hold no seat in this match", reason="not_seated")
         if client_id is not None:
             done = cached.recent.get((seat, client_id)) if cached is not None else None
             if done is not None:
@@ -359,9 +361,14 @@ async def _submit_locked(
                 if previous is not None:
                     return Applied(previous[0], seat, client_id, previous[1]), None, True
         if row.status != "live":
-            raise GameOver("the match is over")
+            raise GameOver("the match is over", reason="game_over")
         if version != row.version:
-            raise StaleVersion(f"the match is at version {row.version}, not {version}", row.version)
+            raise StaleVersion(
+                f"the match is at version {row.version}, not {version}",
+                row.version,
+                reason="stale_version",
+                params={"version": row.version, "sent": version},
+            )
         live = await live_for(rt, tx, row)
         action = action_from_json({**data, "seat": seat})
         applied = await _apply_and_store(rt, tx, live, seat, action, client_id, False)

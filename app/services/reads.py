@@ -109,7 +109,9 @@ def can_watch(live: Live, player_id: str | None, code: str | None) -> bool:
 def check_watch(live: Live, player_id: str | None, code: str | None) -> None:
     """Raise :class:`Forbidden` unless :func:`can_watch` (the one private-match read check)."""
     if not can_watch(live, player_id, code):
-        raise Forbidden("this match is private: open it with its invite code")
+        raise Forbidden(
+            "this match is private: open it with its invite code", reason="match_private"
+        )
 
 
 # ---------------------------------------------------------------------- Match JSON

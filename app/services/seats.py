@@ -39,7 +39,7 @@ async def join(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
         seats = [dict(s) for s in row.seats]
         free = next((s for s in seats if s["player"] is None and not s["bot"]), None)
         if free is None:
-            raise Conflict("the lobby is full")
+            raise Conflict("the lobby is full", reason="lobby_full")
         free.update(
             player=player_id, name=await player_name(conn, player_id), colour=free_colour(seats)
         )
@@ -59,7 +59,7 @@ async def leave(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
         seats = [dict(s) for s in row.seats]
         mine = next((s for s in seats if s["player"] == player_id), None)
         if mine is None:
-            raise Conflict("you are not seated in this lobby")
+            raise Conflict("you are not seated in this lobby", reason="not_in_lobby")
         mine.update(empty_seat(mine["seat"]))
         values: dict[str, Any] = {"seats": seats}
         if row.host_id == player_id:
@@ -82,11 +82,11 @@ async def pick_colour(rt: Runtime, code: str, player_id: str, colour: str) -> di
         seats = [dict(s) for s in row.seats]
         mine = next((s for s in seats if s["player"] == player_id), None)
         if mine is None:
-            raise Conflict("you are not seated in this lobby")
+            raise Conflict("you are not seated in this lobby", reason="not_in_lobby")
         if mine["colour"] == colour:
             return lobby_json(row, lobby_presence(rt, code))
         if any(s["colour"] == colour for s in seats):
-            raise Conflict(f"{colour} is taken")
+            raise Conflict(f"{colour} is taken", reason="colour_taken")
         mine["colour"] = colour
         row = await save(rt, conn, row, seats=seats)
     return await announce(rt, row)
@@ -115,11 +115,11 @@ async def kick(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, A
 
     def change(seats: list[dict[str, Any]]) -> None:
         if not 0 <= seat < len(seats):
-            raise ValidationFailed("no such seat")
+            raise ValidationFailed("no such seat", reason="no_such_seat")
         if seats[seat]["player"] == player_id:
-            raise Conflict("the host cannot kick themself: leave instead")
+            raise Conflict("the host cannot kick themself: leave instead", reason="kick_self")
         if seats[seat]["player"] is None and not seats[seat]["bot"]:
-            raise Conflict("that seat is already empty")
+            raise Conflict("that seat is already empty", reason="seat_empty")
         seats[seat] = empty_seat(seat)
 
     return await _host_edits_seats(rt, code, player_id, change)
@@ -142,7 +142,7 @@ async def add_bot(
     def change(seats: list[dict[str, Any]]) -> None:
         free = next((s for s in seats if s["player"] is None and not s["bot"]), None)
         if free is None:
-            raise Conflict("the lobby is full")
+            raise Conflict("the lobby is full", reason="lobby_full")
         number = sum(1 for s in seats if s["bot"]) + 1
         free.update(bot=True, name=f"Bot {number}", colour=free_colour(seats), level=level)
 
@@ -160,9 +160,9 @@ async def set_level(
 
     def change(seats: list[dict[str, Any]]) -> None:
         if not 0 <= seat < len(seats):
-            raise ValidationFailed("no such seat")
+            raise ValidationFailed("no such seat", reason="no_such_seat")
         if seats[seat]["player"] is None and not seats[seat]["bot"]:
-            raise Conflict("that seat is empty")
+            raise Conflict("that seat is empty", reason="seat_empty")
         seats[seat]["level"] = level
 
     return await _host_edits_seats(rt, code, player_id, change)

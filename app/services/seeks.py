@@ -136,7 +136,8 @@ async def create_seek(
                     await sql.set_status(conn, [mine.id], "expired")
                 else:
                     raise Conflict(
-                        f"already seeking ({mine.id}): cancel it with DELETE /api/seeks/{mine.id}"
+                        f"already seeking ({mine.id}): cancel it with DELETE /api/seeks/{mine.id}",
+                        reason="already_seeking",
                     )
             rating = None
             if rated:
@@ -166,7 +167,9 @@ async def create_seek(
                 ),
             )
     except IntegrityError:
-        raise Conflict("already seeking: cancel that seek first") from None
+        raise Conflict(
+            "already seeking: cancel that seek first", reason="already_seeking"
+        ) from None
     await _pair_quietly(rt, pool)
     return await get_seek(rt, seek_id, player_id, touch=False)
 
@@ -206,7 +209,11 @@ async def cancel_seek(rt: Runtime, seek_id: str, player_id: str) -> None:
         changed = await sql.set_status(conn, [seek_id], "cancelled")
         row = await _own(conn, seek_id, player_id)
     if not changed and row.status == "matched":
-        raise Conflict(f"already paired: match {row.match_id}")
+        raise Conflict(
+            f"already paired: match {row.match_id}",
+            reason="already_paired",
+            params={"match": row.match_id},
+        )
 
 
 async def queue(rt: Runtime) -> dict[str, Any]:

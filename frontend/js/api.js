@@ -8,12 +8,17 @@ import * as session from './session.js';
 import { t, errorText } from './i18n.js';
 
 export class ApiError extends Error {
-  /** ``retryAfter``: seconds a ``rate_limited`` refusal asks to wait (its ``Retry-After``), or null. */
-  constructor(status, code, message, retryAfter = null) {
+  /**
+   * ``retryAfter``: seconds a ``rate_limited`` refusal asks to wait (its ``Retry-After``), or null;
+   * ``reason``/``params``: the error body's finer code and its values (docs/API.md), or null/{}.
+   */
+  constructor(status, code, message, retryAfter = null, reason = null, params = {}) {
     super(message);
     this.status = status;
     this.code = code;
     this.retryAfter = retryAfter;
+    this.reason = reason;
+    this.params = params;
   }
 }
 
@@ -31,15 +36,16 @@ export function waitText(seconds) {
 }
 
 /**
- * Words for people about ``err``: an ``ApiError`` or a websocket error frame's ``{code, message}``
- * goes through the catalogue by its code (i18n.errorText); anything else shows its message.
+ * Words for people about ``err``: an ``ApiError`` or a websocket error frame's ``{code, message,
+ * reason?, params?}`` goes through the catalogue by its reason, else its code (i18n.errorText);
+ * anything else (a script error, never a server sentence) shows its message.
  */
 export function friendly(err) {
   if (!err) return t('app.wrong');
   if (err instanceof ApiError || (typeof err === 'object' && typeof err.code === 'string')) {
     const wait = err instanceof ApiError ? err.retryAfter : err.retry_after;
     if (err.code === 'rate_limited' && typeof wait === 'number' && wait > 0) return waitText(wait);
-    return errorText(err.code, err.message);
+    return errorText(err.code, err.message, err.reason, err.params);
   }
   return err.message || String(err);
 }
@@ -78,7 +84,10 @@ export async function request(method, path, body, { auth = true, query } = {}) {
     const header = res.headers.get('Retry-After');
     let wait = header && /^\d+$/.test(header) ? Number(header) : null;
     if (e && typeof e.retry_after === 'number' && e.retry_after > 0) wait = e.retry_after;
-    if (e && e.code) throw new ApiError(res.status, e.code, e.message || '', wait);
+    if (e && e.code) {
+      const params = e.params && typeof e.params === 'object' ? e.params : {};
+      throw new ApiError(res.status, e.code, e.message || '', wait, e.reason || null, params);
+    }
     if (data && data.detail) {
       const detail = Array.isArray(data.detail)
         ? data.detail.map((d) => d.msg || JSON.stringify(d)).join('; ') : String(data.detail);

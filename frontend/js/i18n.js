@@ -7,7 +7,7 @@
  *   t('nav.tables')                       → "Tables" / "Tische" / "Tables"
  *   t('log.placed', { name: 'Ann' })      → "Ann placed a tile"
  *   t('unit.point', { n: 3 })             → "3 points" (plural forms by Intl.PluralRules)
- *   errorText('not_your_turn', message)   → the catalogue's words for a server error code
+ *   errorText(code, message, reason, params) → the catalogue's words for a server error
  *
  * A catalogue (./i18n/<lang>.js plus the area parts ./i18n/<area>.<lang>.js, merged by
  * ./i18n/catalogue.<lang>.js; only the reader's language is downloaded) is
@@ -156,19 +156,30 @@ export function t(key, params) {
 }
 
 /**
- * Words for a server error code (``{"error": {"code", "message"}}`` or a websocket error
- * frame). English shows the server's own message when it has one (it is often more precise:
- * "colour taken"), except for codes whose catalogue entry is marked as preferred; the other
- * languages always use the catalogue's ``error.<code>``, falling back to the server's message.
+ * Words for a server error (``{"error": {"code", "message", "reason"?, "params"?}}`` or a
+ * websocket error frame's ``d``). A ``reason`` with a catalogue entry ``error.reason.<reason>``
+ * is worded from it and ``params`` in every language (a record's refused move also words the
+ * engine's own reason, ``params.why``, as ``{detail}``). Otherwise English shows the server's own
+ * message when it has one (it is often more precise: "colour taken"), except for codes whose
+ * catalogue entry is marked as preferred; the other languages use the catalogue's
+ * ``error.<code>`` (else ``error.unknown``) and never the server's English message.
  */
-export function errorText(code, message) {
-  const key = `error.${code}`;
-  const own = entries(current)[key];
+export function errorText(code, message, reason, params) {
+  const words = entries(current);
+  if (reason && `error.reason.${reason}` in words) {
+    const p = { ...(params || {}) };
+    if (p.why || p.error) {
+      const { why, error, ...rest } = p;
+      p.detail = errorText(error || 'unknown', '', why, rest);
+    }
+    return t(`error.reason.${reason}`, p);
+  }
+  const own = words[`error.${code}`];
   if (current === 'en') {
     if (message && !PREFER_CATALOGUE.has(code)) return message;
     return own || message || t('error.unknown', { code });
   }
-  return own || message || t('error.unknown', { code });
+  return own || t('error.unknown', { code });
 }
 
 /** Codes whose server message is terse or technical: every language uses the catalogue. */

@@ -150,6 +150,7 @@ def test_one_open_seek_per_player_and_cancel(client: TestClient) -> None:
     first = _seek(client, ann, players=2, preset="standard")
     again = _seek(client, ann, status=409, players=3, preset="standard")
     assert again["error"]["code"] == "conflict" and first["id"] in again["error"]["message"]
+    assert again["error"]["reason"] == "already_seeking"
     assert client.delete(f"/api/seeks/{first['id']}", headers=ben).status_code == 404
     assert client.delete(f"/api/seeks/{first['id']}", headers=ann).status_code == 204
     assert client.delete(f"/api/seeks/{first['id']}", headers=ann).status_code == 204
@@ -160,6 +161,8 @@ def test_one_open_seek_per_player_and_cancel(client: TestClient) -> None:
     assert third["status"] == "matched"
     r = client.delete(f"/api/seeks/{third['id']}", headers=ann)
     assert r.status_code == 409 and third["match_id"] in r.json()["error"]["message"]
+    assert r.json()["error"]["reason"] == "already_paired"
+    assert r.json()["error"]["params"] == {"match": third["match_id"]}
 
 
 def test_bad_input_changes_nothing(client: TestClient) -> None:

@@ -112,6 +112,8 @@ def test_spectators_and_other_seats_cannot_act(api: Api, client: TestClient) -> 
                 "code": "not_seated",
                 "message": error["d"]["message"],
                 "id": "s1",
+                "reason": "not_seated",
+                "params": {},
             }
     with client.websocket_connect(f"/ws/matches/{match_id}?token={people[1][1]}") as ws:
         receive(ws)

@@ -12,5 +12,6 @@ import clock from './clock.de.js';
 import account from './account.de.js';
 import playnow from './playnow.de.js';
 import stats from './stats.de.js';
+import errors from './errors.de.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors };

@@ -12,5 +12,6 @@ import clock from './clock.en.js';
 import account from './account.en.js';
 import playnow from './playnow.en.js';
 import stats from './stats.en.js';
+import errors from './errors.en.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors };

@@ -12,5 +12,6 @@ import clock from './clock.fr.js';
 import account from './account.fr.js';
 import playnow from './playnow.fr.js';
 import stats from './stats.fr.js';
+import errors from './errors.fr.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors };

@@ -182,10 +182,10 @@ export function onMessage(m, msg) {
       if (mineFailed) hooks.clearPending();
       if (e.code === 'stale_version') {
         fillGap(m);
-        toast(api.friendly({ message: e.message, code: e.code }), 'info');
+        toast(api.friendly({ ...e, code: e.code }), 'info');
       } else {
-        // Through the catalogue by its code (English keeps the server's own words).
-        toast(api.friendly({ message: e.message, code: e.code || 'unknown' }), 'error');
+        // Through the catalogue by its reason or code (English may keep the server's own words).
+        toast(api.friendly({ ...e, code: e.code || 'unknown' }), 'error');
       }
       hooks.render();
       break;

@@ -46,7 +46,7 @@ export function follow(room, chat) {
     onMessage: (msg) => {
       if (chat.handle(msg)) return;
       if (msg.t === 'lobby') room.update(msg.d);
-      else if (msg.t === 'error' && msg.d) toast(errorText(msg.d.code, msg.d.message), 'error');
+      else if (msg.t === 'error' && msg.d) toast(errorText(msg.d.code, msg.d.message, msg.d.reason, msg.d.params), 'error');
     },
     onStatus: ({ state }) => {
       clearTimeout(pollTimer);

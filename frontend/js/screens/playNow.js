@@ -144,8 +144,8 @@ export function playNowPanel(ctx) {
       await api.del(`/api/seeks/${s.id}`);
     } catch (err) {
       // Paired meanwhile: the match is waiting for us.
-      const m = err.message && err.message.match(/match ([0-9a-f]+)/);
-      if (err.code === 'conflict' && m && !stopped) ctx.go(`#/match/${m[1]}`);
+      const paired = err.reason === 'already_paired' && err.params && err.params.match;
+      if (err.code === 'conflict' && paired && !stopped) ctx.go(`#/match/${paired}`);
       else if (!quietly) toast(api.friendly(err), 'error');
     }
   }

@@ -178,7 +178,7 @@ export function chatBox(opts) {
         return true;
       }
       if (msg.t === 'error' && msg.d && String(msg.d.code || '').startsWith('chat_')) {
-        error.textContent = errorText(msg.d.code, msg.d.message);
+        error.textContent = errorText(msg.d.code, msg.d.message, msg.d.reason, msg.d.params);
         return true;
       }
       return false;
