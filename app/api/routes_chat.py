@@ -1,7 +1,7 @@
 """Chat REST endpoints: a waiting room's or a match's history, and the host's mute.
 
 Messages themselves are written over the lobby or match websocket (``{"t": "chat"}`` frames,
-app/api/routes_ws.py); the rules live in app/services/chat.py.
+app/api/routes_ws.py); the rules live in app/services/community/chat.py.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.deps import CurrentPlayer, OptionalPlayer, RuntimeDep
 from app.api.responses import errors
 from app.api.schemas import CODE_PATTERN
-from app.services import chat
+from app.services.community import chat
 
 router = APIRouter(tags=["chat"])
 
@@ -34,7 +34,7 @@ class MuteIn(BaseModel):
 
 
 class ChatOut(BaseModel):
-    """``{"messages": [Message], "muted": [player id]}`` (Message: app/services/chat.py)."""
+    """``{"messages": [Message], "muted": [player id]}`` (Message: community/chat.py)."""
 
     messages: list[dict[str, Any]]
     muted: list[str]

@@ -32,10 +32,12 @@ from app.api.schemas_community import (
     Verdict,
 )
 from app.bots.pool import Busy
-from app.services import accounts, history, ratings, reads, replays, shuffle
+from app.services.community import accounts
+from app.services.community.socket_revocation import close_ended_session
 from app.services.errors import RateLimited, ValidationFailed
+from app.services.match import reads
+from app.services.records import history, ratings, replays, shuffle
 from app.services.runtime import Runtime
-from app.services.socket_revocation import close_ended_session
 
 router = APIRouter(prefix="/api", tags=["accounts and history"])
 

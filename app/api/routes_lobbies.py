@@ -19,7 +19,7 @@ from app.api.schemas import (
     SeatChoice,
     Started,
 )
-from app.services import lobby, seats
+from app.services.lobby import lobby, seats
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 

@@ -17,7 +17,10 @@ from app.api.schemas import (
     SwitchIn,
     VoteIn,
 )
-from app.services import clock_requests, lobby, play, reads, shuffle
+from app.services.clock import requests as clock_requests
+from app.services.lobby import lobby
+from app.services.match import play, reads
+from app.services.records import shuffle
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 

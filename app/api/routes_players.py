@@ -10,7 +10,8 @@ from app.api.deps import CurrentPlayer, RuntimeDep
 from app.api.responses import errors
 from app.api.schemas import MyMatches, NewPlayer, PlayerCreated, PlayerOut
 from app.engine import PRESETS, catalogue_json
-from app.services import identity, ongoing
+from app.services import identity
+from app.services.match import ongoing
 
 router = APIRouter(prefix="/api", tags=["players"])
 

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Path, Response
 from app.api.deps import CurrentPlayer, RuntimeDep
 from app.api.responses import errors
 from app.api.schemas import NewSeek, SeekOut, SeekQueue
-from app.services import seeks
+from app.services.lobby import seeks
 
 router = APIRouter(prefix="/api/seeks", tags=["seeks"])
 

@@ -42,8 +42,12 @@ from app.realtime.protocol import (
     error_frame,
     parse_client_frame,
 )
-from app.services import chat, clock_requests, drain, lobby, play, sockets
+from app.services import drain
+from app.services.clock import requests as clock_requests
+from app.services.community import chat
 from app.services.errors import RateLimited, ServiceError, ValidationFailed
+from app.services.lobby import lobby
+from app.services.match import play, sockets
 from app.services.open_sockets import Closer
 from app.services.ratelimit import FrameBudget
 from app.services.runtime import Runtime
@@ -148,7 +152,7 @@ def _action_id(text: str) -> str | None:
 async def _chat(
     rt: Runtime, conn: Connection, scope: str, key: str, player: str | None, frame: ChatFrame
 ) -> None:
-    """A ``chat`` frame on a lobby or match socket: app/services/chat.py decides."""
+    """A ``chat`` frame on a lobby or match socket: app/services/community/chat.py decides."""
     try:
         await chat.post(rt, scope, key, player, frame.d.text, frame.d.quick)
     except ServiceError as exc:

@@ -1,6 +1,6 @@
 """The SQL of lobbies and of creating a match from one.
 
-The statements :mod:`app.services.lobby` runs, each on a connection inside the caller's
+The statements :mod:`app.services.lobby.lobby` runs, each on a connection inside the caller's
 transaction.
 
 Rows are SQLAlchemy ``Row`` objects of :data:`app.db.models.lobbies` / ``matches``; ``lock``

@@ -1,4 +1,4 @@
-"""The SQL of the "Play now" seek pool (:mod:`app.services.seeks`).
+"""The SQL of the "Play now" seek pool (:mod:`app.services.lobby.seeks`).
 
 Each statement runs on a connection inside the caller's transaction. Rows are SQLAlchemy
 ``Row`` objects of :data:`app.db.models.seeks`.

@@ -43,7 +43,7 @@ class Runtime:
         self.hubs = HubManager(self.broker)
         self.cache = StateCache(settings.state_cache_size)
         #: ``(match id, version)`` of batches the broker took, to mark published in bulk (the
-        #: log is the outbox: see :mod:`app.services.delivery`).
+        #: log is the outbox: see :mod:`app.services.match.delivery`).
         self.published: list[tuple[str, int]] = []
         self.tokens = Tokens(
             settings.secret_key, settings.token_lifetime, settings.token_renew_after

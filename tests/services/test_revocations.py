@@ -9,7 +9,8 @@ import secrets
 
 import pytest
 
-from app.services import accounts, identity
+from app.services import identity
+from app.services.community import accounts
 from app.services.errors import Unauthorized
 from app.services.runtime import Runtime
 from app.settings import ROOT

@@ -28,10 +28,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import accounts, match_players, ratings
 from app.db.models import matches, players, utcnow
+from app.services.community.socket_revocation import close_revoked_player
 from app.services.errors import Conflict, NotFound, Unauthorized, ValidationFailed
 from app.services.identity import new_session
 from app.services.runtime import Runtime
-from app.services.socket_revocation import close_revoked_player
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_\-]{3,20}$")
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
@@ -232,7 +232,7 @@ async def whoami(rt: Runtime, player_id: str) -> dict[str, Any]:
 async def revoked(rt: Runtime, player_id: str, token: str) -> None:
     """After a committed revocation of ``player_id``'s tokens: this instance trusts no older
     token from now on and closes their sockets here (other instances within seconds:
-    :mod:`app.services.socket_revocation`). ``token``: the new generation's token.
+    :mod:`app.services.community.socket_revocation`). ``token``: the new generation's token.
     """
     await close_revoked_player(rt, player_id, rt.tokens.claims(token)[1])
 

@@ -2,8 +2,8 @@
 correspondence proposal, and a seat's sockets leaving or coming back (its leave countdown).
 
 Each one locks the match row (``write_tx`` + ``lock_match``), changes the clock with the pure
-rules of :mod:`app.services.clock_votes`, writes it with its new due time and announces it to
-every socket of the match (:func:`app.services.clocks.announce`).
+rules of :mod:`app.services.clock.votes`, writes it with its new due time and announces it to
+every socket of the match (:func:`app.services.clock.clocks.announce`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.db.hot import MatchRow, write_tx
-from app.services import clock as c
-from app.services import clock_votes as v
-from app.services.clocks import announce, clock_frame, from_ms, now_ms, public
+from app.services.clock import rules as c
+from app.services.clock import votes as v
+from app.services.clock.clocks import announce, clock_frame, from_ms, now_ms, public
 from app.services.errors import Conflict, NotFound, NotSeated, ServiceError, ValidationFailed
 from app.services.runtime import Runtime
 

@@ -1,6 +1,6 @@
 """Seats of a lobby: join, leave, pick a colour; the host's kick and computer seats (add,
 level, remove). Every change locks the lobby row, saves it with a new version and announces it
-(:mod:`app.services.lobby_core`).
+(:mod:`app.services.lobby.core`).
 """
 
 from __future__ import annotations
@@ -9,9 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from app.bots import DEFAULT_LEVEL, LEVELS
-from app.services import ratings
 from app.services.errors import Conflict, NotFound, ValidationFailed
-from app.services.lobby_core import (
+from app.services.lobby.core import (
     COLOURS,
     announce,
     empty_seat,
@@ -24,6 +23,7 @@ from app.services.lobby_core import (
     require_open,
     save,
 )
+from app.services.records import ratings
 from app.services.runtime import Runtime
 
 

@@ -23,10 +23,10 @@ from app.db.community import accounts, match_players, rating_changes
 from app.db.errors import log_failure
 from app.db.models import match_actions, matches, players, utcnow
 from app.engine import GameState, export_record
-from app.services import ratings, shuffle, verdict
 from app.services.errors import NotFound
+from app.services.records import ratings, shuffle, verdict
+from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
-from app.services.titles import match_host_name
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +174,7 @@ async def _left_moves(
 ) -> dict[int, int]:
     """``{seat: move}`` of the seats that left: those the computer played a move for (from
     the action log) and ``flagged`` ones (marked while the match ran, e.g. away at an early
-    end). See :func:`app.services.verdict.left_moves`.
+    end). See :func:`app.services.records.verdict.left_moves`.
     """
     computer = [
         int(r[0])
@@ -192,7 +192,7 @@ async def _left_moves(
 
 
 async def verdict_of(rt: Runtime, match_id: str) -> dict[str, Any] | None:
-    """The verdict of a finished, settled match (:func:`app.services.verdict.verdict_json`:
+    """The verdict of a finished, settled match (:func:`app.services.records.verdict.verdict_json`:
     places, winners, scores, the seats that left and at which move), or None while it is
     live or not yet settled.
     """

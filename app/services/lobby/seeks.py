@@ -6,12 +6,12 @@ polled its pool is paired: the pool's open seeks are locked (``FOR UPDATE SKIP L
 Postgres, so instances pairing at once take disjoint seeks; SQLite serialises writers in this
 process), grouped oldest first into groups of the pool's player count whose ratings fit each
 member's range, and each group becomes a lobby with every seat filled, dealt by
-:func:`app.services.lobby.deal` — the same start path as a host's (clocks, history, the fair
+:func:`app.services.lobby.lobby.deal` — the same start path as a host's (clocks, history, the fair
 bag, the rated checks). A seek joins at most one match: it leaves the pool (``matched``) in
 the transaction that creates the match.
 
 A rated seek's range is ``± SEEK_RANGE`` around the seeker's displayed rating
-(:func:`app.services.ratings.display`) at first, widening by ``SEEK_RANGE_WIDEN`` points a
+(:func:`app.services.records.ratings.display`) at first, widening by ``SEEK_RANGE_WIDEN`` points a
 second, and any rating after ``SEEK_RANGE_ANY_AFTER`` seconds; two rated seeks fit when their
 ratings differ by no more than the narrower of their two ranges.
 
@@ -34,9 +34,11 @@ from app.db import lobbies as lobby_sql
 from app.db import seeks as sql
 from app.db.models import utcnow
 from app.engine import PRESETS
-from app.services import clocks, lobby, ratings
+from app.services.clock import clocks
 from app.services.errors import Conflict, NotFound, ServiceError, ValidationFailed
-from app.services.lobby_core import COLOURS, MAX_SEATS, MIN_SEATS, player_name
+from app.services.lobby import lobby
+from app.services.lobby.core import COLOURS, MAX_SEATS, MIN_SEATS, player_name
+from app.services.records import ratings
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)

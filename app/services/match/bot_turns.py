@@ -9,7 +9,7 @@ each due match gets its own task here (searches still queue for a free worker in
 
 from __future__ import annotations
 
-from app.services.play import play_due_turn
+from app.services.match.play import play_due_turn
 from app.services.runtime import Runtime
 
 

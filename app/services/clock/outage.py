@@ -4,7 +4,7 @@ Every instance writes a heartbeat into ``instance_heartbeats`` every ``instance_
 seconds. An instance that starts looks at the latest heartbeat of any instance: if none beat
 for longer than :data:`GAP_FACTOR` heartbeats, nobody was serving (a restart, the crash of the
 only instance), and it moves every running deadline of every live match later by the gap
-(:func:`app.services.clock.credit`) — once: the check and the credit run in one transaction
+(:func:`app.services.clock.rules.credit`) — once: the check and the credit run in one transaction
 serialised by an advisory lock on Postgres (SQLite has one writer), and the instance's own
 heartbeat is written in that same transaction, so the next instance to start sees no gap.
 
@@ -22,7 +22,7 @@ from sqlalchemy import delete, func, insert, select, text, update
 
 from app.db.models import instance_heartbeats, matches, utcnow
 from app.db.session import as_utc
-from app.services import clocks
+from app.services.clock import clocks
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)

@@ -14,10 +14,10 @@ from sqlalchemy import select
 
 from app.db.community import match_players
 from app.db.models import matches
-from app.services import clock as c
-from app.services import clocks
+from app.services.clock import clocks
+from app.services.clock import rules as c
+from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
-from app.services.titles import match_host_name
 
 #: At most this many ongoing matches are listed (the most urgent and recent ones).
 LIMIT = 50

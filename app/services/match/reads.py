@@ -27,11 +27,12 @@ from app.engine import (
     view,
 )
 from app.realtime.protocol import events_frame, snapshot_frame
-from app.services import clocks, history
 from app.services.cache import Live
+from app.services.clock import clocks
 from app.services.errors import Forbidden, NotFound
+from app.services.records import history
+from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
-from app.services.titles import match_host_name
 
 # ---------------------------------------------------------------------- loading
 
@@ -148,7 +149,7 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
         "leave_grace": rt.settings.leave_grace,
         "clock": clocks.public(live.clock),
         "state": live.view,
-        # The match's verdict as a contest (app/services/verdict.py); filled by get_match
+        # The match's verdict as a contest (app/services/records/verdict.py); filled by get_match
         # once the match is finished and settled.
         "verdict": None,
     }

@@ -4,7 +4,8 @@ under a lock, saving it with a new version and announcing it after the commit.
 A lobby row is changed only inside a transaction that locks it (``FOR UPDATE`` on Postgres,
 the writer lock on SQLite); every change bumps ``version`` and, after the commit, the whole
 lobby is sent to its sockets (``{"t": "lobby", "d": Lobby}``) here and through the broker.
-Used by :mod:`app.services.lobby` (tables, options, start) and :mod:`app.services.seats`.
+Used by :mod:`app.services.lobby.lobby` (tables, options, start) and
+:mod:`app.services.lobby.seats`.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.db import lobbies as sql
 from app.db.models import utcnow
 from app.realtime.protocol import broker_message, lobby_frame
-from app.services import clocks
+from app.services.clock import clocks
 from app.services.errors import Conflict, Forbidden, NotFound
+from app.services.records.titles import lobby_host_name
 from app.services.runtime import Runtime
-from app.services.titles import lobby_host_name
 
 COLOURS = ("red", "blue", "green", "yellow", "black")
 MIN_SEATS, MAX_SEATS = 2, 5

@@ -1,7 +1,7 @@
 """Lobbies: create, get and list tables, the host's options, start, rematch, lobby sockets.
 
-Seats (join, leave, colours, kick, computer seats) are in :mod:`app.services.seats`; the row
-locking, versioning and announcing they share in :mod:`app.services.lobby_core`.
+Seats (join, leave, colours, kick, computer seats) are in :mod:`app.services.lobby.seats`; the row
+locking, versioning and announcing they share in :mod:`app.services.lobby.core`.
 Invite codes are ``secrets.token_urlsafe(8)`` (64 random bits) and private lobbies are never
 listed.
 """
@@ -23,9 +23,9 @@ from app.engine import PRESETS, InvalidOptions, Options, new_game
 from app.realtime.connection import Connection
 from app.realtime.hub import Hub
 from app.realtime.protocol import lobby_frame
-from app.services import clocks, history, ratings, shuffle
+from app.services.clock import clocks
 from app.services.errors import Conflict, Forbidden, NotFound, RateLimited, ValidationFailed
-from app.services.lobby_core import (
+from app.services.lobby.core import (
     COLOURS,
     MAX_SEATS,
     MIN_SEATS,
@@ -39,8 +39,9 @@ from app.services.lobby_core import (
     require_open,
     save,
 )
+from app.services.records import history, ratings, shuffle
+from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
-from app.services.titles import match_host_name
 
 
 def _rules_from(preset: str | None, rules: dict[str, Any] | None) -> tuple[str | None, Options]:

@@ -75,7 +75,7 @@ def verdict_json(
     """The ``verdict`` block of docs/API.md: ``{"places": [place by seat], "winners": [seats
     in place 1], "scores": [final points by seat], "left": [{"seat", "move"}]}``.
 
-    ``places``: from :func:`app.services.ratings.placements` (leavers share the last place);
+    ``places``: from :func:`app.services.records.ratings.placements` (leavers share the last place);
     ``left_at``: ``{seat: move}`` of the seats that left (``move`` null when not known: a
     match settled before moves were noted).
     """

@@ -1,8 +1,8 @@
 """Clocks and leaving as use cases: the hooks the lobby and the write path call, and the
 decisions of the database-driven sweep (the vote / proposal / take-back requests are
-:mod:`app.services.clock_requests`).
+:mod:`app.services.clock.requests`).
 
-The arithmetic is :mod:`app.services.clock` (pure). Everything here runs under the match row's
+The arithmetic is :mod:`app.services.clock.rules` (pure). Everything here runs under the match row's
 lock (``write_tx`` + ``lock_match``), so a decision happens exactly once across instances: the
 sweep takes a due match with ``FOR UPDATE SKIP LOCKED`` and re-checks the clock it read under
 the lock. Changes that are not actions (a seat leaving, a vote, a proposal) write ``clock`` and
@@ -29,8 +29,8 @@ from app.engine import (
 )
 from app.realtime.hub import NOTE_ALL
 from app.realtime.protocol import broker_message, dumps
-from app.services import clock as c
-from app.services import clock_votes as v
+from app.services.clock import rules as c
+from app.services.clock import votes as v
 from app.services.errors import ValidationFailed
 from app.services.runtime import Runtime
 

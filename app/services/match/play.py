@@ -10,11 +10,12 @@ id, status and version, apply, append, update, commit.
 
 After the commit, :func:`_after_commit` is the one tail of every move: mark the cache current,
 encode the batch frame once, hand it to this instance's sockets directly, publish it for the
-other instances (retried; the log is the outbox, see :mod:`app.services.delivery`), schedule a
+other instances (retried; the log is the outbox, see :mod:`app.services.match.delivery`), schedule a
 bot. A snapshot (``GameState.to_json()``) is written every ``snapshot_every`` actions and at
 the end, so a rebuild replays a bounded tail of the log.
 
-Reads live in :mod:`app.services.reads`, sockets and presence in :mod:`app.services.sockets`.
+Reads live in :mod:`app.services.match.reads`, sockets and presence in
+:mod:`app.services.match.sockets`.
 Nothing secret leaves here: frames carry event JSON and ``view_delta()``, never ``to_json()``.
 """
 
@@ -50,13 +51,14 @@ from app.engine.events import Event
 from app.engine.scoring import final_scoring
 from app.engine.view import view_delta
 from app.realtime.protocol import dumps, events_frame, snapshot_frame
-from app.services import clocks, history
 from app.services.cache import Live
-from app.services.delivery import after_commit_hook, publish_batch
+from app.services.clock import clocks
 from app.services.errors import Conflict, NotFound, NotSeated, StaleVersion
-from app.services.reads import current, live_for, match_json
+from app.services.match.delivery import after_commit_hook, publish_batch
+from app.services.match.reads import current, live_for, match_json
+from app.services.match.sockets import PRESENT_WINDOW
+from app.services.records import history
 from app.services.runtime import Runtime
-from app.services.sockets import PRESENT_WINDOW
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,7 @@ def _row_values(
     """The match-row columns a move sets, in the same statement/transaction as its log row.
 
     Per-action columns go here (their names in :data:`app.db.hot.UPDATABLE`): the match clock
-    (issue 13, :func:`app.services.clocks.after_action`) is written with every action and set
+    (issue 13, :func:`app.services.clock.clocks.after_action`) is written with every action and set
     on ``live`` (``active_before``: the turn's holder before the action; ``by``/``timed_out``
     as in :func:`_apply_and_store`), and its next due time folds into ``next_bot_at``.
     """
@@ -375,7 +377,7 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
 
     Driven by database state: takes the match row with ``FOR UPDATE SKIP LOCKED`` only if
     ``next_bot_at`` has passed, so any instance may do it and only one does; what to do is
-    decided under that lock by :func:`app.services.clocks.verdict` (a clock that ran out, a
+    decided under that lock by :func:`app.services.clock.clocks.verdict` (a clock that ran out, a
     seat handed to the computer, an off-turn decision past ``plague_timeout``, a turn abandoned
     without a trace). Returns True when an action was applied.
     """

@@ -1,9 +1,9 @@
 """Clock arithmetic: time controls and the running clock of a match (leaving, votes and the
-live ↔ correspondence switch: :mod:`app.services.clock_votes`) — pure.
+live ↔ correspondence switch: :mod:`app.services.clock.votes`) — pure.
 
 No I/O and no clock of its own: every function takes ``now`` (milliseconds since the Unix
 epoch, an ``int``) and returns new JSON-ready dicts, never changing its arguments. The service
-(:mod:`app.services.clocks`) loads and stores the dicts (``matches.clock``) under the match's
+(:mod:`app.services.clock.clocks`) loads and stores the dicts (``matches.clock``) under the match's
 row lock; this module only decides.
 
 Time controls (``TimeControl``), chosen by the host per lobby:
@@ -24,7 +24,7 @@ computer (``auto``) until its player takes it back; ``skip`` — the turn is ski
 tile is placed by the computer at the first legal placement, with no follower, and the seat
 is never handed over; ``handover`` (``after`` N, 1–5) — the computer plays the turn, and after
 N time-outs in all the computer holds the seat for the rest of the match. Leaving, the leave
-vote and the live ↔ correspondence switch change the same dict: :mod:`app.services.clock_votes`.
+vote and the live ↔ correspondence switch change the same dict: :mod:`app.services.clock.votes`.
 
 The clock dict (``matches.clock``)::
 

@@ -1,8 +1,8 @@
 """Leaving, the leave vote and the live ↔ correspondence switch on a match's clock dict — pure.
 
-Like :mod:`app.services.clock` (whose dict this changes: ``away``, ``vote``, ``proposal``,
+Like :mod:`app.services.clock.rules` (whose dict this changes: ``away``, ``vote``, ``proposal``,
 ``auto``, ``control``): no I/O, ``now`` in epoch milliseconds, new dicts returned, arguments
-never changed. The service (:mod:`app.services.clocks`: the requests and the sweep) stores
+never changed. The service (:mod:`app.services.clock.clocks`: the requests and the sweep) stores
 them under the match row's lock.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from app.services.clock import TimeControl, policy_of
+from app.services.clock.rules import TimeControl, policy_of
 
 #: Milliseconds the remaining humans have to vote once a leaver's grace ran out.
 VOTE_MS = 30_000

@@ -19,8 +19,9 @@ from app.realtime.connection import Connection
 from app.realtime.hub import PRESENCE_TTL, Hub
 from app.realtime.hubs import Joined
 from app.realtime.protocol import presence_frame, snapshot_frame
-from app.services import clock_requests, clocks
-from app.services.reads import check_watch, current, fetch_frames, match_json
+from app.services.clock import clocks
+from app.services.clock import requests as clock_requests
+from app.services.match.reads import check_watch, current, fetch_frames, match_json
 from app.services.runtime import Runtime
 
 #: A seat seen connected this recently is not abandoned (heartbeats refresh it more often).
