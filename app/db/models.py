@@ -135,7 +135,8 @@ class MatchAction(Base):
     ``action`` and ``events`` are JSON text (engine JSON forms), stored as sent on the wire.
     ``client_id`` is the client's action id, unique per match and seat (retries are answered
     from here instead of applying twice). ``published``: the batch was handed to the broker (the
-    log is the outbox: an outbox sweep publishes rows left unpublished, see ``app/db/outbox.py``).
+    log is the outbox: an outbox sweep publishes rows left unpublished, see
+    ``app/services/match/queries.py``).
     """
 
     __tablename__ = "match_actions"

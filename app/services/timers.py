@@ -14,10 +14,10 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from app.db.errors import log_failure
-from app.db.lobbies import count_live_matches
 from app.realtime.hub import HEARTBEAT
 from app.services.clock import outage
 from app.services.community.socket_revocation import revocation_sweep
+from app.services.lobby.queries import count_live_matches
 from app.services.match.bot_turns import drive
 from app.services.match.delivery import delivery_loop
 from app.services.match.play import due_matches

@@ -18,11 +18,9 @@ import logging
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, text, update
-
-from app.db.models import instance_heartbeats, matches, utcnow
+from app.db.models import utcnow
 from app.db.session import as_utc
-from app.services.clock import clocks
+from app.services.clock import clocks, queries
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -41,8 +39,8 @@ async def start_and_credit(rt: Runtime) -> int:
     instance = rt.broker.instance_id
     async with rt.db.transaction() as conn:
         if rt.db.is_postgres:
-            await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _LOCK_KEY})
-        last = (await conn.execute(select(func.max(instance_heartbeats.c.beat_at)))).scalar()
+            await queries.advisory_lock(conn, _LOCK_KEY)
+        last = await queries.last_heartbeat(conn)
         now = utcnow()
         gap_ms = 0
         if last is not None:
@@ -50,12 +48,7 @@ async def start_and_credit(rt: Runtime) -> int:
             if gap.total_seconds() > GAP_FACTOR * rt.settings.instance_heartbeat:
                 gap_ms = int(gap.total_seconds() * 1000)
         if gap_ms:
-            query = select(matches.c.id, matches.c.clock, matches.c.next_bot_at).where(
-                matches.c.status == "live", matches.c.clock.is_not(None)
-            )
-            if rt.db.is_postgres:
-                query = query.with_for_update()
-            rows = (await conn.execute(query)).all()
+            rows = await queries.live_clocks(conn, lock=rt.db.is_postgres)
             for row in rows:
                 clock, due = clocks.credit_all(row.clock, gap_ms)
                 values: dict[str, Any] = {"clock": clock}
@@ -63,30 +56,19 @@ async def start_and_credit(rt: Runtime) -> int:
                     values["next_bot_at"] = clocks.earliest(
                         as_utc(row.next_bot_at) + timedelta(milliseconds=gap_ms), due
                     )
-                await conn.execute(update(matches).where(matches.c.id == row.id).values(**values))
+                await queries.update_match(conn, row.id, values)
             log.warning(
                 "no instance served for %.1f s: credited to %d live matches' clocks",
                 gap_ms / 1000,
                 len(rows),
             )
-        await conn.execute(
-            delete(instance_heartbeats).where(instance_heartbeats.c.beat_at < now - KEEP)
-        )
-        await conn.execute(insert(instance_heartbeats).values(instance_id=instance, beat_at=now))
+        await queries.forget_heartbeats_before(conn, now - KEEP)
+        await queries.insert_heartbeat(conn, instance, now)
     return gap_ms
 
 
 async def beat(rt: Runtime) -> None:
     """Refresh this instance's heartbeat."""
     async with rt.db.transaction() as conn:
-        done = await conn.execute(
-            update(instance_heartbeats)
-            .where(instance_heartbeats.c.instance_id == rt.broker.instance_id)
-            .values(beat_at=utcnow())
-        )
-        if not done.rowcount:
-            await conn.execute(
-                insert(instance_heartbeats).values(
-                    instance_id=rt.broker.instance_id, beat_at=utcnow()
-                )
-            )
+        if not await queries.refresh_heartbeat(conn, rt.broker.instance_id, utcnow()):
+            await queries.insert_heartbeat(conn, rt.broker.instance_id, utcnow())

@@ -22,12 +22,12 @@ from typing import Any
 
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
-from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db.community import accounts, match_players, ratings
-from app.db.models import matches, players, utcnow
+from app.db.models import utcnow
+from app.services import queries as player_queries
+from app.services.community import queries
 from app.services.community.socket_revocation import close_revoked_player
 from app.services.errors import Conflict, NotFound, Unauthorized, ValidationFailed
 from app.services.identity import new_session
@@ -95,10 +95,6 @@ def account_json(player_id: str, name: str, username: str | None) -> dict[str, A
     return {"id": player_id, "name": name, "username": username}
 
 
-async def _account_of(conn: AsyncConnection, player_id: str) -> Any:
-    return (await conn.execute(select(accounts).where(accounts.c.player_id == player_id))).first()
-
-
 async def register(
     rt: Runtime, username: Any, password: Any, client: str, guest_id: str | None = None
 ) -> tuple[dict[str, Any], str]:
@@ -120,36 +116,30 @@ async def register(
     try:
         async with rt.db.transaction() as conn:
             if guest_id is not None:
-                row = (
-                    await conn.execute(select(players.c.name).where(players.c.id == guest_id))
-                ).first()
-                if row is None:
+                guest_name = await queries.player_name(conn, guest_id)
+                if guest_name is None:
                     raise NotFound("no such player")
-                if await _account_of(conn, guest_id) is not None:
+                if await queries.account(conn, guest_id) is not None:
                     raise Conflict("you already have an account: log in instead")
-                player_id, name = guest_id, str(row.name)
+                player_id, name = guest_id, guest_name
                 # The guest token (and any copy of it) no longer gets in: only the account's.
                 token = await rt.revocations.revoke(conn, player_id)
             else:
                 player_id, name = secrets.token_hex(8), username
-                await conn.execute(insert(players).values(id=player_id, name=name, created_at=now))
+                await player_queries.insert_player(conn, player_id, name, now)
                 token = rt.tokens.issue(player_id, 0, new_session())
-            taken = (
-                await conn.execute(
-                    select(accounts.c.player_id).where(accounts.c.username_key == username.lower())
-                )
-            ).first()
-            if taken is not None:
+            if await queries.is_username_taken(conn, username.lower()):
                 raise Conflict("username: already taken")
-            await conn.execute(
-                insert(accounts).values(
-                    player_id=player_id,
-                    username=username,
-                    username_key=username.lower(),
-                    password_hash=digest,
-                    created_at=now,
-                    updated_at=now,
-                )
+            await queries.insert_account(
+                conn,
+                {
+                    "player_id": player_id,
+                    "username": username,
+                    "username_key": username.lower(),
+                    "password_hash": digest,
+                    "created_at": now,
+                    "updated_at": now,
+                },
             )
     except IntegrityError:
         raise Conflict("username: already taken") from None
@@ -181,19 +171,7 @@ async def login(
         await rt.account_limits.password_failed(key)
         raise Unauthorized(WRONG)
     async with rt.db.reading() as conn:
-        row = (
-            await conn.execute(
-                select(
-                    accounts.c.player_id,
-                    accounts.c.username,
-                    accounts.c.password_hash,
-                    players.c.name,
-                    players.c.token_generation,
-                )
-                .join(players, players.c.id == accounts.c.player_id)
-                .where(accounts.c.username_key == key)
-            )
-        ).first()
+        row = await queries.login_row(conn, key)
     if row is None:
         await _dummy_check(rt, password)  # the same cost as a real check
         await rt.account_limits.password_failed(key)
@@ -205,11 +183,7 @@ async def login(
         raise Unauthorized(WRONG)
     if new_hash is not None:  # parameters were raised since: store the stronger hash
         async with rt.db.transaction() as conn:
-            await conn.execute(
-                update(accounts)
-                .where(accounts.c.player_id == row.player_id)
-                .values(password_hash=new_hash)
-            )
+            await queries.update_account(conn, row.player_id, {"password_hash": new_hash})
     token = rt.tokens.issue(row.player_id, row.token_generation, new_session())
     return account_json(row.player_id, row.name, row.username), token
 
@@ -217,13 +191,7 @@ async def login(
 async def whoami(rt: Runtime, player_id: str) -> dict[str, Any]:
     """Account JSON of a player (``username`` null for a guest); raises :class:`NotFound`."""
     async with rt.db.reading() as conn:
-        row = (
-            await conn.execute(
-                select(players.c.id, players.c.name, accounts.c.username)
-                .outerjoin(accounts, accounts.c.player_id == players.c.id)
-                .where(players.c.id == player_id)
-            )
-        ).first()
+        row = await queries.player_account(conn, player_id)
     if row is None:
         raise NotFound("no such player")
     return account_json(row.id, row.name, row.username)
@@ -243,7 +211,7 @@ async def _verified(rt: Runtime, player_id: str, password: Any, client: str) -> 
     transaction. Raises :class:`NotFound`, :class:`RateLimited`, :class:`Unauthorized`.
     """
     async with rt.db.reading() as conn:
-        row = await _account_of(conn, player_id)
+        row = await queries.account(conn, player_id)
     if row is None:
         raise NotFound("you have no account")
     await rt.account_limits.password_attempt(row.username_key, client)
@@ -272,10 +240,8 @@ async def change_password(
     check_password(new_password, row.username, "new_password")
     digest = await rt.offload.run(_hash_for(rt).hash, new_password)
     async with rt.db.transaction() as conn:
-        await conn.execute(
-            update(accounts)
-            .where(accounts.c.player_id == player_id)
-            .values(password_hash=digest, updated_at=utcnow())
+        await queries.update_account(
+            conn, player_id, {"password_hash": digest, "updated_at": utcnow()}
         )
         token = await rt.revocations.revoke(conn, player_id)
     await revoked(rt, player_id, token)
@@ -289,7 +255,7 @@ async def sign_out_everywhere(rt: Runtime, player_id: str) -> str:
     Raises :class:`NotFound` (no account).
     """
     async with rt.db.transaction() as conn:
-        if await _account_of(conn, player_id) is None:
+        if await queries.account(conn, player_id) is None:
             raise NotFound("you have no account")
         token = await rt.revocations.revoke(conn, player_id)
     await revoked(rt, player_id, token)
@@ -305,18 +271,8 @@ async def delete_account(rt: Runtime, player_id: str, password: Any, client: str
     """
     await _verified(rt, player_id, password, client)
     async with rt.db.transaction() as conn:
-        await conn.execute(delete(accounts).where(accounts.c.player_id == player_id))
-        await conn.execute(delete(ratings).where(ratings.c.player_id == player_id))
-        await conn.execute(
-            update(players).where(players.c.id == player_id).values(name=DELETED_NAME)
-        )
+        ids = await queries.delete_account(conn, player_id, DELETED_NAME)
         token = await rt.revocations.revoke(conn, player_id)  # every device is signed out
-        ids = [
-            r[0]
-            for r in await conn.execute(
-                select(match_players.c.match_id).where(match_players.c.player_id == player_id)
-            )
-        ]
         for match_id in ids:
             await _anonymise_match(conn, match_id, player_id)
     await revoked(rt, player_id, token)
@@ -326,13 +282,7 @@ async def delete_account(rt: Runtime, player_id: str, password: Any, client: str
 
 async def _anonymise_match(conn: AsyncConnection, match_id: str, player_id: str) -> None:
     """Rename the player's seat(s) of one match in the seats, setup and snapshot."""
-    row = (
-        await conn.execute(
-            select(matches.c.seats, matches.c.setup, matches.c.snapshot).where(
-                matches.c.id == match_id
-            )
-        )
-    ).first()
+    row = await queries.match_names(conn, match_id)
     if row is None:
         return
     seats = [dict(s) for s in row.seats]
@@ -347,8 +297,6 @@ async def _anonymise_match(conn: AsyncConnection, match_id: str, player_id: str)
             if seat < len(names):
                 names[seat] = DELETED_NAME
         state["players"] = names
-    await conn.execute(
-        update(matches)
-        .where(matches.c.id == match_id)
-        .values(seats=seats, setup=setup, snapshot=snapshot)
+    await queries.update_match(
+        conn, match_id, {"seats": seats, "setup": setup, "snapshot": snapshot}
     )

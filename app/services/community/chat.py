@@ -28,11 +28,10 @@ import unicodedata
 from datetime import UTC
 from typing import Any
 
-from sqlalchemy import delete, insert, select
-
-from app.db.models import chat_messages, chat_mutes, lobbies, matches, players, utcnow
+from app.db.models import utcnow
 from app.realtime.hub import NOTE_ALL, NOTE_SPECTATORS
 from app.realtime.protocol import broker_message, dumps
+from app.services.community import queries
 from app.services.errors import Forbidden, NotFound, RateLimited, ServiceError
 from app.services.ratelimit import RateLimiter
 from app.services.runtime import Runtime
@@ -108,22 +107,11 @@ def chat_frame(message: dict[str, Any]) -> str:
     return dumps({"t": "chat", "d": message})
 
 
-async def _is_muted(conn: Any, lobby_code: str, player_id: str) -> bool:
-    row = (
-        await conn.execute(
-            select(chat_mutes.c.player_id).where(
-                chat_mutes.c.lobby_code == lobby_code, chat_mutes.c.player_id == player_id
-            )
-        )
-    ).first()
-    return row is not None
-
-
 async def _player_name(conn: Any, player_id: str) -> str:
-    name = (await conn.execute(select(players.c.name).where(players.c.id == player_id))).scalar()
+    name = await queries.player_name(conn, player_id)
     if name is None:
         raise ChatError("chat_not_allowed", "unknown player", 403)
-    return str(name)
+    return name
 
 
 async def _where(rt: Runtime, scope: str, key: str, player_id: str) -> dict[str, Any]:
@@ -132,7 +120,7 @@ async def _where(rt: Runtime, scope: str, key: str, player_id: str) -> dict[str,
     """
     async with rt.db.reading() as conn:
         if scope == "lobby":
-            row = (await conn.execute(select(lobbies).where(lobbies.c.code == key))).first()
+            row = await queries.lobby(conn, key)
             if row is None:
                 raise NotFound("no such lobby")
             seat = next((s for s in row.seats if s.get("player") == player_id), None)
@@ -142,13 +130,13 @@ async def _where(rt: Runtime, scope: str, key: str, player_id: str) -> dict[str,
                 )
             lobby_code, room, over = row.code, "lobby", False
         else:
-            row = (await conn.execute(select(matches).where(matches.c.id == key))).first()
+            row = await queries.match(conn, key)
             if row is None:
                 raise NotFound("no such match")
             seat = next((s for s in row.seats if s.get("player") == player_id), None)
             lobby_code, over = row.lobby_code, row.status == "finished"
             room = "players" if seat is not None else "spectators"
-        if await _is_muted(conn, lobby_code, player_id):
+        if await queries.is_muted(conn, lobby_code, player_id):
             raise ChatError("chat_muted", "the host has muted you at this table", 403)
         name = (
             seat["name"]
@@ -198,8 +186,7 @@ async def post(
         "created_at": utcnow(),
     }
     async with rt.db.transaction() as conn:
-        result = await conn.execute(insert(chat_messages).values(**values))
-        new_id = result.inserted_primary_key[0] if result.inserted_primary_key else None
+        new_id = await queries.insert_message(conn, values)
     message = {
         "id": new_id,
         "room": who["room"],
@@ -236,21 +223,11 @@ async def history(
     """
     async with rt.db.reading() as conn:
         if scope == "lobby":
-            row = (await conn.execute(select(lobbies.c.code).where(lobbies.c.code == key))).first()
-            if row is None:
+            if await queries.lobby(conn, key) is None:
                 raise NotFound("no such lobby")
             lobby_code, hide_spectators = key, False
         else:
-            row = (
-                await conn.execute(
-                    select(
-                        matches.c.lobby_code,
-                        matches.c.seats,
-                        matches.c.status,
-                        matches.c.private,
-                    ).where(matches.c.id == key)
-                )
-            ).first()
+            row = await queries.match_access(conn, key)
             if row is None:
                 raise NotFound("no such match")
             seated = player_id is not None and any(s.get("player") == player_id for s in row.seats)
@@ -260,21 +237,8 @@ async def history(
             if row.private and not seated and not has_code:
                 raise Forbidden("this match is private: open it with its invite code")
             lobby_code, hide_spectators = row.lobby_code, seated and row.status != "finished"
-        query = select(chat_messages).where(
-            chat_messages.c.scope == scope, chat_messages.c.key == key
-        )
-        if hide_spectators:
-            query = query.where(chat_messages.c.room != "spectators")
-        rows = (await conn.execute(query.order_by(chat_messages.c.id.desc()).limit(HISTORY))).all()
-        muted = (
-            (
-                await conn.execute(
-                    select(chat_mutes.c.player_id).where(chat_mutes.c.lobby_code == lobby_code)
-                )
-            )
-            .scalars()
-            .all()
-        )
+        rows = await queries.messages(conn, scope, key, hide_spectators, HISTORY)
+        muted = await queries.muted(conn, lobby_code)
     return {"messages": [_message_json(r) for r in reversed(rows)], "muted": sorted(muted)}
 
 
@@ -283,31 +247,15 @@ async def set_muted(rt: Runtime, code: str, host_id: str, player_id: str, muted:
     Raises :class:`NotFound`, :class:`Forbidden` (not the host, or muting oneself).
     """
     async with rt.db.transaction() as conn:
-        row = (await conn.execute(select(lobbies.c.host_id).where(lobbies.c.code == code))).first()
+        row = await queries.lobby(conn, code)
         if row is None:
             raise NotFound("no such lobby")
         if row.host_id != host_id:
             raise Forbidden("only the host can mute people")
         if player_id == host_id:
             raise Forbidden("the host cannot mute themselves")
-        await conn.execute(
-            delete(chat_mutes).where(
-                chat_mutes.c.lobby_code == code, chat_mutes.c.player_id == player_id
-            )
-        )
-        if muted:
-            await conn.execute(
-                insert(chat_mutes).values(lobby_code=code, player_id=player_id, created_at=utcnow())
-            )
-        ids = (
-            (
-                await conn.execute(
-                    select(chat_mutes.c.player_id).where(chat_mutes.c.lobby_code == code)
-                )
-            )
-            .scalars()
-            .all()
-        )
+        await queries.set_muted(conn, code, player_id, muted, utcnow())
+        ids = await queries.muted(conn, code)
     frame = dumps({"t": "chat_muted", "d": {"muted": sorted(ids)}})
     await _deliver(rt, "lobby", code, frame, False)
     return sorted(ids)

@@ -19,10 +19,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from sqlalchemy import select
-
 from app.db.errors import log_failure
-from app.db.models import ended_sessions, players
+from app.services import queries
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -58,19 +56,9 @@ async def sweep_once(rt: Runtime) -> int:
     async with rt.db.reading() as conn:
         generations: dict[str, int] = {}
         for i in range(0, len(ids), CHUNK):
-            rows = await conn.execute(
-                select(players.c.id, players.c.token_generation).where(
-                    players.c.id.in_(ids[i : i + CHUNK])
-                )
-            )
-            generations.update({str(r.id): int(r.token_generation or 0) for r in rows})
+            generations.update(await queries.generations(conn, ids[i : i + CHUNK]))
         for i in range(0, len(sessions), CHUNK):
-            rows = await conn.execute(
-                select(ended_sessions.c.session).where(
-                    ended_sessions.c.session.in_(sessions[i : i + CHUNK])
-                )
-            )
-            ended.update(str(r.session) for r in rows)
+            ended.update(await queries.ended_among(conn, sessions[i : i + CHUNK]))
     for player in ids:
         # A deleted guest row has no generation: nothing of it can be revoked.
         closed += await rt.open_sockets.close_revoked(player, generations.get(player), ended)

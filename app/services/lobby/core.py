@@ -14,11 +14,11 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db import lobbies as sql
 from app.db.models import utcnow
 from app.realtime.protocol import broker_message, lobby_frame
 from app.services.clock import clocks
 from app.services.errors import Conflict, Forbidden, NotFound
+from app.services.lobby import queries as sql
 from app.services.records.titles import lobby_host_name
 from app.services.runtime import Runtime
 

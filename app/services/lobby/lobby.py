@@ -17,7 +17,6 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.bots import DEFAULT_LEVEL
-from app.db import lobbies as sql
 from app.db.models import utcnow
 from app.engine import PRESETS, InvalidOptions, Options, new_game
 from app.realtime.connection import Connection
@@ -25,6 +24,7 @@ from app.realtime.hub import Hub
 from app.realtime.protocol import lobby_frame
 from app.services.clock import clocks
 from app.services.errors import Conflict, Forbidden, NotFound, RateLimited, ValidationFailed
+from app.services.lobby import queries as sql
 from app.services.lobby.core import (
     COLOURS,
     MAX_SEATS,

@@ -30,13 +30,12 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db import lobbies as lobby_sql
-from app.db import seeks as sql
 from app.db.models import utcnow
 from app.engine import PRESETS
 from app.services.clock import clocks
 from app.services.errors import Conflict, NotFound, ServiceError, ValidationFailed
 from app.services.lobby import lobby
+from app.services.lobby import queries as sql
 from app.services.lobby.core import COLOURS, MAX_SEATS, MIN_SEATS, player_name
 from app.services.records import ratings
 from app.services.runtime import Runtime
@@ -272,7 +271,7 @@ async def _start(rt: Runtime, conn: AsyncConnection, group: list[Any]) -> str:
     ]
     code = secrets.token_urlsafe(8)
     now = utcnow()
-    await lobby_sql.insert_lobby(
+    await sql.insert_lobby(
         conn,
         dict(
             code=code,
@@ -292,7 +291,7 @@ async def _start(rt: Runtime, conn: AsyncConnection, group: list[Any]) -> str:
             time_control=clocks.stored(first.time_control, None),
         ),
     )
-    row = await lobby_sql.lobby(conn, code)
+    row = await sql.lobby(conn, code)
     match_id, _ = await lobby.deal(rt, conn, row, ORIGIN)
     changed = await sql.set_status(conn, [r.id for r in group], "matched", match_id)
     if changed != len(group):  # cannot happen under the pool lock; never two matches per seek

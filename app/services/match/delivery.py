@@ -40,8 +40,8 @@ from datetime import timedelta
 
 from app.db.errors import log_failure
 from app.db.models import utcnow
-from app.db.outbox import claim_unpublished, mark_published, match_versions
 from app.realtime.protocol import broker_message
+from app.services.match import queries
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ async def flush_marks(rt: Runtime) -> None:
         return
     batch, rt.published = rt.published, []
     try:
-        await mark_published(rt.db, batch)
+        await queries.mark_published(rt.db, batch)
     except Exception:
         rt.published = batch + rt.published
         raise
@@ -102,7 +102,7 @@ async def sweep_once(rt: Runtime, older_than: float = SWEEP_AFTER) -> int:
     when another instance holds them, or none is due).
     """
     before = utcnow() - timedelta(seconds=older_than)
-    async with claim_unpublished(rt.db, before) as heads:
+    async with queries.claim_unpublished(rt.db, before) as heads:
         for match_id, version in heads.items():
             ok = await rt.broker.publish(
                 rt.channel("match", match_id),
@@ -125,7 +125,7 @@ async def watch_versions(rt: Runtime) -> None:
     hubs = rt.hubs.ordered_hubs()
     if not hubs:
         return
-    versions = await match_versions(rt.db, list(hubs))
+    versions = await queries.match_versions(rt.db, list(hubs))
     for match_id, (version, notes) in versions.items():
         hubs[match_id].behind(version)
         hubs[match_id].noted(notes)

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
-
-from app.db.community import match_players
-from app.db.models import matches
 from app.services.clock import clocks
 from app.services.clock import rules as c
+from app.services.match import queries
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
 
@@ -70,25 +67,8 @@ async def my_matches(rt: Runtime, player_id: str) -> dict[str, Any]:
     "your turn" ones first (nearest deadline first), then the others by latest activity, at
     most :data:`LIMIT` (docs/API.md § Identity, ``GET /api/me/matches``).
     """
-    query = (
-        select(
-            matches.c.id,
-            matches.c.name,
-            matches.c.private,
-            matches.c.seats,
-            matches.c.seat_to_act,
-            matches.c.turn,
-            matches.c.clock,
-            matches.c.updated_at,
-            match_players.c.seat,
-        )
-        .join(match_players, match_players.c.match_id == matches.c.id)
-        .where(match_players.c.player_id == player_id, matches.c.status == "live")
-        .order_by(matches.c.updated_at.desc(), matches.c.id)
-        .limit(SCAN)
-    )
     async with rt.db.reading() as conn:
-        rows = (await conn.execute(query)).all()
+        rows = await queries.seated_live_matches(conn, player_id, SCAN)
     now = clocks.now_ms()
     entries = sorted((_entry(r, now) for r in rows), key=_order)
     return {"server_now": now, "matches": entries[:LIMIT]}

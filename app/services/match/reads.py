@@ -13,11 +13,8 @@ import hmac
 from typing import Any
 
 import orjson
-from sqlalchemy import select
 
 from app.db.hot import MatchRow, Tx, read_tx
-from app.db.models import match_actions
-from app.db.outbox import batches_since
 from app.engine import (
     GameState,
     action_from_json,
@@ -30,6 +27,8 @@ from app.realtime.protocol import events_frame, snapshot_frame
 from app.services.cache import Live
 from app.services.clock import clocks
 from app.services.errors import Forbidden, NotFound
+from app.services.match import queries
+from app.services.match.queries import batches_since
 from app.services.records import history
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
@@ -204,14 +203,7 @@ async def record(
         actions = list(live.state.actions)
         clock = live.clock
     async with rt.db.reading() as conn:
-        computer = {
-            int(r[0])
-            for r in await conn.execute(
-                select(match_actions.c.seq).where(
-                    match_actions.c.match_id == match_id, match_actions.c.by.is_not(None)
-                )
-            )
-        }
+        computer = await queries.computer_seqs(conn, match_id)
     out = clocks.annotate_record(out, actions, computer, clock)
     judged = await history.verdict_of(rt, match_id)
     if judged is not None:

@@ -16,15 +16,13 @@ import logging
 import zipfile
 from typing import Any
 
-from sqlalchemy import and_, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db.community import accounts, match_players, rating_changes
 from app.db.errors import log_failure
-from app.db.models import match_actions, matches, players, utcnow
+from app.db.models import utcnow
 from app.engine import GameState, export_record
 from app.services.errors import NotFound
-from app.services.records import ratings, shuffle, verdict
+from app.services.records import queries, ratings, shuffle, verdict
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
 
@@ -45,8 +43,8 @@ async def on_match_started(
     match row).
     """
     now = utcnow()
-    await conn.execute(
-        match_players.insert(),
+    await queries.insert_seats(
+        conn,
         [
             {
                 "match_id": match_id,
@@ -73,16 +71,7 @@ async def seat_taken_over(rt: Runtime, match_id: str, seat: int) -> None:
     """
     try:
         async with rt.db.transaction() as conn:
-            await conn.execute(
-                update(match_players)
-                .where(
-                    match_players.c.match_id == match_id,
-                    match_players.c.seat == seat,
-                    match_players.c.bot.is_(False),
-                    match_players.c.left.is_(False),
-                )
-                .values(left=True)
-            )
+            await queries.mark_left(conn, match_id, seat)
     except Exception:  # history must never break play
         log_failure(log, f"could not mark seat {seat} of {match_id} as taken over")
 
@@ -102,26 +91,10 @@ async def settle(rt: Runtime, match_id: str) -> bool:
     ratings when it was rated. Returns False when there was nothing to do.
     """
     async with rt.db.transaction() as conn:
-        m = (
-            await conn.execute(
-                select(
-                    matches.c.status,
-                    matches.c.scores,
-                    matches.c.seats,
-                    matches.c.finished_at,
-                    matches.c.snapshot,
-                ).where(matches.c.id == match_id)
-            )
-        ).first()
+        m = await queries.match_result(conn, match_id)
         if m is None or m.status != "finished":
             return False
-        rows = (
-            await conn.execute(
-                select(match_players)
-                .where(match_players.c.match_id == match_id, match_players.c.finished_at.is_(None))
-                .order_by(match_players.c.seat)
-            )
-        ).all()
+        rows = await queries.unsettled_seats(conn, match_id)
         if not rows:
             return False
         seats_now = {s["seat"]: s for s in m.seats}
@@ -136,29 +109,23 @@ async def settle(rt: Runtime, match_id: str) -> bool:
         places = ratings.placements(scores, left)
         done = m.finished_at or utcnow()
         for r, score, place, gone in zip(rows, scores, places, left, strict=True):
-            await conn.execute(
-                update(match_players)
-                .where(
-                    match_players.c.match_id == match_id,
-                    match_players.c.seat == r.seat,
-                )
-                .values(
-                    score=score,
-                    place=place,
-                    left=gone,
-                    left_at=left_at.get(r.seat),
-                    finished_at=done,
-                )
+            await queries.update_seat(
+                conn,
+                match_id,
+                r.seat,
+                {
+                    "score": score,
+                    "place": place,
+                    "left": gone,
+                    "left_at": left_at.get(r.seat),
+                    "finished_at": done,
+                },
             )
         unrated = None
         if rows[0].rated and rows[0].preset:
             unrated = await ratings.unrated_reason(conn, match_id, [r.seat for r in rows])
         if unrated is not None:
-            await conn.execute(
-                update(match_players)
-                .where(match_players.c.match_id == match_id)
-                .values(rated=False, unrated=unrated)
-            )
+            await queries.update_seat(conn, match_id, None, {"rated": False, "unrated": unrated})
         elif rows[0].rated and rows[0].preset:
             await ratings.rate_match(
                 conn,
@@ -176,14 +143,7 @@ async def _left_moves(
     the action log) and ``flagged`` ones (marked while the match ran, e.g. away at an early
     end). See :func:`app.services.records.verdict.left_moves`.
     """
-    computer = [
-        int(r[0])
-        for r in await conn.execute(
-            select(match_actions.c.seq).where(
-                match_actions.c.match_id == match_id, match_actions.c.by.is_not(None)
-            )
-        )
-    ]
+    computer = await queries.computer_seqs(conn, match_id)
     if not computer and not flagged:
         return {}
     state = GameState.from_json(snapshot)
@@ -197,20 +157,7 @@ async def verdict_of(rt: Runtime, match_id: str) -> dict[str, Any] | None:
     live or not yet settled.
     """
     async with rt.db.reading() as conn:
-        rows = (
-            await conn.execute(
-                select(
-                    match_players.c.seat,
-                    match_players.c.score,
-                    match_players.c.place,
-                    match_players.c.left,
-                    match_players.c.left_at,
-                    match_players.c.finished_at,
-                )
-                .where(match_players.c.match_id == match_id)
-                .order_by(match_players.c.seat)
-            )
-        ).all()
+        rows = await queries.seat_results(conn, match_id)
     if not rows or any(r.finished_at is None or r.place is None for r in rows):
         return None
     return verdict.verdict_json(
@@ -223,29 +170,14 @@ async def verdict_of(rt: Runtime, match_id: str) -> dict[str, Any] | None:
 async def settle_missed(rt: Runtime, limit: int = 20) -> int:
     """Settle finished matches whose history was never completed; returns how many."""
     async with rt.db.reading() as conn:
-        ids = [
-            r[0]
-            for r in await conn.execute(
-                select(matches.c.id)
-                .join(match_players, match_players.c.match_id == matches.c.id)
-                .where(matches.c.status == "finished", match_players.c.finished_at.is_(None))
-                .distinct()
-                .limit(limit)
-            )
-        ]
+        ids = await queries.unsettled_matches(conn, limit)
     for match_id in ids:
         await settle(rt, match_id)
     return len(ids)
 
 
 async def _player(conn: AsyncConnection, player_id: str) -> Any:
-    row = (
-        await conn.execute(
-            select(players.c.id, players.c.name, accounts.c.username)
-            .outerjoin(accounts, accounts.c.player_id == players.c.id)
-            .where(players.c.id == player_id)
-        )
-    ).first()
+    row = await queries.player(conn, player_id)
     if row is None:
         raise NotFound("no such player")
     return row
@@ -298,37 +230,13 @@ async def player_matches(
     await settle_missed(rt)
     async with rt.db.reading() as conn:
         who = await _player(conn, player_id)
-        cond = [match_players.c.player_id == player_id]
-        if viewer != player_id:
-            cond.append(matches.c.private.is_(False))
-        base = (
-            select(
-                match_players,
-                matches.c.id,
-                matches.c.name,
-                matches.c.status,
-                matches.c.seats,
-                matches.c.scores,
-                matches.c.private,
-                matches.c.clock,
-            )
-            .join(matches, matches.c.id == match_players.c.match_id)
-            .where(and_(*cond))
+        total, rows = await queries.player_match_page(
+            conn, player_id, viewer == player_id, per_page, (page - 1) * per_page
         )
-        total = (await conn.execute(select(func.count()).select_from(base.subquery()))).scalar_one()
-        rows = (
-            await conn.execute(
-                base.order_by(match_players.c.started_at.desc(), match_players.c.match_id)
-                .limit(per_page)
-                .offset((page - 1) * per_page)
-            )
-        ).all()
         ids = [r.id for r in rows]
         changes: dict[tuple[str, int], dict[str, Any]] = {}
         if ids:
-            for c in await conn.execute(
-                select(rating_changes).where(rating_changes.c.match_id.in_(ids))
-            ):
+            for c in await queries.rating_changes_of(conn, ids):
                 b = ratings.display(c.mu_before, c.sigma_before)
                 a = ratings.display(c.mu_after, c.sigma_after)
                 changes[(c.match_id, c.seat)] = {"before": b, "after": a, "delta": a - b}
@@ -336,7 +244,7 @@ async def player_matches(
         "player": {"id": who.id, "name": who.name, "username": who.username},
         "page": page,
         "per_page": per_page,
-        "total": int(total),
+        "total": total,
         "matches": [_match_entry(r, r, changes) for r in rows],
     }
 
@@ -347,26 +255,12 @@ async def profile(rt: Runtime, player_id: str, viewer: str | None = None) -> dic
     """
     recent = await player_matches(rt, player_id, 1, 10, viewer)
     async with rt.db.reading() as conn:
-        mine = match_players.c.player_id == player_id
-        played = (
-            await conn.execute(
-                select(func.count())
-                .select_from(match_players)
-                .where(mine, match_players.c.finished_at.is_not(None))
-            )
-        ).scalar_one()
-        won = (
-            await conn.execute(
-                select(func.count())
-                .select_from(match_players)
-                .where(mine, match_players.c.place == 1)
-            )
-        ).scalar_one()
+        played, won = await queries.played_and_won(conn, player_id)
         rated = await ratings.of_player(conn, player_id)
     return {
         "player": recent["player"],
-        "played": int(played),
-        "won": int(won),
+        "played": played,
+        "won": won,
         "ratings": rated,
         "recent": recent["matches"],
         "total": recent["total"],
@@ -380,15 +274,7 @@ async def records_zip(rt: Runtime, player_id: str) -> bytes:
     """
     await settle_missed(rt)
     async with rt.db.reading() as conn:
-        rows = (
-            await conn.execute(
-                select(matches.c.id, matches.c.snapshot, matches.c.finished_at)
-                .join(match_players, match_players.c.match_id == matches.c.id)
-                .where(match_players.c.player_id == player_id, matches.c.status == "finished")
-                .order_by(matches.c.finished_at.desc())
-                .limit(MAX_ZIP_MATCHES)
-            )
-        ).all()
+        rows = await queries.finished_snapshots(conn, player_id, MAX_ZIP_MATCHES)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for r in rows:

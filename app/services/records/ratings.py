@@ -19,13 +19,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db.community import accounts, match_players, rating_changes, ratings
-from app.db.models import match_actions, players, utcnow
+from app.db.models import utcnow
 from app.engine import PRESETS
 from app.services.errors import Conflict, NotFound, ValidationFailed
+from app.services.records import queries
 from app.services.runtime import Runtime
 
 MODEL = PlackettLuce()
@@ -84,12 +83,7 @@ async def check_lobby(
         raise Conflict("rated: computer players cannot sit at a rated table")
     people = [s["player"] for s in seats if s.get("player")]
     if people:
-        found = {
-            r[0]
-            for r in await conn.execute(
-                select(accounts.c.player_id).where(accounts.c.player_id.in_(people))
-            )
-        }
+        found = await queries.with_account(conn, people)
         if set(people) - found:
             raise Conflict("rated: only players with an account can sit at a rated table")
 
@@ -104,18 +98,7 @@ async def unrated_reason(conn: AsyncConnection, match_id: str, seats: Sequence[i
     a third of its moves itself (``match_actions.by`` null: not the computer for a time-out,
     a hand-over or an abandoned turn). Else :data:`NOT_PLAYED`. docs/RATINGS.md, "Real games".
     """
-    moves = {
-        int(r.seat): (int(r.total), int(r.computer))
-        for r in await conn.execute(
-            select(
-                match_actions.c.seat,
-                func.count().label("total"),
-                func.count(match_actions.c.by).label("computer"),
-            )
-            .where(match_actions.c.match_id == match_id)
-            .group_by(match_actions.c.seat)
-        )
-    }
+    moves = await queries.moves_by_seat(conn, match_id)
     for seat in seats:
         total, computer = moves.get(seat, (0, 0))
         own = total - computer
@@ -134,28 +117,14 @@ async def rate_match(
     people = [(seat, pid, place) for seat, pid, place in seats if pid]
     if not people:
         return
-    if (
-        await conn.execute(
-            select(rating_changes.c.seat).where(rating_changes.c.match_id == match_id)
-        )
-    ).first() is not None:
+    if await queries.is_rated(conn, match_id):
         return
     ids = [pid for _, pid, _ in people]
-    with_account = {
-        r[0]
-        for r in await conn.execute(
-            select(accounts.c.player_id).where(accounts.c.player_id.in_(ids))
-        )
-    }
+    with_account = await queries.with_account(conn, ids)
     people = [p for p in people if p[1] in with_account]
     if len(people) < 2:
         return
-    current = {
-        r.player_id: r
-        for r in await conn.execute(
-            select(ratings).where(ratings.c.preset == preset, ratings.c.player_id.in_(ids))
-        )
-    }
+    current = {r.player_id: r for r in await queries.ratings_of(conn, preset, ids)}
     before = [
         (current[p].mu, current[p].sigma) if p in current else (MU, SIGMA) for _, p, _ in people
     ]
@@ -163,29 +132,21 @@ async def rate_match(
     now = utcnow()
     for (seat, pid, _), (mu0, s0), (mu1, s1) in zip(people, before, after, strict=True):
         assert pid is not None
-        if pid in current:
-            await conn.execute(
-                update(ratings)
-                .where(ratings.c.player_id == pid, ratings.c.preset == preset)
-                .values(mu=mu1, sigma=s1, games=current[pid].games + 1, updated_at=now)
-            )
-        else:
-            await conn.execute(
-                insert(ratings).values(
-                    player_id=pid, preset=preset, mu=mu1, sigma=s1, games=1, updated_at=now
-                )
-            )
-        await conn.execute(
-            insert(rating_changes).values(
-                match_id=match_id,
-                seat=seat,
-                player_id=pid,
-                preset=preset,
-                mu_before=mu0,
-                sigma_before=s0,
-                mu_after=mu1,
-                sigma_after=s1,
-            )
+        games = current[pid].games + 1 if pid in current else 1
+        rating = {"player_id": pid, "preset": preset, "mu": mu1, "sigma": s1, "games": games}
+        await queries.save_rating(conn, rating, exists=pid in current, now=now)
+        await queries.insert_rating_change(
+            conn,
+            {
+                "match_id": match_id,
+                "seat": seat,
+                "player_id": pid,
+                "preset": preset,
+                "mu_before": mu0,
+                "sigma_before": s0,
+                "mu_after": mu1,
+                "sigma_after": s1,
+            },
         )
 
 
@@ -197,15 +158,13 @@ async def of_players(
     if not ids or preset is None:
         return {}
     async with rt.db.reading() as conn:
-        rows = await conn.execute(
-            select(ratings).where(ratings.c.preset == preset, ratings.c.player_id.in_(ids))
-        )
-        return {r.player_id: rating_json(r.mu, r.sigma, r.games) for r in rows}
+        rows = await queries.ratings_of(conn, preset, ids)
+    return {r.player_id: rating_json(r.mu, r.sigma, r.games) for r in rows}
 
 
 async def of_player(conn: AsyncConnection, player_id: str) -> dict[str, dict[str, Any]]:
     """``{preset: rating JSON}`` of one player."""
-    rows = await conn.execute(select(ratings).where(ratings.c.player_id == player_id))
+    rows = await queries.player_ratings(conn, player_id)
     return {r.preset: rating_json(r.mu, r.sigma, r.games) for r in rows}
 
 
@@ -214,13 +173,7 @@ async def changes(rt: Runtime, match_id: str) -> list[dict[str, Any]]:
     when unrated or not yet settled); ``before``/``after`` are displayed ratings.
     """
     async with rt.db.reading() as conn:
-        rows = (
-            await conn.execute(
-                select(rating_changes)
-                .where(rating_changes.c.match_id == match_id)
-                .order_by(rating_changes.c.seat)
-            )
-        ).all()
+        rows = await queries.rating_changes_of(conn, [match_id])
     out = []
     for r in rows:
         b, a = display(r.mu_before, r.sigma_before), display(r.mu_after, r.sigma_after)
@@ -240,14 +193,7 @@ async def changes(rt: Runtime, match_id: str) -> list[dict[str, Any]]:
 async def unrated_of(rt: Runtime, match_id: str) -> str | None:
     """Why the match of a rated table ended unrated (:data:`NOT_PLAYED`), else None."""
     async with rt.db.reading() as conn:
-        found = (
-            await conn.execute(
-                select(match_players.c.unrated)
-                .where(match_players.c.match_id == match_id, match_players.c.unrated.is_not(None))
-                .limit(1)
-            )
-        ).scalar()
-    return str(found) if found else None
+        return await queries.unrated_reason_of(conn, match_id)
 
 
 async def leaderboard(rt: Runtime, preset: str, limit: int = 50, offset: int = 0) -> dict[str, Any]:
@@ -257,27 +203,11 @@ async def leaderboard(rt: Runtime, preset: str, limit: int = 50, offset: int = 0
     """
     if preset not in PRESETS:
         raise NotFound(f"no preset {preset!r}")
-    ordinal = ratings.c.mu - 3 * ratings.c.sigma
     async with rt.db.reading() as conn:
-        total = (
-            await conn.execute(
-                select(func.count()).select_from(ratings).where(ratings.c.preset == preset)
-            )
-        ).scalar_one()
-        rows = (
-            await conn.execute(
-                select(ratings, players.c.name, accounts.c.username)
-                .join(players, players.c.id == ratings.c.player_id)
-                .join(accounts, accounts.c.player_id == ratings.c.player_id)
-                .where(ratings.c.preset == preset)
-                .order_by(ordinal.desc(), ratings.c.games.desc(), ratings.c.player_id)
-                .limit(limit)
-                .offset(offset)
-            )
-        ).all()
+        total, rows = await queries.leaderboard_page(conn, preset, limit, offset)
     return {
         "preset": preset,
-        "total": int(total),
+        "total": total,
         "players": [
             {
                 "rank": offset + i + 1,

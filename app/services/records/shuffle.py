@@ -11,13 +11,11 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db.community import match_fairness
-from app.db.models import matches
 from app.engine import fairness
 from app.services.errors import NotFound
+from app.services.records import queries
 from app.services.runtime import Runtime
 
 
@@ -39,14 +37,15 @@ def deal(fixed_seed: int | None = None) -> Deal:
 
 async def store(conn: AsyncConnection, match_id: str, dealt: Deal) -> None:
     """Keep the deal of a new match (inside the transaction that creates it)."""
-    await conn.execute(
-        insert(match_fairness).values(
-            match_id=match_id,
-            scheme=fairness.SCHEME,
-            commitment=dealt.commitment,
-            seed=str(dealt.seed),
-            salt=dealt.salt,
-        )
+    await queries.insert_fairness(
+        conn,
+        {
+            "match_id": match_id,
+            "scheme": fairness.SCHEME,
+            "commitment": dealt.commitment,
+            "seed": str(dealt.seed),
+            "salt": dealt.salt,
+        },
     )
 
 
@@ -58,13 +57,7 @@ async def public(rt: Runtime, match_id: str) -> dict[str, Any]:
     Callers check that the reader may watch the match.
     """
     async with rt.db.reading() as conn:
-        row = (
-            await conn.execute(
-                select(match_fairness, matches.c.status)
-                .join(matches, matches.c.id == match_fairness.c.match_id)
-                .where(match_fairness.c.match_id == match_id)
-            )
-        ).first()
+        row = await queries.fairness(conn, match_id)
     if row is None:
         raise NotFound("this match has no shuffle commitment")
     out: dict[str, Any] = {
@@ -81,12 +74,7 @@ async def public(rt: Runtime, match_id: str) -> dict[str, Any]:
 async def commitment_of(rt: Runtime, match_id: str) -> str | None:
     """The published commitment of a match (None for a match from before commitments)."""
     async with rt.db.reading() as conn:
-        value = (
-            await conn.execute(
-                select(match_fairness.c.commitment).where(match_fairness.c.match_id == match_id)
-            )
-        ).scalar()
-    return None if value is None else str(value)
+        return await queries.commitment(conn, match_id)
 
 
 async def reveal_into(rt: Runtime, match_id: str, record: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The action log as the outbox, and the reads that catch sockets up.
+"""The SQL of the match package beyond the match row's own transaction (:mod:`app.db.hot`):
+the action log as the outbox, the reads that catch sockets up, and the match lists.
 
 Rows start unpublished; the committing instance marks them once the broker took them
 (:func:`mark_published`), and any instance's sweep claims rows left unpublished with
@@ -14,7 +15,9 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.db.community import match_players
 from app.db.models import match_actions, matches
 from app.db.session import Database
 
@@ -141,3 +144,37 @@ async def batches_since(
     async with db.reading() as conn:
         rows = (await conn.execute(query)).all()
     return [(int(r.seq), int(r.seat), r.client_id, str(r.events), r.by) for r in rows]
+
+
+async def computer_seqs(conn: AsyncConnection, match_id: str) -> set[int]:
+    """The ``seq`` of every action of ``match_id`` the computer chose (``by`` set)."""
+    rows = await conn.execute(
+        select(match_actions.c.seq).where(
+            match_actions.c.match_id == match_id, match_actions.c.by.is_not(None)
+        )
+    )
+    return {int(r[0]) for r in rows}
+
+
+async def seated_live_matches(conn: AsyncConnection, player_id: str, limit: int) -> list[Any]:
+    """Rows (id, name, private, seats, seat_to_act, turn, clock, updated_at, seat) of the live
+    matches ``player_id`` is seated in, latest activity first, at most ``limit``.
+    """
+    query = (
+        select(
+            matches.c.id,
+            matches.c.name,
+            matches.c.private,
+            matches.c.seats,
+            matches.c.seat_to_act,
+            matches.c.turn,
+            matches.c.clock,
+            matches.c.updated_at,
+            match_players.c.seat,
+        )
+        .join(match_players, match_players.c.match_id == matches.c.id)
+        .where(match_players.c.player_id == player_id, matches.c.status == "live")
+        .order_by(matches.c.updated_at.desc(), matches.c.id)
+        .limit(limit)
+    )
+    return list((await conn.execute(query)).all())
