@@ -1,4 +1,6 @@
-"""Lobby REST endpoints (docs/API.md § Lobbies)."""
+"""Lobby REST endpoints (docs/API.md § Lobbies, § Chat): everything under
+``/api/lobbies/{code}``.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +8,26 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 
-from app.api.deps import CurrentPlayer, RuntimeDep
+from app.api.deps import (
+    CurrentPlayer,
+    OptionalPlayer,
+    RuntimeDep,
+)
 from app.api.responses import errors
 from app.api.schemas import (
     CODE_PATTERN,
     BotChoice,
+    ChatOut,
     ColourChoice,
     LobbyList,
     LobbyOut,
     LobbyPatch,
+    MuteIn,
     NewLobby,
     SeatChoice,
     Started,
 )
+from app.services.community import chat
 from app.services.lobby import lobby, seats
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
@@ -147,3 +156,16 @@ async def start(
     """
     address = request.client.host if request.client else "unknown"
     return {"match_id": await lobby.start(rt, code, player, address)}
+
+
+@router.get("/{code}/chat", response_model=ChatOut, responses=errors(401, 403, 404))
+async def lobby_chat(code: Code, rt: RuntimeDep, player: OptionalPlayer) -> dict[str, Any]:
+    """The waiting room's last messages, oldest first, and who is muted."""
+    return await chat.history(rt, "lobby", code, player)
+
+
+@router.post("/{code}/mute", response_model=ChatOut, responses=errors(401, 403, 404, 409, 413))
+async def mute(code: Code, body: MuteIn, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Host only: mute (or unmute) a person at this table's chats."""
+    muted = await chat.set_muted(rt, code, player, body.player, body.muted)
+    return {"messages": [], "muted": muted}
