@@ -43,6 +43,7 @@ from app.db.errors import is_database_unavailable
 from app.engine import EngineError
 from app.services import drain
 from app.services.errors import RateLimited, ServiceError
+from app.services.match.subscribers import subscribe as subscribe_to_moves
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS
 from app.settings import Settings, get_settings
@@ -94,6 +95,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = Runtime(settings)
+        subscribe_to_moves(runtime)
         app.state.runtime = runtime
         await runtime.start(LOOPS if with_loops else [])
         try:

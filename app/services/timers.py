@@ -18,9 +18,8 @@ from app.realtime.hub import HEARTBEAT
 from app.services.clock import outage
 from app.services.community.socket_revocation import revocation_sweep
 from app.services.lobby.queries import count_live_matches
-from app.services.match.bot_turns import drive
+from app.services.match.bot_turns import drive, due_matches
 from app.services.match.delivery import delivery_loop
-from app.services.match.play import due_matches
 from app.services.match.sockets import touch_many
 from app.services.runtime import Runtime
 

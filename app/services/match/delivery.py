@@ -40,8 +40,12 @@ from datetime import timedelta
 
 from app.db.errors import log_failure
 from app.db.models import utcnow
-from app.realtime.protocol import broker_message
+from app.engine.view import view_delta
+from app.realtime.protocol import broker_message, events_frame
+from app.services.cache import Live
+from app.services.clock import clocks
 from app.services.match import queries
+from app.services.match.committed import Committed
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -81,6 +85,29 @@ def after_commit_hook(rt: Runtime, version: int) -> None:
     target = os.environ.get(KILL_AFTER_COMMIT)
     if target and target.isdigit() and int(target) == version:
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
+    """Subscriber of ``rt.move_committed``: the batch frame (with ``by``, the clock and the
+    view delta) encoded once, handed to this instance's sockets, and published for the other
+    instances unless ``move.published`` (not awaited: a slow or dead broker must not delay
+    the answer; the outbox sweep covers a publish that never happens).
+    """
+    after_commit_hook(rt, move.version)
+    frame = events_frame(
+        move.version,
+        move.seat,
+        move.client_id,
+        move.events_json,
+        by=move.by,
+        clock=clocks.public(live.clock),
+        delta=view_delta(live.state, move.events),
+    )
+    hub = rt.hubs.get(rt.channel("match", move.match_id))
+    if hub is not None:
+        hub.deliver(move.version, frame)
+    if not move.published:
+        rt.spawn(publish_batch(rt, move.match_id, move.version, frame))
 
 
 async def publish_batch(rt: Runtime, match_id: str, version: int, frame: str) -> None:
