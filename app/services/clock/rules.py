@@ -2,11 +2,13 @@
 live ↔ correspondence switch: :mod:`app.services.clock.votes`) — pure.
 
 No I/O and no clock of its own: every function takes ``now`` (milliseconds since the Unix
-epoch, an ``int``) and returns new JSON-ready dicts, never changing its arguments. The service
-(:mod:`app.services.clock.clocks`) loads and stores the dicts (``matches.clock``) under the match's
-row lock; this module only decides.
+epoch, an ``int``), reads the clock as a typed
+:class:`~app.services.clock.match_clock.MatchClock` (a stored dict is parsed first) and
+returns new JSON-ready dicts, never changing its arguments. The service
+(:mod:`app.services.clock.clocks`) loads and stores the dicts (``matches.clock``) under the
+match's row lock; this module only decides.
 
-Time controls (``TimeControl``), chosen by the host per lobby:
+Time controls (``TimeControl``, :mod:`app.services.clock.controls`), chosen by the host per lobby:
 
 - ``untimed``: no clock. A seat that leaves still goes through the leave path below.
 - ``per_turn`` (``seconds``): each turn of a seat has ``seconds``; unused time is lost.
@@ -46,27 +48,69 @@ The clock dict (``matches.clock``)::
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import orjson
 
-#: Consecutive time-outs after which the computer takes the seat over for the rest of the match.
-HANDOVER_AFTER = 2
+from app.services.clock.controls import (
+    CORRESPONDENCE_DAYS,
+    DAY_MS,
+    FISCHER_BANK_SECONDS,
+    FISCHER_INCREMENT_SECONDS,
+    HANDOVER_AFTER,
+    HANDOVER_CHOICES,
+    KINDS,
+    PER_TURN_SECONDS,
+    POLICIES,
+    InvalidTimeControl,
+    TimeControl,
+    TimeoutPolicy,
+)
+from app.services.clock.match_clock import Deciding, MatchClock, Running
 
-DAY_MS = 86_400_000
-PER_TURN_SECONDS = (10, 15, 20, 30, 45, 60, 90, 120, 180, 300)
-FISCHER_BANK_SECONDS = (60, 120, 180, 300, 600, 900, 1200, 1800)
-FISCHER_INCREMENT_SECONDS = (0, 2, 3, 5, 10, 15, 20, 30)
-CORRESPONDENCE_DAYS = (1, 2, 3, 7)
-KINDS = ("untimed", "per_turn", "fischer", "correspondence")
-POLICIES = ("computer", "skip", "handover")
-HANDOVER_CHOICES = (1, 2, 3, 4, 5)
+__all__ = [
+    "CORRESPONDENCE_DAYS",
+    "DAY_MS",
+    "FISCHER_BANK_SECONDS",
+    "FISCHER_INCREMENT_SECONDS",
+    "HANDOVER_AFTER",
+    "HANDOVER_CHOICES",
+    "KINDS",
+    "PER_TURN_SECONDS",
+    "POLICIES",
+    "InvalidTimeControl",
+    "MatchClock",
+    "TimeControl",
+    "TimeoutPolicy",
+    "advance",
+    "control_of",
+    "copied",
+    "credit",
+    "deadline",
+    "is_handed_over_for_good",
+    "new_clock",
+    "next_due",
+    "note_actor",
+    "policy_of",
+    "public",
+    "remaining",
+    "time_left",
+]
+
+#: A clock as the rules take it: typed, or the stored dict (parsed on the way in).
+ClockLike = MatchClock | Mapping[str, Any]
+
+
+def typed(clock: ClockLike) -> MatchClock:
+    """``clock`` as a :class:`MatchClock` (a stored dict is parsed)."""
+    return clock if isinstance(clock, MatchClock) else MatchClock.from_json(clock)
 
 
 def copied(clock: dict[str, Any]) -> dict[str, Any]:
-    """A deep copy of a clock (JSON data: an orjson round trip is ~10x faster than deepcopy,
-    which ran twice per move on the write path).
+    """A deep copy of a clock dict (JSON data: an orjson round trip is ~10x faster than
+    deepcopy).
     """
     try:
         out: dict[str, Any] = orjson.loads(orjson.dumps(clock))
@@ -75,188 +119,17 @@ def copied(clock: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class InvalidTimeControl(ValueError):
-    """A time control that is not offered; ``field`` names the offending key
-    (``time_control.kind``, ``time_control.seconds``, …).
-    """
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """One time control. Units: seconds (``seconds``, ``bank``, ``increment``), days (``days``).
-
-    Only the fields of its ``kind`` are meaningful; the others are 0.
-    """
-
-    kind: str = "untimed"
-    seconds: int = 0
-    bank: int = 0
-    increment: int = 0
-    days: int = 0
-
-    @classmethod
-    def from_json(cls, data: Any) -> TimeControl:
-        """Parse ``{"kind": …, …}`` (None: untimed). Raises :class:`InvalidTimeControl` naming
-        the field; only the listed values are offered (the lobby shows them as choices).
-        """
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise InvalidTimeControl("time_control", "time_control must be an object")
-        kind = data.get("kind", "untimed")
-        if kind not in KINDS:
-            raise InvalidTimeControl(
-                "time_control.kind", f"time_control.kind must be one of {', '.join(KINDS)}"
-            )
-        allowed = {
-            "untimed": (),
-            "per_turn": ("seconds",),
-            "fischer": ("bank", "increment"),
-            "correspondence": ("days",),
-        }[kind]
-        extra = sorted(set(data) - {"kind", *allowed})
-        if extra:
-            raise InvalidTimeControl(
-                f"time_control.{extra[0]}", f"time_control.{extra[0]} does not apply to {kind}"
-            )
-        offered = {
-            "seconds": PER_TURN_SECONDS,
-            "bank": FISCHER_BANK_SECONDS,
-            "increment": FISCHER_INCREMENT_SECONDS,
-            "days": CORRESPONDENCE_DAYS,
-        }
-        values: dict[str, int] = {}
-        for key in allowed:
-            value = data.get(key)
-            if key == "increment" and value is None:
-                value = 0
-            if isinstance(value, bool) or not isinstance(value, int) or value not in offered[key]:
-                choices = ", ".join(str(v) for v in offered[key])
-                raise InvalidTimeControl(
-                    f"time_control.{key}", f"time_control.{key} must be one of {choices}"
-                )
-            values[key] = value
-        return cls(kind=kind, **values)
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON form: ``kind`` plus the fields of that kind."""
-        out: dict[str, Any] = {"kind": self.kind}
-        fields = {
-            "untimed": (),
-            "per_turn": ("seconds",),
-            "fischer": ("bank", "increment"),
-            "correspondence": ("days",),
-        }[self.kind]
-        for key in fields:
-            out[key] = getattr(self, key)
-        return out
-
-    @property
-    def timed(self) -> bool:
-        """True unless untimed."""
-        return self.kind != "untimed"
-
-    @property
-    def turn_ms(self) -> int:
-        """A fresh turn's time for per turn / correspondence; a fresh bank for Fischer."""
-        if self.kind == "per_turn":
-            return self.seconds * 1000
-        if self.kind == "fischer":
-            return self.bank * 1000
-        if self.kind == "correspondence":
-            return self.days * DAY_MS
-        return 0
-
-    def label(self) -> str:
-        """A short label: ``untimed``, ``1 min per turn``, ``5 min + 10 s``, ``1 day per move``."""
-        if self.kind == "per_turn":
-            return f"{_duration(self.seconds)} per turn"
-        if self.kind == "fischer":
-            return f"{_duration(self.bank)} + {_duration(self.increment)}"
-        if self.kind == "correspondence":
-            return f"{self.days} day{'s' if self.days != 1 else ''} per move"
-        return "untimed"
-
-
-@dataclass(frozen=True)
-class TimeoutPolicy:
-    """What happens when a seat's clock reaches zero, chosen by the host per table.
-
-    ``kind``: ``computer`` (the computer plays the turn; :data:`HANDOVER_AFTER` time-outs in a
-    row hand it the seat until its player takes it back), ``skip`` (the turn passes: the drawn
-    tile goes to the first legal placement, no follower) or ``handover`` (the computer plays the
-    turn; ``after`` time-outs in all, 1–5, hand it the seat for the rest of the match).
-    ``after`` is 0 unless ``kind`` is ``handover``.
-    """
-
-    kind: str = "computer"
-    after: int = 0
-
-    @classmethod
-    def from_json(cls, data: Any) -> TimeoutPolicy:
-        """Parse ``{"kind": …, "after"?: N}`` (None: ``computer``). Raises
-        :class:`InvalidTimeControl` naming the field (``timeout_policy.kind``,
-        ``timeout_policy.after``).
-        """
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise InvalidTimeControl("timeout_policy", "timeout_policy must be an object")
-        kind = data.get("kind", "computer")
-        if kind not in POLICIES:
-            raise InvalidTimeControl(
-                "timeout_policy.kind",
-                f"timeout_policy.kind must be one of {', '.join(POLICIES)}",
-            )
-        extra = sorted(set(data) - {"kind", *(("after",) if kind == "handover" else ())})
-        if extra:
-            raise InvalidTimeControl(
-                f"timeout_policy.{extra[0]}", f"timeout_policy.{extra[0]} does not apply to {kind}"
-            )
-        if kind != "handover":
-            return cls(kind=kind)
-        after = data.get("after")
-        if isinstance(after, bool) or not isinstance(after, int) or after not in HANDOVER_CHOICES:
-            choices = ", ".join(str(v) for v in HANDOVER_CHOICES)
-            raise InvalidTimeControl(
-                "timeout_policy.after", f"timeout_policy.after must be one of {choices}"
-            )
-        return cls(kind=kind, after=after)
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON form: ``kind`` (plus ``after`` for ``handover``)."""
-        if self.kind == "handover":
-            return {"kind": self.kind, "after": self.after}
-        return {"kind": self.kind}
-
-    @property
-    def handover_after(self) -> int | None:
-        """Time-outs after which the computer takes the seat (None: never, under ``skip``)."""
-        if self.kind == "skip":
-            return None
-        return self.after if self.kind == "handover" else HANDOVER_AFTER
-
-
-def policy_of(clock: dict[str, Any]) -> TimeoutPolicy:
+def policy_of(clock: ClockLike) -> TimeoutPolicy:
     """The clock's :class:`TimeoutPolicy` (``computer`` for clocks from before policies)."""
+    if isinstance(clock, MatchClock):
+        return clock.policy
     return TimeoutPolicy.from_json(clock.get("policy"))
 
 
-def _duration(seconds: int) -> str:
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{seconds // 60} min"
-    if seconds > 60:
-        return f"{seconds // 60} min {seconds % 60} s"
-    return f"{seconds} s"
-
-
-def control_of(clock: dict[str, Any]) -> TimeControl:
+def control_of(clock: ClockLike) -> TimeControl:
     """The clock's current :class:`TimeControl`."""
+    if isinstance(clock, MatchClock):
+        return clock.control
     return TimeControl.from_json(clock["control"])
 
 
@@ -275,60 +148,60 @@ def new_clock(
     """The clock of a match that just started with ``active`` to play (``now``: epoch ms;
     ``policy``: what happens at zero, ``computer`` when None).
     """
-    clock: dict[str, Any] = {
-        "control": control.to_json(),
-        "policy": (policy or TimeoutPolicy()).to_json(),
-        "live_control": None,
-        "remaining": [control.turn_ms] * seats,
-        "running": None,
-        "timeouts": [0] * seats,
-        "auto": [False] * seats,
-        "host": host,
-        "humans": sorted(humans),
-        "away": {},
-        "vote": None,
-        "proposal": None,
-        "ended_early": False,
-    }
-    clock["turn_active"] = active
-    clock["turn_since"] = now
-    clock["deciding"] = None
-    if control.timed:
-        clock["running"] = {"seat": active, "since": now, "active": active}
-    return clock
+    return MatchClock(
+        control=control,
+        live_control=None,
+        remaining=(control.turn_ms,) * seats,
+        running=Running(active, now, active) if control.timed else None,
+        timeouts=(0,) * seats,
+        auto=(False,) * seats,
+        policy=policy or TimeoutPolicy(),
+        host=host,
+        humans=tuple(sorted(humans)),
+        away={},
+        vote=None,
+        proposal=None,
+        ended_early=False,
+        turn_active=active,
+        turn_since=now,
+        deciding=None,
+    ).to_json()
 
 
-def remaining(clock: dict[str, Any], seat: int, now: int) -> int:
+def remaining(clock: ClockLike, seat: int, now: int) -> int:
     """Milliseconds ``seat`` has left at ``now`` (never below 0; 0 when untimed)."""
-    left = int(clock["remaining"][seat])
-    run = clock.get("running")
-    if run is not None and run["seat"] == seat:
-        left -= max(0, now - int(run["since"]))
+    clock = typed(clock)
+    left = clock.remaining[seat]
+    run = clock.running
+    if run is not None and run.seat == seat:
+        left -= max(0, now - run.since)
     return max(0, left)
 
 
-def time_left(clock: dict[str, Any], seat: int, now: int) -> int:
+def time_left(clock: ClockLike, seat: int, now: int) -> int:
     """What ``seat``'s clock shows at ``now`` (ms): its bank (Fischer) or what is left of the
     turn it holds; a seat not holding the turn under per turn / correspondence shows the fresh
     turn it will get (what it left unused of its last turn is lost).
     """
-    control = control_of(clock)
-    holder = clock.get("turn_active")
+    clock = typed(clock)
+    control = clock.control
+    holder = clock.turn_active
     if control.kind in ("per_turn", "correspondence") and holder is not None and seat != holder:
         return control.turn_ms
     return remaining(clock, seat, now)
 
 
-def deadline(clock: dict[str, Any]) -> int | None:
+def deadline(clock: ClockLike) -> int | None:
     """When the running seat's time runs out (epoch ms), or None (untimed, nothing running)."""
-    run = clock.get("running")
-    if run is None or not control_of(clock).timed:
+    clock = typed(clock)
+    run = clock.running
+    if run is None or not clock.control.timed:
         return None
-    return int(run["since"]) + int(clock["remaining"][run["seat"]])
+    return run.since + clock.remaining[run.seat]
 
 
 def advance(
-    clock: dict[str, Any], *, now: int, seat: int, active: int, deciding: bool, over: bool
+    clock: ClockLike, *, now: int, seat: int, active: int, deciding: bool, over: bool
 ) -> dict[str, Any]:
     """The clock after an action: the match now waits for ``seat`` (``active`` holds the turn;
     ``deciding``: ``seat`` makes an off-turn decision, which never runs a bank; ``over``: the
@@ -338,97 +211,101 @@ def advance(
     (``active`` changed, or the match is over) that seat's turn is over: Fischer adds the
     increment to its bank; per turn and correspondence give the next seat a fresh turn.
     """
-    out = copied(clock)
-    control = control_of(out)
-    run = out.get("running")
+    clock = typed(clock)
+    control = clock.control
+    left = list(clock.remaining)
+    run = clock.running
     if run is not None:
-        prev = int(run["seat"])
-        spent = max(0, now - int(run["since"]))
-        out["remaining"][prev] = max(0, int(out["remaining"][prev]) - spent)
-        if control.kind == "fischer" and (over or active != int(run["active"])):
-            out["remaining"][prev] += control.increment * 1000
-    turn_passed = over or active != int(out.get("turn_active", active))
-    out["turn_active"] = active
+        left[run.seat] = max(0, left[run.seat] - max(0, now - run.since))
+        if control.kind == "fischer" and (over or active != run.active):
+            left[run.seat] += control.increment * 1000
+    holder = clock.turn_active if "turn_active" not in clock.missing else active
+    turn_passed = over or active != holder
+    changes: dict[str, Any] = {
+        "turn_active": active,
+        "deciding": Deciding(seat, now) if deciding and not over else None,
+        "running": None,
+    }
     if turn_passed:
-        out["turn_since"] = now
-    out["deciding"] = {"seat": seat, "since": now} if deciding and not over else None
-    out["running"] = None
-    if over or not control.timed:
-        return out
-    if turn_passed and control.kind in ("per_turn", "correspondence"):
-        out["remaining"][active] = control.turn_ms
-    if not deciding:
-        out["running"] = {"seat": seat, "since": now, "active": active}
-    return out
+        changes["turn_since"] = now
+    if not over and control.timed:
+        if turn_passed and control.kind in ("per_turn", "correspondence"):
+            left[active] = control.turn_ms
+        if not deciding:
+            changes["running"] = Running(seat, now, active)
+    return clock.having(remaining=tuple(left), **changes).to_json()
 
 
 def note_actor(
-    clock: dict[str, Any], seat: int, *, by_computer: bool, timed_out: bool
+    clock: ClockLike, seat: int, *, by_computer: bool, timed_out: bool
 ) -> dict[str, Any]:
     """Count time-outs by the clock's policy: a time-out raises the seat's count; a seat's own
     move resets it, except under ``handover`` (time-outs in all). At the policy's
     :attr:`TimeoutPolicy.handover_after` the seat is handed to the computer (``auto``);
     under ``skip`` never.
     """
-    out = copied(clock)
-    policy = policy_of(out)
+    clock = typed(clock)
+    timeouts, auto = list(clock.timeouts), list(clock.auto)
     if not by_computer:
-        if policy.kind != "handover":
-            out["timeouts"][seat] = 0
+        if clock.policy.kind != "handover":
+            timeouts[seat] = 0
     elif timed_out:
-        out["timeouts"][seat] += 1
-        limit = policy.handover_after
-        if limit is not None and out["timeouts"][seat] >= limit:
-            out["auto"][seat] = True
-    return out
+        timeouts[seat] += 1
+        limit = clock.policy.handover_after
+        if limit is not None and timeouts[seat] >= limit:
+            auto[seat] = True
+    return replace(clock, timeouts=tuple(timeouts), auto=tuple(auto)).to_json()
 
 
-def is_handed_over_for_good(clock: dict[str, Any], seat: int) -> bool:
+def is_handed_over_for_good(clock: ClockLike, seat: int) -> bool:
     """True when ``seat`` reached its ``handover`` policy's time-outs: the computer keeps it."""
-    policy = policy_of(clock)
-    return policy.kind == "handover" and int(clock["timeouts"][seat]) >= policy.after
+    clock = typed(clock)
+    return clock.policy.kind == "handover" and clock.timeouts[seat] >= clock.policy.after
 
 
-def credit(clock: dict[str, Any], gap_ms: int) -> dict[str, Any]:
+def credit(clock: ClockLike, gap_ms: int) -> dict[str, Any]:
     """Credit an outage of ``gap_ms`` (nobody was serving): every running deadline — the
     running seat's turn, leave grace, vote, proposal — moves ``gap_ms`` later.
     """
-    out = copied(clock)
+    clock = typed(clock)
     if gap_ms <= 0:
-        return out
-    if out.get("running"):
-        out["running"]["since"] = int(out["running"]["since"]) + gap_ms
-    if out.get("deciding"):
-        out["deciding"]["since"] = int(out["deciding"]["since"]) + gap_ms
-    if out.get("turn_since") is not None:
-        out["turn_since"] = int(out["turn_since"]) + gap_ms
-    for away in out["away"].values():
-        away["until"] = int(away["until"]) + gap_ms
-    for key in ("vote", "proposal"):
-        if out.get(key):
-            out[key]["until"] = int(out[key]["until"]) + gap_ms
-    return out
+        return clock.to_json()
+
+    def later(entry: Mapping[str, Any]) -> dict[str, Any]:
+        return {**entry, "until": int(entry["until"]) + gap_ms}
+
+    run, deciding, since = clock.running, clock.deciding, clock.turn_since
+    return replace(
+        clock,
+        running=None if run is None else replace(run, since=run.since + gap_ms),
+        deciding=None if deciding is None else replace(deciding, since=deciding.since + gap_ms),
+        turn_since=None if since is None else since + gap_ms,
+        away={k: later(v) for k, v in clock.away.items()},
+        vote=later(clock.vote) if clock.vote else clock.vote,
+        proposal=later(clock.proposal) if clock.proposal else clock.proposal,
+    ).to_json()
 
 
 # ---------------------------------------------------------------------- deadlines and wire
 
 
-def next_due(clock: dict[str, Any]) -> int | None:
+def next_due(clock: ClockLike) -> int | None:
     """The earliest moment the sweep must look at this clock: the running deadline, a leave
     countdown, a vote or a proposal running out (epoch ms), or None.
     """
+    clock = typed(clock)
     times: list[int] = []
     d = deadline(clock)
     if d is not None:
         times.append(d)
-    times += [int(a["until"]) for a in clock["away"].values()]
-    for key in ("vote", "proposal"):
-        if clock.get(key):
-            times.append(int(clock[key]["until"]))
+    times += [int(a["until"]) for a in clock.away.values()]
+    for entry in (clock.vote, clock.proposal):
+        if entry:
+            times.append(int(entry["until"]))
     return min(times) if times else None
 
 
-def public(clock: dict[str, Any] | None, now: int) -> dict[str, Any] | None:
+def public(clock: ClockLike | None, now: int) -> dict[str, Any] | None:
     """What every client sees (docs/API.md § Clocks): the control and its label, each seat's
     remaining ms as of ``server_now`` (the running one still counting down from there), the
     running seat and its deadline, time-outs, seats handed to the computer, leave countdowns,
@@ -436,32 +313,28 @@ def public(clock: dict[str, Any] | None, now: int) -> dict[str, Any] | None:
     """
     if clock is None:
         return None
-    control = control_of(clock)
-    run = clock.get("running")
+    clock = typed(clock)
+    control = clock.control
+    vote = clock.vote
     return {
-        "control": clock["control"],
+        "control": control.to_json(),
         "label": control.label(),
         "server_now": now,
         "remaining": [
-            time_left(clock, s, now) if control.timed else None
-            for s in range(len(clock["remaining"]))
+            time_left(clock, s, now) if control.timed else None for s in range(len(clock.remaining))
         ],
-        "running": None if run is None else int(run["seat"]),
+        "running": None if clock.running is None else clock.running.seat,
         "deadline": deadline(clock),
-        "timeouts": list(clock["timeouts"]),
-        "auto": list(clock["auto"]),
-        "away": {k: dict(v) for k, v in clock["away"].items()},
+        "timeouts": list(clock.timeouts),
+        "auto": list(clock.auto),
+        "away": {k: dict(v) for k, v in clock.away.items()},
         "vote": None
-        if not clock.get("vote")
-        else {
-            "seat": clock["vote"]["seat"],
-            "until": clock["vote"]["until"],
-            "ballots": dict(clock["vote"]["ballots"]),
-        },
-        "proposal": None if not clock.get("proposal") else dict(clock["proposal"]),
+        if not vote
+        else {"seat": vote["seat"], "until": vote["until"], "ballots": dict(vote["ballots"])},
+        "proposal": None if not clock.proposal else dict(clock.proposal),
         "correspondence": control.kind == "correspondence",
-        "can_switch_back": clock.get("live_control") is not None,
-        "ended_early": bool(clock.get("ended_early")),
-        "handover_after": policy_of(clock).handover_after,
-        "policy": policy_of(clock).to_json(),
+        "can_switch_back": clock.live_control is not None,
+        "ended_early": clock.ended_early,
+        "handover_after": clock.policy.handover_after,
+        "policy": clock.policy.to_json(),
     }
