@@ -3,9 +3,9 @@ JSON it is stored as (``matches.clock``) — pure: no I/O, no clock of its own.
 
 ``MatchClock.from_json(data).to_json() == data`` for every stored clock, old ones included:
 a key an older clock lacks (``policy``, ``turn_active``, ``turn_since``, ``deciding``) stays
-absent until a rule sets it, and keys this module does not know (``live_remaining``, kept
-while a match plays by correspondence) ride along in ``extra``. The JSON shape is documented
-in :mod:`app.services.clock.rules`; times are epoch milliseconds, durations milliseconds.
+absent until a rule sets it (``live_remaining`` exists only while a match plays by
+correspondence), and keys this module does not know ride along in ``extra``. The JSON shape
+is documented in :mod:`app.services.clock.rules`; times and durations are milliseconds.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ REQUIRED_KEYS = frozenset({"control", "remaining", "timeouts", "auto", "away"})
 OPTIONAL_KEYS = frozenset(
     {
         "policy", "live_control", "running", "host", "humans", "vote", "proposal",
-        "ended_early", "turn_active", "turn_since", "deciding",
+        "ended_early", "turn_active", "turn_since", "deciding", "live_remaining",
     }
 )  # fmt: skip
 
@@ -76,8 +76,10 @@ class MatchClock:
     turn_active: int | None
     turn_since: int | None
     deciding: Deciding | None
+    #: The live control's banks, kept while a match plays by correspondence (else absent).
+    live_remaining: tuple[int, ...] | None = None
     #: Keys of :data:`OPTIONAL_KEYS` the stored clock lacks (written back without them).
-    missing: frozenset[str] = field(default=frozenset(), compare=False)
+    missing: frozenset[str] = field(default=frozenset({"live_remaining"}), compare=False)
     #: Keys this module does not know, kept as they are.
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -112,6 +114,9 @@ class MatchClock:
             deciding=None
             if deciding is None
             else Deciding(int(deciding["seat"]), int(deciding["since"])),
+            live_remaining=None
+            if data.get("live_remaining") is None
+            else tuple(int(v) for v in data["live_remaining"]),
             missing=frozenset(k for k in OPTIONAL_KEYS if k not in data),
             extra={k: v for k, v in data.items() if k not in known},
         )
@@ -135,6 +140,7 @@ class MatchClock:
             "turn_active": self.turn_active,
             "turn_since": self.turn_since,
             "deciding": None if self.deciding is None else self.deciding.to_json(),
+            "live_remaining": None if self.live_remaining is None else list(self.live_remaining),
         }
         for key in self.missing:
             del out[key]
@@ -144,6 +150,12 @@ class MatchClock:
     def having(self, **changes: Any) -> MatchClock:
         """A copy with ``changes`` (field names), the optional keys among them now present."""
         return replace(self, missing=self.missing - set(changes), **changes)
+
+    def without(self, *keys: str) -> MatchClock:
+        """A copy whose JSON lacks the optional ``keys`` (their fields back to None)."""
+        assert set(keys) <= OPTIONAL_KEYS
+        cleared: dict[str, Any] = dict.fromkeys(keys)
+        return replace(self, missing=self.missing | set(keys), **cleared)
 
 
 def _copy(value: Any) -> Any:

@@ -1,17 +1,20 @@
-"""Leaving, the leave vote and the live ↔ correspondence switch on a match's clock dict — pure.
+"""Leaving, the leave vote and the live ↔ correspondence switch on a match's clock — pure.
 
-Like :mod:`app.services.clock.rules` (whose dict this changes: ``away``, ``vote``, ``proposal``,
-``auto``, ``control``): no I/O, ``now`` in epoch milliseconds, new dicts returned, arguments
-never changed. The service (:mod:`app.services.clock.clocks`: the requests and the sweep) stores
-them under the match row's lock.
+Like :mod:`app.services.clock.rules` (whose clock this changes: ``away``, ``vote``,
+``proposal``, ``auto``, ``control``): no I/O, ``now`` in epoch milliseconds, the clock read as
+a :class:`~app.services.clock.match_clock.MatchClock` (a stored dict is parsed first), new
+dicts returned, arguments never changed. The service (:mod:`app.services.clock.clocks`: the
+requests and the sweep) stores them under the match row's lock.
 """
 
 from __future__ import annotations
 
-import copy
+from dataclasses import replace
 from typing import Any
 
-from app.services.clock.rules import TimeControl, policy_of
+from app.services.clock.controls import TimeControl
+from app.services.clock.match_clock import MatchClock, Running
+from app.services.clock.rules import ClockLike, typed
 
 #: Milliseconds the remaining humans have to vote once a leaver's grace ran out.
 VOTE_MS = 30_000
@@ -24,66 +27,78 @@ CHOICES = ("wait", "computer", "end")
 DEFAULT_CHOICE = "computer"
 
 
-def take_back(clock: dict[str, Any], seat: int, now: int) -> dict[str, Any]:
+def _without_vote_on(clock: MatchClock, seat: int) -> Any:
+    """The clock's vote, or None when it is about ``seat``."""
+    vote = clock.vote
+    return None if vote and vote["seat"] == seat else vote
+
+
+def take_back(clock: ClockLike, seat: int, now: int) -> dict[str, Any]:
     """The seat's player returns and takes the seat back from the computer (time-outs counted
     in all, under the ``handover`` policy, stay counted).
     """
-    out = copy.deepcopy(clock)
-    out["auto"][seat] = False
-    if policy_of(out).kind != "handover":
-        out["timeouts"][seat] = 0
-    out["away"].pop(str(seat), None)
-    if out.get("vote") and out["vote"]["seat"] == seat:
-        out["vote"] = None
-    return out
+    clock = typed(clock)
+    auto, timeouts = list(clock.auto), list(clock.timeouts)
+    auto[seat] = False
+    if clock.policy.kind != "handover":
+        timeouts[seat] = 0
+    away = {k: v for k, v in clock.away.items() if k != str(seat)}
+    return replace(
+        clock,
+        auto=tuple(auto),
+        timeouts=tuple(timeouts),
+        away=away,
+        vote=_without_vote_on(clock, seat),
+    ).to_json()
 
 
 # ---------------------------------------------------------------------- leaving and votes
 
 
-def seat_left(clock: dict[str, Any], seat: int, now: int, grace_ms: int) -> dict[str, Any]:
+def seat_left(clock: ClockLike, seat: int, now: int, grace_ms: int) -> dict[str, Any]:
     """All of ``seat``'s sockets are gone: the computer takes over at ``now + grace_ms`` unless
     the player returns (or the others vote to wait). A seat already away keeps its countdown.
     """
-    out = copy.deepcopy(clock)
-    if str(seat) not in out["away"] and not out["auto"][seat]:
-        out["away"][str(seat)] = {"since": now, "until": now + grace_ms}
-    return out
+    clock = typed(clock)
+    if str(seat) in clock.away or clock.auto[seat]:
+        return clock.to_json()
+    away = {**clock.away, str(seat): {"since": now, "until": now + grace_ms}}
+    return replace(clock, away=away).to_json()
 
 
-def seat_returned(clock: dict[str, Any], seat: int) -> dict[str, Any]:
+def seat_returned(clock: ClockLike, seat: int) -> dict[str, Any]:
     """The seat's player is connected again: no countdown, no vote about them."""
-    out = copy.deepcopy(clock)
-    out["away"].pop(str(seat), None)
-    if out.get("vote") and out["vote"]["seat"] == seat:
-        out["vote"] = None
-    return out
+    clock = typed(clock)
+    away = {k: v for k, v in clock.away.items() if k != str(seat)}
+    return replace(clock, away=away, vote=_without_vote_on(clock, seat)).to_json()
 
 
-def voters(clock: dict[str, Any], present: set[int]) -> list[int]:
+def voters(clock: ClockLike, present: set[int]) -> list[int]:
     """Seats that may vote: humans, connected, not the leaver, not handed to the computer."""
-    vote = clock.get("vote")
-    leaver = vote["seat"] if vote else None
-    return [s for s in clock["humans"] if s in present and s != leaver and not clock["auto"][s]]
+    clock = typed(clock)
+    leaver = clock.vote["seat"] if clock.vote else None
+    return [s for s in clock.humans if s in present and s != leaver and not clock.auto[s]]
 
 
-def open_vote(clock: dict[str, Any], seat: int, now: int, vote_ms: int = VOTE_MS) -> dict[str, Any]:
+def open_vote(clock: ClockLike, seat: int, now: int, vote_ms: int = VOTE_MS) -> dict[str, Any]:
     """Grace ran out for ``seat``: the remaining humans vote until ``now + vote_ms``."""
-    out = copy.deepcopy(clock)
-    out["vote"] = {"seat": seat, "since": now, "until": now + vote_ms, "ballots": {}}
-    return out
+    vote = {"seat": seat, "since": now, "until": now + vote_ms, "ballots": {}}
+    return typed(clock).having(vote=vote).to_json()
 
 
-def cast(clock: dict[str, Any], voter: int, choice: str) -> dict[str, Any]:
-    """Record ``voter``'s ballot (a later ballot replaces an earlier one)."""
+def cast(clock: ClockLike, voter: int, choice: str) -> dict[str, Any]:
+    """Record ``voter``'s ballot (a later ballot replaces an earlier one). Raises
+    ``ValueError`` for a choice not in :data:`CHOICES`, ``TypeError`` without an open vote.
+    """
     if choice not in CHOICES:
         raise ValueError(choice)
-    out = copy.deepcopy(clock)
-    out["vote"]["ballots"][str(voter)] = choice
-    return out
+    clock = typed(clock)
+    vote: Any = clock.vote
+    ballots = {**vote["ballots"], str(voter): choice}
+    return replace(clock, vote={**vote, "ballots": ballots}).to_json()
 
 
-def tally(clock: dict[str, Any], eligible: list[int], final: bool) -> str | None:
+def tally(clock: ClockLike, eligible: list[int], final: bool) -> str | None:
     """The outcome of the open vote, or None while undecided.
 
     A choice wins with a majority of the ``eligible`` humans' votes. When everyone eligible has
@@ -91,7 +106,8 @@ def tally(clock: dict[str, Any], eligible: list[int], final: bool) -> str | None
     if the host voted for one of the tied choices, else to :data:`DEFAULT_CHOICE` when it is among
     them, else the first tied choice in :data:`CHOICES` order. Nobody voted: the default.
     """
-    vote = clock["vote"]
+    clock = typed(clock)
+    vote: Any = clock.vote
     ballots = {int(k): v for k, v in vote["ballots"].items() if int(k) in eligible}
     counts = {c: sum(1 for v in ballots.values() if v == c) for c in CHOICES}
     for c in CHOICES:
@@ -105,89 +121,83 @@ def tally(clock: dict[str, Any], eligible: list[int], final: bool) -> str | None
     tied = [c for c in CHOICES if counts[c] == best]
     if len(tied) == 1:
         return tied[0]
-    host = clock.get("host")
+    host = clock.host
     if host is not None and ballots.get(host) in tied:
         return str(ballots[host])
     return DEFAULT_CHOICE if DEFAULT_CHOICE in tied else tied[0]
 
 
-def settle(clock: dict[str, Any], outcome: str, now: int, grace_ms: int) -> dict[str, Any]:
+def settle(clock: ClockLike, outcome: str, now: int, grace_ms: int) -> dict[str, Any]:
     """Apply a vote's outcome: ``wait`` restarts the leaver's countdown, ``computer`` hands the
     seat over, ``end`` marks the match ended early (the service runs the final scoring).
     """
-    out = copy.deepcopy(clock)
-    seat = out["vote"]["seat"]
-    out["vote"] = None
+    clock = typed(clock)
+    vote: Any = clock.vote
+    seat = vote["seat"]
     if outcome == "wait":
-        out["away"][str(seat)] = {
-            "since": out["away"].get(str(seat), {}).get("since", now),
-            "until": now + grace_ms,
-        }
-    elif outcome == "computer":
-        out["away"].pop(str(seat), None)
-        out["auto"][seat] = True
-    else:
-        out["ended_early"] = True
-    return out
+        since = clock.away.get(str(seat), {}).get("since", now)
+        away = {**clock.away, str(seat): {"since": since, "until": now + grace_ms}}
+        return replace(clock, vote=None, away=away).to_json()
+    if outcome == "computer":
+        auto = list(clock.auto)
+        auto[seat] = True
+        away = {k: v for k, v in clock.away.items() if k != str(seat)}
+        return replace(clock, vote=None, away=away, auto=tuple(auto)).to_json()
+    return clock.having(vote=None, ended_early=True).to_json()
 
 
 # ---------------------------------------------------------------------- live ↔ correspondence
 
 
-def propose_switch(clock: dict[str, Any], by: int, now: int) -> dict[str, Any]:
+def propose_switch(clock: ClockLike, by: int, now: int) -> dict[str, Any]:
     """``by`` proposes switching live → correspondence (or back); ``by`` accepts it already."""
-    out = copy.deepcopy(clock)
-    to = "live" if out.get("live_control") is not None else "correspondence"
-    out["proposal"] = {"to": to, "by": by, "accepted": [by], "until": now + PROPOSAL_MS}
-    return out
+    clock = typed(clock)
+    to = "live" if clock.live_control is not None else "correspondence"
+    proposal = {"to": to, "by": by, "accepted": [by], "until": now + PROPOSAL_MS}
+    return clock.having(proposal=proposal).to_json()
 
 
-def accept_switch(clock: dict[str, Any], seat: int) -> dict[str, Any]:
+def accept_switch(clock: ClockLike, seat: int) -> dict[str, Any]:
     """``seat`` accepts the open proposal."""
-    out = copy.deepcopy(clock)
-    if seat not in out["proposal"]["accepted"]:
-        out["proposal"]["accepted"] = sorted([*out["proposal"]["accepted"], seat])
-    return out
+    clock = typed(clock)
+    proposal: Any = clock.proposal
+    if seat in proposal["accepted"]:
+        return clock.to_json()
+    accepted = sorted([*proposal["accepted"], seat])
+    return replace(clock, proposal={**proposal, "accepted": accepted}).to_json()
 
 
-def switch_agreed(clock: dict[str, Any]) -> bool:
+def switch_agreed(clock: ClockLike) -> bool:
     """True when every seated human not handed to the computer accepted the open proposal."""
-    prop = clock.get("proposal")
-    if not prop:
+    clock = typed(clock)
+    if not clock.proposal:
         return False
-    needed = {s for s in clock["humans"] if not clock["auto"][s]}
-    return needed <= set(prop["accepted"])
+    needed = {s for s in clock.humans if not clock.auto[s]}
+    return needed <= set(clock.proposal["accepted"])
 
 
-def switch(clock: dict[str, Any], now: int) -> dict[str, Any]:
+def switch(clock: ClockLike, now: int) -> dict[str, Any]:
     """Carry out the agreed proposal: to correspondence (:data:`SWITCH_DAYS` days per move, the
     live control kept for the way back) or back to the live control. The running seat starts a
     fresh turn (Fischer: its bank is as it was, charged up to ``now``).
     """
-    out = copy.deepcopy(clock)
-    to = out["proposal"]["to"]
-    out["proposal"] = None
-    run = out.get("running")
+    clock = typed(clock)
+    proposal: Any = clock.proposal
+    left = list(clock.remaining)
+    run = clock.running
     if run is not None:
-        seat = int(run["seat"])
-        spent = max(0, now - int(run["since"]))
-        out["remaining"][seat] = max(0, int(out["remaining"][seat]) - spent)
-    if to == "correspondence":
+        left[run.seat] = max(0, left[run.seat] - max(0, now - run.since))
+    if proposal["to"] == "correspondence":
         new = TimeControl(kind="correspondence", days=SWITCH_DAYS)
-        out["live_control"] = out["control"]
-        out["live_remaining"] = list(out["remaining"])
-        out["remaining"] = [new.turn_ms] * len(out["remaining"])
+        out = clock.having(live_control=clock.control, live_remaining=tuple(left))
+        left = [new.turn_ms] * len(left)
     else:
-        new = TimeControl.from_json(out["live_control"])
-        banks = out.pop("live_remaining", None)
-        out["live_control"] = None
+        new = clock.live_control or TimeControl()
+        banks = clock.live_remaining
+        out = clock.without("live_remaining").having(live_control=None)
         if new.kind == "fischer" and banks is not None:
-            out["remaining"] = list(banks)
+            left = list(banks)
         else:
-            out["remaining"] = [new.turn_ms] * len(out["remaining"])
-    out["control"] = new.to_json()
-    if run is not None and new.timed:
-        out["running"] = {"seat": run["seat"], "since": now, "active": run["active"]}
-    elif run is not None:
-        out["running"] = None
-    return out
+            left = [new.turn_ms] * len(left)
+    running = None if run is None or not new.timed else Running(run.seat, now, run.active)
+    return out.having(proposal=None, control=new, remaining=tuple(left), running=running).to_json()
