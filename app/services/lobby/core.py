@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import utcnow
 from app.realtime.protocol import broker_message, lobby_frame
-from app.services.clock import clocks
+from app.services.clock import table_options
 from app.services.errors import Conflict, Forbidden, NotFound
 from app.services.lobby import queries as sql
 from app.services.records.titles import lobby_host_name
@@ -61,7 +61,7 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
         "match_id": row.match_id,
         "version": row.version,
         "rated": bool(row.rated),
-        **clocks.lobby_fields(row.time_control),
+        **table_options.lobby_fields(row.time_control),
     }
 
 

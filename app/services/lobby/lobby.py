@@ -22,7 +22,7 @@ from app.engine import PRESETS, InvalidOptions, Options, new_game
 from app.realtime.connection import Connection
 from app.realtime.hub import Hub
 from app.realtime.protocol import lobby_frame
-from app.services.clock import clocks
+from app.services.clock import clocks, table_options
 from app.services.errors import Conflict, Forbidden, NotFound, RateLimited, ValidationFailed
 from app.services.lobby import queries as sql
 from app.services.lobby.core import (
@@ -83,9 +83,9 @@ async def create_lobby(
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValidationFailed(f"a lobby has {MIN_SEATS} to {MAX_SEATS} seats")
     preset_name, options = _rules_from(preset, rules)
-    control = clocks.stored(
-        clocks.parse_time_control(time_control),
-        None if timeout_policy is None else clocks.parse_timeout_policy(timeout_policy),
+    control = table_options.stored(
+        table_options.parse_time_control(time_control),
+        None if timeout_policy is None else table_options.parse_timeout_policy(timeout_policy),
     )
     code = secrets.token_urlsafe(8)
     async with rt.db.transaction() as conn:
@@ -162,7 +162,7 @@ async def list_open(rt: Runtime, limit: int = 100) -> dict[str, Any]:
 
 def _time_fields(clock: dict[str, Any] | None) -> dict[str, Any]:
     """A live match's ``time_control`` (JSON, worded by the client) and its English label."""
-    fields = clocks.lobby_fields(clock["control"] if clock else None)
+    fields = table_options.lobby_fields(clock["control"] if clock else None)
     return {"time_control": fields["time_control"], "time_label": fields["time_label"]}
 
 
@@ -195,12 +195,14 @@ async def update_options(
             values.update(preset=preset_name, rules=options.to_json())
             await ratings.check_lobby(conn, row.rated, preset_name, row.seats, values["rules"])
         if time_control is not None or timeout_policy is not None:
-            old_control, old_policy = clocks.split_stored(row.time_control)
-            values["time_control"] = clocks.stored(
-                old_control if time_control is None else clocks.parse_time_control(time_control),
+            old_control, old_policy = table_options.split_stored(row.time_control)
+            values["time_control"] = table_options.stored(
+                old_control
+                if time_control is None
+                else table_options.parse_time_control(time_control),
                 old_policy
                 if timeout_policy is None
-                else clocks.parse_timeout_policy(timeout_policy),
+                else table_options.parse_timeout_policy(timeout_policy),
             )
         if private is not None:
             values["private"] = private

@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import utcnow
 from app.engine import PRESETS
-from app.services.clock import clocks
+from app.services.clock import table_options
 from app.services.errors import Conflict, NotFound, ServiceError, ValidationFailed
 from app.services.lobby import lobby
 from app.services.lobby import queries as sql
@@ -124,7 +124,7 @@ async def create_seek(
         raise ValidationFailed(f"players: {MIN_SEATS} to {MAX_SEATS}")
     if preset not in PRESETS:
         raise ValidationFailed(f"preset: one of {', '.join(PRESETS)}")
-    control = clocks.parse_time_control(time_control)
+    control = table_options.parse_time_control(time_control)
     pool = pool_key(players, preset, rated, control)
     seek_id = secrets.token_hex(8)
     try:
@@ -288,7 +288,7 @@ async def _start(rt: Runtime, conn: AsyncConnection, group: list[Any]) -> str:
             created_at=now,
             updated_at=now,
             rated=bool(first.rated),
-            time_control=clocks.stored(first.time_control, None),
+            time_control=table_options.stored(first.time_control, None),
         ),
     )
     row = await sql.lobby(conn, code)
@@ -317,7 +317,7 @@ async def _waiting(rt: Runtime, conn: AsyncConnection, pool: str) -> int:
 
 
 def _pool_fields(row: Any) -> dict[str, Any]:
-    fields = clocks.lobby_fields(row.time_control)
+    fields = table_options.lobby_fields(row.time_control)
     return {
         "players": row.players,
         "preset": row.preset,
