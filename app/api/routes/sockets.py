@@ -46,7 +46,7 @@ from app.services import drain
 from app.services.clock import requests as clock_requests
 from app.services.community import chat
 from app.services.errors import RateLimited, ServiceError, ValidationFailed
-from app.services.lobby import lobby
+from app.services.lobby import sockets as lobby_sockets
 from app.services.match import play, sockets
 from app.services.open_sockets import Closer
 from app.services.ratelimit import FrameBudget
@@ -371,7 +371,7 @@ async def _serve_lobby_socket(
     rt: Runtime, websocket: WebSocket, code: str, player: str | None
 ) -> None:
     """Open the lobby socket (raises :class:`ServiceError`), then serve it until it closes."""
-    async with lobby.lobby_socket(rt, websocket, code, player) as (_, conn):
+    async with lobby_sockets.lobby_socket(rt, websocket, code, player) as (_, conn):
         rt.metrics.websockets.labels("lobby").inc()
         try:
             async for frame in _frames(websocket, conn, rt.frame_budget()):

@@ -1,4 +1,5 @@
-"""Lobbies: create, get and list tables, the host's options, start, rematch, lobby sockets.
+"""Lobbies: create, get and list tables, the host's options, start, rematch (a lobby's sockets:
+:mod:`app.services.lobby.sockets`).
 
 Seats (join, leave, colours, kick, computer seats) are in :mod:`app.services.lobby.seats`; the row
 locking, versioning and announcing they share in :mod:`app.services.lobby.core`.
@@ -8,9 +9,7 @@ listed.
 
 from __future__ import annotations
 
-import contextlib
 import secrets
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
@@ -19,9 +18,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.bots import DEFAULT_LEVEL
 from app.db.models import utcnow
 from app.engine import PRESETS, InvalidOptions, Options, new_game
-from app.realtime.connection import Connection
-from app.realtime.hub import Hub
-from app.realtime.protocol import lobby_frame
 from app.services.clock import clocks, table_options
 from app.services.errors import Conflict, Forbidden, NotFound, RateLimited, ValidationFailed
 from app.services.lobby import queries as sql
@@ -382,47 +378,3 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
         )
         await sql.set_rematch(conn, match_id, code)
     return code
-
-
-# ---------------------------------------------------------------------- sockets
-
-
-def lobby_hub_factory(rt: Runtime, code: str) -> Hub:
-    """A hub for a lobby channel: newest lobby wins; presence re-sends the lobby."""
-    hub: Hub
-
-    def render(keys: set[str], _spectators: int) -> str | None:
-        data = hub.state
-        if data is None:
-            return None
-        fresh = dict(data)
-        fresh["seats"] = [
-            {**s, "connected": bool(s["bot"]) or (s["player"] is not None and s["player"] in keys)}
-            for s in data["seats"]
-        ]
-        return lobby_frame(fresh)
-
-    hub = Hub(rt.hubs, rt.channel("lobby", code), ordered=False, render_presence=render)
-    return hub
-
-
-@contextlib.asynccontextmanager
-async def lobby_socket(
-    rt: Runtime, socket: Any, code: str, player_id: str | None
-) -> AsyncIterator[tuple[Hub, Connection]]:
-    """A websocket joined to a lobby for the block, the lobby sent first. Raises
-    :class:`NotFound` before joining; leaves the lobby's hub on the way out (even when
-    cancelled).
-    """
-    await get_lobby(rt, code)
-    async with rt.hubs.joined(
-        rt.channel("lobby", code),
-        lambda: lobby_hub_factory(rt, code),
-        lambda _: Connection(socket, player_id),
-    ) as (hub, conn):
-        data = await get_lobby(rt, code)
-        hub.state = data
-        hub.note_version(data["version"])
-        await socket.send_text(lobby_frame(data))
-        conn.start(data["version"])
-        yield hub, conn
