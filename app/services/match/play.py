@@ -95,40 +95,53 @@ async def apply_and_store(
             published=_alone(rt, live.match_id),
         )
         values = row_values(rt, live, move, active_before)
-        if tx is None:
-            written = await append_fast(
-                rt.db,
-                move.match_id,
-                old,
-                clock_before,
-                move.seat,
-                move.client_id,
-                move.action_json,
-                move.events_json,
-                move.at,
-                values,
-                move.published,
-            )
-            if not written:
-                rt.cache.drop(live.match_id)
-                return None
-        else:
-            await tx.append_action(
-                move.match_id,
-                move.version,
-                move.seat,
-                move.client_id,
-                move.action_json,
-                move.events_json,
-                move.at,
-                move.by,
-                move.published,
-            )
-            await tx.update_match(move.match_id, values)
+        if not await _store(rt, tx, move, values, clock_before):
+            rt.cache.drop(live.match_id)
+            return None
     except Exception:
         rt.cache.drop(live.match_id)
         raise
     return move
+
+
+async def _store(
+    rt: Runtime,
+    tx: Tx | None,
+    move: Committed,
+    values: dict[str, Any],
+    clock_before: dict[str, Any] | None,
+) -> bool:
+    """Write ``move``'s log row and its match row ``values``: inside ``tx``, or with ``tx``
+    None as one statement that only applies while the row is still at the version before
+    the move and at ``clock_before`` (False: it was not, nothing written).
+    """
+    if tx is None:
+        return await append_fast(
+            rt.db,
+            move.match_id,
+            move.version - 1,
+            clock_before,
+            move.seat,
+            move.client_id,
+            move.action_json,
+            move.events_json,
+            move.at,
+            values,
+            move.published,
+        )
+    await tx.append_action(
+        move.match_id,
+        move.version,
+        move.seat,
+        move.client_id,
+        move.action_json,
+        move.events_json,
+        move.at,
+        move.by,
+        move.published,
+    )
+    await tx.update_match(move.match_id, values)
+    return True
 
 
 def _alone(rt: Runtime, match_id: str) -> bool:
