@@ -22,26 +22,29 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
-from app.api import (
-    routes_chat,
-    routes_community,
-    routes_lobbies,
-    routes_matches,
-    routes_players,
-    routes_push,
-    routes_seeks,
-    routes_ws,
-)
 from app.api.body_limit import BodySizeLimit
 from app.api.database_retry import RetryWhileDatabaseRestarts
 from app.api.deps import RuntimeDep
 from app.api.draining import RefuseWhileDraining
 from app.api.errors import error_detail, http_status
+from app.api.routes import (
+    accounts,
+    catalogue,
+    lobbies,
+    matches,
+    players,
+    push,
+    ratings,
+    records,
+    seeks,
+    sockets,
+)
 from app.api.static import GZIP_LEVEL, MIN_GZIP_BYTES, static_app
 from app.db.errors import is_database_unavailable
 from app.engine import EngineError
 from app.services import drain
 from app.services.errors import RateLimited, ServiceError
+from app.services.match.subscribers import subscribe as subscribe_to_moves
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS
 from app.settings import Settings, get_settings
@@ -93,6 +96,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = Runtime(settings)
+        subscribe_to_moves(runtime)
         app.state.runtime = runtime
         await runtime.start(LOOPS if with_loops else [])
         try:
@@ -152,14 +156,19 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
     app.add_middleware(GZipMiddleware, minimum_size=MIN_GZIP_BYTES, compresslevel=GZIP_LEVEL)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RefuseWhileDraining)  # the outermost: a draining instance reads nothing
-    app.include_router(routes_players.router)
-    app.include_router(routes_lobbies.router)
-    app.include_router(routes_seeks.router)
-    app.include_router(routes_push.router)
-    app.include_router(routes_matches.router)
-    app.include_router(routes_ws.router)
-    app.include_router(routes_chat.router)
-    app.include_router(routes_community.router)
+    for routes in (
+        players,
+        accounts,
+        lobbies,
+        seeks,
+        push,
+        matches,
+        sockets,
+        ratings,
+        records,
+        catalogue,
+    ):
+        app.include_router(routes.router)
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> dict[str, bool]:

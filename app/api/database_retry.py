@@ -8,7 +8,7 @@ was sent; the transaction of a failed attempt was rolled back, and a move carrie
 action id, so an attempt that did commit is recognised, not applied twice. Past the bound
 the app's handler answers ``503 unavailable`` with ``Retry-After``.
 
-Websockets pass through untouched (their actions are retried in ``routes_ws``).
+Websockets pass through untouched (their actions are retried in ``routes.sockets``).
 """
 
 from __future__ import annotations

@@ -69,3 +69,10 @@ async def bearer_token(
 CurrentPlayer = Annotated[str, Depends(current_player)]
 BearerToken = Annotated[str, Depends(bearer_token)]
 OptionalPlayer = Annotated[str | None, Depends(optional_player)]
+
+
+def client_address(request: Request) -> str:
+    """The caller's address as the server sees it (``"unknown"`` when there is none): the key
+    of the per-address limits.
+    """
+    return request.client.host if request.client else "unknown"

@@ -344,3 +344,18 @@ class EventsOut(BaseModel):
     batches: list[Batch]
     #: With ``since=0``: the setup's events (the first draw; the Wheel of Fortune pig's move).
     opening: list[dict[str, Any]] | None = None
+
+
+class MuteIn(BaseModel):
+    """``{"player": id, "muted": true}`` — the host mutes (or unmutes) one person."""
+
+    model_config = ConfigDict(extra="forbid")
+    player: str = Field(pattern=CODE_PATTERN, description="the player id to (un)mute")
+    muted: bool = True
+
+
+class ChatOut(BaseModel):
+    """``{"messages": [Message], "muted": [player id]}`` (Message: community/chat.py)."""
+
+    messages: list[dict[str, Any]]
+    muted: list[str]

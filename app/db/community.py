@@ -1,5 +1,5 @@
-"""Tables of what makes players come back (issue 15): accounts, match history, ratings and the
-commitment to each match's shuffle.
+"""Tables of what makes players come back: accounts, match history, ratings, the commitment to
+each match's shuffle, and turn alerts (push subscriptions and the shared secrets signing them).
 
 Kept apart from :mod:`app.db.models` (the play path's tables); both share its ``Base`` so
 Alembic sees one metadata. ``match_fairness.seed``/``salt`` are secret while the match is live:
@@ -21,6 +21,7 @@ from sqlalchemy import (
     Integer,
     String,
     Table,
+    Text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -68,7 +69,7 @@ class MatchPlayer(Base):
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    #: What the seat did (:mod:`app.services.statistics`): ``{"points": {feature: points},
+    #: What the seat did (:mod:`app.services.records.statistics`): ``{"points": {feature: points},
     #: "longest_road", "biggest_city"}``, written when the match is settled; null before.
     statistics: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
@@ -131,3 +132,33 @@ match_players = cast(Table, MatchPlayer.__table__)
 match_fairness = cast(Table, MatchFairness.__table__)
 ratings = cast(Table, Rating.__table__)
 rating_changes = cast(Table, RatingChange.__table__)
+
+
+class PushSubscription(Base):
+    """A browser's push subscription for one player (``id``: SHA-256 of the endpoint)."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    session: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    endpoint: Mapped[str] = mapped_column(Text)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    lang: Mapped[str] = mapped_column(String(8), default="en")
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ServerSecret(Base):
+    """A secret shared by every instance, written once (``name`` → ``value``)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+push_subscriptions = cast(Table, PushSubscription.__table__)
+server_secrets = cast(Table, ServerSecret.__table__)

@@ -17,7 +17,7 @@ Three ways in:
   while other instances commit (the log is also read only up to the row's version).
 
 The transactions themselves (:class:`SqlTx`, :class:`PgTx`) live in :mod:`app.db.txs`; the
-outbox and the catch-up reads in :mod:`app.db.outbox`.
+outbox and the catch-up reads in :mod:`app.services.match.queries`.
 """
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ class Lobby(Base):
     status: Mapped[str] = mapped_column(String(16), default="open")
     match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
-    #: The host's time control (``app.services.clock.TimeControl`` JSON; null: untimed).
+    #: The host's time control (``app.services.clock.rules.TimeControl`` JSON; null: untimed).
     time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -110,14 +110,14 @@ class Match(Base):
     scores: Mapped[list[int]] = mapped_column(JSON)
     next_bot_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     rematch_code: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    #: The match's clock, leave countdowns and votes (``app.services.clock``; null for matches
+    #: The match's clock, leave countdowns and votes (``app.services.clock.rules``; null for matches
     #: started before clocks existed). Changed only under the match row's lock.
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     #: How many committed changes were not actions (the clock changed without a move, or the
-    #: match ended early): the version watch compares it (``app/services/delivery.py``).
+    #: match ended early): the version watch compares it (``app/services/match/delivery.py``).
     notes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: The client address that started the match, and its computer seats: live matches with
-    #: computer players are capped per address (``app/services/lobby.py``, ``start``).
+    #: computer players are capped per address (``app/services/lobby/lobby.py``, ``start``).
     started_from: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bots: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -137,7 +137,8 @@ class MatchAction(Base):
     ``action`` and ``events`` are JSON text (engine JSON forms), stored as sent on the wire.
     ``client_id`` is the client's action id, unique per match and seat (retries are answered
     from here instead of applying twice). ``published``: the batch was handed to the broker (the
-    log is the outbox: an outbox sweep publishes rows left unpublished, see ``app/db/outbox.py``).
+    log is the outbox: an outbox sweep publishes rows left unpublished, see
+    ``app/services/match/queries.py``).
     """
 
     __tablename__ = "match_actions"
@@ -222,7 +223,7 @@ class ChatMute(Base):
 
 class InstanceHeartbeat(Base):
     """An app instance's last sign of life; the first instance up after a gap when none was
-    beating credits running clocks with the gap (``app.services.clocks``).
+    beating credits running clocks with the gap (``app.services.clock.clocks``).
     """
 
     __tablename__ = "instance_heartbeats"
@@ -245,7 +246,7 @@ class EndedSession(Base):
 
 
 class Seek(Base):
-    """A "Play now" seek: one player waiting in a pool for a match (app/services/seeks.py).
+    """A "Play now" seek: one player waiting in a pool for a match (app/services/lobby/seeks.py).
 
     ``pool`` names what the seeker accepts (players, preset, rated, time control); seeks of one
     pool pair with each other. ``status``: ``open`` (waiting), ``matched`` (``match_id`` set),

@@ -33,7 +33,7 @@ class MatchRow:
     private: bool
     lobby_code: str
     snapshot_version: int
-    #: The match's clock (``app.services.clock``), None for matches without one.
+    #: The match's clock (``app.services.clock.rules``), None for matches without one.
     clock: dict[str, Any] | None = None
 
 
@@ -42,7 +42,7 @@ DUPLICATE = (IntegrityError, IntegrityConstraintViolationError)
 
 #: Columns a move may set on its match row (``update_match``, :func:`append_fast`); anything
 #: else is a programming error. Per-action columns (e.g. clocks) are added here, and their
-#: values to the dict built by ``app.services.play._row_values``.
+#: values to the dict built by ``app.services.match.row.row_values``.
 UPDATABLE = (
     "version",
     "seat_to_act",

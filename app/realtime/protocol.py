@@ -65,7 +65,7 @@ class ChatBody(BaseModel):
 
 class ChatFrame(BaseModel):
     """``{"t": "chat", "d": {"text": "well played!"}}`` or ``{"d": {"quick": "good_game"}}``
-    (content rules and their error codes: app/services/chat.py).
+    (content rules and their error codes: app/services/community/chat.py).
     """
 
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -114,7 +114,7 @@ class TakeBackFrame(BaseModel):
     t: Literal["take_back"]
 
 
-#: Frames about the match's clock and leavers (handled by ``app.services.clocks``).
+#: Frames about the match's clock and leavers (handled by ``app.services.clock.clocks``).
 ClockRequest = VoteFrame | SwitchFrame | TakeBackFrame
 AnyClientFrame = (
     ActionFrame | PingFrame | SyncFrame | ChatFrame | VoteFrame | SwitchFrame | TakeBackFrame

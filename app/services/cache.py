@@ -34,7 +34,7 @@ class Live:
     recent: OrderedDict[tuple[int, str], tuple[int, str]] = field(default_factory=OrderedDict)
     #: The view JSON-ready dict at ``version`` (computed once per version).
     view: dict[str, Any] | None = None
-    #: The match's clock as last read from the locked row (``app.services.clock``).
+    #: The match's clock as last read from the locked row (``app.services.clock.rules``).
     clock: dict[str, Any] | None = None
 
     RECENT = 64

@@ -22,12 +22,12 @@ from datetime import timedelta
 from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
-from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db.models import ended_sessions, players, utcnow
+from app.db.models import utcnow
 from app.db.session import Database
+from app.services import queries
 from app.services.errors import NotFound, Unauthorized, ValidationFailed
 
 NAME_RE = re.compile(r"^[\w .'\-]{1,24}$")
@@ -175,7 +175,7 @@ class Revocations:
         if hit is not None and self._clock() - hit[1] < self._ttl:
             return hit[0]
         async with self._db.reading() as conn:
-            current = await _generation(conn, player_id)
+            current = await queries.token_generation(conn, player_id)
         if len(self._cache) >= self._max:
             self._cache.clear()
         self._cache[player_id] = (current, self._clock())
@@ -187,7 +187,7 @@ class Revocations:
         if hit is not None and (hit[0] or self._clock() - hit[1] < self._ttl):
             return hit[0]
         async with self._db.reading() as conn:
-            ended = await _ended(conn, session)
+            ended = await queries.is_session_ended(conn, session)
         if len(self._ended) >= self._max:
             self._ended.clear()
         self._ended[session] = (ended, self._clock())
@@ -211,12 +211,9 @@ class Revocations:
         :meth:`forget` after the commit so this instance stops trusting its cached generation at
         once.
         """
-        await conn.execute(
-            update(players)
-            .where(players.c.id == player_id)
-            .values(token_generation=players.c.token_generation + 1)
-        )
-        return self._tokens.issue(player_id, await _generation(conn, player_id), new_session())
+        await queries.bump_generation(conn, player_id)
+        generation = await queries.token_generation(conn, player_id)
+        return self._tokens.issue(player_id, generation, new_session())
 
     def forget(self, player_id: str) -> None:
         """Drop the cached generation of ``player_id`` (after a committed revocation)."""
@@ -238,13 +235,9 @@ class Revocations:
         # meets the winner's row, and the session is ended either way.
         with contextlib.suppress(IntegrityError):
             async with self._db.transaction() as conn:
-                await conn.execute(delete(ended_sessions).where(ended_sessions.c.expires_at < now))
-                if not await _ended(conn, session):
-                    await conn.execute(
-                        insert(ended_sessions).values(
-                            session=session, player_id=player_id, ended_at=now, expires_at=expires
-                        )
-                    )
+                await queries.forget_sessions_expired(conn, now)
+                if not await queries.is_session_ended(conn, session):
+                    await queries.end_session(conn, session, player_id, now, expires)
         self._ended[session] = (True, self._clock())
 
 
@@ -253,35 +246,19 @@ def new_session() -> str:
     return secrets.token_hex(8)
 
 
-async def _ended(conn: AsyncConnection, session: str) -> bool:
-    query = select(ended_sessions.c.session).where(ended_sessions.c.session == session)
-    return (await conn.execute(query)).first() is not None
-
-
-async def _generation(conn: AsyncConnection, player_id: str) -> int:
-    found = (
-        await conn.execute(select(players.c.token_generation).where(players.c.id == player_id))
-    ).scalar()
-    return int(found or 0)
-
-
 async def create_player(db: Database, tokens: Tokens, name: str) -> tuple[dict[str, Any], str]:
     """Create a guest; returns ``({"id", "name"}, token)``. Raises :class:`ValidationFailed`."""
     clean = clean_name(name)
     player_id = secrets.token_hex(8)
     async with db.transaction() as conn:
-        await conn.execute(insert(players).values(id=player_id, name=clean, created_at=utcnow()))
+        await queries.insert_player(conn, player_id, clean, utcnow())
     return {"id": player_id, "name": clean}, tokens.issue(player_id)
 
 
 async def get_player(db: Database, player_id: str) -> dict[str, Any]:
     """``{"id", "name"}`` of a player; raises :class:`NotFound`."""
     async with db.reading() as conn:
-        row = (
-            await conn.execute(
-                select(players.c.id, players.c.name).where(players.c.id == player_id)
-            )
-        ).first()
+        row = await queries.player(conn, player_id)
     if row is None:
         raise NotFound("no such player")
     return {"id": row.id, "name": row.name}

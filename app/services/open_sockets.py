@@ -1,5 +1,5 @@
 """This instance's open sockets by player and the token each opened with, so the sockets of a
-revoked token can be closed (:mod:`app.services.socket_revocation` decides when).
+revoked token can be closed (:mod:`app.services.community.socket_revocation` decides when).
 """
 
 from __future__ import annotations

@@ -34,6 +34,29 @@ log = logging.getLogger(__name__)
 ACTION_LIMIT_SHARE_EVERY = 5
 
 
+class Hook:
+    """An ordered list of subscribers to one kind of news inside this instance (lila's Bus,
+    in process): :meth:`announce` calls each subscriber in the order they subscribed, with the
+    news as arguments, synchronously — a subscriber that needs to wait spawns a task
+    (:meth:`Runtime.spawn`). An error of a subscriber propagates to the announcer; the later
+    subscribers do not run then.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._subscribers: list[Callable[..., None]] = []
+
+    def subscribe(self, subscriber: Callable[..., None]) -> None:
+        """Add ``subscriber`` at the end (once: subscribing it again changes nothing)."""
+        if subscriber not in self._subscribers:
+            self._subscribers.append(subscriber)
+
+    def announce(self, *news: Any) -> None:
+        """Call every subscriber with ``news``, in order."""
+        for subscriber in self._subscribers:
+            subscriber(*news)
+
+
 class Runtime:
     """The live parts of one instance. ``start()`` connects, ``close()`` releases."""
 
@@ -44,8 +67,12 @@ class Runtime:
         self.hubs = HubManager(self.broker)
         self.cache = StateCache(settings.state_cache_size)
         #: ``(match id, version)`` of batches the broker took, to mark published in bulk (the
-        #: log is the outbox: see :mod:`app.services.delivery`).
+        #: log is the outbox: see :mod:`app.services.match.delivery`).
         self.published: list[tuple[str, int]] = []
+        #: Announced after every committed move with ``(runtime, live, Committed)`` (the match's
+        #: cached state and :class:`app.services.match.committed.Committed`), under the match's
+        #: lock; subscribed at startup by :func:`app.services.match.subscribers.subscribe`.
+        self.move_committed = Hook("move committed")
         self.tokens = Tokens(
             settings.secret_key, settings.token_lifetime, settings.token_renew_after
         )

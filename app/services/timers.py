@@ -14,15 +14,14 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from app.db.errors import log_failure
-from app.db.lobbies import count_live_matches
 from app.realtime.hub import HEARTBEAT
-from app.services import outage
-from app.services.bot_turns import drive
-from app.services.delivery import delivery_loop
-from app.services.play import due_matches
+from app.services.clock import outage
+from app.services.community.socket_revocation import revocation_sweep
+from app.services.lobby.queries import count_live_matches
+from app.services.match.bot_turns import drive, due_matches
+from app.services.match.delivery import delivery_loop
+from app.services.match.sockets import touch_many
 from app.services.runtime import Runtime
-from app.services.socket_revocation import revocation_sweep
-from app.services.sockets import touch_many
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from app.services import reads
+from app.services.match import reads
 from app.services.runtime import Runtime
 from tests.support.client import Api, place_first
 

@@ -20,7 +20,7 @@ from sqlalchemy import select, update
 from app.api.app import create_app
 from app.db.models import instance_heartbeats, matches
 from app.db.session import create_engine
-from app.services.clock import HANDOVER_AFTER
+from app.services.clock.rules import HANDOVER_AFTER
 from tests.api.conftest import make_settings
 from tests.api.test_wheel_of_fortune import _play_to, quick_plague  # noqa: F401 - a fixture
 from tests.support.client import Api, place_first, receive

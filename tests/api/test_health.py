@@ -22,7 +22,8 @@ from starlette.websockets import WebSocketDisconnect
 import app.api.app as app_module
 from app.db.models import match_actions
 from app.realtime.protocol import parse_broker_message
-from app.services import delivery, drain
+from app.services import drain
+from app.services.match import delivery
 from tests.support.client import Api, place_first, receive
 
 pytestmark = pytest.mark.timeout(60)

@@ -22,7 +22,7 @@ from sqlalchemy import insert, update
 
 from app.db.community import match_players
 from app.db.models import match_actions, matches
-from app.services import history
+from app.services.records import history
 from app.services.runtime import Runtime
 from tests.support.client import Api
 

@@ -273,7 +273,7 @@ def test_concurrent_seeks_paired_once(client: TestClient) -> None:
     serialises the pairings, on Postgres the row locks), pairings raced by polls meanwhile:
     each seek in exactly one match, 10 matches.
     """
-    from app.services import seeks as service
+    from app.services.lobby import seeks as service
 
     api = Api(client)
     rt = _rt(client)

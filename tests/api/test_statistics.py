@@ -16,9 +16,9 @@ from sqlalchemy import insert, select, update
 
 from app.db.community import match_players
 from app.db.models import match_actions, matches
-from app.services import history
+from app.services.records import history
+from app.services.records.statistics import seat_statistics
 from app.services.runtime import Runtime
-from app.services.statistics import seat_statistics
 from tests.support.client import Api
 
 pytestmark = pytest.mark.timeout(240)

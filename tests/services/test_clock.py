@@ -1,4 +1,4 @@
-"""The clock arithmetic (app/services/clock.py): time controls, banks and increments, per-turn
+"""The clock arithmetic (app/services/clock/rules.py): time controls, banks and increments, per-turn
 and correspondence limits, time-outs and handover, outage credit, votes and the live ↔
 correspondence switch. Times are epoch milliseconds.
 """
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.services import clock as c
-from app.services import clock_votes as v
+from app.services.clock import rules as c
+from app.services.clock import votes as v
 
 T0 = 1_700_000_000_000
 
@@ -184,7 +184,7 @@ def test_switch_to_correspondence_and_back_needs_every_human() -> None:
 
 def test_annotate_record_marks_plague_removals_of_discarded_and_placed_entries() -> None:
     from app.engine import Pass, PlaceFollower, PlaceTile, RemoveFollower
-    from app.services.clocks import annotate_record
+    from app.services.clock.clocks import annotate_record
 
     removal = {"seat": 1, "at": [0, 0], "follower": "road"}
     record = {

@@ -10,9 +10,13 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from app.db import hot, outbox
-from app.services import clock_requests, identity, lobby, play, reads, seats
+from app.db import hot
+from app.services import identity
+from app.services.clock import requests as clock_requests
 from app.services.errors import Conflict, StaleVersion
+from app.services.lobby import lobby, seats
+from app.services.match import play, reads
+from app.services.match import queries as outbox
 from app.services.runtime import Runtime
 from app.settings import ROOT
 from tests.api.conftest import make_settings

@@ -9,7 +9,8 @@ import secrets
 
 import pytest
 
-from app.services import accounts, identity
+from app.services import identity
+from app.services.community import accounts
 from app.services.errors import Unauthorized
 from app.services.runtime import Runtime
 from app.settings import ROOT
@@ -106,7 +107,7 @@ def test_a_logout_racing_another_ends_the_session_without_an_error(
             async def too_early(conn: object, session: str) -> bool:
                 return False
 
-            monkeypatch.setattr(identity, "_ended", too_early)
+            monkeypatch.setattr(identity.queries, "is_session_ended", too_early)
             await other.end_session(token)  # its insert meets the first one's row: no error
             monkeypatch.undo()
             with pytest.raises(Unauthorized, match="logged out"):

@@ -1,8 +1,8 @@
-"""The host's name beside a table without one (:mod:`app.services.titles`)."""
+"""The host's name beside a table without one (:mod:`app.services.records.titles`)."""
 
 from __future__ import annotations
 
-from app.services.titles import lobby_host_name, match_host_name
+from app.services.records.titles import lobby_host_name, match_host_name
 
 SEATS = [
     {"seat": 0, "player": "p-ben", "name": "Ben", "colour": "red", "bot": False},

@@ -1,0 +1,169 @@
+"""Match REST endpoints (docs/API.md § Matches, § History and replays, § Ratings, § Chat):
+everything under ``/api/matches/{match_id}``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query
+
+from app.api.deps import (
+    CurrentPlayer,
+    OptionalPlayer,
+    RuntimeDep,
+)
+from app.api.responses import errors
+from app.api.schemas import (
+    CODE_PATTERN,
+    ActionIn,
+    ActionOut,
+    ChatOut,
+    EventsOut,
+    RematchOut,
+    SwitchIn,
+    VoteIn,
+)
+from app.services.clock import requests as clock_requests
+from app.services.community import chat
+from app.services.lobby import lobby
+from app.services.match import play, reads
+from app.services.records import history, ratings, replays, shuffle
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+MatchId = Annotated[str, Path(pattern=CODE_PATTERN, description="the match id")]
+
+
+InviteCode = Annotated[
+    str | None, Query(pattern=CODE_PATTERN, description="lobby code of a private match")
+]
+
+
+@router.get("/{match_id}", responses=errors(401, 403, 404))
+async def get_match(
+    match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
+) -> dict[str, Any]:
+    """The match: seats, presence and the engine's public view (legal moves of the seat to
+    act included).
+    """
+    return await reads.get_match(rt, match_id, player, code)
+
+
+@router.post(
+    "/{match_id}/actions", response_model=ActionOut, responses=errors(401, 403, 404, 409, 413, 429)
+)
+async def post_action(
+    match_id: MatchId, body: ActionIn, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
+    """Apply an action of the caller's seat (the same path as the websocket's)."""
+    await rt.action_limiter.hit(player)
+    applied = await play.submit_action(rt, match_id, player, body.v, body.id, body.d)
+    return {"version": applied.version, "events": applied.events}
+
+
+@router.get("/{match_id}/events", response_model=EventsOut, responses=errors(401, 403, 404))
+async def events(
+    match_id: MatchId,
+    rt: RuntimeDep,
+    player: OptionalPlayer,
+    since: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    code: InviteCode = None,
+) -> dict[str, Any]:
+    """Every batch after version ``since``, from the action log."""
+    return await reads.events_since(rt, match_id, since, player, code)
+
+
+@router.get("/{match_id}/record", responses=errors(401, 403, 404))
+async def record(
+    match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
+) -> dict[str, Any]:
+    """The game record ``carcassonne-record/1`` (only tiles already drawn while live; once
+    finished with ``fairness``: the revealed shuffle seed and salt).
+    """
+    return await shuffle.reveal_into(rt, match_id, await reads.record(rt, match_id, player, code))
+
+
+@router.get("/{match_id}/chat", response_model=ChatOut, responses=errors(401, 403, 404))
+async def match_chat(
+    match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
+) -> dict[str, Any]:
+    """The match's last messages a reader may see (players see spectators' messages only
+    once the match is over).
+    """
+    return await chat.history(rt, "match", match_id, player, code)
+
+
+@router.get("/{match_id}/replay", responses=errors(401, 403, 404))
+async def match_replay(
+    match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
+) -> dict[str, Any]:
+    """The match cut into steps for the replay viewer: a finished match whole (with its
+    revealed shuffle), a live one up to its last completed move (never beyond).
+    """
+    record = await shuffle.reveal_into(rt, match_id, await reads.record(rt, match_id, player, code))
+    out = replays.steps(record)
+    out["record"] = record
+    out["id"] = match_id
+    out["commitment"] = await shuffle.commitment_of(rt, match_id)
+    out["rating_changes"] = await ratings.changes(rt, match_id)
+    out["verdict"] = record.get("verdict")
+    return out
+
+
+@router.get("/{match_id}/fairness", responses=errors(401, 403, 404))
+async def fairness(
+    match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
+) -> dict[str, Any]:
+    """The shuffle commitment, published from the start: ``{"scheme", "commitment",
+    "revealed"}``, plus ``"seed"`` and ``"salt"`` once the match is finished.
+    """
+    await reads.get_match(rt, match_id, player, code)  # exists and may be watched
+    return await shuffle.public(rt, match_id)
+
+
+@router.get("/{match_id}/ratings", responses=errors(401, 403, 404))
+async def match_ratings(
+    match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
+) -> dict[str, Any]:
+    """``{"changes", "unrated", "verdict"}``: the rating changes of a rated match (empty until
+    settled or when unrated), why a rated table's match ended unrated (``"not_played"``) or
+    null, and the match's verdict (places, winners, who left; null until settled).
+    Visible to whoever may watch the match (a private one: its seats, or its invite code).
+    """
+    await reads.get_match(rt, match_id, player, code)  # exists and may be watched
+    return {
+        "changes": await ratings.changes(rt, match_id),
+        "unrated": await ratings.unrated_of(rt, match_id),
+        "verdict": await history.verdict_of(rt, match_id),
+    }
+
+
+@router.post("/{match_id}/vote", responses=errors(401, 403, 404, 409, 422))
+async def vote(
+    match_id: MatchId, body: VoteIn, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any] | None:
+    """A remaining player's ballot about a player who left; returns the clock."""
+    return await clock_requests.vote(rt, match_id, player, body.choice)
+
+
+@router.post("/{match_id}/switch", responses=errors(401, 403, 404, 409))
+async def switch(
+    match_id: MatchId, body: SwitchIn, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any] | None:
+    """Propose (``accept`` false) or accept switching live ↔ correspondence; returns the clock."""
+    return await clock_requests.propose(rt, match_id, player, body.accept)
+
+
+@router.post("/{match_id}/take-back", responses=errors(401, 403, 404, 409))
+async def take_back(
+    match_id: MatchId, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any] | None:
+    """Take one's seat back from the computer; returns the clock."""
+    return await clock_requests.take_back(rt, match_id, player)
+
+
+@router.post("/{match_id}/rematch", response_model=RematchOut, responses=errors(401, 403, 404, 409))
+async def rematch(match_id: MatchId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """A new lobby with the same seats (the same one for every asker)."""
+    return {"code": await lobby.rematch(rt, match_id, player)}

@@ -1,0 +1,354 @@
+"""Clocks and leaving as use cases: the hooks the lobby and the write path call, and the
+decisions of the database-driven sweep (the vote / proposal / take-back requests are
+:mod:`app.services.clock.requests`).
+
+The arithmetic is :mod:`app.services.clock.rules` (pure). Everything here runs under the match row's
+lock (``write_tx`` + ``lock_match``), so a decision happens exactly once across instances: the
+sweep takes a due match with ``FOR UPDATE SKIP LOCKED`` and re-checks the clock it read under
+the lock. Changes that are not actions (a seat leaving, a vote, a proposal) write ``clock`` and
+``next_bot_at`` and send a ``{"t": "clock"}`` frame to every socket of the match, on every
+instance (broker kind ``note``).
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from app.db.hot import Tx
+from app.db.session import as_utc
+from app.engine import (
+    PLACE_TILE,
+    PLAGUE,
+    Action,
+    GameState,
+    Pass,
+    PlaceTile,
+    legal_placements,
+)
+from app.realtime.hub import NOTE_ALL
+from app.realtime.protocol import broker_message, dumps
+from app.services.clock import rules as c
+from app.services.clock import votes as v
+from app.services.clock.table_options import split_stored
+from app.services.runtime import Runtime
+
+#: ``match_actions.by`` of an action the computer chose for a person's seat.
+BY_COMPUTER = "computer"
+
+
+def now_ms() -> int:
+    """The server's time in epoch milliseconds (the clock's unit)."""
+    return int(time.time() * 1000)
+
+
+def from_ms(ms: int) -> datetime:
+    """The UTC datetime of ``ms`` milliseconds since the epoch (a clock's unit)."""
+    return datetime.fromtimestamp(ms / 1000, UTC)
+
+
+def _ms(when: datetime) -> int:
+    return int(as_utc(when).timestamp() * 1000)
+
+
+def skips_turns(clock: dict[str, Any] | None) -> bool:
+    """True when the clock's time-out policy is ``skip`` (a timed-out turn is skipped)."""
+    return clock is not None and c.policy_of(clock).kind == "skip"
+
+
+def skip_action(state: GameState) -> Action:
+    """The action that skips ``state.seat``'s timed-out turn (the ``skip`` time-out policy).
+
+    Ruling (docs/API.md § Clocks): the drawn tile cannot vanish from the game, and nobody
+    should choose it well or badly for a player who is not there, so it is placed at the first
+    legal placement in ``(x, y, rotation)`` order with no follower — a ``PlaceTile`` then a
+    ``Pass`` (ordinary engine actions: a record replays them). Features it completes are
+    scored as usual. After the tile is placed only the ``Pass`` is left.
+    """
+    if state.phase == PLACE_TILE:
+        x, y, rotation = min(legal_placements(state))
+        return PlaceTile(state.seat, x, y, rotation)
+    return Pass(state.seat)
+
+
+def start_clock(
+    time_control: dict[str, Any] | None,
+    seats: list[dict[str, Any]],
+    host_player: str | None,
+    state: GameState,
+) -> tuple[dict[str, Any], datetime | None]:
+    """The clock of a match being started (``time_control``: the lobby's stored column, with
+    its time-out policy), and when the sweep must first look at it.
+    """
+    now = now_ms()
+    humans = [i for i, s in enumerate(seats) if not s.get("bot")]
+    host = next(
+        (i for i, s in enumerate(seats) if host_player and s.get("player") == host_player), None
+    )
+    control, policy = split_stored(time_control)
+    clock = c.new_clock(
+        c.TimeControl.from_json(control),
+        len(seats),
+        humans,
+        host,
+        state.active,
+        now,
+        c.TimeoutPolicy.from_json(policy),
+    )
+    due = c.next_due(clock)
+    return clock, None if due is None else from_ms(due)
+
+
+# ---------------------------------------------------------------------- the write path hook
+
+
+def after_action(
+    clock: dict[str, Any] | None,
+    state: GameState,
+    seat: int,
+    active_before: int,
+    by: str | None,
+    timed_out: bool,
+) -> tuple[dict[str, Any] | None, datetime | None]:
+    """The clock after ``seat``'s action (``state``: after it; ``active_before``: the turn's
+    holder before it; ``by``: :data:`BY_COMPUTER` when the computer chose for a person;
+    ``timed_out``: it did so because the clock ran out). Returns the new clock (to be written
+    in the same transaction as the action) and its next due time (None: nothing pending).
+    """
+    if clock is None:
+        return None, None
+    now = now_ms()
+    turn_passed = state.is_over or state.active != active_before
+    out = clock
+    if seat in out["humans"] and (by is None or turn_passed):
+        out = c.note_actor(out, seat, by_computer=by is not None, timed_out=timed_out)
+    out = c.advance(
+        out,
+        now=now,
+        seat=state.seat,
+        active=state.active,
+        deciding=state.phase == PLAGUE,
+        over=state.is_over,
+    )
+    due = c.next_due(out)
+    return out, None if due is None or state.is_over else from_ms(due)
+
+
+def earliest(*times: datetime | None) -> datetime | None:
+    """The earliest of the given times (None when all are None)."""
+    real = [t for t in times if t is not None]
+    return min(real) if real else None
+
+
+# ---------------------------------------------------------------------- the sweep
+
+
+def is_auto(clock: dict[str, Any] | None, seat: int) -> bool:
+    """True when the computer holds ``seat`` (handed over by time-outs or by a vote)."""
+    return bool(clock and clock["auto"][seat])
+
+
+def is_away(clock: dict[str, Any] | None, seat: int) -> bool:
+    """True while ``seat``'s leave countdown or vote is running (the others decide)."""
+    return bool(
+        clock
+        and (str(seat) in clock["away"] or (clock.get("vote") and clock["vote"]["seat"] == seat))
+    )
+
+
+def timed_out(clock: dict[str, Any] | None, seat: int) -> bool:
+    """True when ``seat`` is running and its time is up."""
+    if clock is None:
+        return False
+    d = c.deadline(clock)
+    return d is not None and clock["running"]["seat"] == seat and d <= now_ms()
+
+
+async def present_seats(
+    rt: Runtime, tx: Tx, match_id: str, humans: list[int], window: timedelta
+) -> set[int]:
+    """Human seats connected to any instance (this instance's hub, or seen within ``window``)."""
+    hub = rt.hubs.get(rt.channel("match", match_id))
+    keys = hub.presence()[0] if hub is not None else set()
+    out: set[int] = set()
+    limit = datetime.now(UTC) - window
+    for seat in humans:
+        if str(seat) in keys:
+            out.add(seat)
+            continue
+        last = await tx.last_seen(match_id, seat)
+        if last is not None and as_utc(last) > limit:
+            out.add(seat)
+    return out
+
+
+def settle_due(
+    clock: dict[str, Any],
+    present: set[int],
+    grace_ms: int,
+    vote_ms: int = v.VOTE_MS,
+) -> tuple[dict[str, Any], str | None]:
+    """Run out what is due now: a leave countdown opens a vote (or, with nobody to vote, hands
+    the seat to the computer); a vote whose time is up is settled; an expired proposal lapses.
+    Returns the clock and the settled outcome (``"end"`` asks the caller to end the match).
+    """
+    now = now_ms()
+    out = clock
+    outcome: str | None = None
+    if out.get("proposal") and int(out["proposal"]["until"]) <= now:
+        out = {**out, "proposal": None}
+    if out.get("vote") and int(out["vote"]["until"]) <= now:
+        vote_seat = out["vote"]["seat"]
+        eligible = [s for s in out["humans"] if s != vote_seat and not out["auto"][s]]
+        outcome = v.tally(out, eligible, final=True)
+        out = v.settle(out, outcome or v.DEFAULT_CHOICE, now, grace_ms)
+    if not out.get("vote"):
+        for key, away in sorted(out["away"].items()):
+            if int(away["until"]) <= now:
+                seat = int(key)
+                if v.voters({**out, "vote": {"seat": seat}}, present):
+                    out = v.open_vote(out, seat, now, vote_ms)
+                else:
+                    out = v.settle(v.open_vote(out, seat, now), v.DEFAULT_CHOICE, now, grace_ms)
+                    outcome = outcome or v.DEFAULT_CHOICE
+                break
+    return out, outcome
+
+
+def public(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The clock as clients see it, stamped with the server's time (docs/API.md § Clocks)."""
+    return c.public(clock, now_ms())
+
+
+def clock_frame(clock: dict[str, Any] | None, version: int) -> str:
+    """``{"t": "clock", "v": version, "d": Clock}`` (``v``: the match version it belongs to)."""
+    return dumps({"t": "clock", "v": version, "d": public(clock)})
+
+
+def announce(rt: Runtime, match_id: str, frame: str) -> None:
+    """Send an unversioned frame to every socket of the match here and on other instances."""
+    channel = rt.channel("match", match_id)
+    hub = rt.hubs.get(channel)
+    if hub is not None:
+        hub.deliver_note(frame)
+    rt.spawn(rt.broker.publish(channel, broker_message(rt.broker.instance_id, NOTE_ALL, 0, frame)))
+
+
+def credit_all(clock: dict[str, Any], gap_ms: int) -> tuple[dict[str, Any], datetime | None]:
+    """Outage credit for one match: its clock with every running deadline ``gap_ms`` later,
+    and its next due time.
+    """
+    new = c.credit(clock, gap_ms)
+    due = c.next_due(new)
+    return new, None if due is None else from_ms(due)
+
+
+# ---------------------------------------------------------------------- who plays a due turn
+
+
+async def verdict(
+    rt: Runtime,
+    tx: Tx,
+    match_id: str,
+    state: GameState,
+    seats: list[dict[str, Any]],
+    clock: dict[str, Any] | None,
+    present_window: timedelta,
+) -> tuple[str, dict[str, Any] | None, datetime | None]:
+    """What the sweep does with a due match (the caller holds its row lock).
+
+    Returns ``(what, clock, next_due)``: ``what`` is ``"bot"`` (a bot seat plays), ``"computer"``
+    (the computer plays for a person: the seat was handed over, an off-turn decision ran out,
+    or the turn was abandoned by someone who never came back), ``"timeout"`` (the person's
+    clock ran out: the computer plays and it counts as a time-out), ``"end"`` (a vote ended
+    the match) or ``"wait"``; ``clock``: the clock after settling what was due (leave
+    countdowns, votes, proposals); ``next_due``: when to look again if waiting.
+    """
+    now = now_ms()
+    seat = state.seat
+    grace = int(rt.settings.leave_grace * 1000)
+    plague_ms = int(rt.settings.plague_timeout * 1000)
+    abandon_ms = int(rt.settings.abandon_after * 1000)
+    humans = [i for i, s in enumerate(seats) if not s.get("bot")]
+    present = await present_seats(rt, tx, match_id, humans, present_window)
+    if clock is not None:
+        clock, outcome = settle_due(clock, present, grace, int(rt.settings.leave_vote * 1000))
+        if outcome == "end" or clock.get("ended_early"):
+            return "end", clock, None
+    if seats[seat].get("bot"):
+        return "bot", clock, None
+    if clock is None:  # a match from before clocks: the old rules
+        if state.phase == PLAGUE or seat not in present:
+            return "computer", None, None
+        return "wait", None, from_ms(now + abandon_ms)
+    if is_auto(clock, seat):
+        return "computer", clock, None
+    deciding = clock.get("deciding")
+    if state.phase == PLAGUE and deciding:
+        if int(deciding["since"]) + plague_ms <= now:
+            return "computer", clock, None
+    elif timed_out(clock, seat):
+        return "timeout", clock, None
+    elif (
+        seat not in present
+        and not is_away(clock, seat)
+        and int(clock.get("turn_since", now)) + abandon_ms <= now
+    ):
+        return "computer", clock, None  # left without a trace (its instance died): the old rule
+    due = [c.next_due(clock), now + abandon_ms]
+    if state.phase == PLAGUE and deciding:
+        due.append(int(deciding["since"]) + plague_ms)
+    return "wait", clock, from_ms(min(d for d in due if d is not None))
+
+
+def annotate_record(
+    record: dict[str, Any],
+    actions: list[Any],
+    computer_seqs: set[int],
+    clock: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """Mark what the computer chose for a person (``"by": "computer"``), the time-out policy
+    of a timed match (``"timeout_policy"``) and an early end.
+
+    A move entry with a ``tile`` is marked when the computer chose its placement or its
+    follower; a Wheel of Fortune Plague removal (an item of an entry's ``plague`` list, on a
+    placed move or a ``discarded`` entry) is marked itself, since each removal is decided by
+    its own seat. An early end sets ``"finished": false`` (a replay stops after the last move)
+    and ``"ended_early": {"scores", "winners"}``: the final scoring the match ended with.
+
+    ``actions``: the engine actions in log order (``seq`` = index + 1). They follow the
+    record's entries: each entry's Plague removals (one ``RemoveFollower`` each), then for a
+    placed move its ``PlaceTile`` and the follower decision (``PlaceFollower`` or ``Pass``).
+    Entries that do not line up with the actions (never expected) are left unmarked.
+    """
+    from app.engine import PlaceTile, RemoveFollower
+
+    seq = 1  # the next action's seq
+
+    def action_at(n: int) -> Any:
+        return actions[n - 1] if 0 < n <= len(actions) else None
+
+    for entry in record.get("moves", []):
+        for removal in entry.get("plague") or []:
+            if not isinstance(action_at(seq), RemoveFollower):
+                break
+            if seq in computer_seqs:
+                removal["by"] = BY_COMPUTER
+            seq += 1
+        if "tile" in entry:
+            if not isinstance(action_at(seq), PlaceTile):
+                break
+            if seq in computer_seqs or seq + 1 in computer_seqs:
+                entry["by"] = BY_COMPUTER
+            seq += 2
+    if clock is not None and c.control_of(clock).timed:
+        # What happened at zero (docs/API.md § Clocks): the table's time-out policy.
+        record["timeout_policy"] = c.policy_of(clock).to_json()
+    if clock and clock.get("ended_early"):
+        # A replay stops after the last move (no final scoring of a deck not played out);
+        # the scores the match ended with are kept apart.
+        record["finished"] = False
+        result = record.pop("result", None)
+        record["ended_early"] = result or True
+    return record

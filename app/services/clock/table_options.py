@@ -1,0 +1,101 @@
+"""A table's time options as the lobby keeps them: the time control and the time-out policy
+parsed from a request, stored together in the lobby's ``time_control`` column (the policy
+under :data:`POLICY_KEY`), and shown in the Lobby JSON with what happens at zero.
+
+Pure apart from raising the service's :class:`ValidationFailed`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.services.clock import rules as c
+from app.services.errors import ValidationFailed
+
+
+def parse_time_control(data: Any) -> dict[str, Any]:
+    """A lobby's time control from a request (None: untimed), as stored JSON.
+
+    Raises :class:`ValidationFailed` whose message starts with the offending field
+    (``time_control.seconds must be one of 10, 15, …``).
+    """
+    try:
+        return c.TimeControl.from_json(data).to_json()
+    except c.InvalidTimeControl as exc:
+        raise ValidationFailed(exc.message) from None
+
+
+def parse_timeout_policy(data: Any) -> dict[str, Any]:
+    """A lobby's time-out policy from a request (None: ``computer``), as stored JSON.
+
+    Raises :class:`ValidationFailed` whose message starts with the offending field
+    (``timeout_policy.kind must be one of computer, skip, handover``).
+    """
+    try:
+        return c.TimeoutPolicy.from_json(data).to_json()
+    except c.InvalidTimeControl as exc:
+        raise ValidationFailed(exc.message) from None
+
+
+#: The key under which a lobby's ``time_control`` column keeps the table's time-out policy.
+POLICY_KEY = "timeout_policy"
+
+
+def split_stored(stored: dict[str, Any] | None) -> tuple[dict[str, Any] | None, Any]:
+    """A lobby's stored ``time_control`` column → ``(time control JSON, policy JSON)``.
+
+    The column holds the time control with the time-out policy under :data:`POLICY_KEY` (no
+    schema change: rows from before policies have none, which reads as ``computer``).
+    """
+    if not stored:
+        return stored, None
+    control = {k: v for k, v in stored.items() if k != POLICY_KEY}
+    return control, stored.get(POLICY_KEY)
+
+
+def stored(time_control: dict[str, Any] | None, policy: dict[str, Any] | None) -> dict[str, Any]:
+    """The lobby column's value for a parsed time control and time-out policy."""
+    out = dict(time_control or {"kind": "untimed"})
+    if policy is not None:
+        out[POLICY_KEY] = policy
+    return out
+
+
+def lobby_fields(time_control: dict[str, Any] | None) -> dict[str, Any]:
+    """``{"time_control", "time_label", "timeout_policy", "at_zero"}`` for Lobby JSON
+    (``time_control``: the stored column, see :func:`split_stored`; what happens at zero is
+    shown before the match starts).
+    """
+    control, policy_json = split_stored(time_control)
+    tc = c.TimeControl.from_json(control)
+    policy = c.TimeoutPolicy.from_json(policy_json)
+    return {
+        "time_control": tc.to_json(),
+        "time_label": tc.label(),
+        "timeout_policy": policy.to_json(),
+        "at_zero": at_zero(tc, policy),
+    }
+
+
+def at_zero(tc: c.TimeControl, policy: c.TimeoutPolicy | None = None) -> str:
+    """The sentence shown before a match: what happens when a clock reaches zero."""
+    if not tc.timed:
+        return (
+            "No clock. If a player leaves, the others choose: wait, hand the seat to the "
+            "computer, or end the match."
+        )
+    policy = policy or c.TimeoutPolicy()
+    if policy.kind == "skip":
+        return (
+            "At zero the turn is skipped: the drawn tile is placed for the player without a "
+            "follower."
+        )
+    if policy.kind == "handover":
+        return (
+            f"At zero the computer plays that turn; after {policy.after} time-out"
+            f"{'s' if policy.after != 1 else ''} it takes the seat for the rest of the match."
+        )
+    return (
+        f"At zero the computer plays that turn; after {c.HANDOVER_AFTER} time-outs in a row "
+        "it takes the seat until its player takes it back."
+    )

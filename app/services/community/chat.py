@@ -1,0 +1,263 @@
+"""Chat: the waiting room's and the match's messages, stored with the lobby or match and
+delivered over the sockets already open (through the broker, so every instance sees them).
+
+Rooms:
+- ``lobby``: the waiting room of a lobby; its seated players and its host write.
+- ``players``: a match's seated players write; everyone watching reads.
+- ``spectators``: a match's spectators write; spectators read at once, players only once the
+  match is over (no coaching): live delivery goes to spectators' sockets only, and the history
+  (:func:`history`) leaves those messages out for a player until the end.
+
+A message is plain text as typed (never HTML: clients insert it as text), 1–300 characters
+after trimming, or one of the :data:`QUICK` messages (each client shows it in its own language).
+Each sender may write :data:`BURST` messages at once and :data:`RATE` per second after that (per
+instance). The host of a lobby may mute a person there: muted people cannot write in that
+waiting room nor in the matches played from it. Bad input raises a :class:`ChatError` with a
+stable code (``chat_empty``, ``chat_too_long``, ``chat_too_fast``, ``chat_not_allowed``,
+``chat_muted``) and stores nothing.
+
+Wire: ``{"t": "chat", "d": Message}`` where Message is ``{"id", "room", "player", "name", "seat",
+"colour", "text", "quick", "at"}`` (``seat``/``colour`` null for spectators). This module must not
+know about sockets beyond the hub's delivery call.
+"""
+
+from __future__ import annotations
+
+import hmac
+import unicodedata
+from datetime import UTC
+from typing import Any
+
+from app.db.models import utcnow
+from app.realtime.hub import NOTE_ALL, NOTE_SPECTATORS
+from app.realtime.protocol import broker_message, dumps
+from app.services.community import queries
+from app.services.errors import Forbidden, NotFound, RateLimited, ServiceError
+from app.services.ratelimit import RateLimiter
+from app.services.runtime import Runtime
+
+#: Longest message, in characters (Unicode code points) after trimming.
+MAX_CHARS = 300
+#: Messages a sender may write at once, then :data:`RATE` per second.
+BURST = 5
+RATE = 0.5
+#: Messages kept for a late joiner's history.
+HISTORY = 200
+#: Quick messages (phones): the client shows each in the reader's language.
+QUICK = ("hello", "good_luck", "well_played", "thinking", "oops", "thanks", "good_game", "bye")
+
+
+class ChatError(ServiceError):
+    """A chat message that cannot be accepted; ``code`` says why (see the module docstring)."""
+
+    def __init__(self, code: str, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+def _limiter(rt: Runtime) -> RateLimiter:
+    limiter: RateLimiter | None = getattr(rt, "_chat_limiter", None)
+    if limiter is None:
+        limiter = RateLimiter(
+            RATE,
+            BURST,
+            "chat messages",
+            redis_url=rt.settings.redis_url,
+            prefix=rt.settings.channel_prefix,
+        )
+        rt._chat_limiter = limiter  # type: ignore[attr-defined]
+    return limiter
+
+
+def clean_text(text: Any) -> str:
+    """Trim ``text`` and drop control characters (newlines become spaces); raises
+    ``chat_empty`` when nothing is left, ``chat_too_long`` past :data:`MAX_CHARS`.
+    """
+    if not isinstance(text, str):
+        raise ChatError("chat_empty", "a chat message needs text")
+    body = "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in text)
+    body = body.strip()
+    if not body:
+        raise ChatError("chat_empty", "a chat message cannot be empty")
+    if len(body) > MAX_CHARS:
+        raise ChatError("chat_too_long", f"a chat message has at most {MAX_CHARS} characters")
+    return body
+
+
+def _message_json(row: Any) -> dict[str, Any]:
+    at = row.created_at
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
+    return {
+        "id": row.id,
+        "room": row.room,
+        "player": row.player_id,
+        "name": row.name,
+        "seat": row.seat,
+        "colour": row.colour,
+        "text": row.text,
+        "quick": row.quick,
+        "at": at.isoformat(),
+    }
+
+
+def chat_frame(message: dict[str, Any]) -> str:
+    """``{"t": "chat", "d": Message}``."""
+    return dumps({"t": "chat", "d": message})
+
+
+async def _player_name(conn: Any, player_id: str) -> str:
+    name = await queries.player_name(conn, player_id)
+    if name is None:
+        raise ChatError("chat_not_allowed", "unknown player", 403)
+    return name
+
+
+async def _where(rt: Runtime, scope: str, key: str, player_id: str) -> dict[str, Any]:
+    """Who the sender is in this lobby or match: ``{"room", "seat", "colour", "name",
+    "over", "lobby"}``; raises ``chat_not_allowed`` / ``chat_muted``.
+    """
+    async with rt.db.reading() as conn:
+        if scope == "lobby":
+            row = await queries.lobby(conn, key)
+            if row is None:
+                raise NotFound("no such lobby")
+            seat = next((s for s in row.seats if s.get("player") == player_id), None)
+            if seat is None and row.host_id != player_id:
+                raise ChatError(
+                    "chat_not_allowed", "only the people at this table can write here", 403
+                )
+            lobby_code, room, over = row.code, "lobby", False
+        else:
+            row = await queries.match(conn, key)
+            if row is None:
+                raise NotFound("no such match")
+            seat = next((s for s in row.seats if s.get("player") == player_id), None)
+            lobby_code, over = row.lobby_code, row.status == "finished"
+            room = "players" if seat is not None else "spectators"
+        if await queries.is_muted(conn, lobby_code, player_id):
+            raise ChatError("chat_muted", "the host has muted you at this table", 403)
+        name = (
+            seat["name"]
+            if seat is not None and seat.get("name")
+            else await _player_name(conn, player_id)
+        )
+    return {
+        "room": room,
+        "seat": seat["seat"] if seat is not None else None,
+        "colour": seat.get("colour") if seat is not None else None,
+        "name": name,
+        "over": over,
+        "lobby": lobby_code,
+    }
+
+
+async def post(
+    rt: Runtime, scope: str, key: str, player_id: str | None, text: Any = None, quick: Any = None
+) -> dict[str, Any]:
+    """Store and deliver one message from ``player_id`` in lobby ``key`` (``scope`` "lobby") or
+    match ``key`` (``scope`` "match"); returns the Message. Raises :class:`ChatError` (see the
+    module docstring) or :class:`NotFound`; nothing is stored then.
+    """
+    if player_id is None:
+        raise ChatError("chat_not_allowed", "sign in (choose a name) to chat", 403)
+    if quick is not None:
+        if quick not in QUICK:
+            raise ChatError("chat_empty", f"unknown quick message; one of {', '.join(QUICK)}")
+        body = ""
+    else:
+        body = clean_text(text)
+    who = await _where(rt, scope, key, player_id)
+    try:
+        await _limiter(rt).hit(player_id)
+    except RateLimited:
+        raise ChatError("chat_too_fast", "too many messages: wait a moment", 429) from None
+    values = {
+        "scope": scope,
+        "key": key,
+        "room": who["room"],
+        "player_id": player_id,
+        "name": who["name"],
+        "seat": who["seat"],
+        "colour": who["colour"],
+        "text": body,
+        "quick": quick,
+        "created_at": utcnow(),
+    }
+    async with rt.db.transaction() as conn:
+        new_id = await queries.insert_message(conn, values)
+    message = {
+        "id": new_id,
+        "room": who["room"],
+        "player": player_id,
+        "name": who["name"],
+        "seat": who["seat"],
+        "colour": who["colour"],
+        "text": body,
+        "quick": quick,
+        "at": values["created_at"].isoformat(),
+    }
+    only_spectators = who["room"] == "spectators" and not who["over"]
+    await _deliver(rt, scope, key, chat_frame(message), only_spectators)
+    return message
+
+
+async def _deliver(rt: Runtime, scope: str, key: str, frame: str, only_spectators: bool) -> None:
+    """This instance's sockets now, the other instances through the broker."""
+    channel = rt.channel(scope, key)
+    hub = rt.hubs.get(channel)
+    if hub is not None:
+        hub.deliver_note(frame, only_spectators)
+    kind = NOTE_SPECTATORS if only_spectators else NOTE_ALL
+    await rt.broker.publish(channel, broker_message(rt.broker.instance_id, kind, 0, frame))
+
+
+async def history(
+    rt: Runtime, scope: str, key: str, player_id: str | None, code: str | None = None
+) -> dict[str, Any]:
+    """``{"messages": [Message], "muted": [player id]}`` — the last :data:`HISTORY` messages a
+    reader may see, oldest first (a seated player of a live match sees no spectators' ones).
+    A private match's chat is for its seats and holders of its lobby ``code``. Raises
+    :class:`NotFound`, :class:`Forbidden`.
+    """
+    async with rt.db.reading() as conn:
+        if scope == "lobby":
+            if await queries.lobby(conn, key) is None:
+                raise NotFound("no such lobby")
+            lobby_code, hide_spectators = key, False
+        else:
+            row = await queries.match_access(conn, key)
+            if row is None:
+                raise NotFound("no such match")
+            seated = player_id is not None and any(s.get("player") == player_id for s in row.seats)
+            has_code = code is not None and hmac.compare_digest(
+                code.encode(), row.lobby_code.encode()
+            )
+            if row.private and not seated and not has_code:
+                raise Forbidden(
+                    "this match is private: open it with its invite code", reason="match_private"
+                )
+            lobby_code, hide_spectators = row.lobby_code, seated and row.status != "finished"
+        rows = await queries.messages(conn, scope, key, hide_spectators, HISTORY)
+        muted = await queries.muted(conn, lobby_code)
+    return {"messages": [_message_json(r) for r in reversed(rows)], "muted": sorted(muted)}
+
+
+async def set_muted(rt: Runtime, code: str, host_id: str, player_id: str, muted: bool) -> list[str]:
+    """The host of lobby ``code`` mutes (or unmutes) ``player_id``; returns the muted ids.
+    Raises :class:`NotFound`, :class:`Forbidden` (not the host, or muting oneself).
+    """
+    async with rt.db.transaction() as conn:
+        row = await queries.lobby(conn, code)
+        if row is None:
+            raise NotFound("no such lobby")
+        if row.host_id != host_id:
+            raise Forbidden("only the host can mute people", reason="not_host")
+        if player_id == host_id:
+            raise Forbidden("the host cannot mute themselves", reason="mute_self")
+        await queries.set_muted(conn, code, player_id, muted, utcnow())
+        ids = await queries.muted(conn, code)
+    frame = dumps({"t": "chat_muted", "d": {"muted": sorted(ids)}})
+    await _deliver(rt, "lobby", code, frame, False)
+    return sorted(ids)

@@ -1,0 +1,127 @@
+"""What every lobby use case shares: seat dicts and colours, the Lobby JSON, reading the row
+under a lock, saving it with a new version and announcing it after the commit.
+
+A lobby row is changed only inside a transaction that locks it (``FOR UPDATE`` on Postgres,
+the writer lock on SQLite); every change bumps ``version`` and, after the commit, the whole
+lobby is sent to its sockets (``{"t": "lobby", "d": Lobby}``) here and through the broker.
+Used by :mod:`app.services.lobby.lobby` (tables, options, start) and
+:mod:`app.services.lobby.seats`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.models import utcnow
+from app.realtime.protocol import broker_message, lobby_frame
+from app.services.clock import table_options
+from app.services.errors import Conflict, Forbidden, NotFound
+from app.services.lobby import queries as sql
+from app.services.records.titles import lobby_host_name
+from app.services.runtime import Runtime
+
+COLOURS = ("red", "blue", "green", "yellow", "black")
+MIN_SEATS, MAX_SEATS = 2, 5
+
+
+def empty_seat(i: int) -> dict[str, Any]:
+    """An empty seat dict for seat ``i`` (see :class:`app.db.models.Lobby`)."""
+    return {"seat": i, "player": None, "name": None, "colour": None, "bot": False}
+
+
+def free_colour(seats: list[dict[str, Any]]) -> str:
+    """The first of :data:`COLOURS` no seat has taken."""
+    used = {s["colour"] for s in seats if s["colour"]}
+    return next(c for c in COLOURS if c not in used)
+
+
+def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
+    """The Lobby JSON of docs/API.md; ``connected``: player ids with a lobby socket open."""
+    connected = connected or set()
+    return {
+        "code": row.code,
+        "name": row.name,
+        "host_name": lobby_host_name(row.seats, row.host_id),
+        "private": row.private,
+        "host": row.host_id,
+        "preset": row.preset,
+        "rules": row.rules,
+        "seats": [
+            {
+                **s,
+                "connected": bool(s["bot"])
+                or (s["player"] is not None and s["player"] in connected),
+            }
+            for s in row.seats
+        ],
+        "max_seats": row.max_seats,
+        "status": row.status,
+        "match_id": row.match_id,
+        "version": row.version,
+        "rated": bool(row.rated),
+        "language": getattr(row, "language", None),
+        **table_options.lobby_fields(row.time_control),
+    }
+
+
+def lobby_presence(rt: Runtime, code: str) -> set[str]:
+    """Player ids with a socket open on the lobby, on this instance."""
+    hub = rt.hubs.get(rt.channel("lobby", code))
+    return hub.presence()[0] if hub is not None else set()
+
+
+async def player_name(conn: AsyncConnection, player_id: str) -> str:
+    """The name of ``player_id``; raises :class:`NotFound`."""
+    name = await sql.player_name(conn, player_id)
+    if name is None:
+        raise NotFound("no such player: create one with POST /api/players")
+    return name
+
+
+async def locked(rt: Runtime, conn: AsyncConnection, code: str) -> Any:
+    """The lobby row, locked for this transaction (``FOR UPDATE`` on Postgres); raises
+    :class:`NotFound`.
+    """
+    row = await sql.lobby(conn, code, lock=rt.db.is_postgres)
+    if row is None:
+        raise NotFound("no such lobby")
+    return row
+
+
+async def save(rt: Runtime, conn: AsyncConnection, row: Any, **values: Any) -> Any:
+    """Write ``values`` to the lobby row, bumping its version; returns the new row."""
+    values["version"] = row.version + 1
+    values["updated_at"] = utcnow()
+    return await sql.update_lobby(conn, row.code, values)
+
+
+async def announce(rt: Runtime, row: Any) -> dict[str, Any]:
+    """After a commit: send the lobby to local sockets and publish it; returns Lobby JSON."""
+    data = lobby_json(row, lobby_presence(rt, row.code))
+    frame = lobby_frame(data)
+    channel = rt.channel("lobby", row.code)
+    hub = rt.hubs.get(channel)
+    if hub is not None:
+        hub.state = data
+        hub.deliver(row.version, frame)
+    await rt.broker.publish(
+        channel, broker_message(rt.broker.instance_id, "batch", row.version, frame)
+    )
+    return data
+
+
+def require_host(row: Any, player_id: str) -> None:
+    """Raise :class:`Forbidden` unless ``player_id`` hosts the lobby."""
+    if row.host_id != player_id:
+        raise Forbidden("only the host can do that", reason="not_host")
+
+
+def require_open(row: Any) -> None:
+    """Raise :class:`Conflict` unless the lobby is still open (not started or closed)."""
+    if row.status != "open":
+        raise Conflict(
+            f"the lobby is {row.status}",
+            reason="lobby_started" if row.status == "started" else "lobby_closed",
+        )

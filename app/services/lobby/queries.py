@@ -1,0 +1,224 @@
+"""The SQL of the lobby package: lobbies, creating a match from one, and the "Play now" seek
+pool (:mod:`app.services.lobby.seeks`).
+
+Each statement runs on a connection inside the caller's transaction.
+
+Rows are SQLAlchemy ``Row`` objects of :data:`app.db.models.lobbies` / ``matches`` /
+``seeks``; ``lock``
+adds ``FOR UPDATE`` (Postgres; SQLite serialises writers itself).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.community import accounts
+from app.db.models import instance_heartbeats, lobbies, matches, players, seeks
+
+
+async def player_name(conn: AsyncConnection, player_id: str) -> str | None:
+    """The display name of a player, or None when there is no such player."""
+    name = (await conn.execute(select(players.c.name).where(players.c.id == player_id))).scalar()
+    return None if name is None else str(name)
+
+
+async def lobby(conn: AsyncConnection, code: str, *, lock: bool = False) -> Any:
+    """The lobby row with invite ``code`` (locked for update with ``lock``), or None."""
+    query = select(lobbies).where(lobbies.c.code == code)
+    if lock:
+        query = query.with_for_update()
+    return (await conn.execute(query)).first()
+
+
+async def update_lobby(conn: AsyncConnection, code: str, values: dict[str, Any]) -> Any:
+    """Set ``values`` on lobby ``code`` and return the updated row."""
+    await conn.execute(update(lobbies).where(lobbies.c.code == code).values(**values))
+    return await lobby(conn, code)
+
+
+async def insert_lobby(conn: AsyncConnection, values: dict[str, Any]) -> None:
+    """Add a lobby row (``values``: every column)."""
+    await conn.execute(insert(lobbies).values(**values))
+
+
+async def open_public(conn: AsyncConnection, limit: int) -> tuple[list[Any], list[Any]]:
+    """Open public lobbies and live public matches (``id, name, seats, turn, clock``).
+
+    Newest first, at most ``limit`` of each.
+    """
+    rows = (
+        await conn.execute(
+            select(lobbies)
+            .where(lobbies.c.status == "open", lobbies.c.private.is_(False))
+            .order_by(lobbies.c.created_at.desc())
+            .limit(limit)
+        )
+    ).all()
+    live = (
+        await conn.execute(
+            select(matches.c.id, matches.c.name, matches.c.seats, matches.c.turn, matches.c.clock)
+            .where(matches.c.status == "live", matches.c.private.is_(False))
+            .order_by(matches.c.created_at.desc())
+            .limit(limit)
+        )
+    ).all()
+    return list(rows), list(live)
+
+
+async def insert_match(conn: AsyncConnection, values: dict[str, Any]) -> None:
+    """Add a match row (``values``: every column)."""
+    await conn.execute(insert(matches).values(**values))
+
+
+async def match(conn: AsyncConnection, match_id: str, *, lock: bool = False) -> Any:
+    """The match row ``match_id`` (locked for update with ``lock``), or None."""
+    query = select(matches).where(matches.c.id == match_id)
+    if lock:
+        query = query.with_for_update()
+    return (await conn.execute(query)).first()
+
+
+async def lobby_setup(conn: AsyncConnection, code: str) -> Any:
+    """``preset, max_seats, rated, time_control`` of lobby ``code``, or None."""
+    return (
+        await conn.execute(
+            select(
+                lobbies.c.preset, lobbies.c.max_seats, lobbies.c.rated, lobbies.c.time_control
+            ).where(lobbies.c.code == code)
+        )
+    ).first()
+
+
+async def set_rematch(conn: AsyncConnection, match_id: str, code: str) -> None:
+    """Remember the rematch lobby ``code`` of match ``match_id``."""
+    await conn.execute(update(matches).where(matches.c.id == match_id).values(rematch_code=code))
+
+
+async def count_live_bot_matches(
+    conn: AsyncConnection, address: str, since: datetime
+) -> tuple[int, int, int]:
+    """``(from address, everywhere, instances)``: live matches with computer seats started
+    from ``address`` and in all, and app instances that beat since ``since``.
+    """
+    live = (matches.c.status == "live") & (matches.c.bots > 0)
+    mine = (
+        await conn.execute(
+            select(func.count()).select_from(matches).where(live, matches.c.started_from == address)
+        )
+    ).scalar()
+    everywhere = (
+        await conn.execute(select(func.count()).select_from(matches).where(live))
+    ).scalar()
+    instances = (
+        await conn.execute(
+            select(func.count())
+            .select_from(instance_heartbeats)
+            .where(instance_heartbeats.c.beat_at >= since)
+        )
+    ).scalar()
+    return int(mine or 0), int(everywhere or 0), int(instances or 0)
+
+
+async def count_live_matches(conn: AsyncConnection) -> int:
+    """How many matches are being played (for the live-matches gauge)."""
+    live = (
+        await conn.execute(
+            select(func.count()).select_from(matches).where(matches.c.status == "live")
+        )
+    ).scalar()
+    return int(live or 0)
+
+
+async def insert_seek(conn: AsyncConnection, values: dict[str, Any]) -> None:
+    """Add a seek row (``values``: every column)."""
+    await conn.execute(insert(seeks).values(**values))
+
+
+async def seek(conn: AsyncConnection, seek_id: str) -> Any:
+    """The seek row ``seek_id``, or None."""
+    return (await conn.execute(select(seeks).where(seeks.c.id == seek_id))).first()
+
+
+async def open_of(conn: AsyncConnection, player_id: str) -> Any:
+    """The player's open seek row (there is at most one), or None."""
+    return (
+        await conn.execute(
+            select(seeks).where(seeks.c.player_id == player_id, seeks.c.status == "open")
+        )
+    ).first()
+
+
+async def lock_pool(conn: AsyncConnection, pool: str, *, skip_locked: bool) -> list[Any]:
+    """The open seeks of ``pool``, oldest first. With ``skip_locked`` (Postgres) they are
+    locked ``FOR UPDATE SKIP LOCKED``: rows another transaction is pairing are left out, so
+    no seek is ever in two pairings at once.
+    """
+    query = (
+        select(seeks)
+        .where(seeks.c.pool == pool, seeks.c.status == "open")
+        .order_by(seeks.c.created_at, seeks.c.id)
+    )
+    if skip_locked:
+        query = query.with_for_update(skip_locked=True)
+    return list((await conn.execute(query)).all())
+
+
+async def set_status(
+    conn: AsyncConnection, ids: list[str], status: str, match_id: str | None = None
+) -> int:
+    """Move the still-open seeks ``ids`` to ``status`` (with ``match_id``); returns how many
+    changed (a seek already out of the pool is left as it is).
+    """
+    if not ids:
+        return 0
+    result = await conn.execute(
+        update(seeks)
+        .where(seeks.c.id.in_(ids), seeks.c.status == "open")
+        .values(status=status, match_id=match_id)
+    )
+    return int(result.rowcount or 0)
+
+
+async def touch(conn: AsyncConnection, seek_id: str, now: datetime) -> None:
+    """The holder polled: ``seen_at = now`` (open seeks only)."""
+    await conn.execute(
+        update(seeks).where(seeks.c.id == seek_id, seeks.c.status == "open").values(seen_at=now)
+    )
+
+
+async def waiting(conn: AsyncConnection, since: datetime, pool: str | None = None) -> list[Any]:
+    """``[(pool, one of its seek rows, waiting)]``: every pool (or only ``pool``) with open
+    seeks seen since ``since``, the fullest first (the row tells the pool's players, preset,
+    rated and time control).
+    """
+    count = func.count().label("waiting")
+    query = (
+        select(seeks.c.pool, func.min(seeks.c.id).label("sample"), count)
+        .where(seeks.c.status == "open", seeks.c.seen_at >= since)
+        .group_by(seeks.c.pool)
+        .order_by(count.desc(), seeks.c.pool)
+    )
+    if pool is not None:
+        query = query.where(seeks.c.pool == pool)
+    rows = (await conn.execute(query)).all()
+    if not rows:
+        return []
+    samples = {
+        r.id: r
+        for r in await conn.execute(select(seeks).where(seeks.c.id.in_([r.sample for r in rows])))
+    }
+    return [(r.pool, samples[r.sample], int(r.waiting)) for r in rows]
+
+
+async def without_account(conn: AsyncConnection, player_ids: list[str]) -> set[str]:
+    """Those of ``player_ids`` that have no account (any more: deleted while seeking)."""
+    if not player_ids:
+        return set()
+    found = await conn.execute(
+        select(accounts.c.player_id).where(accounts.c.player_id.in_(player_ids))
+    )
+    return set(player_ids) - {r[0] for r in found}

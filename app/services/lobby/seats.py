@@ -1,0 +1,179 @@
+"""Seats of a lobby: join, leave, pick a colour; the host's kick and computer seats (add,
+level, remove). Every change locks the lobby row, saves it with a new version and announces it
+(:mod:`app.services.lobby.core`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from app.bots import DEFAULT_LEVEL, LEVELS
+from app.services.errors import Conflict, NotFound, ValidationFailed
+from app.services.lobby.core import (
+    COLOURS,
+    announce,
+    empty_seat,
+    free_colour,
+    lobby_json,
+    lobby_presence,
+    locked,
+    player_name,
+    require_host,
+    require_open,
+    save,
+)
+from app.services.records import ratings
+from app.services.runtime import Runtime
+
+
+async def join(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
+    """Take the first free seat (idempotent for a seated player). Raises :class:`NotFound`,
+    :class:`Conflict` (full, started).
+    """
+    async with rt.db.transaction() as conn:
+        row = await locked(rt, conn, code)
+        if any(s["player"] == player_id for s in row.seats):
+            return lobby_json(row, lobby_presence(rt, code))
+        require_open(row)
+        seats = [dict(s) for s in row.seats]
+        free = next((s for s in seats if s["player"] is None and not s["bot"]), None)
+        if free is None:
+            raise Conflict("the lobby is full", reason="lobby_full")
+        free.update(
+            player=player_id, name=await player_name(conn, player_id), colour=free_colour(seats)
+        )
+        await ratings.check_lobby(conn, row.rated, row.preset, seats)
+        row = await save(rt, conn, row, seats=seats)
+    return await announce(rt, row)
+
+
+async def leave(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
+    """Give up one's seat; a leaving host hands over to the next person (or closes the lobby).
+
+    Raises :class:`NotFound`, :class:`Conflict` (not in this lobby, already started).
+    """
+    async with rt.db.transaction() as conn:
+        row = await locked(rt, conn, code)
+        require_open(row)
+        seats = [dict(s) for s in row.seats]
+        mine = next((s for s in seats if s["player"] == player_id), None)
+        if mine is None:
+            raise Conflict("you are not seated in this lobby", reason="not_in_lobby")
+        mine.update(empty_seat(mine["seat"]))
+        values: dict[str, Any] = {"seats": seats}
+        if row.host_id == player_id:
+            heir = next((s for s in seats if s["player"] is not None), None)
+            if heir is None:
+                values["status"] = "closed"
+            else:
+                values["host_id"] = heir["player"]
+        row = await save(rt, conn, row, **values)
+    return await announce(rt, row)
+
+
+async def pick_colour(rt: Runtime, code: str, player_id: str, colour: str) -> dict[str, Any]:
+    """Change one's colour to a free one. Raises :class:`ValidationFailed`, :class:`Conflict`."""
+    if colour not in COLOURS:
+        raise ValidationFailed(f"colours are {', '.join(COLOURS)}")
+    async with rt.db.transaction() as conn:
+        row = await locked(rt, conn, code)
+        require_open(row)
+        seats = [dict(s) for s in row.seats]
+        mine = next((s for s in seats if s["player"] == player_id), None)
+        if mine is None:
+            raise Conflict("you are not seated in this lobby", reason="not_in_lobby")
+        if mine["colour"] == colour:
+            return lobby_json(row, lobby_presence(rt, code))
+        if any(s["colour"] == colour for s in seats):
+            raise Conflict(f"{colour} is taken", reason="colour_taken")
+        mine["colour"] = colour
+        row = await save(rt, conn, row, seats=seats)
+    return await announce(rt, row)
+
+
+async def _host_edits_seats(
+    rt: Runtime, code: str, player_id: str, change: Callable[[list[dict[str, Any]]], None]
+) -> dict[str, Any]:
+    """Host only, open lobby: apply ``change`` to a copy of the seats, save, announce.
+
+    ``change`` raises a :class:`ServiceError` to refuse; then nothing is saved.
+    """
+    async with rt.db.transaction() as conn:
+        row = await locked(rt, conn, code)
+        require_host(row, player_id)
+        require_open(row)
+        seats = [dict(s) for s in row.seats]
+        change(seats)
+        await ratings.check_lobby(conn, row.rated, row.preset, seats)
+        row = await save(rt, conn, row, seats=seats)
+    return await announce(rt, row)
+
+
+async def kick(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, Any]:
+    """Host only: empty ``seat`` (a person or a bot; not the host's own)."""
+
+    def change(seats: list[dict[str, Any]]) -> None:
+        if not 0 <= seat < len(seats):
+            raise ValidationFailed("no such seat", reason="no_such_seat")
+        if seats[seat]["player"] == player_id:
+            raise Conflict("the host cannot kick themself: leave instead", reason="kick_self")
+        if seats[seat]["player"] is None and not seats[seat]["bot"]:
+            raise Conflict("that seat is already empty", reason="seat_empty")
+        seats[seat] = empty_seat(seat)
+
+    return await _host_edits_seats(rt, code, player_id, change)
+
+
+def _check_level(level: str) -> str:
+    if level not in LEVELS:
+        raise ValidationFailed(f"a computer level is one of {', '.join(LEVELS)}")
+    return level
+
+
+async def add_bot(
+    rt: Runtime, code: str, player_id: str, level: str = DEFAULT_LEVEL
+) -> dict[str, Any]:
+    """Host only: put a bot of ``level`` (easy, normal, strong) in the first free seat.
+    Raises :class:`Conflict` when full, :class:`ValidationFailed` for an unknown level.
+    """
+    _check_level(level)
+
+    def change(seats: list[dict[str, Any]]) -> None:
+        free = next((s for s in seats if s["player"] is None and not s["bot"]), None)
+        if free is None:
+            raise Conflict("the lobby is full", reason="lobby_full")
+        number = sum(1 for s in seats if s["bot"]) + 1
+        free.update(bot=True, name=f"Bot {number}", colour=free_colour(seats), level=level)
+
+    return await _host_edits_seats(rt, code, player_id, change)
+
+
+async def set_level(
+    rt: Runtime, code: str, player_id: str, seat: int, level: str
+) -> dict[str, Any]:
+    """Host only: the computer level of ``seat`` — for a bot, how it plays; for a person, how
+    the computer plays for them if they leave the match (Normal unless set). Raises
+    :class:`ValidationFailed` (level, seat), :class:`Conflict` (an empty seat).
+    """
+    _check_level(level)
+
+    def change(seats: list[dict[str, Any]]) -> None:
+        if not 0 <= seat < len(seats):
+            raise ValidationFailed("no such seat", reason="no_such_seat")
+        if seats[seat]["player"] is None and not seats[seat]["bot"]:
+            raise Conflict("that seat is empty", reason="seat_empty")
+        seats[seat]["level"] = level
+
+    return await _host_edits_seats(rt, code, player_id, change)
+
+
+async def remove_bot(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, Any]:
+    """Host only: remove the bot in ``seat``. Raises :class:`NotFound` when it holds none."""
+
+    def change(seats: list[dict[str, Any]]) -> None:
+        if not 0 <= seat < len(seats) or not seats[seat]["bot"]:
+            raise NotFound("no bot in that seat")
+        seats[seat] = empty_seat(seat)
+
+    return await _host_edits_seats(rt, code, player_id, change)

@@ -1,0 +1,180 @@
+"""The SQL of the match package beyond the match row's own transaction (:mod:`app.db.hot`):
+the action log as the outbox, the reads that catch sockets up, and the match lists.
+
+Rows start unpublished; the committing instance marks them once the broker took them
+(:func:`mark_published`), and any instance's sweep claims rows left unpublished with
+``FOR UPDATE SKIP LOCKED`` (:func:`claim_unpublished`). The version watch compares every match
+hub with :func:`match_versions`; a socket behind reads the gap with :func:`batches_since`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.community import match_players
+from app.db.models import match_actions, matches
+from app.db.session import Database
+
+
+async def mark_published(db: Database, batches: list[tuple[str, int]]) -> None:
+    """Mark log rows ``(match_id, seq)`` as handed to the broker (rows another instance's
+    sweep holds are skipped: it marks them itself).
+    """
+    if not batches:
+        return
+    if not db.is_postgres:
+        async with db.transaction() as conn:
+            for match_id, seq in batches:
+                await conn.execute(
+                    update(match_actions)
+                    .where(
+                        match_actions.c.match_id == match_id,
+                        match_actions.c.seq == seq,
+                    )
+                    .values(published=True)
+                )
+        return
+    async with db.raw() as pg:
+        await pg.execute(
+            "UPDATE match_actions SET published = true WHERE id IN ("
+            "SELECT a.id FROM match_actions a JOIN unnest($1::varchar[], $2::int[]) "
+            "AS t(m, s) ON a.match_id = t.m AND a.seq = t.s "
+            "WHERE NOT a.published FOR UPDATE OF a SKIP LOCKED)",
+            [m for m, _ in batches],
+            [s for _, s in batches],
+        )
+
+
+@contextlib.asynccontextmanager
+async def claim_unpublished(
+    db: Database, before: datetime, limit: int = 500
+) -> AsyncIterator[dict[str, int]]:
+    """Claim log rows committed before ``before`` and still unpublished: yields ``{match_id:
+    highest unpublished seq}``; when the block exits without error the rows are marked
+    published (an error leaves them for the next sweep). Rows claimed by another instance are
+    skipped (``FOR UPDATE SKIP LOCKED``).
+    """
+    if not db.is_postgres:
+        async with db.transaction() as conn:
+            rows = (
+                await conn.execute(
+                    select(match_actions.c.id, match_actions.c.match_id, match_actions.c.seq)
+                    .where(
+                        match_actions.c.published.is_(False), match_actions.c.created_at < before
+                    )
+                    .limit(limit)
+                )
+            ).all()
+            yield _highest((r.match_id, r.seq) for r in rows)
+            if rows:
+                await conn.execute(
+                    update(match_actions)
+                    .where(match_actions.c.id.in_([r.id for r in rows]))
+                    .values(published=True)
+                )
+        return
+    async with db.raw() as pg, pg.transaction():
+        rows = await pg.fetch(
+            "SELECT id, match_id, seq FROM match_actions WHERE NOT published "
+            "AND created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED",
+            before,
+            limit,
+        )
+        yield _highest((r["match_id"], r["seq"]) for r in rows)
+        if rows:
+            await pg.execute(
+                "UPDATE match_actions SET published = true WHERE id = ANY($1)",
+                [r["id"] for r in rows],
+            )
+
+
+def _highest(pairs: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for match_id, seq in pairs:
+        out[match_id] = max(seq, out.get(match_id, 0))
+    return out
+
+
+async def match_versions(db: Database, match_ids: list[str]) -> dict[str, tuple[int, int]]:
+    """``(version, notes)`` of each of ``match_ids`` as committed (absent ones are left out)."""
+    if not match_ids:
+        return {}
+    if not db.is_postgres:
+        async with db.reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(matches.c.id, matches.c.version, matches.c.notes).where(
+                        matches.c.id.in_(match_ids)
+                    )
+                )
+            ).all()
+        return {r.id: (r.version, r.notes) for r in rows}
+    async with db.raw() as pg:
+        found = await pg.fetch(
+            "SELECT id, version, notes FROM matches WHERE id = ANY($1::varchar[])", match_ids
+        )
+    return {r["id"]: (r["version"], r["notes"]) for r in found}
+
+
+async def batches_since(
+    db: Database, match_id: str, since: int, upto: int | None = None
+) -> list[tuple[int, int, str | None, str, str | None]]:
+    """``(seq, seat, client action id, events JSON, by)`` of the log after ``since`` (up to
+    ``upto``), in order; ``by``: ``"computer"`` when the computer chose for a person.
+    """
+    query = (
+        select(
+            match_actions.c.seq,
+            match_actions.c.seat,
+            match_actions.c.client_id,
+            match_actions.c.events,
+            match_actions.c.by,
+        )
+        .where(match_actions.c.match_id == match_id, match_actions.c.seq > since)
+        .order_by(match_actions.c.seq)
+    )
+    if upto is not None:
+        query = query.where(match_actions.c.seq <= upto)
+    async with db.reading() as conn:
+        rows = (await conn.execute(query)).all()
+    return [(int(r.seq), int(r.seat), r.client_id, str(r.events), r.by) for r in rows]
+
+
+async def computer_seqs(conn: AsyncConnection, match_id: str) -> set[int]:
+    """The ``seq`` of every action of ``match_id`` the computer chose (``by`` set)."""
+    rows = await conn.execute(
+        select(match_actions.c.seq).where(
+            match_actions.c.match_id == match_id, match_actions.c.by.is_not(None)
+        )
+    )
+    return {int(r[0]) for r in rows}
+
+
+async def seated_live_matches(conn: AsyncConnection, player_id: str, limit: int) -> list[Any]:
+    """Rows (id, name, private, seats, seat_to_act, turn, clock, updated_at, seat) of the live
+    matches ``player_id`` is seated in, latest activity first, at most ``limit``.
+    """
+    query = (
+        select(
+            matches.c.id,
+            matches.c.name,
+            matches.c.private,
+            matches.c.seats,
+            matches.c.seat_to_act,
+            matches.c.turn,
+            matches.c.clock,
+            matches.c.updated_at,
+            match_players.c.seat,
+        )
+        .join(match_players, match_players.c.match_id == matches.c.id)
+        .where(match_players.c.player_id == player_id, matches.c.status == "live")
+        .order_by(matches.c.updated_at.desc(), matches.c.id)
+        .limit(limit)
+    )
+    return list((await conn.execute(query)).all())

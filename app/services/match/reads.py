@@ -1,0 +1,248 @@
+"""Reads of a match: its engine state at one consistent version, the Match JSON, the events
+since a version, the record, the frames a socket or hub missed, and who may watch.
+
+Every read of the database goes through :func:`app.db.hot.read_tx`, so the match row, its
+snapshot and its log come from one committed version even while another instance commits
+(the log is also read only up to the row's version). Nothing secret leaves here: frames carry
+``view()`` and event JSON, never ``to_json()``.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+import orjson
+
+from app.db.hot import MatchRow, Tx, read_tx
+from app.engine import (
+    action_from_json,
+    apply_in_place,
+    event_to_json,
+    export_record,
+    load_state,
+    view,
+)
+from app.realtime.protocol import events_frame, snapshot_frame
+from app.services.cache import Live
+from app.services.clock import clocks
+from app.services.errors import Forbidden, NotFound
+from app.services.match import queries
+from app.services.match.queries import batches_since
+from app.services.records import history
+from app.services.records.titles import match_host_name
+from app.services.runtime import Runtime
+
+# ---------------------------------------------------------------------- loading
+
+
+async def load_live(tx: Tx, row: MatchRow) -> Live:
+    """Rebuild a match's engine state at ``row.version`` from its snapshot and the log after it.
+
+    ``tx`` must see the same committed version as ``row`` (a write transaction holding the row
+    lock, or :func:`read_tx`). Raises RuntimeError when the log has a hole.
+    """
+    state = load_state(await tx.snapshot(row.id))
+    version = row.snapshot_version
+    for seq, raw in await tx.actions_after(row.id, row.snapshot_version, row.version):
+        if seq != version + 1:
+            raise RuntimeError(f"match {row.id}: action log jumps from {version} to {seq}")
+        apply_in_place(state, action_from_json(orjson.loads(raw)))
+        version = seq
+    if version != row.version:
+        raise RuntimeError(f"match {row.id}: log ends at {version}, row says {row.version}")
+    return Live(
+        match_id=row.id,
+        version=version,
+        state=state,
+        seats=list(row.seats),
+        name=row.name,
+        private=row.private,
+        lobby_code=row.lobby_code,
+    )
+
+
+async def live_for(rt: Runtime, tx: Tx, row: MatchRow) -> Live:
+    """The cached state if it is at the row's version, else a rebuild (cached)."""
+    live = rt.cache.get(row.id)
+    if live is not None and live.version == row.version:
+        live.clock = row.clock
+        return live
+    live = await load_live(tx, row)
+    live.clock = row.clock
+    rt.cache.put(live)
+    return live
+
+
+async def current(rt: Runtime, match_id: str) -> Live:
+    """The match at its latest committed version, with its view (hold nothing: read fields
+    right away). Raises :class:`NotFound`.
+    """
+    async with rt.cache.lock(match_id):
+        live = await _current_locked(rt, match_id)
+        if live.view is None:
+            live.view = view(live.state, live.state.seat)
+        return live
+
+
+async def _current_locked(rt: Runtime, match_id: str) -> Live:
+    """The latest committed match (the caller holds the match's lock)."""
+    async with read_tx(rt.db) as reader:
+        row = await reader.lock_match(match_id)  # a plain read here: read_tx takes no locks
+        if row is None:
+            raise NotFound("no such match")
+        return await live_for(rt, reader, row)
+
+
+# ---------------------------------------------------------------------- who may watch
+
+
+def can_watch(live: Live, player_id: str | None, code: str | None) -> bool:
+    """A public match is open to all; a private one to its seats and holders of its code."""
+    if not live.private:
+        return True
+    if player_id is not None and any(s.get("player") == player_id for s in live.seats):
+        return True
+    return code is not None and hmac.compare_digest(code.encode(), live.lobby_code.encode())
+
+
+def check_watch(live: Live, player_id: str | None, code: str | None) -> None:
+    """Raise :class:`Forbidden` unless :func:`can_watch` (the one private-match read check)."""
+    if not can_watch(live, player_id, code):
+        raise Forbidden(
+            "this match is private: open it with its invite code", reason="match_private"
+        )
+
+
+# ---------------------------------------------------------------------- Match JSON
+
+
+def presence_of(rt: Runtime, match_id: str) -> tuple[set[str], int]:
+    """Seats (as text) connected anywhere and the spectator count, as this instance knows."""
+    hub = rt.hubs.get(rt.channel("match", match_id))
+    return hub.presence() if hub is not None else (set(), 0)
+
+
+def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
+    """The Match JSON of docs/API.md (``state`` is the view of the seat to act)."""
+    keys, spectators = presence_of(rt, live.match_id)
+    return {
+        "id": live.match_id,
+        "name": live.name,
+        "host_name": match_host_name(live.seats, live.clock),
+        "private": live.private,
+        "status": "finished" if live.state.is_over else "live",
+        "version": live.version,
+        "seats": [
+            {
+                "seat": s["seat"],
+                "name": s["name"],
+                "colour": s["colour"],
+                "bot": s["bot"],
+                "connected": bool(s["bot"]) or str(s["seat"]) in keys,
+            }
+            for s in live.seats
+        ],
+        "you": you,
+        "spectators": spectators,
+        "lobby_code": live.lobby_code,
+        "plague_timeout": rt.settings.plague_timeout,
+        "leave_grace": rt.settings.leave_grace,
+        "clock": clocks.public(live.clock),
+        "state": live.view,
+        # The match's verdict as a contest (app/services/records/verdict.py); filled by get_match
+        # once the match is finished and settled.
+        "verdict": None,
+    }
+
+
+async def get_match(
+    rt: Runtime, match_id: str, player_id: str | None, code: str | None
+) -> dict[str, Any]:
+    """Match JSON for a reader; raises :class:`NotFound`, :class:`Forbidden` (private)."""
+    live = await current(rt, match_id)
+    check_watch(live, player_id, code)
+    out = match_json(rt, live, live.seat_of(player_id))
+    if live.state.is_over or live.version < 0:
+        out["verdict"] = await history.verdict_of(rt, match_id)
+    return out
+
+
+# ---------------------------------------------------------------------- the log
+
+
+async def events_since(
+    rt: Runtime, match_id: str, since: int, player_id: str | None, code: str | None
+) -> dict[str, Any]:
+    """``{"version", "batches": [{"v", "seat", "action_id", "events", "by"}]}`` after
+    ``since``;
+    from the start (``since`` 0) also ``"opening"``: the events of the setup (the first draw,
+    and with the Wheel of Fortune the pig's first move), which belong to no action.
+
+    Raises :class:`NotFound`, :class:`Forbidden`.
+    """
+    live = await current(rt, match_id)
+    check_watch(live, player_id, code)
+    batches = [
+        {"v": v, "seat": seat, "action_id": action_id, "events": orjson.loads(events), "by": by}
+        for v, seat, action_id, events, by in await batches_since(rt.db, match_id, since)
+    ]
+    version = max([live.version, *(b["v"] for b in batches)])
+    out: dict[str, Any] = {"version": version, "batches": batches}
+    if since == 0:
+        out["opening"] = [event_to_json(e) for e in live.state.opening_events]
+    return out
+
+
+async def record(
+    rt: Runtime, match_id: str, player_id: str | None, code: str | None
+) -> dict[str, Any]:
+    """The ``carcassonne-record/1`` of a match (only the tiles drawn so far while live)."""
+    async with rt.cache.lock(match_id):
+        live = await _current_locked(rt, match_id)
+        check_watch(live, player_id, code)
+        out = export_record(live.state)
+        actions = list(live.state.actions)
+        clock = live.clock
+    async with rt.db.reading() as conn:
+        computer = await queries.computer_seqs(conn, match_id)
+    out = clocks.annotate_record(out, actions, computer, clock)
+    judged = await history.verdict_of(rt, match_id)
+    if judged is not None:
+        out["verdict"] = judged
+    return out
+
+
+async def fetch_frames(
+    rt: Runtime, match_id: str, after: int, upto: int | None
+) -> list[tuple[int, str]]:
+    """Frames a socket or hub missed after ``after`` (up to ``upto``): the batches, the last
+    one carrying the current view when it is the latest; or one snapshot frame when too far
+    behind (or ahead). The one gap-fill path of every hub and socket.
+    """
+    live = await current(rt, match_id)
+    # The cached match changes under us at the next await (a move committed meanwhile sets a
+    # later version and drops the view): take what the last frame needs now, as of ``latest``.
+    latest, whole, clock = live.version, live.view, clocks.public(live.clock)
+    if upto is None and (latest - after > rt.settings.max_catch_up or after > latest):
+        return [(latest, snapshot_frame(latest, match_json(rt, live, None)))]
+    frames: list[tuple[int, str]] = []
+    for v, seat, action_id, events, by in await batches_since(rt.db, match_id, after, upto):
+        if v > latest:  # committed after our read: the next fill brings it with its view
+            break
+        last = v == latest
+        frames.append(
+            (
+                v,
+                events_frame(
+                    v,
+                    seat,
+                    action_id,
+                    events,
+                    whole if last else None,
+                    by=by,
+                    clock=clock if last else None,
+                ),
+            )
+        )
+    return frames

@@ -1,0 +1,318 @@
+"""The SQL of the records package: the history rows of each seat (``match_players``), ratings
+and their changes, and the shuffle commitments.
+
+Each statement runs on a connection inside the caller's transaction. Rows are SQLAlchemy
+``Row`` objects of the tables in :mod:`app.db.community` and :mod:`app.db.models`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.community import accounts, match_fairness, match_players, rating_changes, ratings
+from app.db.models import match_actions, matches, players
+
+# -- history rows ---------------------------------------------------------------------------
+
+
+async def insert_seats(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    """Insert the history rows (``match_players`` columns) of a new match's seats."""
+    await conn.execute(match_players.insert(), rows)
+
+
+async def mark_left(conn: AsyncConnection, match_id: str, seat: int) -> None:
+    """Mark a human seat of ``match_id`` that has not left yet as left."""
+    await conn.execute(
+        update(match_players)
+        .where(
+            match_players.c.match_id == match_id,
+            match_players.c.seat == seat,
+            match_players.c.bot.is_(False),
+            match_players.c.left.is_(False),
+        )
+        .values(left=True)
+    )
+
+
+async def match_result(conn: AsyncConnection, match_id: str) -> Any:
+    """Row (status, scores, seats, finished_at, snapshot) of a match, or None."""
+    query = select(
+        matches.c.status,
+        matches.c.scores,
+        matches.c.seats,
+        matches.c.finished_at,
+        matches.c.snapshot,
+    ).where(matches.c.id == match_id)
+    return (await conn.execute(query)).first()
+
+
+async def unsettled_seats(conn: AsyncConnection, match_id: str) -> list[Any]:
+    """The history rows of ``match_id`` not finished yet, by seat."""
+    query = (
+        select(match_players)
+        .where(match_players.c.match_id == match_id, match_players.c.finished_at.is_(None))
+        .order_by(match_players.c.seat)
+    )
+    return list((await conn.execute(query)).all())
+
+
+async def update_seat(
+    conn: AsyncConnection, match_id: str, seat: int | None, values: dict[str, Any]
+) -> None:
+    """Set ``values`` on the history row of one seat (every seat when ``seat`` is None)."""
+    query = update(match_players).where(match_players.c.match_id == match_id)
+    if seat is not None:
+        query = query.where(match_players.c.seat == seat)
+    await conn.execute(query.values(**values))
+
+
+async def computer_seqs(conn: AsyncConnection, match_id: str) -> list[int]:
+    """The ``seq`` of every action of ``match_id`` the computer chose, in log order."""
+    rows = await conn.execute(
+        select(match_actions.c.seq).where(
+            match_actions.c.match_id == match_id, match_actions.c.by.is_not(None)
+        )
+    )
+    return [int(r[0]) for r in rows]
+
+
+async def seat_results(conn: AsyncConnection, match_id: str) -> list[Any]:
+    """Rows (seat, score, place, left, left_at, finished_at) of a match's seats, by seat."""
+    query = (
+        select(
+            match_players.c.seat,
+            match_players.c.score,
+            match_players.c.place,
+            match_players.c.left,
+            match_players.c.left_at,
+            match_players.c.finished_at,
+        )
+        .where(match_players.c.match_id == match_id)
+        .order_by(match_players.c.seat)
+    )
+    return list((await conn.execute(query)).all())
+
+
+async def unsettled_matches(conn: AsyncConnection, limit: int) -> list[str]:
+    """Ids of finished matches with a history row still unfinished, at most ``limit``."""
+    query = (
+        select(matches.c.id)
+        .join(match_players, match_players.c.match_id == matches.c.id)
+        .where(matches.c.status == "finished", match_players.c.finished_at.is_(None))
+        .distinct()
+        .limit(limit)
+    )
+    return [r[0] for r in await conn.execute(query)]
+
+
+async def player(conn: AsyncConnection, player_id: str) -> Any:
+    """Row (id, name, username or None) of a player, or None."""
+    query = (
+        select(players.c.id, players.c.name, accounts.c.username)
+        .outerjoin(accounts, accounts.c.player_id == players.c.id)
+        .where(players.c.id == player_id)
+    )
+    return (await conn.execute(query)).first()
+
+
+async def player_match_page(
+    conn: AsyncConnection, player_id: str, with_private: bool, limit: int, offset: int
+) -> tuple[int, list[Any]]:
+    """``(total, rows)``: the history rows of a player joined with their match (id, name,
+    status, seats, scores, private, clock), newest first; private matches only when
+    ``with_private``.
+    """
+    cond = [match_players.c.player_id == player_id]
+    if not with_private:
+        cond.append(matches.c.private.is_(False))
+    base = (
+        select(
+            match_players,
+            matches.c.id,
+            matches.c.name,
+            matches.c.status,
+            matches.c.seats,
+            matches.c.scores,
+            matches.c.private,
+            matches.c.clock,
+        )
+        .join(matches, matches.c.id == match_players.c.match_id)
+        .where(and_(*cond))
+    )
+    total = (await conn.execute(select(func.count()).select_from(base.subquery()))).scalar_one()
+    rows = (
+        await conn.execute(
+            base.order_by(match_players.c.started_at.desc(), match_players.c.match_id)
+            .limit(limit)
+            .offset(offset)
+        )
+    ).all()
+    return int(total), list(rows)
+
+
+async def played_and_won(conn: AsyncConnection, player_id: str) -> tuple[int, int]:
+    """``(finished matches played, matches placed first)`` of a player."""
+    mine = match_players.c.player_id == player_id
+    played = (
+        await conn.execute(
+            select(func.count())
+            .select_from(match_players)
+            .where(mine, match_players.c.finished_at.is_not(None))
+        )
+    ).scalar_one()
+    won = (
+        await conn.execute(
+            select(func.count()).select_from(match_players).where(mine, match_players.c.place == 1)
+        )
+    ).scalar_one()
+    return int(played), int(won)
+
+
+async def finished_snapshots(conn: AsyncConnection, player_id: str, limit: int) -> list[Any]:
+    """Rows (id, snapshot, finished_at) of a player's finished matches, newest first."""
+    query = (
+        select(matches.c.id, matches.c.snapshot, matches.c.finished_at)
+        .join(match_players, match_players.c.match_id == matches.c.id)
+        .where(match_players.c.player_id == player_id, matches.c.status == "finished")
+        .order_by(matches.c.finished_at.desc())
+        .limit(limit)
+    )
+    return list((await conn.execute(query)).all())
+
+
+# -- ratings -------------------------------------------------------------------------------
+
+
+async def with_account(conn: AsyncConnection, player_ids: Sequence[str]) -> set[str]:
+    """The ids among ``player_ids`` that have an account."""
+    query = select(accounts.c.player_id).where(accounts.c.player_id.in_(player_ids))
+    return {r[0] for r in await conn.execute(query)}
+
+
+async def moves_by_seat(conn: AsyncConnection, match_id: str) -> dict[int, tuple[int, int]]:
+    """``{seat: (moves, moves the computer chose)}`` of a match's action log."""
+    query = (
+        select(
+            match_actions.c.seat,
+            func.count().label("total"),
+            func.count(match_actions.c.by).label("computer"),
+        )
+        .where(match_actions.c.match_id == match_id)
+        .group_by(match_actions.c.seat)
+    )
+    return {int(r.seat): (int(r.total), int(r.computer)) for r in await conn.execute(query)}
+
+
+async def is_rated(conn: AsyncConnection, match_id: str) -> bool:
+    """Whether ``match_id`` already has rating changes."""
+    query = select(rating_changes.c.seat).where(rating_changes.c.match_id == match_id)
+    return (await conn.execute(query)).first() is not None
+
+
+async def ratings_of(conn: AsyncConnection, preset: str, player_ids: Sequence[str]) -> list[Any]:
+    """The rating rows of ``player_ids`` in ``preset`` (players never rated there: no row)."""
+    query = select(ratings).where(ratings.c.preset == preset, ratings.c.player_id.in_(player_ids))
+    return list(await conn.execute(query))
+
+
+async def player_ratings(conn: AsyncConnection, player_id: str) -> list[Any]:
+    """Every rating row of one player (one per preset)."""
+    return list(await conn.execute(select(ratings).where(ratings.c.player_id == player_id)))
+
+
+async def save_rating(
+    conn: AsyncConnection, values: dict[str, Any], *, exists: bool, now: datetime
+) -> None:
+    """Update (``exists``) or insert the rating row ``values`` (player_id, preset, mu, sigma,
+    games).
+    """
+    if exists:
+        await conn.execute(
+            update(ratings)
+            .where(ratings.c.player_id == values["player_id"], ratings.c.preset == values["preset"])
+            .values(mu=values["mu"], sigma=values["sigma"], games=values["games"], updated_at=now)
+        )
+    else:
+        await conn.execute(insert(ratings).values(**values, updated_at=now))
+
+
+async def insert_rating_change(conn: AsyncConnection, values: dict[str, Any]) -> None:
+    """Insert one ``rating_changes`` row."""
+    await conn.execute(insert(rating_changes).values(**values))
+
+
+async def rating_changes_of(conn: AsyncConnection, match_ids: Sequence[str]) -> list[Any]:
+    """The rating change rows of ``match_ids``, by seat."""
+    query = (
+        select(rating_changes)
+        .where(rating_changes.c.match_id.in_(match_ids))
+        .order_by(rating_changes.c.seat)
+    )
+    return list((await conn.execute(query)).all())
+
+
+async def unrated_reason_of(conn: AsyncConnection, match_id: str) -> str | None:
+    """The stored reason a rated table's match ended unrated, or None."""
+    query = (
+        select(match_players.c.unrated)
+        .where(match_players.c.match_id == match_id, match_players.c.unrated.is_not(None))
+        .limit(1)
+    )
+    found = (await conn.execute(query)).scalar()
+    return str(found) if found else None
+
+
+async def leaderboard_page(
+    conn: AsyncConnection, preset: str, limit: int, offset: int
+) -> tuple[int, list[Any]]:
+    """``(total, rows)`` of a preset's rated accounts (rating columns, name, username), best
+    first by ``mu − 3σ``, then more games, then id.
+    """
+    ordinal = ratings.c.mu - 3 * ratings.c.sigma
+    total = (
+        await conn.execute(
+            select(func.count()).select_from(ratings).where(ratings.c.preset == preset)
+        )
+    ).scalar_one()
+    rows = (
+        await conn.execute(
+            select(ratings, players.c.name, accounts.c.username)
+            .join(players, players.c.id == ratings.c.player_id)
+            .join(accounts, accounts.c.player_id == ratings.c.player_id)
+            .where(ratings.c.preset == preset)
+            .order_by(ordinal.desc(), ratings.c.games.desc(), ratings.c.player_id)
+            .limit(limit)
+            .offset(offset)
+        )
+    ).all()
+    return int(total), list(rows)
+
+
+# -- shuffle commitments -------------------------------------------------------------------
+
+
+async def insert_fairness(conn: AsyncConnection, values: dict[str, Any]) -> None:
+    """Insert the ``match_fairness`` row of a new match."""
+    await conn.execute(insert(match_fairness).values(**values))
+
+
+async def fairness(conn: AsyncConnection, match_id: str) -> Any:
+    """Row (``match_fairness`` columns, status of the match) or None."""
+    query = (
+        select(match_fairness, matches.c.status)
+        .join(matches, matches.c.id == match_fairness.c.match_id)
+        .where(match_fairness.c.match_id == match_id)
+    )
+    return (await conn.execute(query)).first()
+
+
+async def commitment(conn: AsyncConnection, match_id: str) -> str | None:
+    """The published commitment of a match, or None."""
+    query = select(match_fairness.c.commitment).where(match_fairness.c.match_id == match_id)
+    value = (await conn.execute(query)).scalar()
+    return None if value is None else str(value)

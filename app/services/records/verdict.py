@@ -1,0 +1,87 @@
+"""The verdict of a finished match as a competition: who placed where, who won, who left.
+
+The engine's ``winners`` are the rules' (the highest final score, RULES.md §4.4) and stay in
+its view and its record's ``result``. The service judges the match as a contest between the
+people at the table (docs/RATINGS.md): a seat that *left* — the computer played a turn for it
+(a time-out, an abandoned turn, a seat handed to the computer) or it was away when the others
+ended the match early — is ranked last whatever its score; the seats that stayed are ranked by
+score. That verdict is what the end screen, the history, the ratings, the record and the API
+all say, so they never contradict each other. Its points are still shown as scored.
+
+Pure functions: no I/O (the history settlement stores what :func:`left_moves` finds, and
+:func:`verdict_json` shapes it for every reader).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from app.engine import PlaceTile, RemoveFollower
+
+
+def moves_of_actions(record: dict[str, Any], actions: Sequence[Any]) -> dict[int, int]:
+    """``{seq: move}``: the record move (1-based index into ``record["moves"]``, as in
+    ``#/replay/ID?move=N``) that each logged action (``seq`` = its index in ``actions`` + 1)
+    belongs to. A move entry owns its Plague removals (one ``RemoveFollower`` each), then, when
+    it placed a tile, the ``PlaceTile`` and the follower decision after it. A running match's
+    last, unfinished turn belongs to the move after the last entry.
+    """
+    out: dict[int, int] = {}
+    seq = 1
+    entries = record.get("moves", [])
+    for n, entry in enumerate(entries, start=1):
+        for _ in entry.get("plague") or []:
+            if seq <= len(actions) and isinstance(actions[seq - 1], RemoveFollower):
+                out[seq] = n
+                seq += 1
+        if "tile" in entry and seq <= len(actions) and isinstance(actions[seq - 1], PlaceTile):
+            out[seq] = n
+            out[seq + 1] = n
+            seq += 2
+    for rest in range(seq, len(actions) + 1):
+        out[rest] = len(entries) + 1
+    return out
+
+
+def left_moves(
+    record: dict[str, Any],
+    actions: Sequence[Any],
+    computer_seqs: Iterable[int],
+    away_at_end: Iterable[int] = (),
+) -> dict[int, int]:
+    """``{seat: move}`` of every seat that left, with the first move it did not play itself.
+
+    ``computer_seqs``: the logged actions the computer chose for a person
+    (``match_actions.by``); a Wheel of Fortune Plague removal after its short time-out does not
+    count as leaving (docs/RATINGS.md). ``away_at_end``: seats away when the others ended the
+    match early (they left at the move that was never played: the one after the last).
+    """
+    move_of = moves_of_actions(record, actions)
+    out: dict[int, int] = {}
+    for seq in sorted(computer_seqs):
+        if not 0 < seq <= len(actions) or isinstance(actions[seq - 1], RemoveFollower):
+            continue
+        seat = int(actions[seq - 1].seat)
+        out.setdefault(seat, move_of.get(seq, len(record.get("moves", [])) + 1))
+    for seat in away_at_end:
+        out.setdefault(int(seat), len(record.get("moves", [])) + 1)
+    return out
+
+
+def verdict_json(
+    scores: Sequence[int], places: Sequence[int], left_at: dict[int, int | None]
+) -> dict[str, Any]:
+    """The ``verdict`` block of docs/API.md: ``{"places": [place by seat], "winners": [seats
+    in place 1], "scores": [final points by seat], "left": [{"seat", "move"}]}``.
+
+    ``places``: from :func:`app.services.records.ratings.placements` (leavers share the last place);
+    ``left_at``: ``{seat: move}`` of the seats that left (``move`` null when not known: a
+    match settled before moves were noted).
+    """
+    return {
+        "places": list(places),
+        "winners": [seat for seat, place in enumerate(places) if place == 1],
+        "scores": list(scores),
+        "left": [{"seat": seat, "move": move} for seat, move in sorted(left_at.items())],
+    }
