@@ -80,10 +80,12 @@ export function mount(root, ctx) {
       const host = l.seats.find((s) => s.player === l.host);
       openList.appendChild(h('li.card', { dataset: { lobby: l.code } },
         h('div.card-main', {},
-          h('b', { title: tableName(l, '') }, tableName(l), ratedTag(l),
-            l.language ? h('span.tag.lang', { title: tr(`filters.spoken.${l.language}`), lang: l.language }, l.language.toUpperCase()) : null),
+          h('b', { title: tableName(l, '') }, tableName(l), ratedTag(l)),
           // The host's name is already the title of a table its host did not name.
-          h('small', [host && l.name ? tr('lobbies.hostTable', { name: host.name }) : null, rulesSummary(l.rules, l.preset),
+          // The language the host plays in leads the details line (the title stays the name).
+          h('small', {}, l.language ? h('span.tag.lang', { title: tr(`filters.spoken.${l.language}`), lang: l.language },
+            l.language.toUpperCase()) : null,
+          [host && l.name ? tr('lobbies.hostTable', { name: host.name }) : null, rulesSummary(l.rules, l.preset),
             timeLabel(l.time_control, l.time_label)].filter(Boolean).join(' · '))),
         h('span.badge', `${filled}/${l.max_seats}`),
         h('a.btn.join', { href: `#/lobby/${encodeURIComponent(l.code)}` }, filled >= l.max_seats ? tr('lobbies.view') : tr('lobbies.join'))));
@@ -108,17 +110,22 @@ export function mount(root, ctx) {
   }
 
   let failures = 0;
+  // Each refresh is numbered: an answer to an older one (the filters changed while it was on
+  // its way) is dropped, and only the newest refresh schedules the next.
+  let asked = 0;
   async function refresh() {
     if (stopped) return;
+    const mine = ++asked;
     try {
       const [data, queue] = await Promise.all([api.listLobbies(filters.query()), api.get('/api/seeks', { auth: false })]);
-      if (stopped) return;
+      if (stopped || mine !== asked) return;
       playNow.refresh(queue);
       renderOpen(data.lobbies || []);
       renderLive(data.matches || []);
       failures = 0;
       status.textContent = tr('lobbies.updated', { time: new Date().toLocaleTimeString() });
     } catch (err) {
+      if (mine !== asked) return;
       failures += 1;
       status.textContent = tr('lobbies.refreshFailed', { why: api.friendly(err) });
       if (failures === 1 && err.code !== 'network') toast(api.friendly(err), 'error');
