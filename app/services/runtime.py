@@ -15,14 +15,14 @@ from app.bots.pool import BotPool
 from app.db.session import Database
 from app.realtime.broker import Broker, create_broker
 from app.realtime.hubs import HubManager
-from app.services.account_limits import AccountLimits
 from app.services.cache import StateCache
 from app.services.identity import Revocations, Tokens
+from app.services.limits.accounts import AccountLimits
+from app.services.limits.rates import FrameBudget, RateLimiter, SocketCaps
 from app.services.metrics import Metrics
 from app.services.offload import Offload
 from app.services.open_sockets import OpenSockets
 from app.services.push_sender import PushSender
-from app.services.ratelimit import FrameBudget, RateLimiter, SocketCaps
 from app.services.spectators import SpectatorCounts
 from app.settings import Settings
 

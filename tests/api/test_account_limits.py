@@ -21,7 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.app import create_app
-from app.services import account_limits
+from app.services.limits import accounts as account_limits
 from tests.api.conftest import make_settings
 
 pytestmark = pytest.mark.timeout(180)

@@ -9,7 +9,7 @@ import pytest
 
 from app.services.errors import RateLimited, Unauthorized, ValidationFailed
 from app.services.identity import Tokens, clean_name
-from app.services.ratelimit import RETRY_MARGIN, FrameBudget, RateLimiter, sliding_retry_after
+from app.services.limits.rates import RETRY_MARGIN, FrameBudget, RateLimiter, sliding_retry_after
 from tests.support.services import redis_url  # noqa: F401 - a fixture
 
 

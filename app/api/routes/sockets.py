@@ -46,10 +46,10 @@ from app.services import drain
 from app.services.clock import requests as clock_requests
 from app.services.community import chat
 from app.services.errors import RateLimited, ServiceError, ValidationFailed
+from app.services.limits.rates import FrameBudget
 from app.services.lobby import sockets as lobby_sockets
 from app.services.match import play, sockets
 from app.services.open_sockets import Closer
-from app.services.ratelimit import FrameBudget
 from app.services.runtime import Runtime
 
 router = APIRouter()

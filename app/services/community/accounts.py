@@ -9,7 +9,7 @@ Passwords are hashed with Argon2id through ``pwdlib``, on the instance's hashing
 (:class:`app.services.offload.Offload`), never on the event loop; an unknown username and a
 wrong password get the same error, and an unknown username still costs one hash so timing
 tells nothing. Every route that checks a password (login, change, delete) and registration
-counts the attempt first (:class:`app.services.account_limits.AccountLimits`: per username and
+counts the attempt first (:class:`app.services.limits.accounts.AccountLimits`: per username and
 address, per address, on Redis when ``REDIS_URL`` is set).
 Deleting an account keeps its matches: the player's name becomes "Deleted player" everywhere.
 """

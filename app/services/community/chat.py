@@ -33,7 +33,7 @@ from app.realtime.hub import NOTE_ALL, NOTE_SPECTATORS
 from app.realtime.protocol import broker_message, dumps
 from app.services.community import queries
 from app.services.errors import Forbidden, NotFound, RateLimited, ServiceError
-from app.services.ratelimit import RateLimiter
+from app.services.limits.rates import RateLimiter
 from app.services.runtime import Runtime
 
 #: Longest message, in characters (Unicode code points) after trimming.
