@@ -112,7 +112,7 @@ class Settings(BaseSettings):
     #: Seconds a Strong bot searches per decision (Easy and Normal answer at once).
     bot_think: float = Field(default=1.0, ge=0, le=30)
     #: Limits in ``limits`` notation ("N/minute", "N/hour"), counted before the check
-    #: (app/services/account_limits.py): accounts registered per client address; password
+    #: (app/services/limits/accounts.py): accounts registered per client address; password
     #: attempts (login, change, delete) per username and address, and per address.
     registrations_per_address: str = "5/hour"
     password_attempts: str = "10/minute"

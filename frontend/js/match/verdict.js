@@ -1,7 +1,7 @@
 /**
  * The verdict of a finished match as the match screen shows it (end screen, seats, status
  * line): the server's (``verdict`` in Match JSON and the ratings answer: places, winners, who
- * left — app/services/verdict.py), or, until it arrives, what can be said without it.
+ * left — app/services/records/verdict.py), or, until it arrives, what can be said without it.
  */
 
 import { t } from '../i18n.js';
