@@ -29,6 +29,7 @@ from app.api.schemas import (
 )
 from app.services.community import chat
 from app.services.lobby import lobby, seats
+from app.services.lobby.filters import TableFilters
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
@@ -69,7 +70,7 @@ async def list_lobbies(
     query narrows the open lobbies: rule ``preset``, ``seats``, ``clock`` kind, ``rated``,
     host ``language``.
     """
-    filters = lobby.TableFilters(preset, seats, clock, rated, language)
+    filters = TableFilters(preset, seats, clock, rated, language)
     return await lobby.list_open(rt, filters=filters)
 
 

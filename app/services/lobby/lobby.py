@@ -10,7 +10,6 @@ listed.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -36,6 +35,7 @@ from app.services.lobby.core import (
     require_open,
     save,
 )
+from app.services.lobby.filters import TableFilters
 from app.services.records import history, ratings, shuffle
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
@@ -169,37 +169,6 @@ async def list_open(
             for m in live
         ],
     }
-
-
-@dataclass(frozen=True)
-class TableFilters:
-    """What the Tables page's filters ask of an open table (None: any): its rule ``preset``
-    (``"custom"``: none), number of ``seats``, clock ``kind`` (``untimed``, ``per_turn``,
-    ``fischer``, ``correspondence``), ``rated`` or casual, and host ``language``.
-    """
-
-    preset: str | None = None
-    seats: int | None = None
-    clock: str | None = None
-    rated: bool | None = None
-    language: str | None = None
-
-    @property
-    def empty(self) -> bool:
-        """Whether no filter is set."""
-        return self == TableFilters()
-
-    def admits(self, row: Any) -> bool:
-        """Whether the lobby row passes every filter set."""
-        kind = (row.time_control or {}).get("kind", "untimed") if row.time_control else "untimed"
-        checks = (
-            (self.preset, row.preset or "custom"),
-            (self.seats, row.max_seats),
-            (self.clock, kind),
-            (self.rated, bool(row.rated)),
-            (self.language, row.language),
-        )
-        return all(want is None or want == have for want, have in checks)
 
 
 def _time_fields(clock: dict[str, Any] | None) -> dict[str, Any]:
