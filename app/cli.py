@@ -4,7 +4,7 @@
 ``replay RECORD.json [--events]`` checks every move of a ``carcassonne-record/1`` file and prints
 one JSON object (``scores`` by seat, ``winners``, and with ``--events`` every event); an illegal or
 malformed record exits with status 1 and names the move. ``verify RECORD.json [--commitment
-HEX]`` checks a finished match's shuffle (app/engine/fairness.py): the revealed seed and salt
+HEX]`` checks a finished match's shuffle (app/engine/record/fairness.py): the revealed seed and salt
 against the commitment, every drawn tile against the committed deck, every move; it prints each
 check and exits 1 on the first failure. ``simulate`` plays random legal games and
 prints throughput. ``duel`` plays computer levels against each other (seat-rotated pairs from
@@ -49,7 +49,7 @@ def _read_record(path: str) -> object:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from app.engine.fairness import verify_record
+    from app.engine.record.fairness import verify_record
 
     record = _read_record(args.record)
     if record is None:

@@ -78,8 +78,8 @@ class MatchPlayer(Base):
 
 class MatchFairness(Base):
     """The shuffle commitment of a match: ``commitment`` = SHA-256 over seed and salt
-    (:mod:`app.engine.fairness`). ``seed`` (decimal text) and ``salt`` stay on the server until
-    the match is finished.
+    (:mod:`app.engine.record.fairness`). ``seed`` (decimal text) and ``salt`` stay on the
+    server until the match is finished.
     """
 
     __tablename__ = "match_fairness"

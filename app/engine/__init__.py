@@ -38,9 +38,9 @@ from app.engine.game import (
     legal_placements,
     new_game,
 )
-from app.engine.notation import action_from_json, event_from_json, load_state
 from app.engine.options import PRESETS, Options
 from app.engine.record import export_record, replay
+from app.engine.record.notation import action_from_json, event_from_json, load_state
 from app.engine.scoring import score_breakdown
 from app.engine.state import DEPLOY, GAME_OVER, PAUSED, PLACE_TILE, GameState
 from app.engine.tiles import catalogue_json

@@ -9,7 +9,7 @@ JSON shapes (board coordinates: x east, y south; rotation clockwise in degrees):
 * ``{"type": "pass", "seat": 0}`` — end the turn without deploying a follower
 
 An expansion's own decisions are :class:`ExpansionAction` subclasses defined in its module
-(:mod:`app.engine.expansions`); :func:`app.engine.notation.action_from_json` parses them all.
+(:mod:`app.engine.expansions`); :func:`app.engine.record.notation.action_from_json` parses them all.
 This module imports nothing of the expansions.
 """
 

@@ -168,8 +168,8 @@ def event_from_json(
     data: dict[str, Any], types: Mapping[str, type[Any]] = BASE_EVENT_TYPES
 ) -> Event:
     """Inverse of :func:`event_to_json` for the event classes ``types`` (class name → class;
-    :data:`app.engine.notation.EVENT_TYPES` adds the expansions'); raises KeyError/TypeError on
-    a malformed event.
+    :data:`app.engine.record.notation.EVENT_TYPES` adds the expansions'); raises
+    KeyError/TypeError on a malformed event.
     """
     cls = types[data["type"]]
     kwargs = {f.name: _from_json_value(data[f.name]) for f in fields(cls)}

@@ -48,8 +48,8 @@ from app.engine.state import (
     Pos,
     find,
 )
-from app.engine.tile_tables import BASE_TILES, START_TILE
 from app.engine.tiles import CITY, RING, ROAD, ROLE_NAMES, ROTATED, RotatedTile
+from app.engine.tiles.tables import BASE_TILES, START_TILE
 
 __all__ = [
     "DEPLOY",

@@ -6,7 +6,7 @@ whose decision the game waits for (:class:`Phase`) and the history of actions. T
 change it live in :mod:`app.engine.game` (the turn), :mod:`app.engine.board` (placement),
 :mod:`app.engine.scoring` and the active expansions (:mod:`app.engine.expansions`, each with
 its own slot in ``GameState.expansion_state``); what a seat may see in :mod:`app.engine.view`;
-loading a stored state in :mod:`app.engine.notation`. This module knows no expansion.
+loading a stored state in :mod:`app.engine.record.notation`. This module knows no expansion.
 
 Board positions are ``(x, y)``: x grows to the east, y to the south; the start tile is at
 ``(0, 0)``. Rotations are clockwise degrees.
@@ -218,9 +218,10 @@ class GameState:
         ``{"format", "rules", "players", "seed", "deck", "partial", "actions", "position"}``;
         ``position`` is everything a replay of ``actions`` would rebuild (board, features,
         followers, scores, supplies, deck position, phase, pending decisions, and under
-        ``expansions`` each expansion's state by id), so :func:`app.engine.notation.load_state`
-        loads it without replaying. Contains the deck order and the seed: server-side only,
-        never for clients (they get :func:`app.engine.view`).
+        ``expansions`` each expansion's state by id), so
+        :func:`app.engine.record.notation.load_state` loads it without replaying. Contains the
+        deck order and the seed: server-side only, never for clients (they get
+        :func:`app.engine.view`).
         """
         return {
             "format": FORMAT,
@@ -318,7 +319,7 @@ def load_position(s: GameState, p: dict[str, Any], event_types: Mapping[str, typ
 
     The inverse of ``GameState._position``: segments come from the board's tiles in placement
     order; ``event_types`` (class name → class) rebuild the opening events. Leaves
-    ``s.expansion_state`` to the caller (:func:`app.engine.notation.load_state`). Raises
+    ``s.expansion_state`` to the caller (:func:`app.engine.record.notation.load_state`). Raises
     ``KeyError``/``ValueError``/``TypeError`` on a malformed position.
     """
     s.deck_pos = p["deck_pos"]

@@ -10,7 +10,7 @@
  * anchors come from ./tileFields.js).
  *
  * Coordinates: x east, y south; sides N=0 E=1 S=2 W=3; half-edges NNW..WNW clockwise from the
- * north-west corner (see app/engine/tiles.py). Rotations are clockwise degrees.
+ * north-west corner (see app/engine/tiles/__init__.py). Rotations are clockwise degrees.
  */
 
 export const SIDES = ['N', 'E', 'S', 'W'];

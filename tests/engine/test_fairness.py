@@ -14,7 +14,7 @@ import pytest
 
 from app.cli import main
 from app.engine import Options, apply_in_place, export_record, legal_actions, new_game
-from app.engine.fairness import SCHEME, commitment, deck_for, verify_record
+from app.engine.record.fairness import SCHEME, commitment, deck_for, verify_record
 
 SEED, SALT = 9_876_543_210, "5a1t" * 8
 

@@ -3,7 +3,7 @@
 An expansion is one object (a subclass of :class:`Expansion` that overrides the hooks it needs;
 every hook's default leaves the base game as it is). The base game (:mod:`app.engine.game`,
 :mod:`app.engine.legal`, :mod:`app.engine.view`, :mod:`app.engine.record`,
-:mod:`app.engine.notation`) asks the game's active expansions, in the registry's fixed order
+:mod:`app.engine.record.notation`) asks the game's active expansions, in the registry's fixed order
 (:data:`app.engine.expansions.EXPANSIONS`), at these points:
 
 * setup — :meth:`~Expansion.deck_counts`, :meth:`~Expansion.shuffled_deck`,

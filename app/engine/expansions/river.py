@@ -18,8 +18,8 @@ from app.engine.expansions.base import Expansion
 from app.engine.options import Options
 from app.engine.rng import SplitMix64, shuffled
 from app.engine.state import GameState, Pos
-from app.engine.tile_tables import LAKE, RIVER_TILES, SPRING
 from app.engine.tiles import SIDE_DELTAS, TILE_TYPES, RotatedTile
+from app.engine.tiles.tables import LAKE, RIVER_TILES, SPRING
 
 
 @dataclass(frozen=True, slots=True)

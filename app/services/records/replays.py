@@ -22,7 +22,7 @@ from app.engine import (
     replay,
     view,
 )
-from app.engine.fairness import verify_record
+from app.engine.record.fairness import verify_record
 
 #: Byte size past which an uploaded record is refused (a full 5-player River game is ~15 kB).
 MAX_RECORD_BYTES = 512 * 1024
@@ -105,5 +105,5 @@ def steps(record: Any) -> dict[str, Any]:
 
 
 def verify(record: Any, published: str | None = None) -> dict[str, Any]:
-    """The shuffle verdict of a record (:func:`app.engine.fairness.verify_record`) as JSON."""
+    """The shuffle verdict of a record (:func:`~app.engine.record.fairness.verify_record`), JSON."""
     return verify_record(record, published).to_json()

@@ -1,8 +1,8 @@
 """The provably fair bag on the server side: deal a seed with a secret salt when a match starts,
 keep the commitment, reveal seed and salt only once the match is finished.
 
-The hashing itself is the engine's (:mod:`app.engine.fairness`). Before the end nothing but the
-commitment leaves here: no frame, view or record carries the seed, the salt or the deck.
+The hashing itself is the engine's (:mod:`app.engine.record.fairness`). Before the end nothing
+but the commitment leaves here: no frame, view or record carries the seed, the salt or the deck.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.engine import fairness
+from app.engine.record import fairness
 from app.services.errors import NotFound
 from app.services.records import queries
 from app.services.runtime import Runtime

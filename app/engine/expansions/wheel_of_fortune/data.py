@@ -10,7 +10,7 @@ reading the project had to make is D's count (§6.7, §8 question 4): TTS-WOF ho
 says 72 tiles, so D is 4 here — ``tile_tables.WHEEL_DECK`` keeps it one field.
 
 The components that are tiles (the board's 16 cells, the deck and its icon copies) are tile
-catalogue data (:mod:`app.engine.tile_tables`: ``WHEEL_BOARD``, ``WHEEL_DECK``,
+catalogue data (:mod:`app.engine.tiles.tables`: ``WHEEL_BOARD``, ``WHEEL_DECK``,
 ``WHEEL_ICON_TILES``); this module holds what only the Wheel's rules read:
 
 * :data:`SEGMENTS`: the six segments clockwise from Fortune with their crown spaces (§6.3).
@@ -20,7 +20,7 @@ catalogue data (:mod:`app.engine.tile_tables`: ``WHEEL_BOARD``, ``WHEEL_DECK``,
 
 from __future__ import annotations
 
-from app.engine.tile_tables import WHEEL_BOARD, wheel_cell_id
+from app.engine.tiles.tables import WHEEL_BOARD, wheel_cell_id
 
 #: (x, y) → (tile id, rotation) of the 16 board cells, as the engine puts them down.
 BOARD_CELLS: dict[tuple[int, int], tuple[str, int]] = {

@@ -1,6 +1,6 @@
 """The tile catalogue: base tiles A–X, the River tiles R1–R10 and the Wheel of Fortune's tiles
 and board cells, parsed and rotated into the engine's lookup tables (the printed tables
-themselves are in :mod:`app.engine.tile_tables`).
+themselves are in :mod:`app.engine.tiles.tables`).
 
 This module only describes tiles; it never looks at a board. Everything here is computed once at
 import time and is immutable afterwards.
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.engine.tile_tables import (
+from app.engine.tiles.tables import (
     BASE_TILES,
     RIVER_TILES,
     WHEEL_BOARD,
