@@ -83,8 +83,13 @@ TOAST = """async ([texts, kind]) => {
 def _check(page: Any, artifacts: Path, shot: str, at_least: int = 1) -> dict[str, Any]:
     """The toasts in view now touch nothing; screenshot them (and, once gone, what was under)."""
     page.wait_for_selector("#toasts .toast")
+    # Measured once every toast has settled: one sliding in (200 ms) is drawn across its
+    # neighbour for a moment (a second toast arriving just then read as "overlapping").
+    page.wait_for_function(
+        "[...document.querySelectorAll('#toasts .toast')]"
+        ".every(t => t.getAnimations().every(a => a.playState !== 'running'))"
+    )
     found: dict[str, Any] = page.evaluate(TOUCHES)
-    page.wait_for_timeout(250)  # a toast fades in for 200 ms
     page.screenshot(path=str(artifacts / f"{shot}.png"))
     assert found["count"] >= at_least, found
     assert found["controls"] > 3, found  # the check saw the screen's controls
