@@ -12,7 +12,7 @@
 
 import * as api from './api.js';
 import * as session from './session.js';
-import { setCatalogue } from './tiles.js';
+import { setCatalogue } from './board/tiles.js';
 import { h, clear, toast } from './dom.js';
 import { t, languageSelect, onLangChange, ready as catalogueReady } from './i18n.js';
 import { themeToggle } from './theme.js';

@@ -9,7 +9,7 @@
  */
 
 import { t } from './i18n.js';
-import { roleOfSpot } from './pieces.js';
+import { roleOfSpot } from './board/pieces.js';
 import { segmentLabel, segmentEffect } from './expansions/wheelView.js';
 
 const ROLES = ['knight', 'thief', 'monk', 'farmer'];

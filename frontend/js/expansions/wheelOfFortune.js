@@ -8,8 +8,8 @@
 
 import { h } from '../dom.js';
 import { t, has } from '../i18n.js';
-import { colourOf, swatch, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../pieces.js';
-import { tileType } from '../tiles.js';
+import { colourOf, swatch, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../board/pieces.js';
+import { tileType } from '../board/tiles.js';
 import { joinNames, around, MARK } from '../words.js';
 import { segmentLabel, segmentEffect } from './wheelView.js';
 

@@ -14,8 +14,8 @@
  * ``.wheel-pig[data-segment]`` (the segment the pig is on, set as soon as it starts moving).
  */
 
-import { svgEl as el, WHEEL_R } from '../tiles.js';
-import { meepleMarkup, colourOf, COLOURS } from '../pieces.js';
+import { svgEl as el, WHEEL_R } from '../board/tiles.js';
+import { meepleMarkup, colourOf, COLOURS } from '../board/pieces.js';
 import { t, has, lang } from '../i18n.js';
 
 /** Each segment's colours; its name and what it does come from the catalogue (``wheel.*``). */

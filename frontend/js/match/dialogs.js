@@ -5,8 +5,8 @@
 
 import * as api from '../api.js';
 import { h, clear, toast, copyText } from '../dom.js';
-import { tileSvg } from '../tiles.js';
-import { swatch } from '../pieces.js';
+import { tileSvg } from '../board/tiles.js';
+import { swatch } from '../board/pieces.js';
 import { t, has } from '../i18n.js';
 import { active, first } from '../expansions/index.js';
 import { showRatingChanges } from '../widgets/ratings.js';

@@ -3,7 +3,7 @@
  * previews/places/confirms, N = no follower, Esc cancels, + / − zoom, C centres.
  */
 
-import { cellKey } from '../board.js';
+import { cellKey } from '../board/board.js';
 import { playableCells } from './ui.js';
 import { phaseOf } from '../expansions/index.js';
 

@@ -11,7 +11,7 @@
  * the caller needs to act on (a gap to fill, a catch-up to wait for) instead of acting itself.
  */
 
-import { cellKey } from '../board.js';
+import { cellKey } from '../board/board.js';
 import { t } from '../i18n.js';
 import { deltaMerges } from '../expansions/index.js';
 

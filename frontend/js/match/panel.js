@@ -6,7 +6,7 @@
 
 import { verdictOf } from './verdict.js';
 import { h, clear, toast } from '../dom.js';
-import { COLOURS, colourOf, swatch, meepleIcon } from '../pieces.js';
+import { COLOURS, colourOf, swatch, meepleIcon } from '../board/pieces.js';
 import { describe, joinTurn } from '../words.js';
 import { rulesSummary } from '../widgets/rules.js';
 import { FOLLOWERS } from './model.js';

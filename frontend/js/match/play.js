@@ -7,7 +7,7 @@
 import * as api from '../api.js';
 import * as session from '../session.js';
 import { toast } from '../dom.js';
-import { cellKey } from '../board.js';
+import { cellKey } from '../board/board.js';
 import { t } from '../i18n.js';
 import { playableCells, fits, nextFit } from './ui.js';
 import { phaseOf } from '../expansions/index.js';

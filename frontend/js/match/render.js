@@ -6,7 +6,7 @@
  */
 
 import { verdictOf } from './verdict.js';
-import { cellKey } from '../board.js';
+import { cellKey } from '../board/board.js';
 import { scoringDetail, joinNames } from '../words.js';
 import { t, has } from '../i18n.js';
 import { tableName } from '../tableName.js';

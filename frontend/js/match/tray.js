@@ -5,8 +5,8 @@
  */
 
 import { h, clear, append } from '../dom.js';
-import { tileSvg, spotPoint } from '../tiles.js';
-import { colourOf, swatch, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../pieces.js';
+import { tileSvg, spotPoint } from '../board/tiles.js';
+import { colourOf, swatch, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../board/pieces.js';
 import { t } from '../i18n.js';
 import { playableCells } from './ui.js';
 import { collect, phaseOf, spotOwner } from '../expansions/index.js';

@@ -5,7 +5,7 @@
 
 import * as api from '../api.js';
 import { h } from '../dom.js';
-import { COLOURS, COLOUR_ORDER, swatch } from '../pieces.js';
+import { COLOURS, COLOUR_ORDER, swatch } from '../board/pieces.js';
 import { decorateSeats } from '../widgets/ratings.js';
 import { t } from '../i18n.js';
 

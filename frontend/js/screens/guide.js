@@ -6,7 +6,7 @@
 
 import { h } from '../dom.js';
 import { t as tr } from '../i18n.js';
-import { allTileTypes, tileSvg, checkFields } from '../tiles.js';
+import { allTileTypes, tileSvg, checkFields } from '../board/tiles.js';
 
 function describeTile(t) {
   const parts = [];

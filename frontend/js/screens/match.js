@@ -27,7 +27,7 @@
 
 import * as api from '../api.js';
 import { clear, toastArea } from '../dom.js';
-import { Board } from '../board.js';
+import { Board } from '../board/board.js';
 import { matchingPreset } from '../widgets/rules.js';
 import { loadPresets } from '../widgets/rulesEditor.js';
 import { errorPanel } from '../widgets/errorPanel.js';

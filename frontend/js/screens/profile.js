@@ -9,7 +9,7 @@ import * as session from '../session.js';
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
 import { tableName } from '../tableName.js';
-import { swatch } from '../pieces.js';
+import { swatch } from '../board/pieces.js';
 import { statisticsPanel } from '../widgets/statistics.js';
 
 const PER_PAGE = 10;

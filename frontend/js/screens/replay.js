@@ -12,13 +12,13 @@
  */
 
 import * as api from '../api.js';
-import { Board } from '../board.js';
+import { Board } from '../board/board.js';
 import { h, clear } from '../dom.js';
 import { t, has } from '../i18n.js';
 import { codeFor, known, remember, showInAddress } from '../inviteCodes.js';
 import { isMissing, isRefused, missingPanel, refusedPanel } from '../widgets/missing.js';
 import { errorPanel } from '../widgets/errorPanel.js';
-import { swatch, meepleIcon } from '../pieces.js';
+import { swatch, meepleIcon } from '../board/pieces.js';
 import { describe } from '../words.js';
 import { tableName } from '../tableName.js';
 

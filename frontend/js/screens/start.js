@@ -10,7 +10,7 @@
 import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, toast } from '../dom.js';
-import { tileSvg, allTileTypes } from '../tiles.js';
+import { tileSvg, allTileTypes } from '../board/tiles.js';
 import { t } from '../i18n.js';
 import { lengthLimit } from '../widgets/limit.js';
 import { myMatchesPanel } from './myMatches.js';

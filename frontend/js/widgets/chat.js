@@ -12,7 +12,7 @@
 import * as api from '../api.js';
 import { h, clear } from '../dom.js';
 import { t, errorText } from '../i18n.js';
-import { swatch } from '../pieces.js';
+import { swatch } from '../board/pieces.js';
 import { play } from '../sound.js';
 
 export const QUICK = ['hello', 'good_luck', 'well_played', 'thinking', 'oops', 'thanks', 'good_game', 'bye'];

@@ -8,7 +8,7 @@
  */
 
 import { RIVER_WIDTH, ROAD_INNER, ROAD_OUTER, fmt, pathString, rotPoint, tileType } from './tileGeometry.js';
-import { t } from './i18n.js';
+import { t } from '../i18n.js';
 
 export {
   HALVES, SIDES, WHEEL_R, allTileTypes, rotPoint, setCatalogue, tileType,

@@ -10,9 +10,9 @@
 
 import { svgEl as el, tileArt, spotPoint, ensureDefs } from './tiles.js';
 import { meepleMarkup, colourOf, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from './pieces.js';
-import { WheelView } from './expansions/wheelView.js';
+import { WheelView } from '../expansions/wheelView.js';
 import { BoardView, T, parseKey } from './boardView.js';
-import { t } from './i18n.js';
+import { t } from '../i18n.js';
 
 /** "a knight" / "einen Ritter" / "un chevalier" (any other role: a follower). */
 const roleA = (role) => t(['knight', 'thief', 'monk', 'farmer'].includes(role) ? `roleA.${role}` : 'roleA.follower');

@@ -6,7 +6,7 @@
  * who cannot tell red from green still tell their pieces apart.
  */
 
-import { t } from './i18n.js';
+import { t } from '../i18n.js';
 
 /** ``{key: value}`` whose values are catalogue words looked up at read time (``prefix.key``). */
 function wordsOf(prefix, keys) {
