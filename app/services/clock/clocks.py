@@ -29,8 +29,10 @@ from app.engine import (
 )
 from app.realtime.hub import NOTE_ALL
 from app.realtime.protocol import broker_message, dumps
+from app.services.cache import Live
 from app.services.clock import rules as c
 from app.services.clock import votes as v
+from app.services.clock.match_clock import MatchClock
 from app.services.clock.table_options import split_stored
 from app.services.runtime import Runtime
 
@@ -104,35 +106,58 @@ def start_clock(
 
 
 def after_action(
-    clock: dict[str, Any] | None,
-    state: GameState,
+    live: Live,
     seat: int,
     active_before: int,
     by: str | None,
     timed_out: bool,
-) -> tuple[dict[str, Any] | None, datetime | None]:
-    """The clock after ``seat``'s action (``state``: after it; ``active_before``: the turn's
-    holder before it; ``by``: :data:`BY_COMPUTER` when the computer chose for a person;
-    ``timed_out``: it did so because the clock ran out). Returns the new clock (to be written
-    in the same transaction as the action) and its next due time (None: nothing pending).
+) -> tuple[dict[str, Any] | None, MatchClock | None, datetime | None]:
+    """The clock of ``live`` after ``seat``'s action (``live.state``: after it;
+    ``active_before``: the turn's holder before it; ``by``: :data:`BY_COMPUTER` when the
+    computer chose for a person; ``timed_out``: it did so because the clock ran out). Returns
+    the new clock (to be written in the same transaction as the action), the same parsed (for
+    :func:`set_clock`) and its next due time (None: nothing pending).
     """
+    clock = typed_clock(live)
     if clock is None:
-        return None, None
+        return None, None, None
+    state = live.state
     now = now_ms()
     turn_passed = state.is_over or state.active != active_before
-    out = clock
-    if seat in out["humans"] and (by is None or turn_passed):
-        out = c.note_actor(out, seat, by_computer=by is not None, timed_out=timed_out)
-    out = c.advance(
-        out,
+    if seat in clock.humans and (by is None or turn_passed):
+        clock = c.noted(clock, seat, by_computer=by is not None, timed_out=timed_out)
+    clock = c.advanced(
+        clock,
         now=now,
         seat=state.seat,
         active=state.active,
         deciding=state.phase == PLAGUE,
         over=state.is_over,
     )
-    due = c.next_due(out)
-    return out, None if due is None or state.is_over else from_ms(due)
+    due = c.next_due(clock)
+    return clock.to_json(), clock, None if due is None or state.is_over else from_ms(due)
+
+
+def set_clock(live: Live, clock: dict[str, Any], parsed: MatchClock) -> None:
+    """Give ``live`` a new clock value with its parsed form (``parsed.to_json() == clock``)."""
+    live.clock, live.parsed_clock, live.parsed_for = clock, parsed, clock
+
+
+def typed_clock(live: Live) -> MatchClock | None:
+    """``live.clock`` parsed, parsed once per clock value (kept on ``live``)."""
+    clock = live.clock
+    if clock is None:
+        return None
+    if live.parsed_for is not clock:
+        live.parsed_clock, live.parsed_for = MatchClock.from_json(clock), clock
+    parsed: MatchClock = live.parsed_clock
+    return parsed
+
+
+def live_public(live: Live) -> dict[str, Any] | None:
+    """:func:`public` of ``live``'s clock, from its parsed form."""
+    clock = typed_clock(live)
+    return None if clock is None else c.public(clock, now_ms())
 
 
 def earliest(*times: datetime | None) -> datetime | None:

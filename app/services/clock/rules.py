@@ -71,6 +71,8 @@ from app.services.clock.controls import (
 from app.services.clock.match_clock import Deciding, MatchClock, Running
 
 __all__ = [
+    "advanced",
+    "noted",
     "CORRESPONDENCE_DAYS",
     "DAY_MS",
     "FISCHER_BANK_SECONDS",
@@ -211,7 +213,17 @@ def advance(
     (``active`` changed, or the match is over) that seat's turn is over: Fischer adds the
     increment to its bank; per turn and correspondence give the next seat a fresh turn.
     """
-    clock = typed(clock)
+    return advanced(
+        typed(clock), now=now, seat=seat, active=active, deciding=deciding, over=over
+    ).to_json()
+
+
+def advanced(
+    clock: MatchClock, *, now: int, seat: int, active: int, deciding: bool, over: bool
+) -> MatchClock:
+    """:func:`advance` on a typed clock, returning the typed clock (the write path chains the
+    rules on one parsed value and encodes once).
+    """
     control = clock.control
     left = list(clock.remaining)
     run = clock.running
@@ -233,7 +245,7 @@ def advance(
             left[active] = control.turn_ms
         if not deciding:
             changes["running"] = Running(seat, now, active)
-    return clock.having(remaining=tuple(left), **changes).to_json()
+    return clock.having(remaining=tuple(left), **changes)
 
 
 def note_actor(
@@ -244,7 +256,11 @@ def note_actor(
     :attr:`TimeoutPolicy.handover_after` the seat is handed to the computer (``auto``);
     under ``skip`` never.
     """
-    clock = typed(clock)
+    return noted(typed(clock), seat, by_computer=by_computer, timed_out=timed_out).to_json()
+
+
+def noted(clock: MatchClock, seat: int, *, by_computer: bool, timed_out: bool) -> MatchClock:
+    """:func:`note_actor` on a typed clock, returning the typed clock."""
     timeouts, auto = list(clock.timeouts), list(clock.auto)
     if not by_computer:
         if clock.policy.kind != "handover":
@@ -254,7 +270,7 @@ def note_actor(
         limit = clock.policy.handover_after
         if limit is not None and timeouts[seat] >= limit:
             auto[seat] = True
-    return replace(clock, timeouts=tuple(timeouts), auto=tuple(auto)).to_json()
+    return replace(clock, timeouts=tuple(timeouts), auto=tuple(auto))
 
 
 def is_handed_over_for_good(clock: ClockLike, seat: int) -> bool:

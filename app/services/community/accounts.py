@@ -16,6 +16,7 @@ Deleting an account keeps its matches: the player's name becomes "Deleted player
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 from typing import Any
@@ -55,8 +56,6 @@ _hasher = PasswordHash.recommended()
 #: ENVIRONMENT=test only: Argon2id with the smallest cost, so suites hashing hundreds of
 #: passwords stay fast (a hash made with other parameters still verifies: they are stored in it).
 _test_hasher = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))
-_DUMMY_HASH = _hasher.hash("not-a-real-password-" + secrets.token_hex(8))
-_TEST_DUMMY_HASH = _test_hasher.hash("not-a-real-password-" + secrets.token_hex(8))
 WRONG = "wrong username or password"
 
 
@@ -64,9 +63,21 @@ def _hash_for(rt: Runtime) -> PasswordHash:
     return _test_hasher if rt.settings.environment == "test" else _hasher
 
 
+@functools.cache
+def _dummy_hash(hasher: PasswordHash) -> str:
+    """A hash of a random password made with ``hasher`` (made on first use, on the hashing
+    thread: at import it cost every start-up ~0.1 s).
+    """
+    return str(hasher.hash("not-a-real-password-" + secrets.token_hex(8)))
+
+
+def _verify_dummy(hasher: PasswordHash, password: str) -> None:
+    hasher.verify(password, _dummy_hash(hasher))
+
+
 async def _dummy_check(rt: Runtime, password: str) -> None:
-    test = rt.settings.environment == "test"
-    await rt.offload.run(_hash_for(rt).verify, password, _TEST_DUMMY_HASH if test else _DUMMY_HASH)
+    """Spend one hash on an unknown username, as a wrong password does (no timing oracle)."""
+    await rt.offload.run(_verify_dummy, _hash_for(rt), password)
 
 
 def clean_username(username: Any) -> str:

@@ -100,7 +100,7 @@ def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
         move.client_id,
         move.events_json,
         by=move.by,
-        clock=clocks.public(live.clock),
+        clock=clocks.live_public(live),
         delta=view_delta(live.state, move.events),
     )
     hub = rt.hubs.get(rt.channel("match", move.match_id))

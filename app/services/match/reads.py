@@ -148,7 +148,7 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
         "lobby_code": live.lobby_code,
         "plague_timeout": rt.settings.plague_timeout,
         "leave_grace": rt.settings.leave_grace,
-        "clock": clocks.public(live.clock),
+        "clock": clocks.live_public(live),
         "state": live.view,
         # The match's verdict as a contest (app/services/records/verdict.py); filled by get_match
         # once the match is finished and settled.
@@ -223,7 +223,7 @@ async def fetch_frames(
     live = await current(rt, match_id)
     # The cached match changes under us at the next await (a move committed meanwhile sets a
     # later version and drops the view): take what the last frame needs now, as of ``latest``.
-    latest, whole, clock = live.version, live.view, clocks.public(live.clock)
+    latest, whole, clock = live.version, live.view, clocks.live_public(live)
     if upto is None and (latest - after > rt.settings.max_catch_up or after > latest):
         return [(latest, snapshot_frame(latest, match_json(rt, live, None)))]
     frames: list[tuple[int, str]] = []

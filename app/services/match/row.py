@@ -48,8 +48,8 @@ def row_values(rt: Runtime, live: Live, move: Committed, active_before: int) -> 
     due time folds into ``next_bot_at``.
     """
     state = live.state
-    clock, clock_due = clocks.after_action(
-        live.clock, state, move.seat, active_before, move.by, move.timed_out
+    clock, parsed, clock_due = clocks.after_action(
+        live, move.seat, active_before, move.by, move.timed_out
     )
     values: dict[str, Any] = {
         "version": move.version,
@@ -61,8 +61,9 @@ def row_values(rt: Runtime, live: Live, move: Committed, active_before: int) -> 
         if not state.is_over
         else None,
     }
-    if clock is not None:
-        values["clock"] = live.clock = clock
+    if clock is not None and parsed is not None:
+        values["clock"] = clock
+        clocks.set_clock(live, clock, parsed)
     if state.is_over:
         values.update(
             status="finished",
