@@ -9,7 +9,8 @@ Three ways in:
 * :func:`append_fast` — the usual move: **one statement, one round trip** in autocommit. A CTE
   bumps the match row's version *only if it is still the version the cached state was at*
   (optimistic concurrency) and appends the log row in the same statement; zero rows means
-  another instance moved first (the caller falls back to the locked path).
+  another instance moved first (the caller falls back to the locked path). Moves of many
+  matches at the same moment share one statement (group commit, :mod:`app.db.group_commit`).
 * :func:`write_tx` — the locked path (cache miss, stale cache, bots, idempotent retries):
   ``SELECT … FOR UPDATE`` (``SKIP LOCKED`` for the bot sweep), append, update, commit.
 * :func:`read_tx` — reads see one consistent version: on Postgres a ``REPEATABLE READ READ
@@ -29,6 +30,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 
+from app.db.group_commit import Append, AppendBatcher, batchable
 from app.db.models import match_actions, matches
 from app.db.session import Database
 from app.db.txs import DUPLICATE, UPDATABLE, MatchRow, PgTx, SqlTx, Tx, json_text, set_clause
@@ -118,7 +120,32 @@ async def append_fast(
                 match_id, expected + 1, seat, client_id, action, events, at, published=published
             )
             return True
-    sets, args = set_clause(values, 11)
+    move = Append(
+        match_id=match_id,
+        expected=expected,
+        old_clock=None if expected_clock is None else json_text(expected_clock),
+        seat=seat,
+        client_id=client_id,
+        action=action,
+        events=events,
+        at=at,
+        published=published,
+        values=values,
+        new_clock=json_text(values["clock"]) if "clock" in values else None,
+        scores=json_text(values["scores"]),
+    )
+    if not batchable(values, at):
+        async with db.raw() as pg:
+            return await _append_one(pg, move)
+    if db.appends is None:
+        db.appends = AppendBatcher(db.raw, _append_one)
+    batcher: AppendBatcher = db.appends
+    return await batcher.append(move)
+
+
+async def _append_one(pg: Any, move: Append) -> bool:
+    """:func:`append_fast`'s one statement for one move on the asyncpg connection ``pg``."""
+    sets, args = set_clause(move.values, 11)
     sql = (
         f"WITH bumped AS (UPDATE matches SET {sets} "
         "WHERE id = $1 AND version = $2 AND status = 'live' "
@@ -126,22 +153,20 @@ async def append_fast(
         "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, created_at, "
         "published) SELECT id, $3, $4, $5, $6, $7, $8, $10 FROM bumped RETURNING seq"
     )
-    old_clock = None if expected_clock is None else json_text(expected_clock)
-    async with db.raw() as pg:
-        seq = await pg.fetchval(
-            sql,
-            match_id,
-            expected,
-            expected + 1,
-            seat,
-            client_id,
-            action,
-            events,
-            at,
-            old_clock,
-            published,
-            *args,
-        )
+    seq = await pg.fetchval(
+        sql,
+        move.match_id,
+        move.expected,
+        move.expected + 1,
+        move.seat,
+        move.client_id,
+        move.action,
+        move.events,
+        move.at,
+        move.old_clock,
+        move.published,
+        *args,
+    )
     return seq is not None
 
 

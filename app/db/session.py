@@ -74,6 +74,9 @@ class Database:
         self._pool_size = pool_size + max_overflow
         self._raw_pool: Any = None
         self._raw_lock = asyncio.Lock()
+        #: The play path's group commit (``app.db.group_commit.AppendBatcher``), made on first
+        #: use by :func:`app.db.hot.append_fast` (Postgres only).
+        self.appends: Any = None
 
     @contextlib.asynccontextmanager
     async def raw(self) -> AsyncIterator[Any]:
@@ -139,7 +142,9 @@ class Database:
             return False
 
     async def dispose(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection (after the group commit's statements in flight)."""
+        if self.appends is not None:
+            await self.appends.close()
         if self._raw_pool is not None:
             pool, self._raw_pool = self._raw_pool, None
             await pool.close()

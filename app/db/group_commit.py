@@ -1,0 +1,238 @@
+"""Group commit of the play path on Postgres: the optimistic appends of many matches that move
+at the same moment go to the database as **one statement**.
+
+:func:`app.db.hot.append_fast` writes one move with one statement (bump the match row if it is
+still at the version the cache holds, append the log row). Under load many matches move within
+the same millisecond, and each statement costs its encoding, a send, a wake-up for the answer
+and a pool checkout, on the server and in Postgres alike. :class:`AppendBatcher` queues the
+moves; a flush takes everything queued and writes it with :data:`BATCH_SQL` (``unnest`` of one
+array per column: the same conditions per row, one transaction, one round trip). At most two
+flushes are in flight; while they are, new moves queue up, so a quiet server writes each move
+alone at once (no added wait) and a busy one writes bigger batches: the batch size follows
+the load.
+
+Each move's answer is its own: True when its row was bumped and its log row appended, False
+when the row was no longer at the expected version and clock (exactly the single statement's
+outcome). When the batch statement fails on a unique violation (a repeated client action id,
+or a log row another instance wrote first) nothing of it was written: its moves are written
+again one statement each, so only the move at fault gets the error. Any other error (the
+database unreachable) reaches every move of the batch, as it would have reached each alone.
+
+A batch never holds two moves of one match: a move is only written under its match's lock
+(:meth:`app.services.cache.StateCache.lock`), and the lock is held until its answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from app.db.txs import DUPLICATE
+
+log = logging.getLogger(__name__)
+
+#: The most moves one statement writes (a bigger queue is written by the next flushes).
+MAX_BATCH = 256
+
+#: The match-row columns a batched move may set: everything a move between snapshots sets.
+#: Moves that also write a snapshot or finish the match go alone (:func:`batchable`).
+BATCH_COLUMNS = frozenset(
+    {"version", "seat_to_act", "turn", "scores", "updated_at", "next_bot_at", "clock"}
+)
+
+#: One statement for a batch: the arrays hold one element per move (``$1`` match ids, ``$2``
+#: expected versions, ``$3`` clocks expected (JSON text or NULL), ``$4`` seats, ``$5`` client
+#: ids, ``$6`` actions, ``$7`` events, ``$8`` times, ``$9`` published, ``$10`` seat to act,
+#: ``$11`` turn, ``$12`` scores (JSON text), ``$13`` next bot time, ``$14`` new clocks (JSON
+#: text), ``$15`` whether the move sets the clock). Returns the match ids written.
+BATCH_SQL = """
+WITH input AS (
+    SELECT * FROM unnest(
+        $1::text[], $2::int[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[],
+        $8::timestamptz[], $9::bool[], $10::int[], $11::int[], $12::text[],
+        $13::timestamptz[], $14::text[], $15::bool[]
+    ) AS t(id, expected, old_clock, seat, client_id, action, events, at, published,
+           seat_to_act, turn, scores, next_bot_at, new_clock, sets_clock)
+), bumped AS (
+    UPDATE matches m SET
+        version = i.expected + 1,
+        seat_to_act = i.seat_to_act,
+        turn = i.turn,
+        scores = i.scores::json,
+        updated_at = i.at,
+        next_bot_at = i.next_bot_at,
+        clock = CASE WHEN i.sets_clock THEN i.new_clock::json ELSE m.clock END
+    FROM input i
+    WHERE m.id = i.id AND m.version = i.expected AND m.status = 'live'
+        AND m.clock::jsonb IS NOT DISTINCT FROM i.old_clock::jsonb
+    RETURNING m.id
+)
+INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, created_at, published)
+SELECT i.id, i.expected + 1, i.seat, i.client_id, i.action, i.events, i.at, i.published
+FROM input i JOIN bumped b ON b.id = i.id
+RETURNING match_id
+"""
+
+
+#: The columns every batched move sets (the batch statement sets them all).
+BATCH_REQUIRED = BATCH_COLUMNS - {"clock"}
+
+
+def batchable(values: dict[str, Any], at: datetime) -> bool:
+    """Whether a move setting the match-row ``values`` at ``at`` can join a batch: it sets
+    every column of :data:`BATCH_REQUIRED`, ``updated_at`` to ``at``, and nothing else but the
+    clock (a move writing a snapshot, or the last move, goes alone).
+    """
+    keys = values.keys()
+    return BATCH_REQUIRED <= keys <= BATCH_COLUMNS and values["updated_at"] == at
+
+
+@dataclass
+class Append:
+    """One move to append (the arguments of :func:`app.db.hot.append_fast`): ``old_clock``
+    and ``new_clock`` are JSON text (or None); ``values`` the match-row columns it sets.
+    """
+
+    match_id: str
+    expected: int
+    old_clock: str | None
+    seat: int
+    client_id: str | None
+    action: str
+    events: str
+    at: datetime
+    published: bool
+    values: dict[str, Any]
+    new_clock: str | None
+    scores: str
+    #: Set by :meth:`AppendBatcher.append`.
+    answer: asyncio.Future[bool] | None = field(repr=False, default=None)
+
+
+#: Writes one move alone (its own statement), returning whether it was written; raises
+#: :data:`app.db.txs.DUPLICATE` for a repeated client action id.
+WriteOne = Callable[[Any, Append], Awaitable[bool]]
+
+
+class AppendBatcher:
+    """Queues moves and writes them in batches, at most ``flushes`` statements in flight.
+
+    ``connection``: an async context manager factory yielding an asyncpg connection
+    (:meth:`app.db.session.Database.raw`); ``write_one``: the single statement (for a batch of
+    one, and to retry a batch move by move after a unique violation). ``flushes``: 1 batches
+    the most; 2 (the default) lets a move start while one slow statement is in flight, so a
+    stalled round trip does not hold every other match's move behind it.
+    """
+
+    def __init__(
+        self, connection: Callable[[], Any], write_one: WriteOne, flushes: int = 2
+    ) -> None:
+        self._connection = connection
+        self._write_one = write_one
+        self._queue: list[Append] = []
+        self._max_flushes = max(1, flushes)
+        self._flushing: set[asyncio.Task[None]] = set()
+        #: Moves written, and statements used for them (batch sizes: ``moves / statements``).
+        self.moves = 0
+        self.statements = 0
+
+    async def append(self, move: Append) -> bool:
+        """Queue ``move`` and wait for its answer (see the module docstring)."""
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        move.answer = answer
+        self._queue.append(move)
+        self._start_flushing()
+        return await answer
+
+    def _start_flushing(self) -> None:
+        if self._queue and len(self._flushing) < self._max_flushes:
+            task = asyncio.get_running_loop().create_task(self._flush_all())
+            self._flushing.add(task)
+            task.add_done_callback(self._flush_ended)
+
+    def _flush_ended(self, task: asyncio.Task[None]) -> None:
+        self._flushing.discard(task)
+        self._start_flushing()  # queued while it was ending (or it was cancelled)
+
+    async def _flush_all(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            await self._flush(batch)
+
+    async def _flush(self, batch: list[Append]) -> None:
+        self.moves += len(batch)
+        try:
+            async with self._connection() as pg:
+                if len(batch) == 1:
+                    self.statements += 1
+                    _answer(batch[0], await self._write_one(pg, batch[0]))
+                else:
+                    await self._write_batch(pg, batch)
+        except BaseException as exc:
+            for move in batch:
+                _fail(move, exc)
+            if not isinstance(exc, Exception):
+                raise
+
+    async def _write_batch(self, pg: Any, batch: list[Append]) -> None:
+        self.statements += 1
+        try:
+            rows = await pg.fetch(BATCH_SQL, *_columns(batch))
+        except DUPLICATE:
+            # Nothing of the batch was written: each move alone, so the error is its own.
+            for move in batch:
+                self.statements += 1
+                try:
+                    _answer(move, await self._write_one(pg, move))
+                except DUPLICATE as exc:
+                    _fail(move, exc)
+            return
+        written = {row[0] for row in rows}
+        for move in batch:
+            _answer(move, move.match_id in written)
+
+    async def close(self) -> None:
+        """Wait for the flushes in flight (used when the database closes)."""
+        for task in list(self._flushing):
+            with contextlib.suppress(Exception):
+                await task
+
+
+def _answer(move: Append, written: bool) -> None:
+    if move.answer is not None and not move.answer.done():  # its caller may be gone
+        move.answer.set_result(written)
+
+
+def _fail(move: Append, exc: BaseException) -> None:
+    if move.answer is None or move.answer.done():
+        return
+    if isinstance(exc, asyncio.CancelledError):
+        move.answer.cancel()
+    else:
+        move.answer.set_exception(exc)
+
+
+def _columns(batch: list[Append]) -> list[list[Any]]:
+    """The 15 arrays of :data:`BATCH_SQL` for ``batch``."""
+    return [
+        [m.match_id for m in batch],
+        [m.expected for m in batch],
+        [m.old_clock for m in batch],
+        [m.seat for m in batch],
+        [m.client_id for m in batch],
+        [m.action for m in batch],
+        [m.events for m in batch],
+        [m.at for m in batch],
+        [m.published for m in batch],
+        [m.values["seat_to_act"] for m in batch],
+        [m.values["turn"] for m in batch],
+        [m.scores for m in batch],
+        [m.values.get("next_bot_at") for m in batch],
+        [m.new_clock for m in batch],
+        ["clock" in m.values for m in batch],
+    ]
