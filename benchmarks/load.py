@@ -78,6 +78,9 @@ class Stats:
     games: int = 0
     #: Sockets that received their first frame (the window opens once all are in).
     connected: int = 0
+    #: The backing stores inside the window (:func:`_store_counters` after minus before):
+    #: Postgres commits of the bench database, WAL bytes (the whole cluster), Redis commands.
+    stores: dict[str, float] = field(default_factory=dict)
 
     def record(self, sent: float, received: float) -> None:
         """One round trip."""
@@ -259,11 +262,14 @@ async def run(
         stats.window_start = now
         stats.window_end = now + duration
         # CPU is counted inside the window only (not the sign-ups and connects).
+        stores_before = await _store_counters()
         cpu_before, client_before = _cpu_seconds(pid), time.process_time()
         stats.wall_start = time.time()
         await asyncio.sleep(duration)
         cpu_after, client_after = _cpu_seconds(pid), time.process_time()
         stats.wall_end = time.time()
+        stores_after = await _store_counters()
+        stats.stores = {k: stores_after[k] - v for k, v in stores_before.items()}
         if cpu_before is not None and cpu_after is not None:
             stats.server_cpu = cpu_after - cpu_before
         stats.client_cpu = (client_after - client_before) / duration
@@ -276,6 +282,39 @@ async def run(
                 name = type(task.exception()).__name__
                 stats.errors[name] = stats.errors.get(name, 0) + 1
         return stats
+
+
+#: The database and Redis of the started server (set by :func:`main`; None with ``--url``).
+STORES: dict[str, str] = {}
+
+
+async def _store_counters() -> dict[str, float]:
+    """Postgres commits of the bench database and the cluster's WAL position (bytes), and
+    Redis's commands processed; empty for a server given with ``--url``. Both stores are
+    shared with anything else on the machine: the figures mean something in a quiet sitting.
+    """
+    out: dict[str, float] = {}
+    if not STORES:
+        return out
+    import asyncpg
+    import redis.asyncio as aioredis
+
+    dsn = STORES["database"].replace("postgresql+asyncpg://", "postgresql://")
+    conn = await asyncpg.connect(dsn)
+    try:
+        row = await conn.fetchrow(
+            "SELECT xact_commit, pg_current_wal_lsn() - '0/0'::pg_lsn AS wal "
+            "FROM pg_stat_database WHERE datname = current_database()"
+        )
+        out["pg_commits"], out["wal_bytes"] = float(row["xact_commit"]), float(row["wal"])
+    finally:
+        await conn.close()
+    client = aioredis.from_url(STORES["redis"])
+    try:
+        out["redis_commands"] = float((await client.info("stats"))["total_commands_processed"])
+    finally:
+        await client.aclose()
+    return out
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -505,6 +544,8 @@ def main() -> int:
     modes = ["latency", "capacity"] if args.mode == "both" else [args.mode]
     lag_log = Path(os.environ.get("TMPDIR", "/tmp")) / f"carcassonne-lag-{os.getpid()}.log"
     lag_log.unlink(missing_ok=True)
+    if not args.url:
+        STORES.update(database=args.database_url, redis=args.redis_url)
     server = (
         _server(args.database_url, args.redis_url, args.root, lag_log, args.bare, args.allocator)
         if not args.url
@@ -553,6 +594,14 @@ def main() -> int:
                         f"{stats.client_cpu:10.0%} {stats.games:6d}  {stats.errors or ''}",
                         flush=True,
                     )
+                    if stats.stores and stats.actions:
+                        per = {k: v / stats.actions for k, v in stats.stores.items()}
+                        print(
+                            f"{'':9} stores per action: Postgres {per['pg_commits']:.2f} "
+                            f"commits, {per['wal_bytes']:.0f} WAL bytes; Redis "
+                            f"{per['redis_commands']:.2f} commands",
+                            flush=True,
+                        )
             if args.idle:
                 asyncio.run(idle_sockets(url, pid, args.idle))
     finally:

@@ -83,6 +83,8 @@ class OpenSockets:
                 or (h.session is not None and h.session in sessions)
             )
         ]
+        if not doomed:  # the sweep asks for every player every few seconds: usually none
+            return 0
         for h in doomed:
             h.closing = True
         frame = error_frame("unauthorized", "token revoked: log in again")
