@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-server bench-bots bench-accounts soak venv clean
+.PHONY: run test lint bench bench-server bench-startup bench-bots bench-accounts soak venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -31,6 +31,10 @@ bench: $(STAMP)
 
 bench-server: $(STAMP)
 	$(BIN)/python benchmarks/load.py
+
+# Seconds from `carcassonne serve` to a healthy answer (embedded default; restarts).
+bench-startup: $(STAMP)
+	$(BIN)/python benchmarks/startup.py
 
 # One address floods registrations and logins: the instance's other answers during it.
 bench-accounts: $(STAMP)

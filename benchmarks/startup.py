@@ -1,10 +1,10 @@
 """Start-up benchmark: seconds from launching ``carcassonne serve`` to its first healthy answer.
 
-Launches the console script (as an operator would, jemalloc re-exec included) in a fresh
-temporary folder, polls ``/healthz`` every 5 ms and prints the time until it answers 200 and
-until ``/readyz`` does; ``--runs`` times, then the median. The first run against a fresh folder
-also creates the embedded database; later runs find it migrated (``--fresh`` makes every run
-start from nothing).
+Launches what the ``carcassonne serve`` console script runs (jemalloc re-exec included), from
+``--root``'s checkout, in a temporary folder, polls ``/healthz`` every 5 ms and prints the time
+until it answers 200 and until ``/readyz`` does; ``--runs`` times. The first run creates the
+database (migrations); the others are restarts, whose median is the figure (``--fresh``: every
+run from an empty folder).
 
     python benchmarks/startup.py                      # embedded default (SQLite, no Redis)
     python benchmarks/startup.py --database-url postgresql+asyncpg://postgres@127.0.0.1:5432/x \
@@ -45,12 +45,14 @@ def _status(url: str) -> int:
 def one_run(root: Path, folder: Path, env: dict[str, str]) -> tuple[float, float]:
     """Seconds to ``/healthz`` 200 and to ``/readyz`` 200 for one start in ``folder``."""
     port = _free_port()
-    exe = root / ".venv" / "bin" / "carcassonne"
+    # What the ``carcassonne`` console script runs, with ``root``'s code first on the path (an
+    # editable install would otherwise import the checkout it was installed from).
+    code = f"import sys; from app.cli import main; sys.exit(main(['serve', '--port', '{port}']))"
     started = time.perf_counter()
-    proc = subprocess.Popen(  # noqa: S603 - our own console script
-        [str(exe), "serve", "--port", str(port)],
+    proc = subprocess.Popen(  # noqa: S603 - our own entry point
+        [sys.executable, "-c", code],
         cwd=folder,
-        env=env,
+        env={**env, "PYTHONPATH": str(root)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -99,7 +101,8 @@ def main() -> int:
                 h, r = one_run(args.root, folder, env)
             healthy.append(h)
             print(f"run {run + 1}: healthy {h:.3f} s, ready {r:.3f} s", flush=True)
-    print(f"median to healthy: {statistics.median(healthy):.3f} s ({args.root})")
+    restarts = healthy[1:] if len(healthy) > 1 and not args.fresh else healthy
+    print(f"median to healthy (restarts): {statistics.median(restarts):.3f} s ({args.root})")
     return 0
 
 
