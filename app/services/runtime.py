@@ -13,7 +13,8 @@ from typing import Any
 
 from app.bots.pool import BotPool
 from app.db.session import Database
-from app.realtime.broker import Broker, create_broker
+from app.realtime.backends import create_broker
+from app.realtime.broker import Broker
 from app.realtime.hubs import HubManager
 from app.services.cache import StateCache
 from app.services.identity import Revocations, Tokens

@@ -28,8 +28,9 @@ from collections import Counter
 from collections.abc import Iterator
 
 from limits import RateLimitItem, RateLimitItemPerSecond
-from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from limits.storage import storage_from_string
 
 from app.services.errors import RateLimited
 
@@ -98,7 +99,8 @@ class RateLimiter:
         self._shared: SlidingWindowCounterRateLimiter | None = None
         self._redis_down_until = 0.0
         if redis_url:
-            storage: Storage = RedisStorage(
+            # ``redis+cluster://`` becomes the library's cluster storage (one URL for both).
+            storage: Storage = storage_from_string(  # type: ignore[assignment]
                 "async+" + redis_url,
                 implementation="redispy",
                 key_prefix=f"{prefix}:limits",
