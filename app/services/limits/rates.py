@@ -96,6 +96,8 @@ class RateLimiter:
         #: Token buckets per key: ``[tokens, monotonic stamp]`` (``share_every`` > 1).
         self._buckets: dict[str, list[float]] = {}
         self._memory = SlidingWindowCounterRateLimiter(MemoryStorage())
+        #: Hits refused since start (metrics).
+        self.refusals = 0
         self._shared: SlidingWindowCounterRateLimiter | None = None
         self._redis_down_until = 0.0
         if redis_url:
@@ -178,6 +180,7 @@ class RateLimiter:
         ``retry_after``: the seconds until a hit would be allowed again.
         """
         if not await self._allowed(key):
+            self.refusals += 1
             raise RateLimited(f"too many {self.what}: slow down", await self.retry_after(key))
 
     async def retry_after(self, key: str) -> float:
@@ -229,6 +232,9 @@ class FrameBudget:
     :meth:`forgive` is False once it has more strikes than ``burst`` (then close it).
     """
 
+    #: Frames refused over budget in this process, every socket together (metrics).
+    refusals = 0
+
     def __init__(self, rate: float, burst: int, now: float | None = None) -> None:
         self.rate = rate
         self.burst = float(burst)
@@ -243,6 +249,7 @@ class FrameBudget:
         self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
         self._strikes = max(0.0, self._strikes - elapsed * self.rate)
         if self._tokens < 1.0:
+            FrameBudget.refusals += 1
             return False
         self._tokens -= 1.0
         return True
@@ -267,6 +274,8 @@ class SocketCaps:
         self.per_address = per_address
         self._tokens: Counter[str] = Counter()
         self._addresses: Counter[str] = Counter()
+        #: Sockets refused over a cap since start (metrics).
+        self.refusals = 0
 
     @contextlib.contextmanager
     def hold(self, player: str | None, address: str) -> Iterator[None]:
@@ -275,8 +284,10 @@ class SocketCaps:
         Raises :class:`RateLimited` (before the block) when either cap is reached.
         """
         if player is not None and self._tokens[player] >= self.per_token:
+            self.refusals += 1
             raise RateLimited(f"at most {self.per_token} sockets per player: close one")
         if self._addresses[address] >= self.per_address:
+            self.refusals += 1
             raise RateLimited(f"at most {self.per_address} sockets per address: close one")
         if player is not None:
             self._tokens[player] += 1
