@@ -28,6 +28,7 @@ from app.api.deps import RuntimeDep
 from app.api.draining import RefuseWhileDraining
 from app.api.errors import error_detail, http_status
 from app.api.metrics_endpoint import MetricsListener, render
+from app.api.request_context import RequestContext
 from app.api.routes import (
     accounts,
     catalogue,
@@ -163,7 +164,8 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
     app.add_middleware(RetryWhileDatabaseRestarts)  # the innermost: a request waits for a restart
     app.add_middleware(GZipMiddleware, minimum_size=MIN_GZIP_BYTES, compresslevel=GZIP_LEVEL)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(RefuseWhileDraining)  # the outermost: a draining instance reads nothing
+    app.add_middleware(RefuseWhileDraining)  # a draining instance reads nothing
+    app.add_middleware(RequestContext)  # the outermost: every log line knows its request
     for routes in (
         players,
         accounts,

@@ -28,6 +28,7 @@ from app.api.schemas import ACTION_ID_PATTERN, CODE_PATTERN
 from app.db.errors import RETRY_AFTER as DB_RETRY_AFTER
 from app.db.errors import is_database_unavailable
 from app.engine import EngineError
+from app.log_format import player_id
 from app.realtime.connection import Connection, count_close
 from app.realtime.protocol import (
     PONG,
@@ -220,6 +221,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         if not _CODE.fullmatch(match_id):
             raise ValidationFailed("malformed match id")
         player, generation, session = await _identify(rt, params.get("token"))
+        player_id.set(player)  # the socket's log lines name the player
         since = _since(params.get("since"))
         code = params.get("code")
         with (
@@ -373,6 +375,7 @@ async def lobby_socket(websocket: WebSocket, code: str) -> None:
         if not _CODE.fullmatch(code):
             raise ValidationFailed("malformed lobby code")
         player, generation, session = await _identify(rt, websocket.query_params.get("token"))
+        player_id.set(player)
         with (
             rt.socket_caps.hold(player, _address(websocket)),
             rt.open_sockets.hold(player, generation, session, _closer(websocket)),
