@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import logging.config
 import sys
 import time
 
@@ -20,9 +21,10 @@ from uvicorn.config import STARTUP_FAILURE
 from app.allocator import running_allocator
 from app.api.app import create_app
 from app.db.migrate import upgrade
+from app.log_format import logging_config
 from app.services import drain
 from app.services.runtime import Runtime
-from app.serving import DrainingServer, RedactSecrets, header_timeout_protocol, log_config
+from app.serving import DrainingServer, header_timeout_protocol
 from app.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -54,11 +56,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     outside development).
     """
     settings = get_settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(RedactSecrets())
+    logs = logging_config(settings.log_level, settings.logs_as_json)
+    logging.config.dictConfig(logs)
     log.info("memory allocator: %s", running_allocator())
     upgrade(settings.database_url, settings.migrations_dir)
     app = create_app(settings)
@@ -74,7 +73,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=False,  # compressing every frame for every socket costs CPU
         log_level=settings.log_level.lower(),
-        log_config=log_config(),  # no ?token= in the access log
+        log_config=logs,  # no token in any line; JSON lines in production
         http=header_timeout_protocol(settings.header_timeout),  # no slowloris
         # X-Forwarded-For / -Proto are believed from the configured proxies only
         proxy_headers=True,

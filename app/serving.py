@@ -5,8 +5,7 @@ a drain before shutting down.
   request headers are not complete within the timeout (uvicorn itself only times out idle
   keep-alive connections, so a client dripping one header line at a time — slowloris — would
   hold its connection forever).
-- :class:`RedactSecrets` and :func:`log_config`: uvicorn's logging, with ``token=`` and
-  ``code=`` query values replaced by ``***`` in every line (access log and websocket lines).
+- the log format (secrets redacted, JSON lines in production) is :mod:`app.log_format`'s.
 - :class:`DrainingServer`: uvicorn's server, whose ``SIGTERM`` (or Ctrl-C) first runs a drain
   (the app's: :mod:`app.services.drain`) and only then lets uvicorn shut down, all within a
   bound; the process then exits 0. A second signal stops at once, as uvicorn's does.
@@ -15,10 +14,8 @@ a drain before shutting down.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import os
-import re
 import signal
 import threading
 import time
@@ -27,38 +24,9 @@ from types import FrameType
 from typing import Any
 
 import uvicorn
-from uvicorn.config import LOGGING_CONFIG
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 log = logging.getLogger(__name__)
-
-_SECRET_QUERY = re.compile(r"([?&;](?:token|code)=)[^&;\s\"']*", re.IGNORECASE)
-
-
-def redact(text: str) -> str:
-    """``text`` with the values of ``token=`` and ``code=`` query parameters replaced."""
-    return _SECRET_QUERY.sub(r"\1***", text)
-
-
-class RedactSecrets(logging.Filter):
-    """A log filter that redacts secret query parameters in the message and its arguments."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite the record in place; never drops it."""
-        if isinstance(record.msg, str):
-            record.msg = redact(record.msg)
-        if isinstance(record.args, tuple):
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
-        return True
-
-
-def log_config() -> dict[str, Any]:
-    """Uvicorn's logging configuration with :class:`RedactSecrets` on each of its handlers."""
-    config = copy.deepcopy(LOGGING_CONFIG)
-    config["filters"] = {"redact": {"()": f"{__name__}.RedactSecrets"}}
-    for handler in config["handlers"].values():
-        handler["filters"] = ["redact"]
-    return config
 
 
 def header_timeout_protocol(seconds: float) -> type[asyncio.Protocol]:

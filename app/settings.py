@@ -141,6 +141,19 @@ class Settings(BaseSettings):
     #: Tests only: accept ``http`` endpoints (a push service of the test's own on 127.0.0.1).
     push_allow_http: bool = False
     log_level: str = "info"
+    #: Log lines as JSON objects (time, level, logger, message, instance, request id, match
+    #: id, player id), the access log too; None: JSON in production, text elsewhere.
+    log_json: bool | None = None
+    #: A port of its own for ``GET /metrics`` (on ``METRICS_HOST``); unset: ``/metrics`` on
+    #: the public port, except in production where it is then not served at all.
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    metrics_host: str = "0.0.0.0"
+    #: Serve ``/metrics`` on the public port anyway (None: outside production, without a
+    #: ``METRICS_PORT``).
+    metrics_public: bool | None = None
+    #: A read replica of ``DATABASE_URL`` (same driver): history, replays, exports and
+    #: statistics are read there (docs/OPERATIONS.md); unset: everything on the primary.
+    database_replica_url: str | None = None
     #: The allocator ``carcassonne serve`` runs on (app/allocator.py): ``auto`` re-executes the
     #: server under jemalloc when ``libjemalloc.so.2`` is installed (the memory of closed
     #: sockets goes back to the system), ``jemalloc`` requires it, ``pymalloc`` never changes.
@@ -179,6 +192,18 @@ class Settings(BaseSettings):
                 f"ENVIRONMENT={self.environment}"
             )
         return self
+
+    @property
+    def metrics_on_public_port(self) -> bool:
+        """True when the public app answers ``GET /metrics`` (see ``metrics_port``)."""
+        if self.metrics_public is not None:
+            return self.metrics_public
+        return self.metrics_port is None and self.environment != "production"
+
+    @property
+    def logs_as_json(self) -> bool:
+        """True when log lines are JSON objects (``LOG_JSON``, default: in production)."""
+        return self.log_json if self.log_json is not None else self.environment == "production"
 
     @property
     def is_sqlite(self) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
@@ -27,6 +27,8 @@ from app.api.database_retry import RetryWhileDatabaseRestarts
 from app.api.deps import RuntimeDep
 from app.api.draining import RefuseWhileDraining
 from app.api.errors import error_detail, http_status
+from app.api.metrics_endpoint import MetricsListener, render
+from app.api.request_context import RequestContext
 from app.api.routes import (
     accounts,
     catalogue,
@@ -99,9 +101,16 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         subscribe_to_moves(runtime)
         app.state.runtime = runtime
         await runtime.start(LOOPS if with_loops else [])
+        listener = None
+        if settings.metrics_port is not None:
+            listener = MetricsListener(runtime, settings.metrics_host, settings.metrics_port)
+            await listener.start()
+            app.state.metrics_listener = listener
         try:
             yield
         finally:
+            if listener is not None:
+                await listener.close()
             if runtime.draining:  # a restart: publish everything before letting go
                 await drain.finish(runtime)
             await runtime.close()
@@ -155,7 +164,8 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
     app.add_middleware(RetryWhileDatabaseRestarts)  # the innermost: a request waits for a restart
     app.add_middleware(GZipMiddleware, minimum_size=MIN_GZIP_BYTES, compresslevel=GZIP_LEVEL)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(RefuseWhileDraining)  # the outermost: a draining instance reads nothing
+    app.add_middleware(RefuseWhileDraining)  # a draining instance reads nothing
+    app.add_middleware(RequestContext)  # the outermost: every log line knows its request
     for routes in (
         players,
         accounts,
@@ -191,10 +201,12 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         }
         return JSONResponse(body, status_code=200 if body["ok"] else 503)
 
-    @app.get("/metrics", tags=["ops"], response_class=Response)
-    async def metrics(rt: RuntimeDep) -> Response:
-        """Prometheus text format."""
-        return Response(generate_latest(rt.metrics.registry), media_type=CONTENT_TYPE_LATEST)
+    if settings.metrics_on_public_port:
+
+        @app.get("/metrics", tags=["ops"], response_class=Response)
+        async def metrics(rt: RuntimeDep) -> Response:
+            """Prometheus text format (off the public port in production: ``METRICS_PORT``)."""
+            return Response(await render(rt), media_type=CONTENT_TYPE_LATEST)
 
     frontend = settings.frontend_dir
     if frontend.is_dir():  # the client's static files: / serves index.html, /static/... too

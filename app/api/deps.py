@@ -9,6 +9,7 @@ from typing import Annotated
 from fastapi import Depends, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from app.log_format import player_id
 from app.services.errors import Unauthorized
 from app.services.runtime import Runtime
 
@@ -44,6 +45,7 @@ async def optional_player(
     if credentials is None:
         return None
     player = await rt.revocations.verify(credentials.credentials)
+    player_id.set(player)  # log lines of this request name the player
     renewed = rt.tokens.renewal(credentials.credentials)
     if renewed is not None:
         response.headers[RENEWED_TOKEN_HEADER] = renewed

@@ -140,6 +140,8 @@ class BotPool:
         #: Counters for logs and tests: decisions answered by a worker, and fallbacks.
         self.answered = 0
         self.fallbacks = 0
+        #: Called with the seconds each worker decision took (the runtime's metrics).
+        self.on_think: Callable[[float], None] | None = None
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -164,6 +166,11 @@ class BotPool:
         pool = self._pool()
         for _ in range(self.workers):
             pool.submit(time.sleep, 0)
+
+    @property
+    def pending(self) -> int:
+        """Decisions and offloaded calls waiting for a worker or running."""
+        return self._deciding + self._offload_waiting
 
     def close(self) -> None:
         """Stop the workers now (a search under way is abandoned)."""
@@ -253,6 +260,7 @@ class BotPool:
         loop = asyncio.get_running_loop()
         async with self._slots:  # queue here, not in the executor: only thinking is timed
             wait = self.think + self.grace
+            started = time.perf_counter()
             try:
                 raw = await asyncio.wait_for(
                     loop.run_in_executor(
@@ -267,6 +275,8 @@ class BotPool:
                     timeout=wait,
                 )
                 self.answered += 1
+                if self.on_think is not None:
+                    self.on_think(time.perf_counter() - started)
                 return actions_from_json(raw)
             except TimeoutError:  # before OSError: TimeoutError is one
                 log.warning("bot worker took over %.1f s; Normal decides this move", wait)

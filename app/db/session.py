@@ -77,6 +77,20 @@ class Database:
         #: The play path's group commit (``app.db.group_commit.AppendBatcher``), made on first
         #: use by :func:`app.db.hot.append_fast` (Postgres only).
         self.appends: Any = None
+        #: Users of the hot pool holding or waiting for a connection, and how many of them
+        #: found every connection taken (metrics).
+        self.raw_holders = 0
+        self.raw_waits = 0
+
+    def pool_in_use(self) -> dict[str, int]:
+        """Connections in use now: ``{"sqlalchemy": n, "asyncpg": n}`` (the hot pool only on
+        Postgres once used).
+        """
+        pool: Any = self.engine.pool
+        used = {"sqlalchemy": int(pool.checkedout()) if hasattr(pool, "checkedout") else 0}
+        if self._raw_pool is not None:
+            used["asyncpg"] = min(self.raw_holders, self._pool_size)
+        return used
 
     @contextlib.asynccontextmanager
     async def raw(self) -> AsyncIterator[Any]:
@@ -95,21 +109,29 @@ class Database:
                     self._raw_pool = await asyncpg.create_pool(
                         dsn, min_size=0, max_size=self._pool_size, reset=_no_reset
                     )
-        async with self._raw_pool.acquire() as conn:
-            try:
-                yield conn
-            except BaseException as exc:
-                # A connection cut mid-operation (the database restarting) or abandoned by a
-                # cancellation must not go back to the pool in that state: the next user would
-                # get "another operation is in progress". Drop it; the pool makes a new one.
-                if isinstance(exc, asyncio.CancelledError):
-                    conn.terminate()
-                elif is_database_unavailable(exc):
-                    # The server went away (a restart): every idle connection of the pool is
-                    # as dead as this one. Drop them all, so the next use connects afresh.
-                    conn.terminate()
-                    await self._raw_pool.expire_connections()
-                raise
+        if self.raw_holders >= self._pool_size:
+            self.raw_waits += 1
+        self.raw_holders += 1
+        try:
+            async with self._raw_pool.acquire() as conn:
+                try:
+                    yield conn
+                except BaseException as exc:
+                    # A connection cut mid-operation (the database restarting) or abandoned by
+                    # a cancellation must not go back to the pool in that state: the next user
+                    # would get "another operation is in progress". Drop it; the pool makes a
+                    # new one.
+                    if isinstance(exc, asyncio.CancelledError):
+                        conn.terminate()
+                    elif is_database_unavailable(exc):
+                        # The server went away (a restart): every idle connection of the pool
+                        # is as dead as this one. Drop them all, so the next use connects
+                        # afresh.
+                        conn.terminate()
+                        await self._raw_pool.expire_connections()
+                    raise
+        finally:
+            self.raw_holders -= 1
 
     @contextlib.asynccontextmanager
     async def writing(self) -> AsyncIterator[None]:

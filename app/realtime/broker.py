@@ -2,7 +2,9 @@
 
 Two backends behind one small interface, in the shape of encode/broadcaster: :class:`RedisBroker`
 (``REDIS_URL`` set: one pub/sub connection per process, every channel fanned out to local
-handlers) and :class:`MemoryBroker` (the embedded default and for tests: one process only).
+handlers) and :class:`MemoryBroker` (the embedded default and for tests: one process only);
+on a Redis Cluster, :class:`app.realtime.cluster_broker.RedisClusterBroker`. The factory
+choosing one from ``REDIS_URL`` is :func:`app.realtime.backends.create_broker`.
 
 A handler is a plain function called with the message text; it must not block (hubs queue the
 message and return). Publishing never raises: a broker that is down makes :meth:`publish`
@@ -88,19 +90,9 @@ class RedisBroker(Broker):
 
     def __init__(self, url: str, prefix: str = "carcassonne") -> None:
         super().__init__()
-        import redis.asyncio as aioredis
-        from redis.asyncio.retry import Retry
-        from redis.backoff import NoBackoff
-
         self._url = url
         self._prefix = prefix
-        self._client: Any = aioredis.Redis.from_url(
-            url,
-            socket_timeout=2.0,
-            socket_connect_timeout=2.0,
-            retry=Retry(NoBackoff(), 0),
-            decode_responses=True,
-        )
+        self._client: Any = self._make_client(url)
         self._pubsub: Any = None
         self._task: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
@@ -108,6 +100,20 @@ class RedisBroker(Broker):
         self._outbox: asyncio.Queue[tuple[str, str, asyncio.Future[bool]]] = asyncio.Queue()
         self._publisher: asyncio.Task[None] | None = None
         self.healthy = False
+
+    def _make_client(self, url: str) -> Any:
+        """The publishing (and pub/sub) client: no retries inside redis-py, 2 s timeouts."""
+        import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        return aioredis.Redis.from_url(
+            url,
+            socket_timeout=2.0,
+            socket_connect_timeout=2.0,
+            retry=Retry(NoBackoff(), 0),
+            decode_responses=True,
+        )
 
     async def start(self) -> None:
         """Start the listener; waits up to 2 s for the first connection."""
@@ -154,10 +160,7 @@ class RedisBroker(Broker):
                 batch.append(self._outbox.get_nowait())
             ok = True
             try:
-                pipe = self._client.pipeline(transaction=False)
-                for channel, message, _ in batch:
-                    pipe.publish(channel, message)
-                await pipe.execute()
+                await self._send(batch)
             except asyncio.CancelledError:
                 for *_, done in batch:
                     if not done.done():
@@ -169,6 +172,13 @@ class RedisBroker(Broker):
             for *_, done in batch:
                 if not done.done():
                     done.set_result(ok)
+
+    async def _send(self, batch: list[tuple[str, str, asyncio.Future[bool]]]) -> None:
+        """``PUBLISH`` every ``(channel, message, _)`` of ``batch`` in one pipeline."""
+        pipe = self._client.pipeline(transaction=False)
+        for channel, message, _ in batch:
+            pipe.publish(channel, message)
+        await pipe.execute()
 
     async def ping(self) -> bool:
         """``PING`` through the publishing connection."""
@@ -237,10 +247,3 @@ class RedisBroker(Broker):
                 first = False
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
-
-
-def create_broker(redis_url: str | None, prefix: str) -> Broker:
-    """A :class:`RedisBroker` when ``redis_url`` is set, else a :class:`MemoryBroker`."""
-    if redis_url:
-        return RedisBroker(redis_url, prefix)
-    return MemoryBroker()

@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,10 @@ class Connection:
     """
 
     QUEUE_LIMIT = 2000
+
+    #: Sockets closed in this process, by ``(close code, "server" | "client")`` (metrics:
+    #: :func:`count_close`).
+    closes: ClassVar[Counter[tuple[int, str]]] = Counter()
 
     def __init__(self, socket: Socket, key: str | None, fetch: Fetch | None = None) -> None:
         self.socket = socket
@@ -107,6 +111,7 @@ class Connection:
             else:
                 break
         await self.stop()
+        count_close(code)
         with contextlib.suppress(Exception):
             left = max(0.1, deadline - loop.time())
             await asyncio.wait_for(self.socket.close(code, reason), left)
@@ -155,6 +160,7 @@ class Connection:
                 if item is None:
                     self._stopped = True
                     with contextlib.suppress(Exception):
+                        count_close(1013)
                         await self.socket.close(1013, "too far behind: reconnect with since")
                     return
                 kind, version, frame = item
@@ -181,9 +187,17 @@ class Connection:
             self._stopped = True
             log.warning("catch-up failed, socket closed to reconnect: %s", exc.__cause__)
             with contextlib.suppress(Exception):
+                count_close(1013)
                 await self.socket.close(1013, "catch-up failed: reconnect with since")
         except Exception as exc:  # the socket went away; the reader side cleans up
             self._stopped = True
             log.debug("writer stopped: %s", exc)
         finally:
             self._writer = None  # nothing to send: an idle socket keeps no task
+
+
+def count_close(code: int, by: str = "server") -> None:
+    """Count a websocket closed with ``code`` (``by``: ``server``, this process closed it, or
+    ``client``, the receive loop saw the client's close or its answer to ours).
+    """
+    Connection.closes[(code, by)] += 1

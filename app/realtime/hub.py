@@ -78,6 +78,8 @@ class Owner(Protocol):
     """What a hub needs of the :class:`~app.realtime.hubs.HubManager` that opened it."""
 
     broker: Broker
+    #: Called with a remote batch's seconds from publish to arrival (None: not timed).
+    on_batch_lag: Callable[[float], None] | None
 
     def loop_announce(self, hub: Hub) -> None:
         """Announce ``hub``'s presence soon (coalesced with other changes)."""
@@ -198,10 +200,13 @@ class Hub:
         except ValueError:
             log.warning("malformed broker message on %s", self.channel)
             return
+        origin, _, stamp = origin.partition("@")
         if origin == self.manager.broker.instance_id:
             return  # our own echo: local sockets had it first-hand
         if kind == "batch":
             self._inbox.put_nowait((version, payload))
+            if stamp and self.manager.on_batch_lag is not None:
+                self.manager.on_batch_lag(max(0.0, time.time() - float(stamp)))
         elif kind == "head":
             self.behind(version)
         elif kind in (NOTE_ALL, NOTE_SPECTATORS):

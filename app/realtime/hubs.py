@@ -39,6 +39,9 @@ class HubManager:
         self._closed = 0
         self._closed_seen = 0
         broker.on_reconnect.append(self._after_reconnect)
+        #: Called with the seconds between a batch's publish (its origin's stamp) and its
+        #: arrival here (the runtime's metrics); None: not timed.
+        self.on_batch_lag: Callable[[float], None] | None = None
 
     async def start(self) -> None:
         """Start the heartbeat."""

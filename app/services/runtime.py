@@ -13,10 +13,12 @@ from typing import Any
 
 from app.bots.pool import BotPool
 from app.db.session import Database
-from app.realtime.broker import Broker, create_broker
+from app.realtime.backends import create_broker
+from app.realtime.broker import Broker
 from app.realtime.hubs import HubManager
 from app.services.cache import StateCache
 from app.services.identity import Revocations, Tokens
+from app.services.instance_metrics import watch_parts
 from app.services.limits.accounts import AccountLimits
 from app.services.limits.rates import FrameBudget, RateLimiter, SocketCaps
 from app.services.metrics import Metrics
@@ -143,6 +145,15 @@ class Runtime:
         )
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[Any]] = []
+        self.hubs.on_batch_lag = self.metrics.delivery_lag.observe
+        watch_parts(
+            self.metrics,
+            limiters=self._limiters,
+            accounts=self.account_limits,
+            caps=self.socket_caps,
+            bots=self.bots,
+            db=self.db,
+        )
         #: True once a drain began (SIGTERM): no new request, socket or frame is taken
         #: (app/services/drain.py).
         self.draining = False
@@ -154,6 +165,17 @@ class Runtime:
     def _local_spectators(self, match_id: str) -> int:
         hub = self.hubs.get(self.channel("match", match_id))
         return hub.local_presence()[1] if hub is not None else 0
+
+    def _limiters(self) -> list[RateLimiter]:
+        chat: RateLimiter | None = getattr(self, "_chat_limiter", None)
+        every = [
+            self.action_limiter,
+            self.lobby_limiter,
+            self.seek_limiter,
+            self.seek_poll_limiter,
+            self.player_limiter,
+        ]
+        return every + ([chat] if chat is not None else [])
 
     def frame_budget(self) -> FrameBudget:
         """A new websocket's frame allowance (settings ``WS_FRAME_RATE``/``WS_FRAME_BURST``)."""
@@ -167,6 +189,7 @@ class Runtime:
         """Connect the broker, start the hub heartbeat and the given background loops."""
         await self.broker.start()
         await self.hubs.start()
+        self.metrics.start_sampling()
         for loop in loops:
             self._loops.append(asyncio.create_task(loop(self), name=loop.__name__))
 
@@ -210,16 +233,11 @@ class Runtime:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.metrics.stop_sampling()
         await self.hubs.close()
         await self.spectators.close()
         await self.push.close()
-        for limiter in (
-            self.action_limiter,
-            self.lobby_limiter,
-            self.seek_limiter,
-            self.seek_poll_limiter,
-            self.player_limiter,
-        ):
+        for limiter in self._limiters():
             await limiter.aclose()
         await self.account_limits.aclose()
         self.offload.close()

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import redis.asyncio as aioredis
+from app.realtime.redis_client import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ class SpectatorCounts:
         self._writer: asyncio.Task[None] | None = None
         self._client: Any = None
         if redis_url:
-            self._client = aioredis.Redis.from_url(
+            self._client = redis_client(
                 redis_url, socket_timeout=1.0, socket_connect_timeout=1.0, decode_responses=True
             )
 

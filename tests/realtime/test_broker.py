@@ -7,7 +7,8 @@ import secrets
 
 import pytest
 
-from app.realtime.broker import MemoryBroker, RedisBroker, create_broker
+from app.realtime.backends import create_broker
+from app.realtime.broker import MemoryBroker, RedisBroker
 from tests.support.services import check_redis, free_port, run_async
 
 pytestmark = pytest.mark.timeout(60)

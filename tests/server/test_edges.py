@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 from pathlib import Path
@@ -76,6 +77,44 @@ def test_tokens_stay_out_of_the_logs(
     assert f"/ws/matches/{match_id}" in text  # the access log is on ...
     assert secret not in text and secret[:20] not in text  # ... and holds no token
     assert "token=***" in text
+
+
+def test_json_logs_carry_the_context_and_no_token(
+    server_env: dict[str, str], servers: list[Server], tmp_path: Path
+) -> None:
+    """``LOG_JSON``: every line one JSON object (time, level, instance, ...); the access log
+    too, with the request id, match and player of its request; no token in any line.
+    """
+    log = tmp_path / "server.log"
+    env = {**server_env, "LOG_LEVEL": "info", "LOG_JSON": "true"}
+    server = Server(env, log).start()
+    servers.append(server)
+    match_id, tokens = new_match(server)
+    secret = tokens[0]
+    me = httpx.get(
+        f"{server.url}/api/matches/{match_id}",
+        headers={"Authorization": f"Bearer {secret}", "X-Request-ID": "req-42"},
+        timeout=10,
+    )
+    assert me.status_code == 200 and me.headers["x-request-id"] == "req-42"
+    player = httpx.get(
+        f"{server.url}/api/me", headers={"Authorization": f"Bearer {secret}"}, timeout=10
+    ).json()["id"]
+    httpx.get(f"{server.url}/api/me?token={secret}", timeout=10)
+    with connect(f"{server.ws}/ws/matches/{match_id}?token={secret}&code=abc") as ws:
+        ws.recv(timeout=10)
+    time.sleep(0.5)
+    text = log.read_text()
+    assert secret not in text and secret[:20] not in text
+    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+    assert lines and all(
+        {"time", "level", "logger", "message", "instance"} <= set(x) for x in lines
+    )
+    access = [x for x in lines if x["logger"] == "uvicorn.access"]
+    mine = [x for x in access if x.get("request_id") == "req-42"]
+    assert mine and mine[0]["match_id"] == match_id and mine[0]["player_id"] == player
+    assert mine[0]["method"] == "GET" and mine[0]["status"] == 200
+    assert any("token=***" in x["message"] for x in lines)
 
 
 def test_slow_headers_are_cut_off(

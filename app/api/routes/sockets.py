@@ -28,7 +28,8 @@ from app.api.schemas import ACTION_ID_PATTERN, CODE_PATTERN
 from app.db.errors import RETRY_AFTER as DB_RETRY_AFTER
 from app.db.errors import is_database_unavailable
 from app.engine import EngineError
-from app.realtime.connection import Connection
+from app.log_format import player_id
+from app.realtime.connection import Connection, count_close
 from app.realtime.protocol import (
     PONG,
     ActionFrame,
@@ -72,6 +73,7 @@ async def _refuse(websocket: WebSocket, exc: ServiceError) -> None:
         await websocket.send_text(
             error_frame(exc.code, exc.message, reason=exc.reason, params=exc.params)
         )
+        count_close(code)
         await websocket.close(code, exc.code)
 
 
@@ -84,11 +86,13 @@ async def _refuse_unavailable(websocket: WebSocket, exc: Exception) -> None:
     log.warning("socket closed, the database is unavailable: %s", exc)
     with contextlib.suppress(Exception):
         await websocket.send_text(_unavailable_frame(None))
+        count_close(TRY_AGAIN_LATER)
         await websocket.close(TRY_AGAIN_LATER, "database unavailable: reconnect")
 
 
 async def _close_flooded(websocket: WebSocket, reason: str) -> None:
     # The client may not be reading: never wait long for the close handshake.
+    count_close(TRY_AGAIN_LATER)
     with contextlib.suppress(Exception):
         await asyncio.wait_for(websocket.close(TRY_AGAIN_LATER, reason), 5.0)
 
@@ -112,6 +116,7 @@ def _closer(websocket: WebSocket) -> Closer:
     async def close(frame: str, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):
             await websocket.send_text(frame)
+        count_close(code)
         await websocket.close(code, reason)
 
     return close
@@ -128,6 +133,7 @@ def _since(raw: str | None) -> int | None:
 async def _receive_text(websocket: WebSocket) -> str | None:
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
+        count_close(int(message.get("code") or 1005), "client")
         return None
     if message.get("text") is not None:
         return str(message["text"])
@@ -215,6 +221,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         if not _CODE.fullmatch(match_id):
             raise ValidationFailed("malformed match id")
         player, generation, session = await _identify(rt, params.get("token"))
+        player_id.set(player)  # the socket's log lines name the player
         since = _since(params.get("since"))
         code = params.get("code")
         with (
@@ -368,6 +375,7 @@ async def lobby_socket(websocket: WebSocket, code: str) -> None:
         if not _CODE.fullmatch(code):
             raise ValidationFailed("malformed lobby code")
         player, generation, session = await _identify(rt, websocket.query_params.get("token"))
+        player_id.set(player)
         with (
             rt.socket_caps.hold(player, _address(websocket)),
             rt.open_sockets.hold(player, generation, session, _closer(websocket)),

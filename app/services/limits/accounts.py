@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import Counter
 
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, Storage
@@ -63,6 +64,8 @@ class AccountLimits:
         #: Counts while Redis does not answer (a limit is never a reason for a 500).
         self._memory = MovingWindowRateLimiter(MemoryStorage())
         self._prefix = prefix
+        #: Refusals since start by what was limited (metrics).
+        self.refusals: Counter[str] = Counter()
         self._pair = parse(password_attempts)
         self._address = parse(per_address)
         self._failures = parse(USERNAME_FAILURES)
@@ -82,6 +85,7 @@ class AccountLimits:
                 return
         reset, _ = await limiter.get_window_stats(item, self._prefix, what, *keys)
         wait = max(1, int(reset - time.time() + 0.999))
+        self.refusals[what] += 1
         raise RateLimited(f"too many {what}: try again in {wait} s", retry_after=wait)
 
     async def password_attempt(self, username_key: str, address: str) -> None:

@@ -28,8 +28,9 @@ from collections import Counter
 from collections.abc import Iterator
 
 from limits import RateLimitItem, RateLimitItemPerSecond
-from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from limits.storage import storage_from_string
 
 from app.services.errors import RateLimited
 
@@ -95,10 +96,13 @@ class RateLimiter:
         #: Token buckets per key: ``[tokens, monotonic stamp]`` (``share_every`` > 1).
         self._buckets: dict[str, list[float]] = {}
         self._memory = SlidingWindowCounterRateLimiter(MemoryStorage())
+        #: Hits refused since start (metrics).
+        self.refusals = 0
         self._shared: SlidingWindowCounterRateLimiter | None = None
         self._redis_down_until = 0.0
         if redis_url:
-            storage: Storage = RedisStorage(
+            # ``redis+cluster://`` becomes the library's cluster storage (one URL for both).
+            storage: Storage = storage_from_string(  # type: ignore[assignment]
                 "async+" + redis_url,
                 implementation="redispy",
                 key_prefix=f"{prefix}:limits",
@@ -176,6 +180,7 @@ class RateLimiter:
         ``retry_after``: the seconds until a hit would be allowed again.
         """
         if not await self._allowed(key):
+            self.refusals += 1
             raise RateLimited(f"too many {self.what}: slow down", await self.retry_after(key))
 
     async def retry_after(self, key: str) -> float:
@@ -227,6 +232,9 @@ class FrameBudget:
     :meth:`forgive` is False once it has more strikes than ``burst`` (then close it).
     """
 
+    #: Frames refused over budget in this process, every socket together (metrics).
+    refusals = 0
+
     def __init__(self, rate: float, burst: int, now: float | None = None) -> None:
         self.rate = rate
         self.burst = float(burst)
@@ -241,6 +249,7 @@ class FrameBudget:
         self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
         self._strikes = max(0.0, self._strikes - elapsed * self.rate)
         if self._tokens < 1.0:
+            FrameBudget.refusals += 1
             return False
         self._tokens -= 1.0
         return True
@@ -265,6 +274,8 @@ class SocketCaps:
         self.per_address = per_address
         self._tokens: Counter[str] = Counter()
         self._addresses: Counter[str] = Counter()
+        #: Sockets refused over a cap since start (metrics).
+        self.refusals = 0
 
     @contextlib.contextmanager
     def hold(self, player: str | None, address: str) -> Iterator[None]:
@@ -273,8 +284,10 @@ class SocketCaps:
         Raises :class:`RateLimited` (before the block) when either cap is reached.
         """
         if player is not None and self._tokens[player] >= self.per_token:
+            self.refusals += 1
             raise RateLimited(f"at most {self.per_token} sockets per player: close one")
         if self._addresses[address] >= self.per_address:
+            self.refusals += 1
             raise RateLimited(f"at most {self.per_address} sockets per address: close one")
         if player is not None:
             self._tokens[player] += 1

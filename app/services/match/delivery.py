@@ -36,6 +36,7 @@ import asyncio
 import logging
 import os
 import signal
+import time
 from datetime import timedelta
 
 from app.db.errors import log_failure
@@ -113,7 +114,9 @@ def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
 async def publish_batch(rt: Runtime, match_id: str, version: int, frame: str) -> None:
     """Publish a committed batch to the other instances, retrying; mark it published."""
     channel = rt.channel("match", match_id)
-    message = broker_message(rt.broker.instance_id, "batch", version, frame)
+    # The origin carries the publish time (``id@unix``): receivers time the delivery with it.
+    origin = f"{rt.broker.instance_id}@{time.time():.4f}"
+    message = broker_message(origin, "batch", version, frame)
     for attempt in range(PUBLISH_ATTEMPTS):
         if await rt.broker.publish(channel, message):
             rt.published.append((match_id, version))
@@ -140,6 +143,7 @@ async def sweep_once(rt: Runtime, older_than: float = SWEEP_AFTER) -> int:
             hub = rt.hubs.get(rt.channel("match", match_id))
             if hub is not None:
                 hub.behind(version)
+        rt.metrics.sweep_announced.inc(len(heads))
         return len(heads)
 
 
@@ -154,8 +158,11 @@ async def watch_versions(rt: Runtime) -> None:
         return
     versions = await queries.match_versions(rt.db, list(hubs))
     for match_id, (version, notes) in versions.items():
-        hubs[match_id].behind(version)
-        hubs[match_id].noted(notes)
+        hub = hubs[match_id]
+        if hub.last_v is not None and version > hub.last_v:
+            rt.metrics.watch_catch_ups.inc()
+        hub.behind(version)
+        hub.noted(notes)
 
 
 async def delivery_loop(rt: Runtime) -> None:

@@ -14,12 +14,12 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import match_players
-from app.db.models import match_actions, matches
-from app.db.session import Database
+from app.db.models import match_actions, matches, utcnow
+from app.db.session import Database, as_utc
 
 
 async def mark_published(db: Database, batches: list[tuple[str, int]]) -> None:
@@ -178,3 +178,21 @@ async def seated_live_matches(conn: AsyncConnection, player_id: str, limit: int)
         .limit(limit)
     )
     return list((await conn.execute(query)).all())
+
+
+async def outbox_backlog(db: Database) -> tuple[int, float]:
+    """``(unpublished batches, seconds since the oldest of them was committed)`` over every
+    instance (``(0, 0.0)`` when none): one read of the partial index of unpublished rows.
+    """
+    async with db.reading() as conn:
+        row = (
+            await conn.execute(
+                select(func.count(), func.min(match_actions.c.created_at)).where(
+                    match_actions.c.published.is_(False)
+                )
+            )
+        ).one()
+    count, oldest = int(row[0] or 0), row[1]
+    if not count or oldest is None:
+        return 0, 0.0
+    return count, max(0.0, (utcnow() - as_utc(oldest)).total_seconds())
