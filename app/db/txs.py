@@ -8,6 +8,7 @@ roughly halves the server's CPU per move. :mod:`app.db.hot` opens them (``write_
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -352,7 +353,15 @@ def set_clause(values: dict[str, Any], first: int) -> tuple[str, list[Any]]:
     """``"a = $n, b = $n+1"`` and the arguments, keys sorted: one statement text per key set,
     so asyncpg's statement cache serves it.
     """
-    assert set(values) <= set(UPDATABLE)
-    keys = sorted(values)
-    sets = ", ".join(f"{k} = ${i}" for i, k in enumerate(keys, first))
+    keys, sets = _set_text(frozenset(values), first)
     return sets, [json_text(values[k]) if k in _JSON else values[k] for k in keys]
+
+
+@functools.lru_cache(maxsize=64)
+def _set_text(columns: frozenset[str], first: int) -> tuple[tuple[str, ...], str]:
+    """The sorted column names and the ``SET`` text of :func:`set_clause` (a few key sets
+    recur: built once each).
+    """
+    assert columns <= set(UPDATABLE)
+    keys = tuple(sorted(columns))
+    return keys, ", ".join(f"{k} = ${i}" for i, k in enumerate(keys, first))
