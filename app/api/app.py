@@ -30,8 +30,10 @@ from app.api.errors import error_detail, http_status
 from app.api.routes import (
     accounts,
     catalogue,
+    export,
     lobbies,
     matches,
+    platform,
     players,
     push,
     ratings,
@@ -166,6 +168,8 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         sockets,
         ratings,
         records,
+        export,
+        platform,
         catalogue,
     ):
         app.include_router(routes.router)

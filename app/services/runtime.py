@@ -123,6 +123,7 @@ class Runtime:
             per_address=settings.password_attempts_per_address,
             registrations=settings.registrations_per_address,
             record_checks=settings.record_checks_per_address,
+            exports=settings.export_requests_per_token,
         )
         #: Open sockets by player, closed when their token is revoked.
         self.open_sockets = OpenSockets()
