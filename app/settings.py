@@ -123,6 +123,10 @@ class Settings(BaseSettings):
     #: most records one request streams (``max`` above it is cut to it).
     export_requests_per_token: str = "30/minute"
     export_max_records: int = Field(default=10_000, ge=1)
+    #: A bot account's event stream (GET /api/bot/stream): seconds between its database reads,
+    #: and open streams per bot account on one instance.
+    bot_stream_poll: float = Field(default=0.5, gt=0)
+    bot_streams_per_account: int = Field(default=2, ge=1)
     #: Threads that hash and check passwords (Argon2id), never the loop; calls waiting for
     #: them past ``HASH_QUEUE`` are refused (429, "server busy").
     hash_threads: int = Field(default=1, ge=1)

@@ -29,6 +29,7 @@ from app.api.draining import RefuseWhileDraining
 from app.api.errors import error_detail, http_status
 from app.api.routes import (
     accounts,
+    bots,
     catalogue,
     export,
     lobbies,
@@ -170,6 +171,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         records,
         export,
         platform,
+        bots,
         catalogue,
     ):
         app.include_router(routes.router)
