@@ -59,6 +59,14 @@ async def _held(rt: Runtime, bot_id: str, lines: AsyncIterator[bytes]) -> AsyncI
             del rt.bot_streams[bot_id]
 
 
+@router.get("/bots")
+async def list_bots(rt: RuntimeDep) -> dict[str, Any]:
+    """``{"bots": [{"id", "name", "username"}]}``: bot accounts (at most 100, by name), for the
+    lobby's "invite a bot" and anyone looking for one to challenge.
+    """
+    return {"bots": await bots.listing(rt)}
+
+
 @router.get(
     "/bot/stream",
     response_class=StreamingResponse,

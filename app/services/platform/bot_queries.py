@@ -25,6 +25,18 @@ async def player(conn: AsyncConnection, player_id: str) -> Any:
     return (await conn.execute(query)).first()
 
 
+async def bot_list(conn: AsyncConnection, limit: int) -> list[Any]:
+    """Rows (id, name, username) of bot accounts, by name."""
+    query = (
+        select(players.c.id, players.c.name, accounts.c.username)
+        .join(accounts, accounts.c.player_id == players.c.id)
+        .where(players.c.bot_account.is_(True))
+        .order_by(players.c.name, players.c.id)
+        .limit(limit)
+    )
+    return list((await conn.execute(query)).all())
+
+
 async def matches_played(conn: AsyncConnection, player_id: str) -> int:
     """How many matches (live or finished) ``player_id`` has held a seat in."""
     query = (

@@ -48,6 +48,13 @@ async def become_bot(rt: Runtime, player_id: str) -> dict[str, Any]:
     return {"id": row.id, "name": row.name, "username": row.username, "bot_account": True}
 
 
+async def listing(rt: Runtime, limit: int = 100) -> list[dict[str, Any]]:
+    """Bot accounts people can challenge or invite: ``[{"id", "name", "username"}]`` by name."""
+    async with rt.db.reading() as conn:
+        rows = await q.bot_list(conn, limit)
+    return [{"id": r.id, "name": r.name, "username": r.username} for r in rows]
+
+
 async def require_bot(rt: Runtime, player_id: str) -> Any:
     """The player row of a bot account; raises :class:`Forbidden` (reason ``not_a_bot``)."""
     async with rt.db.reading() as conn:
