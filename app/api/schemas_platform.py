@@ -41,11 +41,14 @@ class ApiTokenList(BaseModel):
 
 
 class NewChallenge(Strict):
-    """``POST /api/bots/{id}/challenge``: the rules preset, rated or not, the time control."""
+    """``POST /api/bots/{id}/challenge``: the rules preset, rated or not, the time control and
+    the time-out policy (as for a lobby).
+    """
 
     preset: str = "standard"
     rated: bool = False
     time_control: dict[str, Any] | None = None
+    timeout_policy: dict[str, Any] | None = None
 
 
 class ChallengeOut(BaseModel):
@@ -58,5 +61,6 @@ class ChallengeOut(BaseModel):
     preset: str
     rated: bool
     time_control: dict[str, Any] | None
+    timeout_policy: dict[str, Any] | None = None
     status: str
     match_id: str | None

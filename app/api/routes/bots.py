@@ -103,7 +103,9 @@ async def challenge(
     as for a lobby). Follow it with ``GET /api/challenges/{id}``: ``match_id`` once accepted.
     """
     body = body or NewChallenge()
-    return await bots.challenge(rt, player, bot_id, body.preset, body.rated, body.time_control)
+    return await bots.challenge(
+        rt, player, bot_id, body.preset, body.rated, body.time_control, body.timeout_policy
+    )
 
 
 @router.post(

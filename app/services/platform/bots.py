@@ -68,6 +68,16 @@ def _person(row: Any) -> dict[str, Any]:
     return {"id": row.id, "name": row.name, "bot_account": bool(row.bot_account)}
 
 
+def _clock_fields(stored: dict[str, Any] | None) -> dict[str, Any]:
+    """``{"time_control", "timeout_policy"}`` of a challenge (null for a lobby invitation,
+    whose lobby's clock applies).
+    """
+    if stored is None:
+        return {"time_control": None, "timeout_policy": None}
+    fields = table_options.lobby_fields(stored)
+    return {"time_control": fields["time_control"], "timeout_policy": fields["timeout_policy"]}
+
+
 async def challenge_json(rt: Runtime, row: Any) -> dict[str, Any]:
     """The Challenge JSON of docs/BOT_API.md for a ``bot_challenges`` row."""
     async with rt.db.reading() as conn:
@@ -80,7 +90,7 @@ async def challenge_json(rt: Runtime, row: Any) -> dict[str, Any]:
         "lobby_code": row.lobby_code,
         "preset": row.preset,
         "rated": bool(row.rated),
-        "time_control": row.time_control,
+        **_clock_fields(row.time_control),
         "status": row.status,
         "match_id": row.match_id,
     }
@@ -135,15 +145,20 @@ async def challenge(
     preset: str,
     rated: bool,
     time_control: dict[str, Any] | None,
+    timeout_policy: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Challenge a bot to a new two-seat match of ``preset``. Returns the Challenge JSON.
+    """Challenge a bot to a new two-seat match of ``preset`` (``time_control`` and
+    ``timeout_policy`` as for a lobby). Returns the Challenge JSON.
 
     Raises :class:`ValidationFailed` (preset, time control), :class:`NotFound` (no such bot),
     :class:`Conflict` (oneself, too many waiting).
     """
     if preset not in PRESETS:
         raise ValidationFailed(f"preset: one of {', '.join(PRESETS)}", reason="challenge_preset")
-    control = table_options.parse_time_control(time_control)
+    control = table_options.stored(
+        table_options.parse_time_control(time_control),
+        None if timeout_policy is None else table_options.parse_timeout_policy(timeout_policy),
+    )
     return await _new(
         rt, challenger, bot_id, preset=preset, rated=rated, time_control=control, lobby_code=None
     )
@@ -167,7 +182,7 @@ async def invite(rt: Runtime, code: str, host: str, bot_id: str) -> dict[str, An
         bot_id,
         preset=table["preset"] or "custom",
         rated=bool(table["rated"]),
-        time_control=table.get("time_control"),
+        time_control=None,  # the lobby's own clock applies
         lobby_code=code,
     )
 
@@ -205,6 +220,7 @@ async def accept(rt: Runtime, challenge_id: str, bot_id: str, address: str) -> d
     if row.lobby_code is not None:
         await lobby_seats.join(rt, row.lobby_code, bot_id)
     else:
+        control, policy = table_options.split_stored(row.time_control)
         table = await lobbies.create_lobby(
             rt,
             row.challenger_id,
@@ -214,7 +230,8 @@ async def accept(rt: Runtime, challenge_id: str, bot_id: str, address: str) -> d
             seats=2,
             private=False,
             rated=bool(row.rated),
-            time_control=row.time_control,
+            time_control=control,
+            timeout_policy=policy,
         )
         await lobby_seats.join(rt, table["code"], bot_id)
         match_id = await lobbies.start(rt, table["code"], row.challenger_id, address)
