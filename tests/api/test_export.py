@@ -245,3 +245,26 @@ def test_per_token_quota(settings: Any) -> None:
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
         assert int(r.headers["Retry-After"]) >= 1
         assert lines(client.get(url, headers=second)) == []  # another token has its own quota
+
+
+def test_openapi_lists_the_export_token_and_bot_routes(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in (
+        "/api/export/players/{player_id}/matches",
+        "/api/export/matches/{match_id}",
+        "/api/me/tokens",
+        "/api/me/tokens/{token_id}",
+        "/api/me/bot",
+        "/api/bot/stream",
+        "/api/bots",
+        "/api/bots/{bot_id}/challenge",
+        "/api/lobbies/{code}/invite",
+        "/api/challenges/{challenge_id}",
+        "/api/challenges/{challenge_id}/accept",
+        "/api/challenges/{challenge_id}/decline",
+        "/api/challenges/{challenge_id}/cancel",
+    ):
+        assert path in paths, path
+    export = paths["/api/export/players/{player_id}/matches"]["get"]
+    assert "application/x-ndjson" in export["responses"]["200"]["content"]
+    assert {"401", "403", "429"} <= set(export["responses"])
