@@ -237,3 +237,27 @@ def test_the_stream_reports_a_match_end(api: Api, client: TestClient) -> None:
         "scores": final,
         "winners": [i for i, s in enumerate(final) if s == max(final)],
     }
+
+
+def test_two_accepts_at_once_start_one_match(api: Api, client: TestClient) -> None:
+    bot, _, _ = make_bot(client)
+    _, human_h = account(client, "Hum")
+    challenge = api.post(f"/api/bots/{bot}/challenge", human_h, status=201)
+    runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    from app.services.platform import bots
+
+    async def both() -> list[Any]:
+        return await asyncio.gather(
+            bots.accept(runtime, challenge["id"], bot, "test"),
+            bots.accept(runtime, challenge["id"], bot, "test"),
+            return_exceptions=True,
+        )
+
+    results = client.portal.call(both)  # type: ignore[union-attr]
+    accepted = [r for r in results if isinstance(r, dict)]
+    refused = [r for r in results if not isinstance(r, dict)]
+    assert len(accepted) >= 1 and all(r["status"] == "accepted" for r in accepted)
+    assert {r["match_id"] for r in accepted} == {accepted[0]["match_id"]}
+    assert all(getattr(e, "reason", None) == "challenge_closed" for e in refused)
+    final = api.get(f"/api/challenges/{challenge['id']}", human_h)
+    assert final["status"] == "accepted" and final["match_id"] == accepted[0]["match_id"]

@@ -72,6 +72,18 @@ async def set_challenge(conn: AsyncConnection, challenge_id: str, **values: Any)
     )
 
 
+async def claim_challenge(conn: AsyncConnection, challenge_id: str, old: str, new: str) -> bool:
+    """Move a challenge from status ``old`` to ``new`` in one statement; False when its status
+    was not ``old`` (someone else moved it first).
+    """
+    result = await conn.execute(
+        update(bot_challenges)
+        .where(bot_challenges.c.id == challenge_id, bot_challenges.c.status == old)
+        .values(status=new, updated_at=utcnow())
+    )
+    return bool(result.rowcount)
+
+
 async def open_challenges(conn: AsyncConnection, bot_id: str) -> list[Any]:
     """The bot's open challenges, oldest first."""
     query = (

@@ -25,6 +25,8 @@ from app.services.runtime import Runtime
 
 #: Open challenges one bot may have waiting.
 MAX_OPEN = 20
+#: The status of a challenge while one accept request seats its bot.
+ACCEPTING = "accepting"
 
 
 async def become_bot(rt: Runtime, player_id: str) -> dict[str, Any]:
@@ -214,8 +216,26 @@ async def accept(rt: Runtime, challenge_id: str, bot_id: str, address: str) -> d
         raise Forbidden("this challenge is for another bot", reason="not_your_challenge")
     if row.status == "accepted":
         return await challenge_json(rt, row)
-    if row.status != "open":
-        raise Conflict(f"this challenge is {row.status}", reason="challenge_closed")
+    async with rt.db.transaction() as conn:
+        claimed = await q.claim_challenge(conn, challenge_id, "open", ACCEPTING)
+    if not claimed:  # declined, cancelled or being accepted by a request racing this one
+        raise Conflict("this challenge is not open", reason="challenge_closed")
+    try:
+        match_id = await _seat_the_bot(rt, row, bot_id, address)
+    except Exception:  # the lobby refused (a rated table with a guest, …): open again
+        async with rt.db.transaction() as conn:
+            await q.claim_challenge(conn, challenge_id, ACCEPTING, "open")
+        raise
+    async with rt.db.transaction() as conn:
+        await q.set_challenge(conn, challenge_id, status="accepted", match_id=match_id)
+        row = await q.challenge(conn, challenge_id)
+    return await challenge_json(rt, row)
+
+
+async def _seat_the_bot(rt: Runtime, row: Any, bot_id: str, address: str) -> str | None:
+    """Seat the bot as challenge ``row`` asks: in the inviting lobby (None), or in a new lobby
+    with the challenger, started at once (the match id).
+    """
     match_id = None
     if row.lobby_code is not None:
         await lobby_seats.join(rt, row.lobby_code, bot_id)
@@ -235,10 +255,7 @@ async def accept(rt: Runtime, challenge_id: str, bot_id: str, address: str) -> d
         )
         await lobby_seats.join(rt, table["code"], bot_id)
         match_id = await lobbies.start(rt, table["code"], row.challenger_id, address)
-    async with rt.db.transaction() as conn:
-        await q.set_challenge(conn, challenge_id, status="accepted", match_id=match_id)
-        row = await q.challenge(conn, challenge_id)
-    return await challenge_json(rt, row)
+    return match_id
 
 
 async def close(rt: Runtime, challenge_id: str, player_id: str, how: str) -> dict[str, Any]:
