@@ -202,6 +202,9 @@ def test_a_rated_match_against_a_bot_counts_in_the_bots_pool(api: Api, client: T
     assert "standard" not in api.get(f"/api/players/{human}/profile")["ratings"]
     board = api.get("/api/leaderboard/standard")["players"]
     assert bot not in {p["id"] for p in board} and human not in {p["id"] for p in board}
+    pool = api.get("/api/leaderboard/bots:standard")["players"]
+    assert {p["id"] for p in pool} >= {bot, human}
+    assert "bots:standard" in api.get(f"/api/players/{bot}/profile")["ratings"]
 
 
 def test_the_stream_reports_a_match_end(api: Api, client: TestClient) -> None:

@@ -213,10 +213,10 @@ async def unrated_of(rt: Runtime, match_id: str) -> str | None:
 
 async def leaderboard(rt: Runtime, preset: str, limit: int = 50, offset: int = 0) -> dict[str, Any]:
     """``{"preset", "total", "players": [{"rank", "id", "name", "username", "rating", "mu",
-    "sigma", "games"}]}`` best first (by displayed rating). Raises :class:`NotFound` for an
-    unknown preset.
+    "sigma", "games"}]}`` best first (by displayed rating). ``preset``: a preset, or a bots'
+    pool (``bots:standard``). Raises :class:`NotFound` for an unknown preset.
     """
-    if preset not in PRESETS:
+    if preset.removeprefix(BOT_POOL) not in PRESETS:
         raise NotFound(f"no preset {preset!r}")
     async with rt.db.reading() as conn:
         total, rows = await queries.leaderboard_page(conn, preset, limit, offset)

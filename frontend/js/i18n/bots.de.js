@@ -1,6 +1,7 @@
 /** German messages for bot accounts; see bots.en.js. */
 export default {
   'botAccount.tag': 'BOT',
+  'botAccount.pool': '{preset} gegen Bots',
   'botAccount.tagTitle': 'Ein Programm spielt dieses Konto',
   'botAccount.challenge': 'Diesen Bot herausfordern',
   'botAccount.rules': 'Regeln',

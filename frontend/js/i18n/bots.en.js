@@ -5,6 +5,7 @@
  */
 export default {
   'botAccount.tag': 'BOT',
+  'botAccount.pool': '{preset} vs bots',
   'botAccount.tagTitle': 'A program plays this account',
   'botAccount.challenge': 'Challenge this bot',
   'botAccount.rules': 'Rules',

@@ -1,6 +1,7 @@
 /** French messages for bot accounts; see bots.en.js. */
 export default {
   'botAccount.tag': 'BOT',
+  'botAccount.pool': '{preset} contre des bots',
   'botAccount.tagTitle': 'Un programme joue ce compte',
   'botAccount.challenge': 'Défier ce bot',
   'botAccount.rules': 'Règles',

@@ -17,6 +17,7 @@ import { challengePanel } from '../widgets/challenge.js';
 const PER_PAGE = 10;
 
 export function presetName(preset) {
+  if (preset && preset.startsWith('bots:')) return t('botAccount.pool', { preset: presetName(preset.slice(5)) });
   return preset ? t(`preset.${preset}`) : t('history.customRules');
 }
 
@@ -86,7 +87,8 @@ export function mount(root, ctx) {
       h('div.profile-stats', {},
         h('div.panel.stat', {}, h('strong#stat-played', String(p.played)), h('span', t('profile.played'))),
         h('div.panel.stat', {}, h('strong#stat-won', String(p.won)), h('span', t('profile.won'))),
-        ...ratings.map(([preset, r]) => h('a.panel.stat', { href: `#/leaderboard/${preset}`, 'data-rating': preset },
+        ...ratings.map(([preset, r]) => h(preset.startsWith('bots:') ? 'div.panel.stat' : 'a.panel.stat', {
+          href: preset.startsWith('bots:') ? null : `#/leaderboard/${preset}`, 'data-rating': preset },
           h('strong', String(r.rating)), h('span', `${presetName(preset)} · ${t('profile.games', { n: r.games })}`)))),
       statisticsPanel(stats, presetName),
       h('div.panel', {}, h('h2', t('profile.matches')), list, pager)));
