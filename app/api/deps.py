@@ -53,17 +53,22 @@ async def optional_player(
     return player
 
 
-async def api_player(rt: Runtime, token: str) -> str:
-    """The player of an API token used where a browser session would be (lobbies, matches,
-    the match websocket): it must grant ``play``. Raises :class:`Unauthorized` (unknown,
-    revoked), :class:`Forbidden` (no ``play`` scope).
+async def api_holder(rt: Runtime, token: str) -> api_tokens.Held:
+    """An API token used where a browser session would be (lobbies, matches, the match
+    websocket): it must grant ``play``. Raises :class:`Unauthorized` (unknown, revoked),
+    :class:`Forbidden` (no ``play`` scope).
     """
     held = await api_tokens.verify(rt, token)
     if "play" not in held.scopes:
         raise Forbidden(
             "this token lacks the 'play' scope", reason="token_scope", params={"scope": "play"}
         )
-    return held.player_id
+    return held
+
+
+async def api_player(rt: Runtime, token: str) -> str:
+    """The player of an API token with ``play`` (:func:`api_holder`)."""
+    return (await api_holder(rt, token)).player_id
 
 
 async def current_player(player: Annotated[str | None, Depends(optional_player)]) -> str:

@@ -264,3 +264,19 @@ def test_two_accepts_at_once_start_one_match(api: Api, client: TestClient) -> No
     assert all(getattr(e, "reason", None) == "challenge_closed" for e in refused)
     final = api.get(f"/api/challenges/{challenge['id']}", human_h)
     assert final["status"] == "accepted" and final["match_id"] == accepted[0]["match_id"]
+
+
+def test_revoking_a_token_closes_its_match_socket(api: Api, client: TestClient) -> None:
+    bot, session, bot_h = make_bot(client)
+    _, human_h = account(client, "Hum")
+    challenge = api.post(f"/api/bots/{bot}/challenge", human_h, status=201)
+    match_id = api.post(f"/api/challenges/{challenge['id']}/accept", bot_h)["match_id"]
+    token = bot_h["Authorization"].split()[1]
+    [listed] = [t for t in api.get("/api/me/tokens", session)["tokens"] if not t["revoked"]]
+    with client.websocket_connect(f"/ws/matches/{match_id}?token={token}") as ws:
+        assert receive(ws)["d"]["you"] == 1
+        assert client.delete(f"/api/me/tokens/{listed['id']}", headers=session).status_code == 204
+        frame = receive(ws)
+        assert frame["t"] == "error" and frame["d"]["code"] == "unauthorized"
+    with client.websocket_connect(f"/ws/matches/{match_id}?token={token}") as ws:
+        assert receive(ws)["d"]["code"] == "unauthorized"

@@ -19,6 +19,8 @@ from sqlalchemy import insert, select, update
 from app.db.community import accounts
 from app.db.models import utcnow
 from app.db.platform import api_tokens
+from app.services import queries
+from app.services.community.socket_revocation import close_ended_session
 from app.services.errors import Forbidden, NotFound, Unauthorized, ValidationFailed
 from app.services.runtime import Runtime
 
@@ -29,6 +31,19 @@ ALL_SCOPES = frozenset(SCOPES)
 MAX_TOKENS = 20
 #: ``last_used_at`` is written at most this often per token.
 TOUCH_EVERY = timedelta(minutes=5)
+#: The "token generation" of a socket opened with an API token: above any player's, so a
+#: password change or "sign out everywhere" (which end sessions, not API tokens) leaves it.
+SOCKET_GENERATION = 2**62
+#: How long the ended-session row of a revoked token is kept: far past the sockets sweep
+#: (app/services/community/socket_revocation.py), which closes its sockets within seconds.
+ENDED_KEPT = timedelta(days=1)
+
+
+def socket_session(token_id: str) -> str:
+    """The session name under which sockets opened with API token ``token_id`` are held: a
+    revoked token's sockets close like a logged-out session's (``api:<id>``).
+    """
+    return f"api:{token_id}"
 
 
 @dataclass(frozen=True)
@@ -125,7 +140,10 @@ async def listing(rt: Runtime, player_id: str) -> list[dict[str, Any]]:
 
 
 async def revoke(rt: Runtime, player_id: str, token_id: str) -> None:
-    """Revoke one of the player's tokens (again: nothing changes). Raises :class:`NotFound`."""
+    """Revoke one of the player's tokens (again: nothing changes): refused from its next use,
+    and the sockets it opened close (here at once, elsewhere within the sockets sweep's
+    seconds). Raises :class:`NotFound`.
+    """
     async with rt.db.transaction() as conn:
         row = (
             await conn.execute(
@@ -137,9 +155,14 @@ async def revoke(rt: Runtime, player_id: str, token_id: str) -> None:
         if row is None:
             raise NotFound("no such API token")
         if row.revoked_at is None:
+            now = utcnow()
             await conn.execute(
-                update(api_tokens).where(api_tokens.c.id == token_id).values(revoked_at=utcnow())
+                update(api_tokens).where(api_tokens.c.id == token_id).values(revoked_at=now)
             )
+            session = socket_session(token_id)
+            if not await queries.is_session_ended(conn, session):
+                await queries.end_session(conn, session, player_id, now, now + ENDED_KEPT)
+    await close_ended_session(rt, player_id, socket_session(token_id))
 
 
 async def verify(rt: Runtime, token: str) -> Held:
