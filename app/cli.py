@@ -9,6 +9,9 @@ against the commitment, every drawn tile against the committed deck, every move;
 check and exits 1 on the first failure. ``simulate`` plays random legal games and
 prints throughput. ``duel`` plays computer levels against each other (seat-rotated pairs from
 the same seeds) and prints A's win rate with a 95 % interval, the mean margin and think time.
+``conformance DIR`` replays every record of a folder (docs/conformance/ is the published
+corpus) and prints agreement per file and a summary, exiting 1 on any disagreement; with
+``--build`` it first rebuilds the corpus into DIR from engine games (app/conformance/corpus.py).
 ``serve`` migrates the database and runs the web service.
 """
 
@@ -173,6 +176,30 @@ def _cmd_duel(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_conformance(args: argparse.Namespace) -> int:
+    from app.conformance.check import check_directory
+
+    directory = Path(args.dir)
+    if args.build:
+        from app.conformance.corpus import write_corpus
+
+        extra = [Path(p) for p in args.include or []]
+        write_corpus(directory, extra, progress=lambda line: print(f"built {line}"))
+    try:
+        results = check_directory(directory)
+    except NotADirectoryError:
+        print(f"error: {directory} is not a folder", file=sys.stderr)
+        return 1
+    for result in results:
+        print(result.line())
+    failed = sum(1 for r in results if not r.ok)
+    print(
+        f"{len(results) - failed} of {len(results)} records agree"
+        + (f", {failed} disagree" if failed else "")
+    )
+    return 1 if failed or not results else 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     # Imported lazily: the engine commands need no web stack.
     from app.allocator import configured_allocator, reexec_under
@@ -223,6 +250,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think", type=float, default=1.0, help="Strong: seconds per decision")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
     p.set_defaults(func=_cmd_duel)
+
+    p = sub.add_parser("conformance", help="replay a folder of records and report agreement")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--build", action="store_true", help="rebuild the corpus into DIR first")
+    p.add_argument("--include", nargs="*", metavar="RECORD", help="with --build: copy these too")
+    p.set_defaults(func=_cmd_conformance)
 
     p = sub.add_parser("serve", help="migrate the database and serve the web app")
     p.add_argument("--host", default="127.0.0.1")

@@ -119,6 +119,14 @@ class Settings(BaseSettings):
     password_attempts_per_address: str = "30/minute"
     #: Record replays and shuffle checks (POST /api/replay, /api/verify) per client address.
     record_checks_per_address: str = "20/minute"
+    #: The data export (GET /api/export/…) per token: requests in ``limits`` notation, and the
+    #: most records one request streams (``max`` above it is cut to it).
+    export_requests_per_token: str = "30/minute"
+    export_max_records: int = Field(default=10_000, ge=1)
+    #: A bot account's event stream (GET /api/bot/stream): seconds between its database reads,
+    #: and open streams per bot account on one instance.
+    bot_stream_poll: float = Field(default=0.5, gt=0)
+    bot_streams_per_account: int = Field(default=2, ge=1)
     #: Threads that hash and check passwords (Argon2id), never the loop; calls waiting for
     #: them past ``HASH_QUEUE`` are refused (429, "server busy").
     hash_threads: int = Field(default=1, ge=1)
@@ -168,6 +176,7 @@ class Settings(BaseSettings):
         "password_attempts",
         "password_attempts_per_address",
         "record_checks_per_address",
+        "export_requests_per_token",
     )
     @classmethod
     def _limits_notation(cls, value: str) -> str:

@@ -31,9 +31,12 @@ from app.api.metrics_endpoint import MetricsListener, render
 from app.api.request_context import RequestContext
 from app.api.routes import (
     accounts,
+    bots,
     catalogue,
+    export,
     lobbies,
     matches,
+    platform,
     players,
     push,
     ratings,
@@ -176,6 +179,9 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         sockets,
         ratings,
         records,
+        export,
+        platform,
+        bots,
         catalogue,
     ):
         app.include_router(routes.router)

@@ -10,7 +10,8 @@ from fastapi import Depends, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.log_format import player_id
-from app.services.errors import Unauthorized
+from app.services.errors import Forbidden, Unauthorized
+from app.services.platform import api_tokens
 from app.services.runtime import Runtime
 
 _bearer = HTTPBearer(auto_error=False, description="the token from POST /api/players")
@@ -44,11 +45,33 @@ async def optional_player(
     """
     if credentials is None:
         return None
+    if api_tokens.looks_like(credentials.credentials):
+        return await api_player(rt, credentials.credentials)
     player = await rt.revocations.verify(credentials.credentials)
     player_id.set(player)  # log lines of this request name the player
     renewed = rt.tokens.renewal(credentials.credentials)
     if renewed is not None:
         response.headers[RENEWED_TOKEN_HEADER] = renewed
+    return player
+
+
+async def api_holder(rt: Runtime, token: str) -> api_tokens.Held:
+    """An API token used where a browser session would be (lobbies, matches, the match
+    websocket): it must grant ``play``. Raises :class:`Unauthorized` (unknown, revoked),
+    :class:`Forbidden` (no ``play`` scope).
+    """
+    held = await api_tokens.verify(rt, token)
+    if "play" not in held.scopes:
+        raise Forbidden(
+            "this token lacks the 'play' scope", reason="token_scope", params={"scope": "play"}
+        )
+    return held
+
+
+async def api_player(rt: Runtime, token: str) -> str:
+    """The player of an API token with ``play`` (:func:`api_holder`)."""
+    player = (await api_holder(rt, token)).player_id
+    player_id.set(player)  # log lines of this request name the player
     return player
 
 
@@ -68,7 +91,21 @@ async def bearer_token(
     return credentials.credentials
 
 
+async def session_player(
+    rt: RuntimeDep,
+    response: Response,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str:
+    """The player of a browser session's token; an API token is refused (:class:`Forbidden`):
+    making tokens and turning an account into a bot need the person, not a program.
+    """
+    if credentials is not None and api_tokens.looks_like(credentials.credentials):
+        raise Forbidden("an API token cannot do this: log in", reason="session_needed")
+    return await current_player(await optional_player(rt, response, credentials))
+
+
 CurrentPlayer = Annotated[str, Depends(current_player)]
+SessionPlayer = Annotated[str, Depends(session_player)]
 BearerToken = Annotated[str, Depends(bearer_token)]
 OptionalPlayer = Annotated[str | None, Depends(optional_player)]
 

@@ -168,7 +168,8 @@ class SeatChoice(Strict):
 
 class Seat(BaseModel):
     """One lobby seat. ``level``: a bot's level; on a person's seat, the level the computer
-    plays at for them if they leave (absent: Normal).
+    plays at for them if they leave (absent: Normal). ``bot_account``: a bot account (a
+    program, docs/BOT_API.md) holds the seat; ``bot``: the server's computer player.
     """
 
     seat: int
@@ -176,6 +177,7 @@ class Seat(BaseModel):
     name: str | None
     colour: str | None
     bot: bool
+    bot_account: bool = False
     connected: bool
     level: Level | None = None
 

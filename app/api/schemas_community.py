@@ -32,11 +32,14 @@ class PasswordConfirm(Strict):
 
 
 class AccountOut(BaseModel):
-    """``{"id", "name", "username"}`` (``username`` null for a guest)."""
+    """``{"id", "name", "username", "bot_account"}`` (``username`` null for a guest;
+    ``bot_account``: a program plays it, docs/BOT_API.md).
+    """
 
     id: str
     name: str
     username: str | None
+    bot_account: bool = False
 
 
 class AccountCreated(BaseModel):

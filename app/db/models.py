@@ -40,7 +40,8 @@ class Base(DeclarativeBase):
 
 class Player(Base):
     """A guest identity: the token signs ``id``. ``token_generation``: how many times the
-    player revoked its tokens (a token of an older generation is refused).
+    player revoked its tokens (a token of an older generation is refused). ``bot_account``: an
+    account its owner turned into a bot account (one-way; docs/BOT_API.md).
     """
 
     __tablename__ = "players"
@@ -49,6 +50,7 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(24))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     token_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    bot_account: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Lobby(Base):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -128,7 +129,10 @@ class Runtime:
             per_address=settings.password_attempts_per_address,
             registrations=settings.registrations_per_address,
             record_checks=settings.record_checks_per_address,
+            exports=settings.export_requests_per_token,
         )
+        #: Open bot event streams per bot account on this instance (docs/BOT_API.md).
+        self.bot_streams: Counter[str] = Counter()
         #: Open sockets by player, closed when their token is revoked.
         self.open_sockets = OpenSockets()
         self.offload = Offload(settings.hash_threads, settings.hash_queue)

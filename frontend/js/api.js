@@ -131,6 +131,11 @@ export const kick = (code, seat) => post(`/api/lobbies/${encodeURIComponent(code
 export const addBot = (code) => post(`/api/lobbies/${encodeURIComponent(code)}/bots`);
 export const setSeatLevel = (code, seat, level) => post(`/api/lobbies/${encodeURIComponent(code)}/seats/${seat}/level`, { level });
 export const removeBot = (code, seat) => del(`/api/lobbies/${encodeURIComponent(code)}/bots/${seat}`);
+export const listBots = () => get('/api/bots');
+export const inviteBot = (code, bot) => post(`/api/lobbies/${encodeURIComponent(code)}/invite`, { bot });
+export const challengeBot = (bot, body) => post(`/api/bots/${encodeURIComponent(bot)}/challenge`, body);
+export const getChallenge = (id) => get(`/api/challenges/${encodeURIComponent(id)}`);
+export const cancelChallenge = (id) => post(`/api/challenges/${encodeURIComponent(id)}/cancel`);
 export const startMatch = (code) => post(`/api/lobbies/${encodeURIComponent(code)}/start`);
 
 export const getMatch = (id, code) => get(`/api/matches/${encodeURIComponent(id)}`, { query: { code } });

@@ -14,6 +14,7 @@ from app.api.deps import (
     CurrentPlayer,
     OptionalPlayer,
     RuntimeDep,
+    SessionPlayer,
     client_address,
 )
 from app.api.responses import errors
@@ -68,10 +69,10 @@ async def me(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     "/password",
     status_code=204,
     response_class=Response,
-    responses=errors(401, 413, 429),
+    responses=errors(401, 403, 413, 429),
 )
 async def change_password(
-    body: PasswordChange, rt: RuntimeDep, player: CurrentPlayer, request: Request
+    body: PasswordChange, rt: RuntimeDep, player: SessionPlayer, request: Request
 ) -> Response:
     """Change the caller's password (the current one is checked, limited like logins). Every
     other device is signed out and its sockets closed; the caller's fresh token comes in the
@@ -98,9 +99,9 @@ async def logout(rt: RuntimeDep, token: BearerToken) -> Response:
     return Response(status_code=204)
 
 
-@router.post("/sign-out-everywhere", response_model=TokenOut, responses=errors(401, 404))
+@router.post("/sign-out-everywhere", response_model=TokenOut, responses=errors(401, 403, 404))
 async def sign_out_everywhere(
-    rt: RuntimeDep, player: CurrentPlayer, response: Response
+    rt: RuntimeDep, player: SessionPlayer, response: Response
 ) -> dict[str, Any]:
     """Revoke every token of the caller's account, on every device; the caller gets a fresh
     one (also in ``X-Renewed-Token``). Other instances refuse the old tokens within 5 s.
@@ -115,10 +116,10 @@ async def sign_out_everywhere(
     "/delete",
     status_code=204,
     response_class=Response,
-    responses=errors(401, 413, 429),
+    responses=errors(401, 403, 413, 429),
 )
 async def delete_account(
-    body: PasswordConfirm, rt: RuntimeDep, player: CurrentPlayer, request: Request
+    body: PasswordConfirm, rt: RuntimeDep, player: SessionPlayer, request: Request
 ) -> Response:
     """Delete the caller's account (password checked, limited like logins). Matches stay, the
     name becomes "Deleted player"; ratings are removed.

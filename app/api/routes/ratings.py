@@ -21,7 +21,9 @@ router = APIRouter(prefix="/api", tags=["ratings"])
 _PLAYER_ID = re.compile(CODE_PATTERN)
 
 
-PresetName = Annotated[str, Path(max_length=32, description="a key of GET /api/presets")]
+PresetName = Annotated[
+    str, Path(max_length=32, description="a key of GET /api/presets, or bots:<preset>")
+]
 
 
 @router.get("/leaderboard/{preset}", responses=errors(404))

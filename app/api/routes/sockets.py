@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.database_retry import PAUSES, WAIT_FOR
+from app.api.deps import api_holder
 from app.api.schemas import ACTION_ID_PATTERN, CODE_PATTERN
 from app.db.errors import RETRY_AFTER as DB_RETRY_AFTER
 from app.db.errors import is_database_unavailable
@@ -51,6 +52,7 @@ from app.services.limits.rates import FrameBudget
 from app.services.lobby import sockets as lobby_sockets
 from app.services.match import play, sockets
 from app.services.open_sockets import Closer
+from app.services.platform import api_tokens
 from app.services.runtime import Runtime
 
 router = APIRouter()
@@ -105,6 +107,13 @@ async def _identify(rt: Runtime, token: str | None) -> tuple[str | None, int, st
     """``(player, generation, session)`` of a valid token, ``(None, 0, None)`` without one."""
     if not token:
         return None, 0, None
+    if api_tokens.looks_like(token):  # a program (a bot account): same socket, needs ``play``
+        held = await api_holder(rt, token)
+        return (
+            held.player_id,
+            api_tokens.SOCKET_GENERATION,
+            api_tokens.socket_session(held.token_id),
+        )
     player = await rt.revocations.verify(token)
     _, generation, session, _ = rt.tokens.claims(token)
     return player, generation, session

@@ -44,7 +44,7 @@ class AccountLimits:
     ``prefix``: the namespace of the counts (the instance's ``CHANNEL_PREFIX``). The limits
     (``limits`` notation, e.g. ``"10/minute"``) come from the settings: ``password_attempts``
     per username and address, ``per_address`` password attempts per address,
-    ``registrations`` and ``record_checks`` per address.
+    ``registrations`` and ``record_checks`` per address, ``exports`` per API token.
     """
 
     def __init__(
@@ -56,6 +56,7 @@ class AccountLimits:
         per_address: str = "30/minute",
         registrations: str = "5/hour",
         record_checks: str = "20/minute",
+        exports: str = "30/minute",
     ) -> None:
         url = "async+" + redis_url if redis_url else "async+memory://"
         options = {"implementation": "redispy"} if redis_url else {}
@@ -71,6 +72,7 @@ class AccountLimits:
         self._failures = parse(USERNAME_FAILURES)
         self._registrations = parse(registrations)
         self._record_checks = parse(record_checks)
+        self._exports = parse(exports)
 
     async def _take(self, item: RateLimitItem, what: str, *keys: str) -> None:
         """Count one hit, or raise :class:`RateLimited` with the seconds until one is free."""
@@ -113,6 +115,12 @@ class AccountLimits:
     async def replay(self, address: str) -> None:
         """Count a record replay or shuffle check from ``address``; raises :class:`RateLimited`."""
         await self._take(self._record_checks, "record checks from this address", address)
+
+    async def export(self, token_key: str) -> None:
+        """Count a data export request for a token (``token_key``: a digest of it, never the
+        token itself); raises :class:`RateLimited` with the seconds to wait.
+        """
+        await self._take(self._exports, "export requests for this token", token_key)
 
     async def aclose(self) -> None:
         """Close the Redis connections of the counts (nothing for the memory storage)."""

@@ -51,6 +51,7 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
         "seats": [
             {
                 **s,
+                "bot_account": bool(s.get("bot_account")),
                 "connected": bool(s["bot"])
                 or (s["player"] is not None and s["player"] in connected),
             }

@@ -97,6 +97,8 @@ async def create_lobby(
         title = _clean_title(name) if name else None
         table = [empty_seat(i) for i in range(seats)]
         table[0].update(player=player_id, name=host, colour=COLOURS[0])
+        if await sql.is_bot_account(conn, player_id):
+            table[0]["bot_account"] = True
         await ratings.check_lobby(conn, rated, preset_name, table, options.to_json())
         now = utcnow()
         await sql.insert_lobby(
@@ -237,7 +239,8 @@ async def update_options(
 
 def _match_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The filled seats, renumbered from 0, as a match (or its rematch lobby) keeps them:
-    ``{"seat", "player", "name", "colour", "bot", "level"}`` (a computer's level defaulted).
+    ``{"seat", "player", "name", "colour", "bot", "level", "bot_account"}`` (a computer's
+    level defaulted).
     """
     return [
         {
@@ -247,6 +250,7 @@ def _match_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "colour": s["colour"],
             "bot": s["bot"],
             "level": s.get("level") or DEFAULT_LEVEL,
+            "bot_account": bool(s.get("bot_account")),
         }
         for i, s in enumerate(seats)
     ]

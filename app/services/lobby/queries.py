@@ -26,6 +26,12 @@ async def player_name(conn: AsyncConnection, player_id: str) -> str | None:
     return None if name is None else str(name)
 
 
+async def is_bot_account(conn: AsyncConnection, player_id: str) -> bool:
+    """Whether ``player_id`` is a bot account (docs/BOT_API.md)."""
+    query = select(players.c.bot_account).where(players.c.id == player_id)
+    return bool((await conn.execute(query)).scalar())
+
+
 async def lobby(conn: AsyncConnection, code: str, *, lock: bool = False) -> Any:
     """The lobby row with invite ``code`` (locked for update with ``lock``), or None."""
     query = select(lobbies).where(lobbies.c.code == code)

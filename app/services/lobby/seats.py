@@ -10,6 +10,7 @@ from typing import Any
 
 from app.bots import DEFAULT_LEVEL, LEVELS
 from app.services.errors import Conflict, NotFound, ValidationFailed
+from app.services.lobby import queries as sql
 from app.services.lobby.core import (
     COLOURS,
     announce,
@@ -43,6 +44,8 @@ async def join(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
         free.update(
             player=player_id, name=await player_name(conn, player_id), colour=free_colour(seats)
         )
+        if await sql.is_bot_account(conn, player_id):
+            free["bot_account"] = True  # shown as BOT; rated in the bots' pool
         await ratings.check_lobby(conn, row.rated, row.preset, seats)
         row = await save(rt, conn, row, seats=seats)
     return await announce(rt, row)

@@ -139,6 +139,7 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
                 "name": s["name"],
                 "colour": s["colour"],
                 "bot": s["bot"],
+                "bot_account": bool(s.get("bot_account")),
                 "connected": bool(s["bot"]) or str(s["seat"]) in keys,
             }
             for s in live.seats

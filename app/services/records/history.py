@@ -242,7 +242,12 @@ async def player_matches(
                 a = ratings.display(c.mu_after, c.sigma_after)
                 changes[(c.match_id, c.seat)] = {"before": b, "after": a, "delta": a - b}
     return {
-        "player": {"id": who.id, "name": who.name, "username": who.username},
+        "player": {
+            "id": who.id,
+            "name": who.name,
+            "username": who.username,
+            "bot_account": bool(who.bot_account),
+        },
         "page": page,
         "per_page": per_page,
         "total": total,

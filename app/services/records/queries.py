@@ -111,9 +111,9 @@ async def unsettled_matches(conn: AsyncConnection, limit: int) -> list[str]:
 
 
 async def player(conn: AsyncConnection, player_id: str) -> Any:
-    """Row (id, name, username or None) of a player, or None."""
+    """Row (id, name, username or None, bot_account) of a player, or None."""
     query = (
-        select(players.c.id, players.c.name, accounts.c.username)
+        select(players.c.id, players.c.name, accounts.c.username, players.c.bot_account)
         .outerjoin(accounts, accounts.c.player_id == players.c.id)
         .where(players.c.id == player_id)
     )
@@ -191,6 +191,14 @@ async def finished_snapshots(conn: AsyncConnection, player_id: str, limit: int) 
 async def with_account(conn: AsyncConnection, player_ids: Sequence[str]) -> set[str]:
     """The ids among ``player_ids`` that have an account."""
     query = select(accounts.c.player_id).where(accounts.c.player_id.in_(player_ids))
+    return {r[0] for r in await conn.execute(query)}
+
+
+async def bot_accounts(conn: AsyncConnection, player_ids: Sequence[str]) -> set[str]:
+    """The ids among ``player_ids`` that are bot accounts (docs/BOT_API.md)."""
+    query = select(players.c.id).where(
+        players.c.id.in_(player_ids), players.c.bot_account.is_(True)
+    )
     return {r[0] for r in await conn.execute(query)}
 
 

@@ -5,7 +5,8 @@ unchanged) and no computer seats. When a rated match finishes (:func:`rate_match
 the history settlement in the same transaction), every seat is ranked by final score — equal
 scores share a placement — and all ratings of the preset move together; unless a seat's own
 player made fewer than a third of its moves (:func:`unrated_reason`): then the match ends
-unrated and says so. The policy for seats
+unrated and says so. A rated match with a bot account counts in the bots' pool
+(:func:`bot_pool`), never in people's ratings. The policy for seats
 the server had to play (docs/RATINGS.md): such a seat *left*; leavers share the last placement
 below everyone who stayed, who are ranked among themselves by score.
 
@@ -29,6 +30,17 @@ from app.services.runtime import Runtime
 
 MODEL = PlackettLuce()
 MU, SIGMA = MODEL.mu, MODEL.sigma
+
+
+#: The prefix of the rating pool of matches with a bot account: ``bots:standard``.
+BOT_POOL = "bots:"
+
+
+def bot_pool(preset: str) -> str:
+    """The pool a rated match with a bot account counts in: ``bots:<preset>``. People's own
+    pools (``<preset>``) never see a bot's match, and a bot never has a rating there.
+    """
+    return BOT_POOL + preset
 
 
 def display(mu: float, sigma: float) -> int:
@@ -124,6 +136,9 @@ async def rate_match(
     people = [p for p in people if p[1] in with_account]
     if len(people) < 2:
         return
+    if await queries.bot_accounts(conn, ids):
+        # A match with a bot account is rated in the bots' pool, apart from people's ratings.
+        preset = bot_pool(preset)
     current = {r.player_id: r for r in await queries.ratings_of(conn, preset, ids)}
     before = [
         (current[p].mu, current[p].sigma) if p in current else (MU, SIGMA) for _, p, _ in people
@@ -198,10 +213,10 @@ async def unrated_of(rt: Runtime, match_id: str) -> str | None:
 
 async def leaderboard(rt: Runtime, preset: str, limit: int = 50, offset: int = 0) -> dict[str, Any]:
     """``{"preset", "total", "players": [{"rank", "id", "name", "username", "rating", "mu",
-    "sigma", "games"}]}`` best first (by displayed rating). Raises :class:`NotFound` for an
-    unknown preset.
+    "sigma", "games"}]}`` best first (by displayed rating). ``preset``: a preset, or a bots'
+    pool (``bots:standard``). Raises :class:`NotFound` for an unknown preset.
     """
-    if preset not in PRESETS:
+    if preset.removeprefix(BOT_POOL) not in PRESETS:
         raise NotFound(f"no preset {preset!r}")
     async with rt.db.reading() as conn:
         total, rows = await queries.leaderboard_page(conn, preset, limit, offset)

@@ -12,6 +12,7 @@ import { rulesSummary } from '../widgets/rules.js';
 import { FOLLOWERS } from './model.js';
 import { MAX_LOG } from './ui.js';
 import { t } from '../i18n.js';
+import { botTag } from '../widgets/botTag.js';
 import { active, collect } from '../expansions/index.js';
 
 /** Players, the score strip and the match info, from the current state. */
@@ -32,7 +33,7 @@ export function renderPlayers(m) {
       h('span.player-swatch', { html: swatch(seat.colour, 26), title: COLOURS[seat.colour] ? COLOURS[seat.colour].label : '' }),
       h('div.player-main', {},
         h('div.player-name', {}, h('b.name-cut', { title: n[i] }, n[i]), m.model.you() === i ? h('span.tag.you', t('match.you')) : null,
-          seat.bot ? h('span.tag.bot', t('match.computer')) : null, winner ? h('span.tag.win', t('match.winner')) : null),
+          seat.bot ? h('span.tag.bot', t('match.computer')) : null, botTag(seat), winner ? h('span.tag.win', t('match.winner')) : null),
         h('div.player-sub', {},
           h('span.conn', { class: online ? 'on' : 'off', title: t(online ? 'match.connected' : 'match.disconnected') }, h('i.dot'), online ? '' : t('match.offline')),
           h('span.supply', { title: t('match.inSupply', { n: supply }), 'aria-label': t('match.inSupply', { n: supply }) }, meeples),

@@ -8,14 +8,43 @@ import { h } from '../dom.js';
 import { COLOURS, COLOUR_ORDER, swatch } from '../board/pieces.js';
 import { decorateSeats } from '../widgets/ratings.js';
 import { t } from '../i18n.js';
+import { botTag } from '../widgets/botTag.js';
 
 function emptySeat(room, i) {
   return h('li.seat.empty', { dataset: { seat: i } },
     h('span.seat-swatch.empty', { html: '' }),
     h('div.seat-main', {}, h('b', t('room.openSeat')), h('small', t('room.waitingPlayer'))),
     room.hostCanEdit()
-      ? h('button.btn.small.secondary.add-bot', { onclick: () => room.act(() => api.addBot(room.code)) }, t('room.addBot'))
+      ? h('div.seat-actions', {},
+        h('button.btn.small.secondary.add-bot', { onclick: () => room.act(() => api.addBot(room.code)) }, t('room.addBot')),
+        inviteButton(room))
       : null);
+}
+
+/**
+ * The host's "invite a bot": a list of the bot accounts (docs/BOT_API.md) to send an invitation
+ * to; the bot takes the seat when its program accepts.
+ */
+function inviteButton(room) {
+  const box = h('span.invite-bot');
+  const open = async () => {
+    const { bots } = await room.act(() => api.listBots()) || { bots: [] };
+    const others = (bots || []).filter((b) => !room.lobby.seats.some((s) => s.player === b.id));
+    const select = h('select.bot-choice', { 'aria-label': t('botAccount.chooseBot') },
+      h('option', { value: '' }, others.length ? t('botAccount.chooseBot') : t('botAccount.noBots')),
+      others.map((b) => h('option', { value: b.id }, `${b.name} (@${b.username})`)));
+    select.addEventListener('change', async () => {
+      const bot = others.find((b) => b.id === select.value);
+      if (!bot) return;
+      const sent = await room.act(() => api.inviteBot(room.code, bot.id), t('botAccount.invited', { name: bot.name }));
+      if (sent) box.replaceChildren(button);
+    });
+    box.replaceChildren(select);
+    select.focus();
+  };
+  const button = h('button.btn.small.ghost.invite-bot-btn', { type: 'button', onclick: open }, t('botAccount.invite'));
+  box.append(button);
+  return box;
 }
 
 /** The host's button that removes a computer or a person from seat ``s``. */
@@ -43,6 +72,7 @@ function seatRow(room, i) {
         mine ? h('span.tag.you', t('room.you')) : null,
         host ? h('span.tag.host', t('room.host')) : null,
         s.bot ? h('span.tag.bot', t('room.computer')) : null,
+        botTag(s),
         s.bot && !room.hostCanEdit() ? h('span.tag.level', t(`bot.level.${s.level || 'normal'}`)) : null,
         h('span.conn', { class: online ? 'on' : 'off', title: online ? t('room.connected') : t('room.notConnected') },
           h('i.dot'), s.bot ? t('room.ready') : online ? t('room.online') : t('room.offline')))),

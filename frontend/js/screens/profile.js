@@ -11,10 +11,13 @@ import { t } from '../i18n.js';
 import { tableName } from '../tableName.js';
 import { swatch } from '../board/pieces.js';
 import { statisticsPanel } from '../widgets/statistics.js';
+import { botTag } from '../widgets/botTag.js';
+import { challengePanel } from '../widgets/challenge.js';
 
 const PER_PAGE = 10;
 
 export function presetName(preset) {
+  if (preset && preset.startsWith('bots:')) return t('botAccount.pool', { preset: presetName(preset.slice(5)) });
   return preset ? t(`preset.${preset}`) : t('history.customRules');
 }
 
@@ -77,13 +80,15 @@ export function mount(root, ctx) {
     root.append(h('section.profile', {},
       h('div.lobbies-head', {},
         h('div', {},
-          h('h1#profile-name', p.player.name),
+          h('h1#profile-name', {}, p.player.name, botTag(p.player)),
           h('p.lead', p.player.username ? `@${p.player.username}` : t('profile.guest'))),
         me && me.id === id ? h('a.btn.secondary', { href: '#/account' }, t('profile.account')) : null),
+      p.player.bot_account && !(me && me.id === id) ? challengePanel(p.player, () => alive) : null,
       h('div.profile-stats', {},
         h('div.panel.stat', {}, h('strong#stat-played', String(p.played)), h('span', t('profile.played'))),
         h('div.panel.stat', {}, h('strong#stat-won', String(p.won)), h('span', t('profile.won'))),
-        ...ratings.map(([preset, r]) => h('a.panel.stat', { href: `#/leaderboard/${preset}`, 'data-rating': preset },
+        ...ratings.map(([preset, r]) => h(preset.startsWith('bots:') ? 'div.panel.stat' : 'a.panel.stat', {
+          href: preset.startsWith('bots:') ? null : `#/leaderboard/${preset}`, 'data-rating': preset },
           h('strong', String(r.rating)), h('span', `${presetName(preset)} · ${t('profile.games', { n: r.games })}`)))),
       statisticsPanel(stats, presetName),
       h('div.panel', {}, h('h2', t('profile.matches')), list, pager)));

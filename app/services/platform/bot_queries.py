@@ -1,0 +1,131 @@
+"""The SQL of bot accounts and their challenges (docs/BOT_API.md). Statements run on the
+caller's connection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.community import accounts, match_players
+from app.db.models import matches, players, utcnow
+from app.db.platform import bot_challenges
+
+
+async def player(conn: AsyncConnection, player_id: str) -> Any:
+    """Row (id, name, bot_account, username or None) of a player, or None."""
+    query = (
+        select(players.c.id, players.c.name, players.c.bot_account, accounts.c.username)
+        .outerjoin(accounts, accounts.c.player_id == players.c.id)
+        .where(players.c.id == player_id)
+    )
+    return (await conn.execute(query)).first()
+
+
+async def bot_list(conn: AsyncConnection, limit: int) -> list[Any]:
+    """Rows (id, name, username) of bot accounts, by name."""
+    query = (
+        select(players.c.id, players.c.name, accounts.c.username)
+        .join(accounts, accounts.c.player_id == players.c.id)
+        .where(players.c.bot_account.is_(True))
+        .order_by(players.c.name, players.c.id)
+        .limit(limit)
+    )
+    return list((await conn.execute(query)).all())
+
+
+async def matches_played(conn: AsyncConnection, player_id: str) -> int:
+    """How many matches (live or finished) ``player_id`` has held a seat in."""
+    query = (
+        select(func.count())
+        .select_from(match_players)
+        .where(match_players.c.player_id == player_id)
+    )
+    return int((await conn.execute(query)).scalar_one())
+
+
+async def make_bot(conn: AsyncConnection, player_id: str) -> None:
+    """Mark ``player_id`` a bot account (one-way)."""
+    await conn.execute(update(players).where(players.c.id == player_id).values(bot_account=True))
+
+
+async def insert_challenge(conn: AsyncConnection, values: dict[str, Any]) -> None:
+    """Insert one ``bot_challenges`` row."""
+    await conn.execute(insert(bot_challenges).values(**values))
+
+
+async def challenge(conn: AsyncConnection, challenge_id: str) -> Any:
+    """The challenge row, or None."""
+    query = select(bot_challenges).where(bot_challenges.c.id == challenge_id)
+    return (await conn.execute(query)).first()
+
+
+async def set_challenge(conn: AsyncConnection, challenge_id: str, **values: Any) -> None:
+    """Update a challenge row (``updated_at`` set)."""
+    await conn.execute(
+        update(bot_challenges)
+        .where(bot_challenges.c.id == challenge_id)
+        .values(updated_at=utcnow(), **values)
+    )
+
+
+async def claim_challenge(conn: AsyncConnection, challenge_id: str, old: str, new: str) -> bool:
+    """Move a challenge from status ``old`` to ``new`` in one statement; False when its status
+    was not ``old`` (someone else moved it first).
+    """
+    result = await conn.execute(
+        update(bot_challenges)
+        .where(bot_challenges.c.id == challenge_id, bot_challenges.c.status == old)
+        .values(status=new, updated_at=utcnow())
+    )
+    return bool(result.rowcount)
+
+
+async def open_challenges(conn: AsyncConnection, bot_id: str) -> list[Any]:
+    """The bot's open challenges, oldest first."""
+    query = (
+        select(bot_challenges)
+        .where(bot_challenges.c.bot_id == bot_id, bot_challenges.c.status == "open")
+        .order_by(bot_challenges.c.created_at, bot_challenges.c.id)
+    )
+    return list((await conn.execute(query)).all())
+
+
+async def count_open(conn: AsyncConnection, bot_id: str) -> int:
+    """How many open challenges the bot has."""
+    query = (
+        select(func.count())
+        .select_from(bot_challenges)
+        .where(bot_challenges.c.bot_id == bot_id, bot_challenges.c.status == "open")
+    )
+    return int((await conn.execute(query)).scalar_one())
+
+
+async def bot_matches(conn: AsyncConnection, bot_id: str, known: Iterable[str]) -> list[Any]:
+    """Rows (id, status, seats, scores, rules, clock, seat, preset, rated) of the bot's live
+    matches and of the matches in ``known`` it sits in.
+    """
+    ids = list(known)
+    cond = matches.c.status == "live"
+    if ids:
+        cond = or_(cond, matches.c.id.in_(ids))
+    query = (
+        select(
+            matches.c.id,
+            matches.c.status,
+            matches.c.seats,
+            matches.c.scores,
+            matches.c.rules,
+            matches.c.clock,
+            match_players.c.seat,
+            match_players.c.preset,
+            match_players.c.rated,
+        )
+        .join(match_players, match_players.c.match_id == matches.c.id)
+        .where(match_players.c.player_id == bot_id, cond)
+        .order_by(matches.c.created_at, matches.c.id)
+    )
+    return list((await conn.execute(query)).all())

@@ -1,0 +1,278 @@
+"""Bot accounts and the challenges people send them (docs/BOT_API.md).
+
+A registered account becomes a bot account for good (:func:`become_bot`; only one that has
+never sat in a match, so no human rating history turns into a bot's). People challenge a bot
+to a new match (:func:`challenge`) or invite it into a seat of their lobby (:func:`invite`);
+the bot hears of it on its event stream (:mod:`app.services.platform.bot_stream`) and accepts
+or declines. Accepting a match challenge makes the lobby and starts the match with the lobby
+service, exactly as a host would: seats, clocks, the fair bag and ratings are the same code;
+the bot then plays through the match websocket like any browser.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from app.db.models import utcnow
+from app.engine import PRESETS
+from app.services.clock import table_options
+from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from app.services.lobby import lobby as lobbies
+from app.services.lobby import seats as lobby_seats
+from app.services.platform import bot_queries as q
+from app.services.runtime import Runtime
+
+#: Open challenges one bot may have waiting.
+MAX_OPEN = 20
+#: The status of a challenge while one accept request seats its bot.
+ACCEPTING = "accepting"
+
+
+async def become_bot(rt: Runtime, player_id: str) -> dict[str, Any]:
+    """Turn the caller's account into a bot account (again: nothing changes). Returns
+    ``{"id", "name", "username", "bot_account": true}``.
+
+    Raises :class:`Forbidden` (a guest: reason ``account_needed``), :class:`Conflict` (the
+    account has sat in a match: reason ``bot_has_played``).
+    """
+    async with rt.db.transaction() as conn:
+        row = await q.player(conn, player_id)
+        if row is None or row.username is None:
+            raise Forbidden("only a registered account can become a bot", reason="account_needed")
+        if not row.bot_account:
+            if await q.matches_played(conn, player_id):
+                raise Conflict(
+                    "an account that has played a match cannot become a bot: register a new one",
+                    reason="bot_has_played",
+                )
+            await q.make_bot(conn, player_id)
+    return {"id": row.id, "name": row.name, "username": row.username, "bot_account": True}
+
+
+async def listing(rt: Runtime, limit: int = 100) -> list[dict[str, Any]]:
+    """Bot accounts people can challenge or invite: ``[{"id", "name", "username"}]`` by name."""
+    async with rt.db.reading() as conn:
+        rows = await q.bot_list(conn, limit)
+    return [{"id": r.id, "name": r.name, "username": r.username} for r in rows]
+
+
+async def require_bot(rt: Runtime, player_id: str) -> Any:
+    """The player row of a bot account; raises :class:`Forbidden` (reason ``not_a_bot``)."""
+    async with rt.db.reading() as conn:
+        row = await q.player(conn, player_id)
+    if row is None or not row.bot_account:
+        raise Forbidden("only a bot account can do this", reason="not_a_bot")
+    return row
+
+
+def _person(row: Any) -> dict[str, Any]:
+    return {"id": row.id, "name": row.name, "bot_account": bool(row.bot_account)}
+
+
+def _clock_fields(stored: dict[str, Any] | None) -> dict[str, Any]:
+    """``{"time_control", "timeout_policy"}`` of a challenge (null for a lobby invitation,
+    whose lobby's clock applies).
+    """
+    if stored is None:
+        return {"time_control": None, "timeout_policy": None}
+    fields = table_options.lobby_fields(stored)
+    return {"time_control": fields["time_control"], "timeout_policy": fields["timeout_policy"]}
+
+
+async def challenge_json(rt: Runtime, row: Any) -> dict[str, Any]:
+    """The Challenge JSON of docs/BOT_API.md for a ``bot_challenges`` row."""
+    async with rt.db.reading() as conn:
+        bot = await q.player(conn, row.bot_id)
+        challenger = await q.player(conn, row.challenger_id)
+    return {
+        "id": row.id,
+        "bot": _person(bot),
+        "challenger": _person(challenger),
+        "lobby_code": row.lobby_code,
+        "preset": row.preset,
+        "rated": bool(row.rated),
+        **_clock_fields(row.time_control),
+        "status": row.status,
+        "match_id": row.match_id,
+    }
+
+
+async def _new(
+    rt: Runtime,
+    challenger: str,
+    bot_id: str,
+    *,
+    preset: str,
+    rated: bool,
+    time_control: dict[str, Any] | None,
+    lobby_code: str | None,
+) -> dict[str, Any]:
+    if challenger == bot_id:
+        raise Conflict("a bot cannot challenge itself", reason="challenge_self")
+    challenge_id = secrets.token_hex(8)
+    now = utcnow()
+    async with rt.db.transaction() as conn:
+        bot = await q.player(conn, bot_id)
+        if bot is None or not bot.bot_account:
+            raise NotFound("no such bot", reason="no_such_bot")
+        if await q.count_open(conn, bot_id) >= MAX_OPEN:
+            raise Conflict(
+                "this bot has too many challenges waiting: try again soon", reason="bot_busy"
+            )
+        await q.insert_challenge(
+            conn,
+            {
+                "id": challenge_id,
+                "bot_id": bot_id,
+                "challenger_id": challenger,
+                "lobby_code": lobby_code,
+                "preset": preset,
+                "rated": rated,
+                "time_control": time_control,
+                "status": "open",
+                "match_id": None,
+                "created_at": now,
+                "updated_at": now,
+            },
+        )
+        row = await q.challenge(conn, challenge_id)
+    return await challenge_json(rt, row)
+
+
+async def challenge(
+    rt: Runtime,
+    challenger: str,
+    bot_id: str,
+    preset: str,
+    rated: bool,
+    time_control: dict[str, Any] | None,
+    timeout_policy: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Challenge a bot to a new two-seat match of ``preset`` (``time_control`` and
+    ``timeout_policy`` as for a lobby). Returns the Challenge JSON.
+
+    Raises :class:`ValidationFailed` (preset, time control), :class:`NotFound` (no such bot),
+    :class:`Conflict` (oneself, too many waiting).
+    """
+    if preset not in PRESETS:
+        raise ValidationFailed(f"preset: one of {', '.join(PRESETS)}", reason="challenge_preset")
+    control = table_options.stored(
+        table_options.parse_time_control(time_control),
+        None if timeout_policy is None else table_options.parse_timeout_policy(timeout_policy),
+    )
+    return await _new(
+        rt, challenger, bot_id, preset=preset, rated=rated, time_control=control, lobby_code=None
+    )
+
+
+async def invite(rt: Runtime, code: str, host: str, bot_id: str) -> dict[str, Any]:
+    """The host of open lobby ``code`` invites a bot into a free seat. Returns the Challenge
+    JSON (``lobby_code`` set). Raises :class:`NotFound`, :class:`Forbidden` (not the host),
+    :class:`Conflict` (started, full).
+    """
+    table = await lobbies.get_lobby(rt, code)
+    if table["host"] != host:
+        raise Forbidden("only the host can invite a bot", reason="host_only")
+    if table["status"] != "open":
+        raise Conflict("the lobby has started", reason="lobby_started")
+    if all(s["player"] is not None or s["bot"] for s in table["seats"]):
+        raise Conflict("the lobby is full", reason="lobby_full")
+    return await _new(
+        rt,
+        host,
+        bot_id,
+        preset=table["preset"] or "custom",
+        rated=bool(table["rated"]),
+        time_control=None,  # the lobby's own clock applies
+        lobby_code=code,
+    )
+
+
+async def _mine(rt: Runtime, challenge_id: str) -> Any:
+    async with rt.db.reading() as conn:
+        row = await q.challenge(conn, challenge_id)
+    if row is None:
+        raise NotFound("no such challenge")
+    return row
+
+
+async def get(rt: Runtime, challenge_id: str, viewer: str) -> dict[str, Any]:
+    """A challenge, for its bot or its challenger. Raises :class:`NotFound`, :class:`Forbidden`."""
+    row = await _mine(rt, challenge_id)
+    if viewer not in (row.bot_id, row.challenger_id):
+        raise Forbidden("only the bot and the challenger see a challenge")
+    return await challenge_json(rt, row)
+
+
+async def accept(rt: Runtime, challenge_id: str, bot_id: str, address: str) -> dict[str, Any]:
+    """The bot accepts: a match challenge starts a new match (the challenger hosts seat 0, the
+    bot seat 1); a lobby invitation seats the bot in the lobby. Accepting again answers the
+    same. Raises :class:`NotFound`, :class:`Forbidden` (not this challenge's bot),
+    :class:`Conflict` (declined or cancelled; the lobby full or started).
+    """
+    row = await _mine(rt, challenge_id)
+    if row.bot_id != bot_id:
+        raise Forbidden("this challenge is for another bot", reason="not_your_challenge")
+    if row.status == "accepted":
+        return await challenge_json(rt, row)
+    async with rt.db.transaction() as conn:
+        claimed = await q.claim_challenge(conn, challenge_id, "open", ACCEPTING)
+    if not claimed:  # declined, cancelled or being accepted by a request racing this one
+        raise Conflict("this challenge is not open", reason="challenge_closed")
+    try:
+        match_id = await _seat_the_bot(rt, row, bot_id, address)
+    except Exception:  # the lobby refused (a rated table with a guest, …): open again
+        async with rt.db.transaction() as conn:
+            await q.claim_challenge(conn, challenge_id, ACCEPTING, "open")
+        raise
+    async with rt.db.transaction() as conn:
+        await q.set_challenge(conn, challenge_id, status="accepted", match_id=match_id)
+        row = await q.challenge(conn, challenge_id)
+    return await challenge_json(rt, row)
+
+
+async def _seat_the_bot(rt: Runtime, row: Any, bot_id: str, address: str) -> str | None:
+    """Seat the bot as challenge ``row`` asks: in the inviting lobby (None), or in a new lobby
+    with the challenger, started at once (the match id).
+    """
+    match_id = None
+    if row.lobby_code is not None:
+        await lobby_seats.join(rt, row.lobby_code, bot_id)
+    else:
+        control, policy = table_options.split_stored(row.time_control)
+        table = await lobbies.create_lobby(
+            rt,
+            row.challenger_id,
+            name=None,
+            preset=row.preset,
+            rules=None,
+            seats=2,
+            private=False,
+            rated=bool(row.rated),
+            time_control=control,
+            timeout_policy=policy,
+        )
+        await lobby_seats.join(rt, table["code"], bot_id)
+        match_id = await lobbies.start(rt, table["code"], row.challenger_id, address)
+    return match_id
+
+
+async def close(rt: Runtime, challenge_id: str, player_id: str, how: str) -> dict[str, Any]:
+    """``how`` = ``declined`` (by its bot) or ``cancelled`` (by its challenger); closing a
+    closed challenge again answers the same. Raises :class:`NotFound`, :class:`Forbidden`,
+    :class:`Conflict` (already accepted).
+    """
+    row = await _mine(rt, challenge_id)
+    who = row.bot_id if how == "declined" else row.challenger_id
+    if player_id != who:
+        raise Forbidden(
+            "only the bot declines, only the challenger cancels", reason="not_your_challenge"
+        )
+    if row.status == "accepted":
+        raise Conflict("this challenge was accepted", reason="challenge_closed")
+    if row.status == "open":
+        async with rt.db.transaction() as conn:
+            await q.set_challenge(conn, challenge_id, status=how)
+            row = await q.challenge(conn, challenge_id)
+    return await challenge_json(rt, row)

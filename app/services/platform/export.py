@@ -1,0 +1,140 @@
+"""The data export (docs/API.md § Export): a player's finished matches as a stream of records,
+and one match's record, each naming everything a community tool would otherwise guess.
+
+An exported record is a ``carcassonne-record/1`` document (docs/RECORD.md; it replays as is)
+with these keys added::
+
+    "match":    {"id", "name", "preset", "rated", "unrated", "private", "started_at", "finished_at"}
+    "seats":    [{"seat", "name", "player", "colour", "bot", "level", "bot_account"}]
+    "clock":    {"time_control": {"kind", …}, "timeout_policy": {"kind", …}}   (null: untimed)
+    "fairness": {"scheme", "commitment", "seed", "salt"}   (null: a match from before commitments)
+
+and ``"by": "computer"`` on moves the server chose for a person (a time-out, a seat handed
+over), as ``GET /api/matches/{id}/record`` has them. The stream is read from the database a
+page of :data:`PAGE` matches at a time (keyset paging), each page on its own short
+connection, so neither memory nor a database connection grows with the number of matches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any
+
+import orjson
+
+from app.engine import export_record, load_state
+from app.services.clock import clocks
+from app.services.clock import rules as clock_rules
+from app.services.errors import Forbidden, NotFound
+from app.services.platform import export_queries as q
+from app.services.platform.export_queries import ExportFilter
+from app.services.runtime import Runtime
+
+#: Matches read from the database per page.
+PAGE = 50
+#: Seats' keys copied into an exported record.
+SEAT_KEYS = ("seat", "name", "player", "colour", "bot", "level")
+
+
+def _iso(when: datetime | None) -> str | None:
+    return when.isoformat() if when is not None else None
+
+
+def _clock(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The clock part of an exported record: the time control and the time-out policy."""
+    if not clock:
+        return None
+    control = clock_rules.control_of(clock)
+    if not control.timed:
+        return None
+    return {
+        "time_control": control.to_json(),
+        "timeout_policy": clock_rules.policy_of(clock).to_json(),
+    }
+
+
+def _seat_players(rows: list[Any]) -> list[str]:
+    return sorted({s["player"] for r in rows for s in r.seats if s.get("player")})
+
+
+def record_of(row: Any, computer: set[int], bots: set[str]) -> dict[str, Any]:
+    """The exported record of one finished match ``row`` (columns of
+    :data:`app.services.platform.export_queries._COLUMNS`); ``computer``: the seqs of the
+    actions the computer chose; ``bots``: player ids that are bot accounts. Pure: no I/O.
+    """
+    state = load_state(row.snapshot)
+    record = export_record(state)
+    record = clocks.annotate_record(record, list(state.actions), computer, row.clock)
+    record["match"] = {
+        "id": row.id,
+        "name": row.name,
+        "preset": row.preset,
+        "rated": bool(row.rated) and row.unrated is None,
+        "unrated": row.unrated,
+        "private": bool(row.private),
+        "started_at": _iso(row.created_at),
+        "finished_at": _iso(row.finished_at),
+    }
+    record["seats"] = [{k: s.get(k) for k in SEAT_KEYS} for s in row.seats]
+    for seat in record["seats"]:
+        if not seat["bot"]:
+            seat["level"] = None
+        seat["bot_account"] = seat["player"] in bots
+    record["clock"] = _clock(row.clock)
+    record["fairness"] = (
+        {"scheme": row.scheme, "commitment": row.commitment, "seed": row.seed, "salt": row.salt}
+        if row.commitment is not None
+        else None
+    )
+    return record
+
+
+async def _player_exists(rt: Runtime, player_id: str) -> None:
+    from app.services.records.queries import player as player_by_id
+
+    async with rt.db.reading() as conn:
+        if await player_by_id(conn, player_id) is None:
+            raise NotFound("no such player")
+
+
+async def stream(rt: Runtime, f: ExportFilter, limit: int) -> AsyncIterator[bytes]:
+    """NDJSON lines (``bytes``, each ending in a newline) of at most ``limit`` records of the
+    matches ``f`` selects, newest first. Raises :class:`NotFound` for an unknown player before
+    the first line (the caller starts the response only after the first ``__anext__``).
+    """
+    await _player_exists(rt, f.player_id)
+    sent = 0
+    after: tuple[datetime, str] | None = None
+    yield b""  # the checks above passed: the response may start
+    while sent < limit:
+        async with rt.db.reading() as conn:
+            rows = await q.page(conn, f, after, min(PAGE, limit - sent))
+            computer = await q.computer_seqs(conn, [r.id for r in rows])
+            bots = await q.bot_accounts(conn, _seat_players(rows))
+        if not rows:
+            return
+        for row in rows:
+            yield orjson.dumps(record_of(row, computer[row.id], bots)) + b"\n"
+        sent += len(rows)
+        after = (rows[-1].finished_at, rows[-1].id)
+        del rows, computer, bots
+        await asyncio.sleep(0)  # let other requests run between pages
+
+
+async def one(rt: Runtime, match_id: str, player_id: str) -> dict[str, Any]:
+    """The exported record of one finished match. A private match needs a seat in it.
+
+    Raises :class:`NotFound` (no such match, or not finished yet: a live match's record is
+    ``GET /api/matches/{id}/record``), :class:`Forbidden` (private, not seated).
+    """
+    async with rt.db.reading() as conn:
+        row = await q.one(conn, match_id)
+        computer = await q.computer_seqs(conn, [match_id])
+        bots = await q.bot_accounts(conn, _seat_players([row]) if row is not None else [])
+    if row is None or row.finished_at is None:
+        raise NotFound("no finished match with this id", reason="match_not_finished")
+    if row.private and not any(s.get("player") == player_id for s in row.seats):
+        raise Forbidden("a private match's record is for its players only")
+    return record_of(row, computer[match_id], bots)
