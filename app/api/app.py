@@ -38,6 +38,7 @@ from app.api.routes import (
     records,
     seeks,
     sockets,
+    tournaments,
 )
 from app.api.static import GZIP_LEVEL, MIN_GZIP_BYTES, static_app
 from app.db.errors import is_database_unavailable
@@ -47,6 +48,7 @@ from app.services.errors import RateLimited, ServiceError
 from app.services.match.subscribers import subscribe as subscribe_to_moves
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS
+from app.services.tournaments.rounds import on_move_committed as count_tournament_games
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -97,6 +99,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = Runtime(settings)
         subscribe_to_moves(runtime)
+        runtime.move_committed.subscribe(count_tournament_games)
         app.state.runtime = runtime
         await runtime.start(LOOPS if with_loops else [])
         try:
@@ -167,6 +170,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         ratings,
         records,
         catalogue,
+        tournaments,
     ):
         app.include_router(routes.router)
 
