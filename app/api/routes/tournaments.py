@@ -112,10 +112,10 @@ async def withdraw(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> 
     "/{tid}/computers", response_model=TournamentOut, responses=errors(401, 403, 404, 409, 422)
 )
 async def add_computer(
-    tid: TournamentId, body: NewComputerEntrant, rt: RuntimeDep, player: CurrentPlayer
+    tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer, body: NewComputerEntrant | None = None
 ) -> dict[str, Any]:
     """Organiser: enter a computer player (checked in at once; not in rated tournaments)."""
-    return await tournaments.add_computer(rt, tid, player, body.level)
+    return await tournaments.add_computer(rt, tid, player, (body or NewComputerEntrant()).level)
 
 
 @router.post("/{tid}/start", response_model=TournamentOut, responses=errors(401, 403, 404, 409))
