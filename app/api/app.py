@@ -38,6 +38,7 @@ from app.api.routes import (
     records,
     seeks,
     sockets,
+    tournament_sockets,
     tournaments,
 )
 from app.api.static import GZIP_LEVEL, MIN_GZIP_BYTES, static_app
@@ -171,6 +172,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         records,
         catalogue,
         tournaments,
+        tournament_sockets,
     ):
         app.include_router(routes.router)
 

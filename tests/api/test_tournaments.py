@@ -174,3 +174,21 @@ def test_bad_input_is_refused(client: TestClient, api: Api) -> None:
     api.post(f"/api/tournaments/{tid}/check-in", host, 404)  # not registered
     api.post(f"/api/tournaments/{tid}/computers", host, 422, level="godlike")
     api.post(f"/api/tournaments/{tid}/pause", host, 409, paused=True)
+
+
+def test_live_socket_sends_the_tournament_and_its_changes(client: TestClient, api: Api) -> None:
+    _, _, host = api.player("Org")
+    _, token, ann_h = api.player("Ann")
+    tid = api.post("/api/tournaments", host, 201, name="Live", rounds=1)["id"]
+    with client.websocket_connect(f"/ws/tournaments/{tid}?token={token}") as ws:
+        first = ws.receive_json()
+        assert first["t"] == "tournament" and first["d"]["id"] == tid and first["d"]["me"] is None
+        api.post(f"/api/tournaments/{tid}/entrants", ann_h)
+        changed = ws.receive_json()
+        assert changed["v"] > first["v"]
+        assert changed["d"]["me"]["status"] == "registered"
+        ws.send_json({"t": "ping"})
+        assert ws.receive_json()["t"] in ("pong", "tournament")
+    with client.websocket_connect("/ws/tournaments/0123456789ab") as ws:
+        refused = ws.receive_json()
+        assert refused["t"] == "error" and refused["d"]["code"] == "not_found"
