@@ -126,4 +126,5 @@ class TournamentSummary(BaseModel):
     entrants: int
     preset: str
     rated: bool
+    time_control: dict[str, Any]
     time_label: str

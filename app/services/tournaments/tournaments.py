@@ -163,7 +163,7 @@ async def withdraw(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
 
 async def listing(rt: Runtime, limit: int = 50) -> list[dict[str, Any]]:
     """Public tournaments (``{"id", "name", "format", "rounds", "status", "round",
-    "entrants", "preset", "time_label", "rated"}``), those not finished first.
+    "entrants", "preset", "time_control", "time_label", "rated"}``), those not finished first.
     """
     async with rt.db.reading() as conn:
         rows = await sql.listed(conn, limit)
@@ -178,6 +178,7 @@ async def listing(rt: Runtime, limit: int = 50) -> list[dict[str, Any]]:
             "entrants": int(r.entrants),
             "preset": r.preset,
             "rated": bool(r.rated),
+            "time_control": table_options.lobby_fields(r.time_control)["time_control"],
             "time_label": table_options.lobby_fields(r.time_control)["time_label"],
         }
         for r in rows

@@ -13,5 +13,6 @@ import account from './account.de.js';
 import playnow from './playnow.de.js';
 import stats from './stats.de.js';
 import errors from './errors.de.js';
+import tournament from './tournament.de.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...tournament };

@@ -13,5 +13,6 @@ import account from './account.en.js';
 import playnow from './playnow.en.js';
 import stats from './stats.en.js';
 import errors from './errors.en.js';
+import tournament from './tournament.en.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...tournament };

@@ -13,5 +13,6 @@ import account from './account.fr.js';
 import playnow from './playnow.fr.js';
 import stats from './stats.fr.js';
 import errors from './errors.fr.js';
+import tournament from './tournament.fr.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...tournament };
