@@ -37,6 +37,22 @@ def _wait(api: Api, tid: str, done: Any, seconds: float = 240) -> dict[str, Any]
         time.sleep(0.2)
 
 
+DAY_MS = 24 * 3600 * 1000
+
+
+def _wait_clock(api: Api, match_id: str, headers: dict[str, str], ok: Any) -> int:
+    """Milliseconds from the server's now to the match's running deadline, once ``ok`` of it
+    holds (or after 15 s).
+    """
+    deadline = time.monotonic() + 15
+    while True:
+        clock = api.get(f"/api/matches/{match_id}", headers)["clock"]
+        left = int(clock["deadline"] - clock["server_now"]) if clock["deadline"] else -1
+        if ok(left) or time.monotonic() > deadline:
+            return left
+        time.sleep(0.2)
+
+
 def test_swiss_of_computers_plays_out(client: TestClient, api: Api) -> None:
     _, _, host = api.player("Org")
     _, _, late = api.player("Late")
@@ -121,8 +137,9 @@ def test_round_robin_with_a_person_and_organiser_tools(client: TestClient, api: 
     if mine:
         match = api.get(f"/api/matches/{mine['match_id']}", ann_h)
         assert match["you"] == 1 and match["seats"][1]["name"] == "Ann"
-        # Held: the running deadline is days away.
-        assert match["clock"] is not None
+        # Held: the running deadline is days away (a turn begun since is held by the sweep).
+        held = _wait_clock(api, mine["match_id"], ann_h, lambda left: left > 20 * DAY_MS)
+        assert held > 20 * DAY_MS
         api.post(
             f"/api/tournaments/{tid}/games/{mine['id']}/result",
             ann_h,
@@ -148,6 +165,9 @@ def test_round_robin_with_a_person_and_organiser_tools(client: TestClient, api: 
         assert game["reason"].startswith("Ann's connection")
     resumed = api.post(f"/api/tournaments/{tid}/pause", host, paused=False)
     assert resumed["paused"] is False
+    # Released: Ann's bank (10 min) runs again, none of the pause charged.
+    left = _wait_clock(api, mine["match_id"], ann_h, lambda left: left <= 605_000)
+    assert 0 < left <= 605_000
     api.post(f"/api/tournaments/{tid}/withdraw", ann_h)
     data = _wait(api, tid, lambda d: d["status"] == "finished")
     assert data["status"] == "finished", data

@@ -8,7 +8,8 @@ a deadline still held comes back ``HOLD_MS - paused`` earlier, and a turn that s
 the pause (someone moved) is charged from the release, not from its start.
 
 Moves are not refused during a pause and computer seats keep playing their turns; only time
-stops.
+stops: a turn that begins during the pause (someone moved, a new round was paired) is held by
+the tournament sweep within seconds (:func:`keep_held`).
 """
 
 from __future__ import annotations
@@ -68,6 +69,34 @@ async def set_paused(rt: Runtime, tid: str, host_id: str, paused: bool) -> dict[
     return await view(rt, tid, host_id)
 
 
+async def keep_held(rt: Runtime, tid: str) -> int:
+    """While tournament ``tid`` is paused, hold the clocks that run again (a move or a new
+    match since the pause). Returns how many were held. Called by the tournament sweep.
+    """
+    async with rt.db.reading() as conn:
+        games = await sql.games(conn, tid)
+        states = await sql.match_states(conn, [g.match_id for g in games if g.match_id])
+    now = now_ms()
+    held = 0
+    for mid, m in states.items():
+        if m.status != "live" or m.clock is None:
+            continue
+        due = c.deadline(c.typed(m.clock))
+        if due is None or due > now + HOLD_MS // 2:
+            continue
+        try:
+            await change_clock(rt, mid, lambda clock, _row: _hold_if_running(clock))
+            held += 1
+        except ServiceError:
+            continue
+    return held
+
+
+def _hold_if_running(clock: dict[str, Any]) -> dict[str, Any]:
+    due = c.deadline(c.typed(clock))
+    return clock if due is None or due > now_ms() + HOLD_MS // 2 else hold(clock)
+
+
 def hold(clock: dict[str, Any]) -> dict[str, Any]:
     """The clock with every running deadline :data:`HOLD_MS` later."""
     return c.credit(clock, HOLD_MS)
@@ -87,7 +116,8 @@ def release(clock: dict[str, Any], paused_at_ms: int, now: int) -> dict[str, Any
             return [fix(v, None) for v in value]
         if key in _TIMES and isinstance(value, int) and not isinstance(value, bool):
             if value > now + HOLD_MS // 2:
-                return value - back
+                back_at = value - back
+                return back_at if key == "until" else min(back_at, now)
             if key != "until" and paused_at_ms < value <= now:
                 return now
         return value

@@ -60,6 +60,14 @@ async def running(conn: AsyncConnection) -> list[str]:
     return [r[0] for r in await conn.execute(query)]
 
 
+async def paused(conn: AsyncConnection) -> list[str]:
+    """Ids of running tournaments the organiser paused."""
+    query = select(tournaments.c.id).where(
+        tournaments.c.status == "running", tournaments.c.paused_at.is_not(None)
+    )
+    return [r[0] for r in await conn.execute(query)]
+
+
 async def entrants(conn: AsyncConnection, tournament_id: str) -> list[Any]:
     """The entrants of a tournament, by starting number."""
     query = (

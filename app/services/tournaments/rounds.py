@@ -38,6 +38,7 @@ from app.services.match.committed import Committed
 from app.services.records import history
 from app.services.records import queries as records_sql
 from app.services.runtime import Runtime
+from app.services.tournaments import pause
 from app.services.tournaments import queries as sql
 from app.services.tournaments.pairing import (
     PairingImpossible,
@@ -186,9 +187,9 @@ async def match_ended(rt: Runtime, match_id: str) -> None:
 
 
 async def sweep(rt: Runtime) -> None:
-    """Background loop: every :data:`SWEEP_EVERY` seconds, settle tournament matches whose
-    history was missed and move every running tournament on (the row lock keeps instances
-    apart).
+    """Background loop: every :data:`SWEEP_EVERY` seconds, hold the clocks of paused
+    tournaments that run again, settle tournament matches whose history was missed and move
+    every running tournament on (the row lock keeps instances apart).
     """
     while True:
         await asyncio.sleep(SWEEP_EVERY)
@@ -202,6 +203,9 @@ async def sweep_once(rt: Runtime) -> int:
     """One pass of :func:`sweep`; returns how many tournaments changed."""
     async with rt.db.reading() as conn:
         ids = await sql.running(conn)
+        paused = await sql.paused(conn)
+    for tid in paused:
+        await pause.keep_held(rt, tid)
     changed = 0
     for tid in ids:
         async with rt.db.reading() as conn:
@@ -373,6 +377,7 @@ async def _deal(
         ),
     )
     found = await lobby_sql.lobby(conn, code)
-    match_id, _ = await lobby.deal(rt, conn, found, f"tournament:{t.id}")
-    rt.metrics.matches_live.inc()
+    # Each table is its own origin: the per-address cap on computer matches is for people
+    # starting tables by hand; the per-instance cap still holds.
+    match_id, _ = await lobby.deal(rt, conn, found, f"tournament:{t.id}:{number}.{table.number}")
     return match_id

@@ -180,3 +180,26 @@ def test_pod_standings_placement_points_then_score() -> None:
         (1, 2.0, 120),
         (3, 1.5, 110),
     ]
+
+
+def test_pause_holds_and_release_credits_the_pause() -> None:
+    from app.services.tournaments.pause import HOLD_MS, hold, release
+
+    clock = {
+        "running": {"seat": 1, "since": 1_000, "active": 1},
+        "turn_since": 1_000,
+        "away": {"0": {"since": 900, "until": 5_000}},
+        "remaining": [60_000, 50_000],
+    }
+    held = {**clock, "running": {"seat": 1, "since": 1_000 + HOLD_MS, "active": 1}}
+    held["turn_since"] = 1_000 + HOLD_MS
+    held["away"] = {"0": {"since": 900, "until": 5_000 + HOLD_MS}}
+    # Paused at 2 000, released at 12 000: the held times come back 10 s later.
+    back = release(held, 2_000, 12_000)
+    assert back["running"]["since"] == 11_000 and back["turn_since"] == 11_000
+    assert back["away"]["0"]["until"] == 15_000 and back["away"]["0"]["since"] == 900
+    assert back["remaining"] == [60_000, 50_000]
+    # A turn begun during the pause (at 7 000) is charged from the release.
+    moved = {**clock, "running": {"seat": 0, "since": 7_000, "active": 0}, "turn_since": 7_000}
+    assert release(moved, 2_000, 12_000)["running"]["since"] == 12_000
+    assert callable(hold)
