@@ -13,11 +13,15 @@ class NewTournament(Strict):
     """``POST /api/tournaments``: a tournament in registration, hosted by the caller."""
 
     name: Annotated[str, Field(min_length=1, max_length=64)]
-    format: Literal["swiss", "round_robin"] = "swiss"
+    format: Literal["swiss", "round_robin", "arena"] = "swiss"
     rounds: Annotated[int, Field(ge=1, le=15)] | None = Field(
         None, description="Swiss: the rounds to play (a round-robin's follow from its field)"
     )
     cycles: Literal[1, 2] = Field(1, description="round-robin: 1 single, 2 double")
+    seats: Annotated[int, Field(ge=2, le=5)] = Field(2, description="arena: players per table")
+    duration_minutes: Annotated[int, Field(ge=1, le=1440)] | None = Field(
+        None, description="arena: how long it pairs"
+    )
     preset: Preset = "standard"
     time_control: TimeControlIn | None = None
     private: bool = Field(False, description="not listed; reachable by its link")
@@ -95,8 +99,11 @@ class TournamentOut(BaseModel):
     host: str
     is_host: bool
     private: bool
-    format: Literal["swiss", "round_robin"]
+    format: Literal["swiss", "round_robin", "arena"]
     cycles: int
+    seats: int
+    duration_minutes: int | None
+    ends_at: str | None = Field(description="an arena's end (ISO 8601), once started")
     rounds: int
     preset: str
     rated: bool

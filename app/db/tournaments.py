@@ -29,8 +29,10 @@ from app.db.models import Base, utcnow
 
 
 class Tournament(Base):
-    """A tournament. ``format``: ``swiss`` or ``round_robin``; ``rounds``: the rounds to play
-    (a round-robin's follow from the field and ``cycles``); ``status``: ``registering``,
+    """A tournament. ``format``: ``swiss``, ``round_robin`` or ``arena``; ``rounds``: the rounds
+    to play (a round-robin's follow from the field and ``cycles``; an arena counts its waves of
+    pairings here); ``seats``: players per table (2; an arena 2-5); ``duration_minutes`` and
+    ``ends_at``: an arena's length and end; ``status``: ``registering``,
     ``running``, ``finished``; ``round``: the round being played (0 before the start);
     ``paused_at``: set while the organiser holds every clock; ``version`` grows on every change
     (the live page's frames carry it).
@@ -54,6 +56,8 @@ class Tournament(Base):
     round: Mapped[int] = mapped_column(Integer, default=0)
     starts_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    duration_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    ends_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

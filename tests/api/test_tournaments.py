@@ -212,3 +212,31 @@ def test_live_socket_sends_the_tournament_and_its_changes(client: TestClient, ap
     with client.websocket_connect("/ws/tournaments/0123456789ab") as ws:
         refused = ws.receive_json()
         assert refused["t"] == "error" and refused["d"]["code"] == "not_found"
+
+
+def test_arena_of_computers_in_pods_of_three(client: TestClient, api: Api) -> None:
+    _, _, host = api.player("Org")
+    created = api.post(
+        "/api/tournaments", host, 201, name="Arena", format="arena", seats=3, duration_minutes=1
+    )
+    tid = created["id"]
+    assert created["seats"] == 3 and created["duration_minutes"] == 1
+    for _ in range(6):
+        api.post(f"/api/tournaments/{tid}/computers", host, level="easy")
+    started = api.post(f"/api/tournaments/{tid}/start", host)
+    assert started["ends_at"] is not None
+    assert sorted(len(p["entrants"]) for p in started["pairings"]) == [3, 3]
+    data = _wait(api, tid, lambda d: d["status"] == "finished", seconds=200)
+    assert data["status"] == "finished", data
+    pairings = data["pairings"]
+    assert all(len(p["entrants"]) == 3 and p["points"] is not None for p in pairings)
+    # Nobody sits at two tables at once: within a wave every entrant appears once.
+    for wave in {p["round"] for p in pairings}:
+        seated = [n for p in pairings if p["round"] == wave for n in p["entrants"]]
+        assert len(seated) == len(set(seated))
+    # Placement points (2, 1, 0 at three seats; ties share), then the total score.
+    assert sum(s["points"] for s in data["standings"]) == 3 * len(pairings)
+    keys = [(-s["points"], -s["score_total"]) for s in data["standings"]]
+    assert keys == sorted(keys)
+    api.post("/api/tournaments", host, 422, name="X", format="arena", seats=3)  # no duration
+    api.post("/api/tournaments", host, 422, name="X", format="swiss", rounds=2, seats=3)

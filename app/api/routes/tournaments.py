@@ -48,6 +48,8 @@ async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> 
         time_control=body.time_control,
         private=body.private,
         rated=body.rated,
+        seats=body.seats,
+        duration_minutes=body.duration_minutes,
     )
 
 

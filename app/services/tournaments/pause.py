@@ -33,7 +33,8 @@ _TIMES = ("since", "until", "turn_since")
 
 async def set_paused(rt: Runtime, tid: str, host_id: str, paused: bool) -> dict[str, Any]:
     """Organiser: hold (``paused``) or release every clock of the tournament's live matches.
-    A round paired during the pause is held by the sweep (:func:`keep_held`). Raises :class:`Forbidden`, :class:`NotFound`, :class:`Conflict` (not running).
+    A round paired during the pause is held by the sweep (:func:`keep_held`). Raises
+    :class:`Forbidden`, :class:`NotFound`, :class:`Conflict` (not running).
     """
     async with rt.db.transaction() as conn:
         t = await sql.tournament(conn, tid, lock=True)

@@ -43,6 +43,7 @@ from app.services.tournaments import queries as sql
 from app.services.tournaments.pairing import (
     PairingImpossible,
     Table,
+    arena_tables,
     round_robin_round,
     swiss_round,
 )
@@ -90,13 +91,21 @@ async def start(rt: Runtime, tid: str, host_id: str) -> dict[str, Any]:
             )
         no_shows = [e.number for e in people if e.status == "registered"]
         await sql.set_entrant_status(conn, tid, no_shows, "dropped")
+        if len(ready) < t.seats:
+            raise Conflict(
+                f"at least {t.seats} checked-in entrants are needed", reason="tournament_too_few"
+            )
         n = len(ready)
-        rounds = total_rounds(t, n)
-        if t.format == "swiss":
-            rounds = min(rounds, n - 1 if n % 2 == 0 else n)
-        await sql.update_tournament(
-            conn, tid, {"status": "running", "rounds": rounds, "starts_at": utcnow()}
-        )
+        now = utcnow()
+        values: dict[str, Any] = {"status": "running", "starts_at": now}
+        if t.format == "arena":
+            values["ends_at"] = now + timedelta(minutes=int(t.duration_minutes or 0))
+        else:
+            rounds = total_rounds(t, n)
+            if t.format == "swiss":
+                rounds = min(rounds, n - 1 if n % 2 == 0 else n)
+            values["rounds"] = rounds
+        await sql.update_tournament(conn, tid, values)
         await _pair_until_pending(rt, conn, tid)
     await announce(rt, tid)
     return await view(rt, tid, host_id)
@@ -269,6 +278,8 @@ async def _pair_until_pending(rt: Runtime, conn: AsyncConnection, tid: str) -> b
     changed = False
     while True:
         t = await sql.tournament(conn, tid)
+        if t.format == "arena":
+            return await _arena_step(rt, conn, t) or changed
         games = await sql.games(conn, tid)
         if t.status != "running" or any(g.points is None for g in games if g.round == t.round):
             return changed
@@ -276,6 +287,47 @@ async def _pair_until_pending(rt: Runtime, conn: AsyncConnection, tid: str) -> b
         if t.round >= t.rounds or not await _pair(rt, conn, t, games):
             await sql.update_tournament(conn, tid, {"status": "finished"})
             return changed
+
+
+async def _arena_step(rt: Runtime, conn: AsyncConnection, t: Any) -> bool:
+    """An arena: until its end, seat every free entrant at a table of close scores (not with
+    their last opponents when others are free); once the time is up and every game is decided,
+    finish. No new tables while paused. Returns whether anything changed.
+    """
+    games = await sql.games(conn, t.id)
+    pending = [g for g in games if g.points is None]
+    if t.status != "running":
+        return False
+    if utcnow() >= as_utc(t.ends_at):
+        if pending:
+            return False
+        await sql.update_tournament(conn, t.id, {"status": "finished"})
+        return True
+    if t.paused_at is not None:
+        return False
+    people = await sql.entrants(conn, t.id)
+    busy = {int(n) for g in pending for n in g.entrants}
+    points: dict[int, float] = {}
+    last: dict[int, frozenset[int]] = {}
+    for r in results_of(games):  # in round order: the last game wins
+        for n, p in zip(r.entrants, r.points, strict=True):
+            points[n] = points.get(n, 0.0) + p
+            last[n] = frozenset(r.entrants) - {n}
+    free = [
+        (int(e.number), points.get(int(e.number), 0.0))
+        for e in people
+        if e.status in ACTIVE and int(e.number) not in busy
+    ]
+    tables = arena_tables(free, int(t.seats), last) if len(free) >= t.seats else []
+    if not tables:
+        return False
+    number = int(t.round) + 1
+    by_number = {int(e.number): e for e in people}
+    active = {n for n, _ in free}
+    for table in tables:
+        await _seat_table(rt, conn, t, number, table, by_number, active)
+    await sql.update_tournament(conn, t.id, {"round": number})
+    return True
 
 
 async def _pair(rt: Runtime, conn: AsyncConnection, t: Any, games: list[Any]) -> bool:

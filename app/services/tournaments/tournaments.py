@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.bots import LEVELS
 from app.db.models import utcnow
+from app.db.session import as_utc
 from app.engine import PRESETS
 from app.services.clock import table_options
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
@@ -26,7 +27,8 @@ from app.services.tournaments import queries as sql
 from app.services.tournaments.pairing import round_robin_rounds
 from app.services.tournaments.standings import GameResult, pod_standings, swiss_standings
 
-FORMATS = ("swiss", "round_robin")
+FORMATS = ("swiss", "round_robin", "arena")
+MAX_ARENA_MINUTES = 24 * 60
 MAX_ENTRANTS = 64
 MAX_SWISS_ROUNDS = 15
 #: Statuses of an entrant still in the tournament.
@@ -45,17 +47,26 @@ async def create(
     time_control: dict[str, Any] | None,
     private: bool,
     rated: bool,
+    seats: int = 2,
+    duration_minutes: int | None = None,
 ) -> dict[str, Any]:
     """A new tournament in registration, hosted by ``host_id`` (who does not play unless they
     register). ``format``: ``swiss`` (``rounds`` 1-15) or ``round_robin`` (``cycles`` 1 or 2;
-    its rounds follow from the field at the start). Returns Tournament JSON.
+    its rounds follow from the field at the start) or ``arena`` (``duration_minutes``; tables
+    of ``seats`` 2-5: whoever is free is paired again at once with close scores until the
+    time is up). Returns Tournament JSON.
 
-    Raises :class:`ValidationFailed` (format, rounds, cycles, preset, time control, name).
+    Raises :class:`ValidationFailed` (format, rounds, cycles, seats, duration, preset, time
+    control, name).
     """
     if format not in FORMATS:
         raise ValidationFailed(f"format: one of {', '.join(FORMATS)}", reason="tournament_format")
     if format == "swiss" and not (rounds and 1 <= rounds <= MAX_SWISS_ROUNDS):
         raise ValidationFailed(f"rounds: 1 to {MAX_SWISS_ROUNDS} for a Swiss")
+    if format == "arena" and not (duration_minutes and 1 <= duration_minutes <= MAX_ARENA_MINUTES):
+        raise ValidationFailed(f"duration_minutes: 1 to {MAX_ARENA_MINUTES} for an arena")
+    if not 2 <= seats <= (5 if format == "arena" else 2):
+        raise ValidationFailed("seats: 2 (Swiss, round-robin) or 2-5 (arena)")
     if cycles not in (1, 2):
         raise ValidationFailed("cycles: 1 (single round-robin) or 2 (double)")
     if preset not in PRESETS:
@@ -79,7 +90,9 @@ async def create(
                 format=format,
                 cycles=cycles if format == "round_robin" else 1,
                 rounds=(rounds or 0) if format == "swiss" else 0,
-                seats=2,
+                seats=seats,
+                duration_minutes=duration_minutes if format == "arena" else None,
+                ends_at=None,
                 preset=preset,
                 rules=PRESETS[preset].to_json(),
                 time_control=control,
@@ -213,6 +226,9 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
         "status": row.status,
         "round": row.round,
         "paused": row.paused_at is not None,
+        "seats": row.seats,
+        "duration_minutes": row.duration_minutes,
+        "ends_at": None if row.ends_at is None else as_utc(row.ends_at).isoformat(),
         "version": row.version,
         "entrants": [_entrant_json(e) for e in people],
         "standings": [
@@ -247,7 +263,7 @@ def standings_of(row: Any, people: list[Any], games: list[Any]) -> list[dict[str
     ``buchholz``, ``sonneborn_berger``, ``score_total``) with the format's tie-breaks.
     """
     seeds = [int(e.number) for e in people]
-    rank = pod_standings if row.seats > 2 else swiss_standings
+    rank = pod_standings if row.format == "arena" or row.seats > 2 else swiss_standings
     return [
         {
             "number": s.entrant,
