@@ -100,3 +100,40 @@ def test_create_join_start_live_standings_and_pause(
     assert not org.errors and not pia.errors, (org.errors, pia.errors)
     org.context.close()
     pia.context.close()
+
+
+def test_an_arena_in_french_shows_placement_standings(
+    server: str, browser: Any, artifacts: Path
+) -> None:
+    org = Player.open(browser, server, "Odile", locale="fr-FR")
+    page = org.page
+    page.goto(f"{server}/#/tournaments")
+    page.wait_for_selector("#tournament-form")
+    page.fill("#tournament-name", "Arène du soir")
+    page.select_option("#tournament-format", "arena")
+    assert page.is_visible("#tournament-duration") and not page.is_visible("#tournament-rounds")
+    page.fill("#tournament-duration", "30")
+    page.select_option("#tournament-seats", "3")
+    page.click("#tournament-create")
+    page.wait_for_selector("#tournament-organiser")
+    for _ in range(6):
+        count = page.locator("#tournament-entrants li").count()
+        page.click("#tournament-add-computer")
+        page.wait_for_function(
+            "n => document.querySelectorAll('#tournament-entrants li').length > n", arg=count
+        )
+    page.click("#tournament-start")
+    page.wait_for_selector(".pairings[data-round='1']")
+    assert "Arène jusqu'à" in page.inner_text("#tournament-status")
+    headers = page.inner_text("#tournament-standings thead")
+    assert "Buchholz" not in headers and "Points de jeu" in headers
+    assert page.locator(".pairings[data-round='1'] li").count() == 2
+    # Games end and the standings fill in without a reload.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#tournament-standings tbody td.num')]"
+        ".some((td) => td.innerText !== '0')",
+        timeout=60_000,
+    )
+    page.screenshot(path=str(artifacts / "tournament-arena-fr.png"), full_page=True)
+    assert not org.errors, org.errors
+    org.context.close()

@@ -88,16 +88,16 @@ export function mount(root, ctx) {
   }
 
   function standings() {
-    const two = true;
+    const two = data.format !== 'arena' && data.seats === 2;
     return h('div.panel.scroll-x', {}, h('table.table#tournament-standings', {},
       h('thead', {}, h('tr', {},
-        h('th', '#'), h('th', t('tournament.player')), h('th', { title: t('tournament.pointsHelp') }, t('tournament.points')),
+        h('th', '#'), h('th', t('tournament.player')), h('th', { title: two ? t('tournament.pointsHelp') : t('tournament.pointsHelpPods') }, t('tournament.points')),
         two ? h('th', { title: t('tournament.buchholzHelp') }, t('tournament.buchholz')) : null,
         two ? h('th', { title: t('tournament.sbHelp') }, t('tournament.sb')) : null,
         h('th', t('tournament.wins')), h('th', t('tournament.games')), h('th', t('tournament.scoreTotal')))),
       h('tbody', {}, ...data.standings.map((s) => h('tr', {},
         h('td', String(s.rank)), h('td', {}, s.name), h('td.num', half(s.points)),
-        h('td.num', half(s.buchholz)), h('td.num', fmt(s.sonneborn_berger)),
+        two ? h('td.num', half(s.buchholz)) : null, two ? h('td.num', fmt(s.sonneborn_berger)) : null,
         h('td.num', String(s.wins)), h('td.num', String(s.games + s.byes)), h('td.num', String(s.score_total)))))));
   }
 

@@ -19,15 +19,22 @@ export function mount(root, ctx) {
   const name = h('input#tournament-name', { type: 'text', maxlength: 64, required: true, placeholder: t('tournament.namePlaceholder') });
   const format = h('select#tournament-format', { onchange: () => { state.format = format.value; syncFormat(); } },
     h('option', { value: 'swiss' }, t('tournament.format.swiss')),
-    h('option', { value: 'round_robin' }, t('tournament.format.round_robin')));
+    h('option', { value: 'round_robin' }, t('tournament.format.round_robin')),
+    h('option', { value: 'arena' }, t('tournament.format.arena')));
   const rounds = h('input#tournament-rounds', { type: 'number', min: 1, max: 15, value: 3 });
   const cycles = h('select#tournament-cycles', {},
     h('option', { value: 1 }, t('tournament.single')), h('option', { value: 2 }, t('tournament.double')));
+  const duration = h('input#tournament-duration', { type: 'number', min: 1, max: 1440, value: 60 });
+  const seats = h('select#tournament-seats', {}, ...[2, 3, 4, 5].map((n) => h('option', { value: n }, String(n))));
+  const durationRow = h('div.form-row', {}, h('label', { for: 'tournament-duration' }, t('tournament.duration')), duration);
+  const seatsRow = h('div.form-row', {}, h('label', { for: 'tournament-seats' }, t('tournament.seats')), seats);
   const roundsRow = h('div.form-row', {}, h('label', { for: 'tournament-rounds' }, t('tournament.rounds')), rounds);
   const cyclesRow = h('div.form-row', {}, h('label', { for: 'tournament-cycles' }, t('tournament.cycles')), cycles);
   const syncFormat = () => {
     roundsRow.style.display = state.format === 'swiss' ? '' : 'none';
     cyclesRow.style.display = state.format === 'round_robin' ? '' : 'none';
+    durationRow.style.display = state.format === 'arena' ? '' : 'none';
+    seatsRow.style.display = state.format === 'arena' ? '' : 'none';
   };
   syncFormat();
   const preset = h('select#tournament-preset', {}, ...PRESETS.map((p) => h('option', { value: p }, presetName(p))));
@@ -45,7 +52,11 @@ export function mount(root, ctx) {
       error.textContent = '';
       const body = { name: name.value.trim(), format: state.format, preset: preset.value, private: priv.checked };
       if (state.format === 'swiss') body.rounds = Number(rounds.value);
-      else body.cycles = Number(cycles.value);
+      else if (state.format === 'round_robin') body.cycles = Number(cycles.value);
+      else {
+        body.duration_minutes = Number(duration.value);
+        body.seats = Number(seats.value);
+      }
       if (state.timeControl.kind !== 'untimed') body.time_control = state.timeControl;
       try {
         const made = await api.post('/api/tournaments', body);
@@ -59,7 +70,7 @@ export function mount(root, ctx) {
   h('h2', t('tournament.new')),
   h('div.form-row', {}, h('label', { for: 'tournament-name' }, t('tournament.name')), name),
   h('div.form-row', {}, h('label', { for: 'tournament-format' }, t('tournament.format')), format),
-  roundsRow, cyclesRow,
+  roundsRow, cyclesRow, durationRow, seatsRow,
   h('div.form-row', {}, h('label', { for: 'tournament-preset' }, t('tournament.preset')), preset),
   clockRow,
   h('label.check', { for: 'tournament-private' }, priv, t('tournament.private')),
@@ -90,5 +101,9 @@ export function mount(root, ctx) {
 export function statusText(tm) {
   if (tm.status === 'registering') return t('tournament.status.registering');
   if (tm.status === 'finished') return t('tournament.status.finished');
+  if (tm.format === 'arena') {
+    const end = tm.ends_at ? new Date(tm.ends_at).toLocaleTimeString(document.documentElement.lang || undefined, { hour: '2-digit', minute: '2-digit' }) : '';
+    return t('tournament.status.arena', { time: end });
+  }
   return t('tournament.status.running', { round: tm.round, rounds: tm.rounds });
 }
