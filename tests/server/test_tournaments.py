@@ -1,4 +1,4 @@
-"""A tournament across two real instances on Postgres + Redis: a 6-player Swiss of 3 rounds
+"""Tournaments across two real instances on Postgres + Redis. A 6-player Swiss of 3 rounds
 played by computer entrants, started on both instances at once, moved on by both instances'
 sweeps and match ends racing each other. Checks: the start succeeds once; every round is
 paired exactly once (one game row per table, one match per game, no stray lobby or match);
@@ -127,3 +127,66 @@ def test_swiss_of_six_on_two_instances(
     for s in lines:
         opponents = [n for p in pairs if s["number"] in p for n in p if n != s["number"]]
         assert s["buchholz"] == sum(points[o] for o in opponents)
+
+
+def test_arena_of_eight_on_two_instances(
+    server_env: dict[str, str], tmp_path: Path, servers: list[Server]
+) -> None:
+    env = {**server_env, "BOT_THINK": "0", "PLAYER_BURST": "1000"}
+    a, b = (Server(env, tmp_path / f"arena{i}.log").start() for i in range(2))
+    servers += [a, b]
+    host = rest(b, "POST", "/api/players", name="Org")["token"]
+    tid = rest(
+        b,
+        "POST",
+        "/api/tournaments",
+        host,
+        name="Two-instance arena",
+        format="arena",
+        seats=2,
+        duration_minutes=1,
+    )["id"]
+    for i in range(8):
+        rest(a if i % 2 else b, "POST", f"/api/tournaments/{tid}/computers", host, level="easy")
+    rest(a, "POST", f"/api/tournaments/{tid}/start", host)
+    deadline = time.monotonic() + 300
+    data: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        data = rest(a if int(time.monotonic()) % 2 else b, "GET", f"/api/tournaments/{tid}")
+        if data["status"] == "finished":
+            break
+        time.sleep(0.5)
+    assert data["status"] == "finished", data
+
+    url = server_env["DATABASE_URL"]
+    games = _rows(
+        url,
+        "SELECT round, table_number, entrants, match_id, points FROM tournament_games"
+        " WHERE tournament_id = $1 ORDER BY round, table_number",
+        tid,
+    )
+    assert len(games) >= 4  # the first wave at least
+    # Exactly once: one match per game, no stray match, nobody at two tables at once.
+    match_ids = [g["match_id"] for g in games]
+    assert len(set(match_ids)) == len(match_ids)
+    started = _rows(url, "SELECT id FROM matches WHERE started_from LIKE $1", f"tournament:{tid}:%")
+    assert sorted(r["id"] for r in started) == sorted(match_ids)
+    spans = _rows(
+        url,
+        "SELECT g.entrants, m.created_at, m.finished_at FROM tournament_games g"
+        " JOIN matches m ON m.id = g.match_id WHERE g.tournament_id = $1",
+        tid,
+    )
+    by_entrant: dict[int, list[tuple[Any, Any]]] = {}
+    for s in spans:
+        for n in json.loads(s["entrants"]):
+            by_entrant.setdefault(n, []).append((s["created_at"], s["finished_at"]))
+    for n, times in by_entrant.items():
+        times.sort()
+        for (_, end), (start, _) in zip(times, times[1:], strict=False):
+            assert start >= end, f"entrant {n} sat at two tables at once"
+    assert all(g["points"] is not None for g in games)
+    lines = data["standings"]
+    assert sum(s["points"] for s in lines) == len(games)
+    keys = [(-s["points"], -s["score_total"]) for s in lines]
+    assert keys == sorted(keys)
