@@ -3,8 +3,9 @@ played by computer entrants, started on both instances at once, moved on by both
 sweeps and match ends racing each other. Checks: the start succeeds once; every round is
 paired exactly once (one game row per table, one match per game, no stray lobby or match);
 no pairing repeats; every entrant plays once a round; every result is counted once (the
-standings' points add up to one per game); the standings follow their tie-breaks; and the
-two instances both show every round.
+standings' points add up to one per game); the standings follow their tie-breaks; a live
+page on the other instance hears the start. An 8-player arena of a minute (tables of two): one
+match per game, no stray match, nobody at two tables at once, results counted once.
 """
 
 from __future__ import annotations
