@@ -31,12 +31,13 @@ GameId = Annotated[int, Path(ge=1, le=2**31 - 1, description="a pairing's id")]
 
 
 @router.post(
-    "", status_code=201, response_model=TournamentOut, responses=errors(401, 404, 413, 422)
+    "", status_code=201, response_model=TournamentOut, responses=errors(401, 404, 413, 422, 429)
 )
 async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Create a tournament in registration; the caller organises it (and plays only if they
-    register).
+    register). Counted with table creation (429 past ``LOBBY_BURST``).
     """
+    await rt.lobby_limiter.hit(player)
     return await tournaments.create(
         rt,
         player,
