@@ -43,6 +43,8 @@ from app.api.routes import (
     records,
     seeks,
     sockets,
+    tournament_sockets,
+    tournaments,
 )
 from app.api.static import GZIP_LEVEL, MIN_GZIP_BYTES, static_app
 from app.db.errors import is_database_unavailable
@@ -52,6 +54,7 @@ from app.services.errors import RateLimited, ServiceError
 from app.services.match.subscribers import subscribe as subscribe_to_moves
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS
+from app.services.tournaments.rounds import on_move_committed as count_tournament_games
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -102,6 +105,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = Runtime(settings)
         subscribe_to_moves(runtime)
+        runtime.move_committed.subscribe(count_tournament_games)
         app.state.runtime = runtime
         await runtime.start(LOOPS if with_loops else [])
         listener = None
@@ -183,6 +187,8 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         platform,
         bots,
         catalogue,
+        tournaments,
+        tournament_sockets,
     ):
         app.include_router(routes.router)
 

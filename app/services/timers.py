@@ -22,6 +22,7 @@ from app.services.match.bot_turns import drive, due_matches
 from app.services.match.delivery import delivery_loop
 from app.services.match.sockets import touch_many
 from app.services.runtime import Runtime
+from app.services.tournaments.rounds import sweep as tournament_sweep
 
 log = logging.getLogger(__name__)
 
@@ -105,4 +106,5 @@ LOOPS: list[Callable[[Runtime], Coroutine[Any, Any, None]]] = [
     presence_heartbeat,
     delivery_loop,
     revocation_sweep,
+    tournament_sweep,
 ]

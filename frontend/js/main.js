@@ -7,6 +7,7 @@
  *   #/account       register, log in, password, delete   #/player/ID   profile and history
  *   #/replay/ID[?move=N&code=C]  replay viewer (a private match's addresses carry its code)   #/replay   open a record file
  *   #/leaderboard/PRESET  ratings
+ *   #/tournaments  tournaments (list, create)   #/tournament/ID  one tournament, live
  * Screens are modules exporting ``mount(root, ctx) → cleanup``.
  */
 
@@ -30,6 +31,8 @@ const screens = {
   profile: () => import('./screens/profile.js'),
   replay: () => import('./screens/replay.js'),
   leaderboard: () => import('./screens/leaderboard.js'),
+  tournaments: () => import('./screens/tournaments.js'),
+  tournament: () => import('./screens/tournament.js'),
 };
 
 let cleanup = null;
@@ -75,6 +78,8 @@ function resolve({ parts }) {
   if (head === 'player' && arg) return { screen: 'profile', id: arg };
   if (head === 'replay') return { screen: 'replay', id: arg || null };
   if (head === 'leaderboard') return { screen: 'leaderboard', preset: arg || 'standard' };
+  if (head === 'tournaments') return { screen: 'tournaments' };
+  if (head === 'tournament' && arg) return { screen: 'tournament', id: arg };
   return { screen: 'lobbies' };
 }
 
@@ -88,6 +93,7 @@ function renderHeader() {
     h('nav.topnav', {},
       h('a', { href: '#/lobbies' }, t('nav.tables')),
       h('a', { href: '#/tiles' }, t('nav.guide')),
+      h('a', { href: '#/tournaments' }, t('nav.tournaments')),
       h('a', { href: '#/leaderboard/standard' }, t('nav.leaderboard')),
       h('a', { href: '#/replay' }, t('nav.replays')),
       who ? h('a#nav-account', { href: who.username ? `#/player/${encodeURIComponent(who.id)}` : '#/account' },

@@ -14,5 +14,6 @@ import playnow from './playnow.de.js';
 import stats from './stats.de.js';
 import errors from './errors.de.js';
 import bots from './bots.de.js';
+import tournament from './tournament.de.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots, ...tournament };

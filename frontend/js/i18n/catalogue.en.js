@@ -14,5 +14,6 @@ import playnow from './playnow.en.js';
 import stats from './stats.en.js';
 import errors from './errors.en.js';
 import bots from './bots.en.js';
+import tournament from './tournament.en.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots, ...tournament };

@@ -14,5 +14,6 @@ import playnow from './playnow.fr.js';
 import stats from './stats.fr.js';
 import errors from './errors.fr.js';
 import bots from './bots.fr.js';
+import tournament from './tournament.fr.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots, ...tournament };

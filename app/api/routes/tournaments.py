@@ -1,0 +1,147 @@
+"""Tournament REST endpoints (docs/API.md § Tournaments): create, list, read, register, check
+in, withdraw, computer entrants, start, pause, adjudicate, standings export.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Response
+
+from app.api.deps import CurrentPlayer, OptionalPlayer, RuntimeDep
+from app.api.responses import errors
+from app.api.schemas_tournaments import (
+    Adjudication,
+    NewComputerEntrant,
+    NewTournament,
+    PauseBody,
+    TournamentOut,
+    TournamentSummary,
+)
+from app.services.tournaments import pause as pausing
+from app.services.tournaments import rounds, tournaments
+
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+
+TournamentId = Annotated[str, Path(pattern=r"^[0-9a-f]{12}$", description="the tournament's id")]
+GameId = Annotated[int, Path(ge=1, le=2**31 - 1, description="a pairing's id")]
+
+
+@router.post(
+    "", status_code=201, response_model=TournamentOut, responses=errors(401, 404, 413, 422, 429)
+)
+async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Create a tournament in registration; the caller organises it (and plays only if they
+    register). Counted with table creation (429 past ``LOBBY_BURST``).
+    """
+    await rt.lobby_limiter.hit(player)
+    return await tournaments.create(
+        rt,
+        player,
+        name=body.name,
+        format=body.format,
+        rounds=body.rounds,
+        cycles=body.cycles,
+        preset=body.preset,
+        time_control=body.time_control,
+        private=body.private,
+        rated=body.rated,
+        seats=body.seats,
+        duration_minutes=body.duration_minutes,
+    )
+
+
+@router.get("", response_model=list[TournamentSummary])
+async def listing(rt: RuntimeDep) -> list[dict[str, Any]]:
+    """Public tournaments, those not finished first (no auth)."""
+    return await tournaments.listing(rt)
+
+
+@router.get("/{tid}", response_model=TournamentOut, responses=errors(401, 404))
+async def read(tid: TournamentId, rt: RuntimeDep, player: OptionalPlayer) -> dict[str, Any]:
+    """The tournament: entrants, standings, every round's pairings (``me``: the caller's entry)."""
+    return await tournaments.view(rt, tid, player)
+
+
+@router.get("/{tid}/standings", responses=errors(404, 422))
+async def standings(
+    tid: TournamentId,
+    rt: RuntimeDep,
+    format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
+) -> Response:
+    """The standings with their tie-breaks as JSON or CSV (a download)."""
+    data = await tournaments.view(rt, tid)
+    lines = data["standings"]
+    if format == "json":
+        return Response(
+            content=json.dumps({"id": tid, "name": data["name"], "standings": lines}),
+            media_type="application/json",
+        )
+    out = io.StringIO()
+    fields = ["rank", "number", "name", "points", "buchholz", "sonneborn_berger", "wins"]
+    fields += ["games", "byes", "score_total"]
+    writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(lines)
+    return Response(
+        content=out.getvalue(),
+        media_type="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="standings-{tid}.csv"'},
+    )
+
+
+@router.post("/{tid}/entrants", response_model=TournamentOut, responses=errors(401, 404, 409))
+async def register(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Register the caller (while registration is open)."""
+    return await tournaments.register(rt, tid, player)
+
+
+@router.post("/{tid}/check-in", response_model=TournamentOut, responses=errors(401, 404, 409))
+async def check_in(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Confirm the caller plays; only checked-in entrants are paired at the start."""
+    return await tournaments.check_in(rt, tid, player)
+
+
+@router.post("/{tid}/withdraw", response_model=TournamentOut, responses=errors(401, 404, 409))
+async def withdraw(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Leave: not paired again (a live game plays on and counts)."""
+    return await tournaments.withdraw(rt, tid, player)
+
+
+@router.post(
+    "/{tid}/computers", response_model=TournamentOut, responses=errors(401, 403, 404, 409, 422)
+)
+async def add_computer(
+    tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer, body: NewComputerEntrant | None = None
+) -> dict[str, Any]:
+    """Organiser: enter a computer player (checked in at once; not in rated tournaments)."""
+    return await tournaments.add_computer(rt, tid, player, (body or NewComputerEntrant()).level)
+
+
+@router.post("/{tid}/start", response_model=TournamentOut, responses=errors(401, 403, 404, 409))
+async def start(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Organiser: close registration, drop no-shows, pair round 1."""
+    return await rounds.start(rt, tid, player)
+
+
+@router.post("/{tid}/pause", response_model=TournamentOut, responses=errors(401, 403, 404, 409))
+async def pause(
+    tid: TournamentId, body: PauseBody, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
+    """Organiser: hold every clock of the tournament's live matches, or release them."""
+    return await pausing.set_paused(rt, tid, player, body.paused)
+
+
+@router.post(
+    "/{tid}/games/{game_id}/result",
+    response_model=TournamentOut,
+    responses=errors(401, 403, 404, 409, 422),
+)
+async def adjudicate(
+    tid: TournamentId, game_id: GameId, body: Adjudication, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
+    """Organiser: set a game's result (places by seat) with a reason."""
+    return await rounds.adjudicate(rt, tid, player, game_id, body.places, body.reason)

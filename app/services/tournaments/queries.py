@@ -1,0 +1,154 @@
+"""The SQL of the tournaments package. Each statement runs on a connection inside the caller's
+transaction; ``lock`` adds ``FOR UPDATE`` (Postgres; SQLite serialises writers itself).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.models import matches
+from app.db.tournaments import tournament_entrants, tournament_games, tournaments
+
+
+async def insert_tournament(conn: AsyncConnection, values: dict[str, Any]) -> None:
+    """Add a tournament row (``values``: every column)."""
+    await conn.execute(insert(tournaments).values(**values))
+
+
+async def tournament(conn: AsyncConnection, tournament_id: str, *, lock: bool = False) -> Any:
+    """The tournament row (locked for update with ``lock``), or None."""
+    query = select(tournaments).where(tournaments.c.id == tournament_id)
+    if lock:
+        query = query.with_for_update()
+    return (await conn.execute(query)).first()
+
+
+async def update_tournament(
+    conn: AsyncConnection, tournament_id: str, values: dict[str, Any]
+) -> None:
+    """Set ``values`` on the tournament and grow its ``version`` by one."""
+    await conn.execute(
+        update(tournaments)
+        .where(tournaments.c.id == tournament_id)
+        .values(version=tournaments.c.version + 1, **values)
+    )
+
+
+async def listed(conn: AsyncConnection, limit: int) -> list[Any]:
+    """Public tournaments not finished, then the recently finished, newest first."""
+    query = (
+        select(tournaments, func.count(tournament_entrants.c.number).label("entrants"))
+        .outerjoin(
+            tournament_entrants,
+            (tournament_entrants.c.tournament_id == tournaments.c.id)
+            & tournament_entrants.c.status.in_(("registered", "checked_in")),
+        )
+        .where(tournaments.c.private.is_(False))
+        .group_by(tournaments.c.id)
+        .order_by((tournaments.c.status == "finished").asc(), tournaments.c.created_at.desc())
+        .limit(limit)
+    )
+    return list((await conn.execute(query)).all())
+
+
+async def running(conn: AsyncConnection) -> list[str]:
+    """Ids of running tournaments."""
+    query = select(tournaments.c.id).where(tournaments.c.status == "running")
+    return [r[0] for r in await conn.execute(query)]
+
+
+async def paused(conn: AsyncConnection) -> list[str]:
+    """Ids of running tournaments the organiser paused."""
+    query = select(tournaments.c.id).where(
+        tournaments.c.status == "running", tournaments.c.paused_at.is_not(None)
+    )
+    return [r[0] for r in await conn.execute(query)]
+
+
+async def entrants(conn: AsyncConnection, tournament_id: str) -> list[Any]:
+    """The entrants of a tournament, by starting number."""
+    query = (
+        select(tournament_entrants)
+        .where(tournament_entrants.c.tournament_id == tournament_id)
+        .order_by(tournament_entrants.c.number)
+    )
+    return list((await conn.execute(query)).all())
+
+
+async def insert_entrant(conn: AsyncConnection, values: dict[str, Any]) -> None:
+    """Add an entrant (``values``: every column)."""
+    await conn.execute(insert(tournament_entrants).values(**values))
+
+
+async def set_entrant_status(
+    conn: AsyncConnection, tournament_id: str, numbers: list[int], status: str
+) -> None:
+    """Set the status of the entrants ``numbers``."""
+    if not numbers:
+        return
+    await conn.execute(
+        update(tournament_entrants)
+        .where(
+            tournament_entrants.c.tournament_id == tournament_id,
+            tournament_entrants.c.number.in_(numbers),
+        )
+        .values(status=status)
+    )
+
+
+async def games(conn: AsyncConnection, tournament_id: str) -> list[Any]:
+    """Every game row of a tournament, by round and table."""
+    query = (
+        select(tournament_games)
+        .where(tournament_games.c.tournament_id == tournament_id)
+        .order_by(tournament_games.c.round, tournament_games.c.table_number)
+    )
+    return list((await conn.execute(query)).all())
+
+
+async def game(conn: AsyncConnection, tournament_id: str, game_id: int) -> Any:
+    """One game row of the tournament, or None."""
+    query = select(tournament_games).where(
+        tournament_games.c.tournament_id == tournament_id, tournament_games.c.id == game_id
+    )
+    return (await conn.execute(query)).first()
+
+
+async def insert_game(conn: AsyncConnection, values: dict[str, Any]) -> None:
+    """Add a game row; the unique ``(tournament_id, round, table_number)`` refuses a second
+    pairing of one table.
+    """
+    await conn.execute(insert(tournament_games).values(**values))
+
+
+async def decide(
+    conn: AsyncConnection, game_id: int, values: dict[str, Any], *, only_undecided: bool
+) -> bool:
+    """Set a game's result; with ``only_undecided`` only when it has none yet (a result is
+    counted once). Returns whether the row changed.
+    """
+    query = update(tournament_games).where(tournament_games.c.id == game_id)
+    if only_undecided:
+        query = query.where(tournament_games.c.points.is_(None))
+    result = await conn.execute(query.values(**values))
+    return bool(result.rowcount)
+
+
+async def tournament_of_match(conn: AsyncConnection, match_id: str) -> str | None:
+    """The tournament a match was played for, or None."""
+    query = select(tournament_games.c.tournament_id).where(tournament_games.c.match_id == match_id)
+    found = (await conn.execute(query)).scalar()
+    return None if found is None else str(found)
+
+
+async def match_states(conn: AsyncConnection, match_ids: list[str]) -> dict[str, Any]:
+    """``{match id: row (id, status, clock, next_bot_at)}`` of the given matches."""
+    if not match_ids:
+        return {}
+    query = select(matches.c.id, matches.c.status, matches.c.clock, matches.c.next_bot_at).where(
+        matches.c.id.in_(match_ids)
+    )
+    return {r.id: r for r in await conn.execute(query)}

@@ -1,0 +1,435 @@
+"""Playing a tournament's rounds: start, count results, pair the next round, the organiser's
+adjudication, and the sweep that lets any instance move a tournament on.
+
+**Exactly once.** Every change that pairs or counts runs in one transaction holding the
+tournament's row (``SELECT … FOR UPDATE`` on Postgres; SQLite has one writer, and the
+instance's write lock). A round is paired only by the transaction that finds every game of
+the current round decided and moves ``round`` on, so two instances (or the sweep and a match's
+end) racing for it pair it once; the unique ``(tournament_id, round, table_number)`` of
+``tournament_games`` backs this up. A result is written only where the game has none
+(``points IS NULL``), so it is counted once.
+
+**Results** come from the match history (:mod:`app.services.records.history`): the places it
+settles (a seat that left is last) become tournament points
+(:func:`app.services.tournaments.standings.points_for_places`). A person whose seat left a
+game is dropped from the next rounds; registered players who did not check in are dropped at
+the start (no-shows).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.db.errors import log_failure
+from app.db.models import utcnow
+from app.db.session import as_utc
+from app.services.cache import Live
+from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from app.services.lobby import lobby
+from app.services.lobby import queries as lobby_sql
+from app.services.lobby.core import COLOURS
+from app.services.match.committed import Committed
+from app.services.records import history
+from app.services.records import queries as records_sql
+from app.services.runtime import Runtime
+from app.services.tournaments import pause
+from app.services.tournaments import queries as sql
+from app.services.tournaments.pairing import (
+    PairingImpossible,
+    Table,
+    arena_tables,
+    round_robin_round,
+    swiss_round,
+)
+from app.services.tournaments.standings import (
+    BYE_POINTS,
+    places_of_scores,
+    points_for_places,
+    swiss_entrants,
+)
+from app.services.tournaments.tournaments import (
+    ACTIVE,
+    announce,
+    results_of,
+    total_rounds,
+    view,
+)
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two looks of the sweep at the running tournaments.
+SWEEP_EVERY = 2.0
+#: A finished match whose history nobody settled after this long is settled by the sweep.
+SETTLE_LATE = timedelta(seconds=10)
+
+
+async def start(rt: Runtime, tid: str, host_id: str) -> dict[str, Any]:
+    """Host only: close registration, drop the registered players who did not check in
+    (no-shows), and pair round 1. A Swiss asking for more rounds than its field allows (every
+    pair once) plays as many as it allows. Raises :class:`Forbidden`, :class:`NotFound`,
+    :class:`Conflict` (started, fewer than two checked-in entrants).
+    """
+    async with rt.db.transaction() as conn:
+        t = await sql.tournament(conn, tid, lock=True)
+        if t is None:
+            raise NotFound("no such tournament")
+        if t.host_id != host_id:
+            raise Forbidden("only the organiser can do that")
+        if t.status != "registering":
+            raise Conflict("the tournament has started", reason="tournament_started")
+        people = await sql.entrants(conn, tid)
+        ready = [e for e in people if e.status == "checked_in"]
+        if len(ready) < 2:
+            raise Conflict(
+                "at least two checked-in entrants are needed", reason="tournament_too_few"
+            )
+        no_shows = [e.number for e in people if e.status == "registered"]
+        await sql.set_entrant_status(conn, tid, no_shows, "dropped")
+        if len(ready) < t.seats:
+            raise Conflict(
+                f"at least {t.seats} checked-in entrants are needed", reason="tournament_too_few"
+            )
+        n = len(ready)
+        now = utcnow()
+        values: dict[str, Any] = {"status": "running", "starts_at": now}
+        if t.format == "arena":
+            values["ends_at"] = now + timedelta(minutes=int(t.duration_minutes or 0))
+        else:
+            rounds = total_rounds(t, n)
+            if t.format == "swiss":
+                rounds = min(rounds, n - 1 if n % 2 == 0 else n)
+            values["rounds"] = rounds
+        await sql.update_tournament(conn, tid, values)
+        await _pair_until_pending(rt, conn, tid)
+    await announce(rt, tid)
+    return await view(rt, tid, host_id)
+
+
+async def advance(rt: Runtime, tid: str) -> bool:
+    """Count the results of the tournament's finished matches and, once its round is decided,
+    pair the next one (or finish). Safe to call from any instance at any time; returns whether
+    anything changed.
+    """
+    async with rt.db.transaction() as conn:
+        t = await sql.tournament(conn, tid, lock=True)
+        if t is None or t.status != "running":
+            return False
+        changed = await _count_results(conn, t)
+        changed = await _pair_until_pending(rt, conn, tid) or changed
+        if changed:
+            await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
+    if changed:
+        await announce(rt, tid)
+    return changed
+
+
+async def adjudicate(
+    rt: Runtime, tid: str, host_id: str, game_id: int, places: list[int], reason: str
+) -> dict[str, Any]:
+    """Host only: set the result of a game (``places`` by seat, 1 = first; ties share) with a
+    ``reason`` (kept and shown with the result). Replaces a played result too; the match
+    itself, if still running, plays on but no longer counts. Raises :class:`Forbidden`,
+    :class:`NotFound`, :class:`ValidationFailed` (places, reason), :class:`Conflict` (a bye).
+    """
+    reason = " ".join(reason.split())[:500]
+    if not reason:
+        raise ValidationFailed("reason: say why the result is set", reason="adjudication_reason")
+    async with rt.db.transaction() as conn:
+        t = await sql.tournament(conn, tid, lock=True)
+        if t is None:
+            raise NotFound("no such tournament")
+        if t.host_id != host_id:
+            raise Forbidden("only the organiser can do that")
+        g = await sql.game(conn, tid, game_id)
+        if g is None:
+            raise NotFound("no such game in this tournament")
+        if len(g.entrants) < 2:
+            raise Conflict("a bye has no result to set", reason="tournament_bye")
+        n = len(g.entrants)
+        if len(places) != n or any(not 1 <= p <= n for p in places):
+            raise ValidationFailed(f"places: one place (1-{n}) per seat")
+        values = {
+            "points": list(points_for_places(places)),
+            "source": "adjudicated",
+            "reason": reason,
+            "decided_at": utcnow(),
+        }
+        await sql.decide(conn, game_id, values, only_undecided=False)
+        log.info("tournament %s game %s adjudicated %s: %s", tid, game_id, places, reason)
+        if t.status == "running":
+            await _pair_until_pending(rt, conn, tid)
+        await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
+    await announce(rt, tid)
+    return await view(rt, tid, host_id)
+
+
+def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
+    """Subscriber of ``rt.move_committed``: a match that just ended may finish a round."""
+    if live.state.is_over:
+        rt.spawn(match_ended(rt, move.match_id))
+
+
+async def match_ended(rt: Runtime, match_id: str) -> None:
+    """A match ended: when it was a tournament game, count it (once its history settled, which
+    the records subscriber does at the same time) and move the tournament on. Never raises.
+    """
+    try:
+        async with rt.db.reading() as conn:
+            tid = await sql.tournament_of_match(conn, match_id)
+        if tid is None:
+            return
+        for _ in range(20):  # the records subscriber settles the history in the background
+            async with rt.db.reading() as conn:
+                seats = await records_sql.seat_results(conn, match_id)
+            if seats and all(s.place is not None for s in seats):
+                break
+            await asyncio.sleep(0.25)
+        await advance(rt, tid)
+    except Exception:
+        log_failure(log, f"could not count tournament match {match_id}")
+
+
+async def sweep(rt: Runtime) -> None:
+    """Background loop: every :data:`SWEEP_EVERY` seconds, hold the clocks of paused
+    tournaments that run again, settle tournament matches whose history was missed and move
+    every running tournament on (the row lock keeps instances apart).
+    """
+    while True:
+        await asyncio.sleep(SWEEP_EVERY)
+        try:
+            await sweep_once(rt)
+        except Exception:
+            log_failure(log, "tournament sweep failed")
+
+
+async def sweep_once(rt: Runtime) -> int:
+    """One pass of :func:`sweep`; returns how many tournaments changed."""
+    async with rt.db.reading() as conn:
+        ids = await sql.running(conn)
+        paused = await sql.paused(conn)
+    for tid in paused:
+        await pause.keep_held(rt, tid)
+    changed = 0
+    for tid in ids:
+        async with rt.db.reading() as conn:
+            games = [g for g in await sql.games(conn, tid) if g.points is None and g.match_id]
+            states = await sql.match_states(conn, [g.match_id for g in games])
+        for g in games:
+            m = states.get(g.match_id)
+            if m is not None and m.status == "finished":
+                await _settle_if_late(rt, g.match_id)
+        changed += int(await advance(rt, tid))
+    return changed
+
+
+async def _settle_if_late(rt: Runtime, match_id: str) -> None:
+    async with rt.db.reading() as conn:
+        m = await records_sql.match_result(conn, match_id)
+    if m is None or m.finished_at is None:
+        return
+    if utcnow() - as_utc(m.finished_at) > SETTLE_LATE:
+        await history.settle(rt, match_id)
+
+
+async def _count_results(conn: AsyncConnection, t: Any) -> bool:
+    """Write the result of every finished, settled match of the tournament (once each); drop
+    the people whose seat left. Returns whether any result was written.
+    """
+    games = [g for g in await sql.games(conn, t.id) if g.points is None and g.match_id]
+    states = await sql.match_states(conn, [g.match_id for g in games])
+    counted = False
+    for g in games:
+        m = states.get(g.match_id)
+        if m is None or m.status != "finished":
+            continue
+        seats = await records_sql.seat_results(conn, g.match_id)
+        if not seats or any(s.place is None or s.score is None for s in seats):
+            continue  # the history settles first (the records subscriber or the sweep)
+        places = [int(s.place) for s in seats]
+        values = {
+            "points": list(points_for_places(places)),
+            "scores": [int(s.score) for s in seats],
+            "source": "played",
+            "decided_at": utcnow(),
+        }
+        if await sql.decide(conn, g.id, values, only_undecided=True):
+            counted = True
+            left = [int(n) for n, s in zip(g.entrants, seats, strict=True) if s.left]
+            await _drop(conn, t.id, left)
+    return counted
+
+
+async def _drop(conn: AsyncConnection, tid: str, numbers: list[int]) -> None:
+    people = {e.number: e for e in await sql.entrants(conn, tid)}
+    gone = [n for n in numbers if n in people and not people[n].bot and people[n].status in ACTIVE]
+    await sql.set_entrant_status(conn, tid, gone, "dropped")
+
+
+async def _pair_until_pending(rt: Runtime, conn: AsyncConnection, tid: str) -> bool:
+    """While the current round is decided: pair the next (byes and forfeits decide at once) or
+    finish the tournament. Returns whether a round was paired or the tournament finished.
+    """
+    changed = False
+    while True:
+        t = await sql.tournament(conn, tid)
+        if t.format == "arena":
+            return await _arena_step(rt, conn, t) or changed
+        games = await sql.games(conn, tid)
+        if t.status != "running" or any(g.points is None for g in games if g.round == t.round):
+            return changed
+        changed = True
+        if t.round >= t.rounds or not await _pair(rt, conn, t, games):
+            await sql.update_tournament(conn, tid, {"status": "finished"})
+            return changed
+
+
+async def _arena_step(rt: Runtime, conn: AsyncConnection, t: Any) -> bool:
+    """An arena: until its end, seat every free entrant at a table of close scores (not with
+    their last opponents when others are free); once the time is up and every game is decided,
+    finish. No new tables while paused. Returns whether anything changed.
+    """
+    games = await sql.games(conn, t.id)
+    pending = [g for g in games if g.points is None]
+    if t.status != "running":
+        return False
+    if utcnow() >= as_utc(t.ends_at):
+        if pending:
+            return False
+        await sql.update_tournament(conn, t.id, {"status": "finished"})
+        return True
+    if t.paused_at is not None:
+        return False
+    people = await sql.entrants(conn, t.id)
+    busy = {int(n) for g in pending for n in g.entrants}
+    points: dict[int, float] = {}
+    last: dict[int, frozenset[int]] = {}
+    for r in results_of(games):  # in round order: the last game wins
+        for n, p in zip(r.entrants, r.points, strict=True):
+            points[n] = points.get(n, 0.0) + p
+            last[n] = frozenset(r.entrants) - {n}
+    free = [
+        (int(e.number), points.get(int(e.number), 0.0))
+        for e in people
+        if e.status in ACTIVE and int(e.number) not in busy
+    ]
+    tables = arena_tables(free, int(t.seats), last) if len(free) >= t.seats else []
+    if not tables:
+        return False
+    number = int(t.round) + 1
+    by_number = {int(e.number): e for e in people}
+    active = {n for n, _ in free}
+    for table in tables:
+        await _seat_table(rt, conn, t, number, table, by_number, active)
+    await sql.update_tournament(conn, t.id, {"round": number})
+    return True
+
+
+async def _pair(rt: Runtime, conn: AsyncConnection, t: Any, games: list[Any]) -> bool:
+    """Pair round ``t.round + 1``: insert its games, deal its matches, move ``round`` on.
+    Returns False when no pairing is possible (the tournament then ends).
+    """
+    people = await sql.entrants(conn, t.id)
+    active = [int(e.number) for e in people if e.status in ACTIVE]
+    number = int(t.round) + 1
+    if t.format == "round_robin":
+        field = sorted({int(n) for g in games if g.round == 1 for n in g.entrants}) or active
+        tables = round_robin_round(field, number, int(t.cycles))
+    else:
+        if len(active) < 2:
+            return False
+        try:
+            tables = swiss_round(swiss_entrants(active, results_of(games)), number, int(t.rounds))
+        except PairingImpossible as exc:
+            log.info("tournament %s ends before round %d: %s", t.id, number, exc)
+            return False
+    by_number = {int(e.number): e for e in people}
+    for table in tables:
+        await _seat_table(rt, conn, t, number, table, by_number, set(active))
+    await sql.update_tournament(conn, t.id, {"round": number})
+    return True
+
+
+async def _seat_table(
+    rt: Runtime,
+    conn: AsyncConnection,
+    t: Any,
+    number: int,
+    table: Table,
+    by_number: dict[int, Any],
+    active: set[int],
+) -> None:
+    """One table of a round: a bye, a forfeit (a round-robin opponent who left), or a match."""
+    row: dict[str, Any] = {
+        "tournament_id": t.id,
+        "round": number,
+        "table_number": table.number,
+        "entrants": list(table.entrants),
+        "match_id": None,
+        "points": None,
+        "scores": None,
+        "source": None,
+        "reason": None,
+        "decided_at": None,
+    }
+    here = [n in active for n in table.entrants]
+    if table.is_bye:
+        row.update(points=[BYE_POINTS], source="bye", decided_at=utcnow())
+    elif not all(here):
+        places = places_of_scores([1 if h else 0 for h in here])
+        row.update(points=list(points_for_places(places)), source="forfeit", decided_at=utcnow())
+    else:
+        row["match_id"] = await _deal(rt, conn, t, number, table, by_number)
+    await sql.insert_game(conn, row)
+
+
+async def _deal(
+    rt: Runtime, conn: AsyncConnection, t: Any, number: int, table: Table, by_number: dict[int, Any]
+) -> str:
+    """A lobby with the table's entrants seated in order, dealt at once into a match with the
+    tournament's rules and time control. Returns the match id.
+    """
+    seats = [
+        {
+            "seat": i,
+            "player": by_number[n].player_id,
+            "name": by_number[n].name,
+            "colour": COLOURS[i],
+            "bot": bool(by_number[n].bot),
+            "level": by_number[n].level,
+        }
+        for i, n in enumerate(table.entrants)
+    ]
+    code = secrets.token_urlsafe(8)
+    now = utcnow()
+    await lobby_sql.insert_lobby(
+        conn,
+        dict(
+            code=code,
+            name=f"{t.name} · {number}.{table.number}"[:64],
+            host_id=t.host_id,
+            private=bool(t.private),
+            preset=t.preset,
+            rules=t.rules,
+            max_seats=len(seats),
+            seats=seats,
+            status="open",
+            match_id=None,
+            version=1,
+            created_at=now,
+            updated_at=now,
+            rated=bool(t.rated),
+            time_control=t.time_control,
+            language=None,
+        ),
+    )
+    found = await lobby_sql.lobby(conn, code)
+    # Each table is its own origin: the per-address cap on computer matches is for people
+    # starting tables by hand; the per-instance cap still holds.
+    match_id, _ = await lobby.deal(rt, conn, found, f"tournament:{t.id}:{number}.{table.number}")
+    return match_id

@@ -1,0 +1,389 @@
+"""Tournament use cases before and around play: create, register (people, or computers added
+by the host), check in, withdraw, start, and the Tournament JSON every reader gets.
+
+Rounds (pairing exactly once, results counted once, the organiser's tools) are in
+:mod:`app.services.tournaments.rounds`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.bots import LEVELS
+from app.db.models import utcnow
+from app.db.session import as_utc
+from app.engine import PRESETS
+from app.services.clock import table_options
+from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from app.services.lobby.core import player_name
+from app.services.records import ratings
+from app.services.runtime import Runtime
+from app.services.tournaments import live
+from app.services.tournaments import queries as sql
+from app.services.tournaments.pairing import round_robin_rounds
+from app.services.tournaments.standings import GameResult, pod_standings, swiss_standings
+
+FORMATS = ("swiss", "round_robin", "arena")
+MAX_ARENA_MINUTES = 24 * 60
+MAX_ENTRANTS = 64
+MAX_SWISS_ROUNDS = 15
+#: Statuses of an entrant still in the tournament.
+ACTIVE = ("registered", "checked_in")
+
+
+async def create(
+    rt: Runtime,
+    host_id: str,
+    *,
+    name: str,
+    format: str,
+    rounds: int | None,
+    cycles: int,
+    preset: str,
+    time_control: dict[str, Any] | None,
+    private: bool,
+    rated: bool,
+    seats: int = 2,
+    duration_minutes: int | None = None,
+) -> dict[str, Any]:
+    """A new tournament in registration, hosted by ``host_id`` (who does not play unless they
+    register). ``format``: ``swiss`` (``rounds`` 1-15) or ``round_robin`` (``cycles`` 1 or 2;
+    its rounds follow from the field at the start) or ``arena`` (``duration_minutes``; tables
+    of ``seats`` 2-5: whoever is free is paired again at once with close scores until the
+    time is up). Returns Tournament JSON.
+
+    Raises :class:`ValidationFailed` (format, rounds, cycles, seats, duration, preset, time
+    control, name).
+    """
+    if format not in FORMATS:
+        raise ValidationFailed(f"format: one of {', '.join(FORMATS)}", reason="tournament_format")
+    if format == "swiss" and not (rounds and 1 <= rounds <= MAX_SWISS_ROUNDS):
+        raise ValidationFailed(f"rounds: 1 to {MAX_SWISS_ROUNDS} for a Swiss")
+    if format == "arena" and not (duration_minutes and 1 <= duration_minutes <= MAX_ARENA_MINUTES):
+        raise ValidationFailed(f"duration_minutes: 1 to {MAX_ARENA_MINUTES} for an arena")
+    if not 2 <= seats <= (5 if format == "arena" else 2):
+        raise ValidationFailed("seats: 2 (Swiss, round-robin) or 2-5 (arena)")
+    if cycles not in (1, 2):
+        raise ValidationFailed("cycles: 1 (single round-robin) or 2 (double)")
+    if preset not in PRESETS:
+        raise ValidationFailed(f"preset: one of {', '.join(PRESETS)}")
+    title = " ".join(name.split())[:64]
+    if not title:
+        raise ValidationFailed("name: give the tournament a name")
+    control = table_options.stored(table_options.parse_time_control(time_control), None)
+    tid = secrets.token_hex(6)
+    now = utcnow()
+    async with rt.db.transaction() as conn:
+        if await player_name(conn, host_id) is None:
+            raise NotFound("no such player")
+        await sql.insert_tournament(
+            conn,
+            dict(
+                id=tid,
+                name=title,
+                host_id=host_id,
+                private=private,
+                format=format,
+                cycles=cycles if format == "round_robin" else 1,
+                rounds=(rounds or 0) if format == "swiss" else 0,
+                seats=seats,
+                duration_minutes=duration_minutes if format == "arena" else None,
+                ends_at=None,
+                preset=preset,
+                rules=PRESETS[preset].to_json(),
+                time_control=control,
+                rated=rated,
+                status="registering",
+                round=0,
+                starts_at=None,
+                paused_at=None,
+                version=1,
+                created_at=now,
+                updated_at=now,
+            ),
+        )
+    return await view(rt, tid, host_id)
+
+
+async def register(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
+    """Register ``player_id`` (again after a withdrawal: the same starting number). Open while
+    the tournament registers. Raises :class:`NotFound`, :class:`Conflict` (started, full,
+    rated without an account).
+    """
+    async with rt.db.transaction() as conn:
+        row = await _registering(conn, tid)
+        mine = [e for e in await sql.entrants(conn, tid) if e.player_id == player_id]
+        if mine:
+            await sql.set_entrant_status(conn, tid, [mine[0].number], "registered")
+        else:
+            seat = {"player": player_id, "bot": False}
+            await ratings.check_lobby(conn, row.rated, row.preset, [seat], None)
+            name = await player_name(conn, player_id)
+            if name is None:
+                raise NotFound("no such player")
+            await _add_entrant(conn, tid, player_id=player_id, name=name, bot=False, level=None)
+        await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
+    await announce(rt, tid)
+    return await view(rt, tid, player_id)
+
+
+async def add_computer(rt: Runtime, tid: str, host_id: str, level: str) -> dict[str, Any]:
+    """Host only: enter a computer player (checked in from the start). Raises
+    :class:`Forbidden`, :class:`Conflict` (started, full, rated), :class:`ValidationFailed`
+    (level).
+    """
+    if level not in LEVELS:
+        raise ValidationFailed(f"level: one of {', '.join(LEVELS)}")
+    async with rt.db.transaction() as conn:
+        row = await _registering(conn, tid)
+        _require_host(row, host_id)
+        if row.rated:
+            raise Conflict("rated: computer players cannot enter a rated tournament")
+        count = sum(1 for e in await sql.entrants(conn, tid) if e.bot)
+        name = f"Computer {count + 1}"
+        await _add_entrant(conn, tid, player_id=None, name=name, bot=True, level=level)
+        await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
+    await announce(rt, tid)
+    return await view(rt, tid, host_id)
+
+
+async def check_in(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
+    """A registered player confirms they will play; only checked-in entrants are paired at
+    the start (the others are dropped as no-shows). Raises :class:`NotFound` (not registered),
+    :class:`Conflict` (started).
+    """
+    return await _set_own_status(rt, tid, player_id, "checked_in")
+
+
+async def withdraw(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
+    """Leave the tournament: before the start the entry is withdrawn, during it the player is
+    not paired again (a live game of theirs plays on; its result counts).
+    """
+    async with rt.db.transaction() as conn:
+        row = await _tournament(conn, tid, lock=True)
+        if row.status == "finished":
+            raise Conflict("the tournament is over", reason="tournament_finished")
+        mine = await _own_entry(conn, tid, player_id)
+        await sql.set_entrant_status(conn, tid, [mine.number], "withdrawn")
+        await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
+    await announce(rt, tid)
+    return await view(rt, tid, player_id)
+
+
+async def listing(rt: Runtime, limit: int = 50) -> list[dict[str, Any]]:
+    """Public tournaments (``{"id", "name", "format", "rounds", "status", "round",
+    "entrants", "preset", "time_control", "time_label", "rated"}``), those not finished first.
+    """
+    async with rt.db.reading() as conn:
+        rows = await sql.listed(conn, limit)
+    return [
+        {
+            "id": r.id,
+            "name": r.name,
+            "format": r.format,
+            "rounds": r.rounds,
+            "status": r.status,
+            "round": r.round,
+            "entrants": int(r.entrants),
+            "preset": r.preset,
+            "rated": bool(r.rated),
+            "time_control": table_options.lobby_fields(r.time_control)["time_control"],
+            "time_label": table_options.lobby_fields(r.time_control)["time_label"],
+        }
+        for r in rows
+    ]
+
+
+async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, Any]:
+    """Tournament JSON (docs/API.md "Tournaments"): settings, entrants, standings with the
+    format's tie-breaks, every round's tables (with their match ids), and ``me`` (the viewer's
+    entry, or null). Raises :class:`NotFound`.
+    """
+    async with rt.db.reading() as conn:
+        row = await _tournament(conn, tid)
+        people = await sql.entrants(conn, tid)
+        games = await sql.games(conn, tid)
+        states = await sql.match_states(conn, [g.match_id for g in games if g.match_id])
+    by_number = {e.number: e for e in people}
+    lines = standings_of(row, people, games)
+    mine = next((e for e in people if viewer and e.player_id == viewer), None)
+    return {
+        "id": row.id,
+        "name": row.name,
+        "host": row.host_id,
+        "is_host": viewer == row.host_id,
+        "private": bool(row.private),
+        "format": row.format,
+        "cycles": row.cycles,
+        "rounds": row.rounds,
+        "preset": row.preset,
+        "rated": bool(row.rated),
+        **table_options.lobby_fields(row.time_control),
+        "status": row.status,
+        "round": row.round,
+        "paused": row.paused_at is not None,
+        "seats": row.seats,
+        "duration_minutes": row.duration_minutes,
+        "ends_at": None if row.ends_at is None else as_utc(row.ends_at).isoformat(),
+        "version": row.version,
+        "entrants": [_entrant_json(e) for e in people],
+        "standings": [
+            {
+                **line,
+                "name": by_number[line["number"]].name,
+                "bot": bool(by_number[line["number"]].bot),
+            }
+            for line in lines
+        ],
+        "pairings": [_game_json(g, states) for g in games],
+        "me": None if mine is None else _entrant_json(mine),
+    }
+
+
+def results_of(games: list[Any]) -> list[GameResult]:
+    """The decided games as :class:`GameResult` (entrants by starting number)."""
+    return [
+        GameResult(
+            int(g.round),
+            tuple(int(n) for n in g.entrants),
+            tuple(float(p) for p in g.points),
+            tuple(int(s) for s in g.scores or ()),
+        )
+        for g in games
+        if g.points is not None
+    ]
+
+
+def standings_of(row: Any, people: list[Any], games: list[Any]) -> list[dict[str, Any]]:
+    """Standings lines (``number``, ``rank``, ``points``, ``games``, ``wins``, ``byes``,
+    ``buchholz``, ``sonneborn_berger``, ``score_total``) with the format's tie-breaks.
+    """
+    seeds = [int(e.number) for e in people]
+    rank = pod_standings if row.format == "arena" or row.seats > 2 else swiss_standings
+    return [
+        {
+            "number": s.entrant,
+            "rank": s.rank,
+            "points": s.points,
+            "games": s.games,
+            "wins": s.wins,
+            "byes": s.byes,
+            "buchholz": s.buchholz,
+            "sonneborn_berger": s.sonneborn_berger,
+            "score_total": s.score_total,
+        }
+        for s in rank(seeds, results_of(games))
+    ]
+
+
+async def announce(rt: Runtime, tid: str) -> None:
+    """Tell the tournament's live pages (every instance) that it changed: a
+    ``{"t": "tournament", "d": {"id", "version"}}`` frame on its broker channel.
+    """
+    await live.publish(rt, tid)
+
+
+def total_rounds(row: Any, entrants: int) -> int:
+    """Rounds of the tournament for ``entrants`` players (a round-robin's from its field)."""
+    if row.format == "round_robin":
+        return round_robin_rounds(entrants, int(row.cycles))
+    return int(row.rounds)
+
+
+def _entrant_json(e: Any) -> dict[str, Any]:
+    return {
+        "number": e.number,
+        "name": e.name,
+        "player": e.player_id,
+        "bot": bool(e.bot),
+        "level": e.level,
+        "status": e.status,
+    }
+
+
+def _game_json(g: Any, live: dict[str, Any]) -> dict[str, Any]:
+    match = live.get(g.match_id) if g.match_id else None
+    return {
+        "id": g.id,
+        "round": g.round,
+        "table": g.table_number,
+        "entrants": list(g.entrants),
+        "match_id": g.match_id,
+        "match_status": None if match is None else match.status,
+        "points": g.points,
+        "scores": g.scores,
+        "source": g.source,
+        "reason": g.reason,
+    }
+
+
+async def _tournament(conn: AsyncConnection, tid: str, *, lock: bool = False) -> Any:
+    row = await sql.tournament(conn, tid, lock=lock)
+    if row is None:
+        raise NotFound("no such tournament")
+    return row
+
+
+async def _registering(conn: AsyncConnection, tid: str) -> Any:
+    row = await _tournament(conn, tid, lock=True)
+    if row.status != "registering":
+        raise Conflict("registration is closed", reason="tournament_started")
+    return row
+
+
+def _require_host(row: Any, player_id: str) -> None:
+    if row.host_id != player_id:
+        raise Forbidden("only the organiser can do that")
+
+
+async def _own_entry(conn: AsyncConnection, tid: str, player_id: str) -> Any:
+    mine = [e for e in await sql.entrants(conn, tid) if e.player_id == player_id]
+    if not mine:
+        raise NotFound("you are not registered in this tournament")
+    return mine[0]
+
+
+async def _add_entrant(
+    conn: AsyncConnection,
+    tid: str,
+    *,
+    player_id: str | None,
+    name: str,
+    bot: bool,
+    level: str | None,
+) -> None:
+    people = await sql.entrants(conn, tid)
+    if len([e for e in people if e.status in ACTIVE]) >= MAX_ENTRANTS:
+        raise Conflict(f"the tournament is full ({MAX_ENTRANTS})", reason="tournament_full")
+    try:
+        await sql.insert_entrant(
+            conn,
+            dict(
+                tournament_id=tid,
+                number=1 + max((e.number for e in people), default=0),
+                player_id=player_id,
+                name=name[:32],
+                bot=bot,
+                level=level,
+                status="checked_in" if bot else "registered",
+                created_at=utcnow(),
+            ),
+        )
+    except IntegrityError:  # the same player twice at once: the other request registered
+        raise Conflict("already registered", reason="already_registered") from None
+
+
+async def _set_own_status(rt: Runtime, tid: str, player_id: str, status: str) -> dict[str, Any]:
+    async with rt.db.transaction() as conn:
+        await _registering(conn, tid)
+        mine = await _own_entry(conn, tid, player_id)
+        if mine.status == "withdrawn":
+            raise Conflict("register again first", reason="tournament_withdrawn")
+        await sql.set_entrant_status(conn, tid, [mine.number], status)
+        await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
+    await announce(rt, tid)
+    return await view(rt, tid, player_id)

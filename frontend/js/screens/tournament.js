@@ -1,0 +1,158 @@
+/**
+ * One tournament (``#/tournament/ID``): its state live over ``/ws/tournaments/ID``; register,
+ * check in, withdraw; the standings with their tie-breaks; every round's pairings linking to
+ * the live match or its replay; the organiser's tools (computer entrants, start, pause every
+ * clock, set a result with a reason). docs/API.md § Tournaments.
+ */
+
+import * as api from '../api.js';
+import * as session from '../session.js';
+import { h, clear, append, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { presetName } from './profile.js';
+import { timeLabel } from '../widgets/rules.js';
+import { statusText } from './tournaments.js';
+
+const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1).replace(/\.0$/, ''));
+const half = (x) => (x % 1 === 0.5 ? `${Math.floor(x) || ''}½` : fmt(x));
+
+export function mount(root, ctx) {
+  const id = ctx.id;
+  let alive = true;
+  let ws = null;
+  let retry = null;
+  let data = null;
+  const view = h('section.tournament#tournament', {}, h('div.loading', t('app.loading')));
+  root.appendChild(view);
+
+  const act = async (path, body) => {
+    try {
+      data = await api.post(`/api/tournaments/${id}/${path}`, body);
+      render();
+    } catch (err) {
+      toast(api.friendly(err));
+    }
+  };
+
+  function render() {
+    if (!alive || !data) return;
+    const names = Object.fromEntries(data.entrants.map((e) => [e.number, e.name]));
+    append(clear(view), [
+      h('header.tournament-head', {},
+        h('h1', data.name),
+        h('p.tournament-meta', {},
+          h('span.badge#tournament-status', statusText(data)),
+          data.paused ? h('span.badge.warn#tournament-paused', t('tournament.paused')) : null,
+          ` ${t(`tournament.format.${data.format}`)} · ${presetName(data.preset)} · ${timeLabel(data.time_control, data.time_label)}`)),
+      actions(),
+      data.is_host ? organiser() : null,
+      h('h2', t('tournament.standings')),
+      standings(),
+      ...rounds(names),
+      h('h2', t('tournament.entrants')),
+      h('ul.entrant-list#tournament-entrants', {}, ...data.entrants.map((e) => h('li', {},
+        `${e.number}. ${e.name}`, e.bot ? ` (${t('tournament.computer')})` : '',
+        h('span.muted', ` · ${t(`tournament.entrant.${e.status}`)}`)))),
+      h('p.exports', {},
+        h('a.btn.secondary', { href: `/api/tournaments/${id}/standings?format=csv`, download: '' }, t('tournament.exportCsv')), ' ',
+        h('a.btn.secondary', { href: `/api/tournaments/${id}/standings?format=json`, target: '_blank' }, t('tournament.exportJson')))]);
+  }
+
+  function actions() {
+    const me = data.me;
+    const row = h('div.row.tournament-actions');
+    if (data.status === 'registering') {
+      if (!me || me.status === 'withdrawn') row.append(h('button.btn.primary#tournament-register', { onclick: () => act('entrants') }, t('tournament.register')));
+      else if (me.status === 'registered') row.append(h('button.btn.primary#tournament-checkin', { onclick: () => act('check-in') }, t('tournament.checkIn')));
+      else if (me.status === 'checked_in') row.append(h('span.badge.ok', t('tournament.checkedIn')));
+    }
+    if (me && data.status !== 'finished' && ['registered', 'checked_in'].includes(me.status)) {
+      row.append(h('button.btn.secondary#tournament-withdraw', { onclick: () => act('withdraw') }, t('tournament.withdraw')));
+    }
+    return row;
+  }
+
+  function organiser() {
+    const box = h('div.panel.organiser#tournament-organiser', {}, h('h2', t('tournament.organiser')));
+    const row = h('div.row');
+    if (data.status === 'registering') {
+      row.append(
+        h('button.btn.secondary#tournament-add-computer', { onclick: () => act('computers', { level: 'easy' }) }, t('tournament.addComputer')),
+        h('button.btn.primary#tournament-start', { onclick: () => act('start') }, t('tournament.start')));
+    } else if (data.status === 'running') {
+      row.append(h('button.btn#tournament-pause', { onclick: () => act('pause', { paused: !data.paused }) },
+        data.paused ? t('tournament.resume') : t('tournament.pause')));
+    }
+    box.append(row);
+    return box;
+  }
+
+  function standings() {
+    const two = data.format !== 'arena' && data.seats === 2;
+    return h('div.panel.scroll-x', {}, h('table.table#tournament-standings', {},
+      h('thead', {}, h('tr', {},
+        h('th', '#'), h('th', t('tournament.player')), h('th', { title: two ? t('tournament.pointsHelp') : t('tournament.pointsHelpPods') }, t('tournament.points')),
+        two ? h('th', { title: t('tournament.buchholzHelp') }, t('tournament.buchholz')) : null,
+        two ? h('th', { title: t('tournament.sbHelp') }, t('tournament.sb')) : null,
+        h('th', t('tournament.wins')), h('th', t('tournament.games')), h('th', t('tournament.scoreTotal')))),
+      h('tbody', {}, ...data.standings.map((s) => h('tr', {},
+        h('td', String(s.rank)), h('td', {}, s.name), h('td.num', half(s.points)),
+        two ? h('td.num', half(s.buchholz)) : null, two ? h('td.num', fmt(s.sonneborn_berger)) : null,
+        h('td.num', String(s.wins)), h('td.num', String(s.games + s.byes)), h('td.num', String(s.score_total)))))));
+  }
+
+  function rounds(names) {
+    const out = [];
+    const byRound = {};
+    for (const p of data.pairings) (byRound[p.round] ||= []).push(p);
+    for (const r of Object.keys(byRound).map(Number).sort((a, b) => b - a)) {
+      out.push(h('h2', t('tournament.round', { n: r })));
+      out.push(h('ul.pairings', { dataset: { round: r } }, ...byRound[r].map((p) => pairing(p, names))));
+    }
+    return out;
+  }
+
+  function pairing(p, names) {
+    const who = p.entrants.map((n) => names[n] || `#${n}`);
+    if (p.entrants.length === 1) return h('li.pairing.bye', {}, `${who[0]} — ${t('tournament.bye')}`);
+    const result = p.points ? p.points.map(half).join(' – ') : '';
+    const link = p.match_id ? (p.match_status === 'finished'
+      ? h('a', { href: `#/replay/${p.match_id}` }, t('tournament.replay'))
+      : h('a', { href: `#/match/${p.match_id}` }, t('tournament.watch'))) : null;
+    const li = h('li.pairing', {}, h('b', who.join(' – ')), result ? ` ${result}` : '', ' ', link,
+      p.source === 'adjudicated' ? h('small.muted', ` (${t('tournament.adjudicated')}: ${p.reason})`) : null,
+      p.source === 'forfeit' ? h('small.muted', ` (${t('tournament.forfeit')})`) : null);
+    if (data.is_host && data.status === 'running') li.append(' ', adjudicateForm(p, who));
+    return li;
+  }
+
+  function adjudicateForm(p, who) {
+    const winner = h('select', { 'aria-label': t('tournament.winner') },
+      ...who.map((name, i) => h('option', { value: i }, t('tournament.wins1', { name }))),
+      h('option', { value: 'draw' }, t('tournament.draw')));
+    const reason = h('input', { type: 'text', maxlength: 500, placeholder: t('tournament.reason'), 'aria-label': t('tournament.reason') });
+    return h('details.adjudicate', {}, h('summary', t('tournament.setResult')),
+      h('form.row', { onsubmit: (e) => {
+        e.preventDefault();
+        const places = winner.value === 'draw' ? who.map(() => 1) : who.map((_, i) => (String(i) === winner.value ? 1 : 2));
+        act(`games/${p.id}/result`, { places, reason: reason.value });
+      } }, winner, reason, h('button.btn.small', { type: 'submit' }, t('tournament.confirm'))));
+  }
+
+  function connect() {
+    if (!alive) return;
+    ws = new WebSocket(api.wsUrl(`/ws/tournaments/${id}`, { token: session.token() }));
+    ws.onmessage = (ev) => {
+      const frame = JSON.parse(ev.data);
+      if (frame.t === 'tournament' && (!data || frame.v >= data.version)) { data = frame.d; render(); }
+      if (frame.t === 'error') clear(view).append(h('p.field-error', api.friendly(frame.d)));
+    };
+    ws.onclose = () => { if (alive) retry = setTimeout(connect, 2000); };
+  }
+  connect();
+  return () => {
+    alive = false;
+    clearTimeout(retry);
+    if (ws) ws.close();
+  };
+}
