@@ -93,7 +93,8 @@ async def challenge_json(rt: Runtime, row: Any) -> dict[str, Any]:
         "preset": row.preset,
         "rated": bool(row.rated),
         **_clock_fields(row.time_control),
-        "status": row.status,
+        # Being accepted is still open to the outside: it becomes accepted, or open again.
+        "status": "open" if row.status == ACCEPTING else row.status,
         "match_id": row.match_id,
     }
 
