@@ -18,8 +18,8 @@ run: $(STAMP)
 	$(BIN)/carcassonne serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
-	$(BIN)/ruff check app tests benchmarks
-	$(BIN)/ruff format --check app tests benchmarks
+	$(BIN)/ruff check app tests benchmarks examples
+	$(BIN)/ruff format --check app tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

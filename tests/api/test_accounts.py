@@ -128,6 +128,7 @@ def test_register_login_elsewhere_change_password_delete(api: Api, client: TestC
         "id": ann["account"]["id"],
         "name": "Deleted player",
         "username": None,
+        "bot_account": False,
     }
     # The name is free again.
     assert _register(client, user.upper()).status_code == 201
@@ -168,7 +169,12 @@ def test_guest_becomes_an_account_and_keeps_its_matches(api: Api, client: TestCl
     user = _name("AnnPlays")
     r = _register(client, user, headers=guest_headers)
     assert r.status_code == 201, r.text
-    assert r.json()["account"] == {"id": guest_id, "name": "Ann", "username": user}
+    assert r.json()["account"] == {
+        "id": guest_id,
+        "name": "Ann",
+        "username": user,
+        "bot_account": False,
+    }
     # The guest token is revoked: only the account's token gets in from now on.
     assert client.get("/api/me", headers=guest_headers).status_code == 401
     account = _auth(r.json()["token"])

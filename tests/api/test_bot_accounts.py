@@ -280,3 +280,37 @@ def test_revoking_a_token_closes_its_match_socket(api: Api, client: TestClient) 
         assert frame["t"] == "error" and frame["d"]["code"] == "unauthorized"
     with client.websocket_connect(f"/ws/matches/{match_id}?token={token}") as ws:
         assert receive(ws)["d"]["code"] == "unauthorized"
+
+
+def test_rated_needs_an_account_and_a_dead_claim_is_taken_again(
+    api: Api, client: TestClient
+) -> None:
+    bot, _, bot_h = make_bot(client)
+    _, _, guest_h = api.player("Gus")
+    r = client.post(f"/api/bots/{bot}/challenge", json={"rated": True}, headers=guest_h)
+    assert r.status_code == 409 and r.json()["error"]["reason"] == "rated_account"
+    _, human_h = account(client, "Hum")
+    challenge = api.post(f"/api/bots/{bot}/challenge", human_h, status=201)
+    runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from app.db.models import utcnow
+    from app.db.platform import bot_challenges
+
+    async def half_accepted(minutes: int) -> None:
+        async with runtime.db.transaction() as conn:
+            await conn.execute(
+                update(bot_challenges)
+                .where(bot_challenges.c.id == challenge["id"])
+                .values(status="accepting", updated_at=utcnow() - timedelta(minutes=minutes))
+            )
+
+    client.portal.call(half_accepted, 0)  # type: ignore[union-attr]
+    assert api.get(f"/api/challenges/{challenge['id']}", human_h)["status"] == "open"
+    r = client.post(f"/api/challenges/{challenge['id']}/accept", headers=bot_h)
+    assert r.status_code == 409  # another request is seating the bot right now
+    client.portal.call(half_accepted, 5)  # type: ignore[union-attr]
+    accepted = api.post(f"/api/challenges/{challenge['id']}/accept", bot_h)
+    assert accepted["status"] == "accepted" and accepted["match_id"]

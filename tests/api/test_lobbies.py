@@ -23,6 +23,7 @@ def test_create_defaults_and_presets(api: Api) -> None:
         "name": "Ann",
         "colour": "red",
         "bot": False,
+        "bot_account": False,
         "connected": False,
         "level": None,
     }

@@ -5,9 +5,10 @@ caller's connection.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import and_, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import accounts, match_players
@@ -72,13 +73,22 @@ async def set_challenge(conn: AsyncConnection, challenge_id: str, **values: Any)
     )
 
 
-async def claim_challenge(conn: AsyncConnection, challenge_id: str, old: str, new: str) -> bool:
+async def claim_challenge(
+    conn: AsyncConnection, challenge_id: str, old: str, new: str, stale: datetime | None = None
+) -> bool:
     """Move a challenge from status ``old`` to ``new`` in one statement; False when its status
-    was not ``old`` (someone else moved it first).
+    was not ``old`` (someone else moved it first). ``stale``: also move it from ``new`` when
+    that was last written before this time (a claim whose request died half-way).
     """
+    cond = bot_challenges.c.status == old
+    if stale is not None:
+        cond = or_(
+            cond,
+            and_(bot_challenges.c.status == new, bot_challenges.c.updated_at < stale),
+        )
     result = await conn.execute(
         update(bot_challenges)
-        .where(bot_challenges.c.id == challenge_id, bot_challenges.c.status == old)
+        .where(bot_challenges.c.id == challenge_id, cond)
         .values(status=new, updated_at=utcnow())
     )
     return bool(result.rowcount)

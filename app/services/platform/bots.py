@@ -12,6 +12,7 @@ the bot then plays through the match websocket like any browser.
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Any
 
 from app.db.models import utcnow
@@ -27,6 +28,8 @@ from app.services.runtime import Runtime
 MAX_OPEN = 20
 #: The status of a challenge while one accept request seats its bot.
 ACCEPTING = "accepting"
+#: After this long a claim is taken for dead (its request never finished): accept again.
+ACCEPT_STALE = timedelta(minutes=2)
 
 
 async def become_bot(rt: Runtime, player_id: str) -> dict[str, Any]:
@@ -93,7 +96,8 @@ async def challenge_json(rt: Runtime, row: Any) -> dict[str, Any]:
         "preset": row.preset,
         "rated": bool(row.rated),
         **_clock_fields(row.time_control),
-        "status": row.status,
+        # Being accepted is still open to the outside: it becomes accepted, or open again.
+        "status": "open" if row.status == ACCEPTING else row.status,
         "match_id": row.match_id,
     }
 
@@ -157,6 +161,13 @@ async def challenge(
     """
     if preset not in PRESETS:
         raise ValidationFailed(f"preset: one of {', '.join(PRESETS)}", reason="challenge_preset")
+    if rated:
+        async with rt.db.reading() as conn:
+            who = await q.player(conn, challenger)
+        if who is None or who.username is None:
+            raise Conflict(
+                "rated: only players with an account can play rated", reason="rated_account"
+            )
     control = table_options.stored(
         table_options.parse_time_control(time_control),
         None if timeout_policy is None else table_options.parse_timeout_policy(timeout_policy),
@@ -217,7 +228,8 @@ async def accept(rt: Runtime, challenge_id: str, bot_id: str, address: str) -> d
     if row.status == "accepted":
         return await challenge_json(rt, row)
     async with rt.db.transaction() as conn:
-        claimed = await q.claim_challenge(conn, challenge_id, "open", ACCEPTING)
+        stale = utcnow() - ACCEPT_STALE
+        claimed = await q.claim_challenge(conn, challenge_id, "open", ACCEPTING, stale)
     if not claimed:  # declined, cancelled or being accepted by a request racing this one
         raise Conflict("this challenge is not open", reason="challenge_closed")
     try:

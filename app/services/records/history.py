@@ -211,6 +211,7 @@ def _match_entry(
                 "name": s["name"],
                 "colour": s["colour"],
                 "bot": s["bot"],
+                "bot_account": bool(s.get("bot_account")),
                 "player": s.get("player"),
                 "score": m.scores[s["seat"]] if s["seat"] < len(m.scores) else None,
             }

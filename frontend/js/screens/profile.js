@@ -43,7 +43,7 @@ function matchRow(m) {
         finished ? new Date(m.finished_at).toLocaleString(document.documentElement.lang || undefined) : t('history.live')),
       h('span.history-seats', {}, ...m.seats.map((s) => h('span.history-seat', {
         class: s.seat === m.seat ? 'history-seat me' : 'history-seat' },
-      h('span', { html: swatch(s.colour, 12) }), ` ${s.name} ${s.score ?? ''}`)))),
+      h('span', { html: swatch(s.colour, 12) }), ` ${s.name} `, botTag(s), `${s.score ?? ''}`)))),
     finished ? h('span.badge', { class: m.won ? 'badge won' : 'badge', dataset: { place: m.place ?? '' } },
       placeText(m)) : h('span.badge', t('history.live')),
     change ? h('span.rating-delta', { class: change.delta >= 0 ? 'rating-delta up' : 'rating-delta down' },
