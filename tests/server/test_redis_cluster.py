@@ -1,7 +1,8 @@
 """Two instances on a local 3-master Redis Cluster (``REDIS_URL=redis+cluster://...``):
 matches on every shard are played across the instances through sharded pub/sub, and a match
 keeps going through a restart of its shard's primary (a move made while it is down reaches the
-other instance once it is back, from the log; the moves after it live again).
+other instance from the log; matches on the other shards keep going meanwhile; the moves after
+it are live again).
 """
 
 from __future__ import annotations
@@ -90,6 +91,19 @@ def test_matches_across_two_instances_through_a_cluster(
         assert _until_version(mover, version + 1)["v"] == version + 1
         frame = _until_version(spectator, version + 1)
         assert frame["v"] == version + 1
+        # A match on another shard keeps going meanwhile.
+        other_id, other_tokens = next(
+            m for m in matches if _shard_of(cluster, prefix, m[0]) != port
+        )
+        with (
+            connect(f"{a.ws}/ws/matches/{other_id}?token={other_tokens[0]}") as q0,
+            connect(f"{b.ws}/ws/matches/{other_id}?token={other_tokens[1]}") as q1,
+            connect(f"{b.ws}/ws/matches/{other_id}") as watcher,
+        ):
+            first = recv(watcher)
+            recv(q0), recv(q1)
+            _, moved = play_until({0: q0, 1: q1}, first["d"]["state"], first["v"], 6, watcher)
+            assert moved == 6
         cluster.revive(port)
         for server in (a, b):  # both instances ready again once the shard is back
             deadline = time.monotonic() + 30
