@@ -2,11 +2,12 @@
 matches on every shard are played across the instances through sharded pub/sub, and a match
 keeps going through a restart of its shard's primary (a move made while it is down reaches the
 other instance from the log; matches on the other shards keep going meanwhile; the moves after
-it are live again).
+it are live again). Rate limits and spectator counts are shared by two instances through it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,10 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from app.services.errors import RateLimited
+from app.services.limits.accounts import AccountLimits
+from app.services.limits.rates import RateLimiter
+from app.services.spectators import SpectatorCounts
 from tests.server.conftest import Server, new_match, rest
 from tests.server.test_processes import act, play_until, recv
 from tests.support.frames import seen
@@ -118,3 +123,43 @@ def test_matches_across_two_instances_through_a_cluster(
     assert rest(a, "GET", f"/api/matches/{match_id}")["version"] == version
     batches = rest(b, "GET", f"/api/matches/{match_id}/events?since=0")["batches"]
     assert [x["v"] for x in batches] == list(range(1, version + 1))
+
+
+async def _shared_state(url: str) -> tuple[list[bool], list[bool], dict[str, int]]:
+    """Two instances' limiters and spectator counts on one cluster."""
+    outcomes: list[bool] = []
+    limiters = [RateLimiter(1, 3, "actions", redis_url=url, prefix="t") for _ in range(2)]
+    accounts = [AccountLimits(url, "t", registrations="2/hour") for _ in range(2)]
+    registrations: list[bool] = []
+    a = SpectatorCounts(url, "t", "instance-a", lambda m: 2)
+    b = SpectatorCounts(url, "t", "instance-b", lambda m: 1)
+    try:
+        for i in range(4):  # alternating instances: the count is shared
+            try:
+                await limiters[i % 2].hit("player")
+                outcomes.append(True)
+            except RateLimited:
+                outcomes.append(False)
+        for i in range(3):
+            try:
+                await accounts[i % 2].registration("192.0.2.1")
+                registrations.append(True)
+            except RateLimited:
+                registrations.append(False)
+        await a.changed("m1")
+        counts = await b.counts(["m1", "m2"])
+    finally:
+        for limiter in limiters:
+            await limiter.aclose()
+        for account in accounts:
+            await account.aclose()
+        await a.close()
+        await b.close()
+    return outcomes, registrations, counts
+
+
+def test_limits_and_spectator_counts_are_shared_through_a_cluster(cluster: LocalCluster) -> None:
+    outcomes, registrations, counts = asyncio.run(_shared_state(cluster.url))
+    assert outcomes == [True, True, True, False]
+    assert registrations == [True, True, False]
+    assert counts == {"m1": 3, "m2": 1}
