@@ -60,12 +60,15 @@ class LocalCluster:
             for port in self.ports:
                 self._spawn(port)
             nodes = [f"127.0.0.1:{p}" for p in self.ports]
-            subprocess.run(
-                ["redis-cli", "--cluster", "create", *nodes, "--cluster-yes"],
-                check=True,
-                capture_output=True,
-                timeout=60,
-            )
+            try:
+                subprocess.run(
+                    ["redis-cli", "--cluster", "create", *nodes, "--cluster-yes"],
+                    check=True,
+                    capture_output=True,
+                    timeout=60,
+                )
+            except FileNotFoundError as exc:
+                unavailable("redis-cli", str(exc))
             self.wait_ok()
         except BaseException:
             self.stop()
