@@ -78,7 +78,8 @@ def test_matches_across_two_instances_through_a_cluster(
 
     # A shard primary dies and comes back: the match on it keeps going.
     match_id, tokens = matches[0]
-    port = _shard_of(cluster, prefix, match_id)
+    owners = {m: _shard_of(cluster, prefix, m) for m, _ in matches}
+    port = owners[match_id]
     with (
         connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0,
         connect(f"{b.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1,
@@ -97,9 +98,7 @@ def test_matches_across_two_instances_through_a_cluster(
         frame = _until_version(spectator, version + 1)
         assert frame["v"] == version + 1
         # A match on another shard keeps going meanwhile.
-        other_id, other_tokens = next(
-            m for m in matches if _shard_of(cluster, prefix, m[0]) != port
-        )
+        other_id, other_tokens = next(m for m in matches if owners[m[0]] != port)
         with (
             connect(f"{a.ws}/ws/matches/{other_id}?token={other_tokens[0]}") as q0,
             connect(f"{b.ws}/ws/matches/{other_id}?token={other_tokens[1]}") as q1,
