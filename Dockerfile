@@ -25,7 +25,7 @@ COPY frontend frontend
 RUN useradd --system --uid 10001 carcassonne && mkdir -p var && chown carcassonne var
 USER carcassonne
 
-EXPOSE 8000
+EXPOSE 8000 9100
 # Liveness: the process answers (/healthz asks no dependency, so a database outage does not make
 # every replica "unhealthy" at once). Readiness is /readyz (docker-compose.yml's healthcheck).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \

@@ -60,3 +60,17 @@ def test_deck_seed_is_for_development_and_tests_only(monkeypatch: pytest.MonkeyP
     monkeypatch.delenv("DECK_SEED")
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     assert settings.deck_seed is None and settings.plague_timeout == 30.0
+
+
+def test_metrics_stay_off_the_public_port_in_production() -> None:
+    def settings(**values: object) -> Settings:
+        base: dict[str, object] = {"environment": "production", "secret_key": "s" * 32}
+        return Settings(_env_file=None, **(base | values))  # type: ignore[call-arg,arg-type]
+
+    assert not settings().metrics_on_public_port
+    assert not settings(metrics_port=9100).metrics_on_public_port
+    assert settings(metrics_public=True).metrics_on_public_port
+    assert settings(environment="development").metrics_on_public_port
+    assert not settings(environment="development", metrics_port=9100).metrics_on_public_port
+    assert settings().logs_as_json and not settings(log_json=False).logs_as_json
+    assert not settings(environment="development").logs_as_json

@@ -15,8 +15,9 @@ from the log, as with one Redis); while it is down, publishes to it fail (False)
 sweep publishes them later. After a failure the slot map is read again, so channels follow a
 failover to a replica promoted elsewhere.
 
-Publishing goes through the batching publisher of :class:`RedisBroker`, as a cluster pipeline
-(redis-py groups the ``SPUBLISH`` commands by primary).
+Publishing goes to the primary owning the channel's slot through that primary's own batching
+publisher (one connection, pipelined, in order), so a primary that is down stalls only its own
+matches' publishes (they return False: the outbox sweep publishes them once it is back).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ import contextlib
 import logging
 from typing import Any
 from urllib.parse import urlsplit
+
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from app.realtime.broker import RedisBroker
 from app.realtime.redis_client import cluster_client
@@ -46,6 +49,63 @@ class _Shard:
         self.pubsub: Any = None
         self.connected = False
         self.task = asyncio.create_task(self._run(), name=f"redis-shard-{host}:{port}")
+        #: ``(shard channel, message, done)`` waiting for this primary; the publishing
+        #: connection and its task (started on the first publish).
+        self.outbox: asyncio.Queue[tuple[str, str, asyncio.Future[bool]]] = asyncio.Queue()
+        self.publisher: asyncio.Task[None] | None = None
+        self.client: Any = None
+
+    def _client(self) -> Any:
+        import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        return aioredis.Redis(
+            host=self.host,
+            port=self.port,
+            socket_timeout=2.0,
+            socket_connect_timeout=2.0,
+            retry=Retry(NoBackoff(), 0),
+            decode_responses=True,
+            **self.broker.auth,
+        )
+
+    async def publish(self, channel: str, message: str) -> bool:
+        """``SPUBLISH`` on this primary (batched, in order); False when it does not take it."""
+        if self.publisher is None or self.publisher.done():
+            self.publisher = asyncio.create_task(
+                self._publish_loop(), name=f"redis-shard-publish-{self.name}"
+            )
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.outbox.put_nowait((channel, message, done))
+        return await done
+
+    async def _publish_loop(self) -> None:
+        if self.client is None:
+            self.client = self._client()
+        while True:
+            batch = [await self.outbox.get()]
+            while not self.outbox.empty() and len(batch) < 256:
+                batch.append(self.outbox.get_nowait())
+            ok = True
+            try:
+                try:
+                    await self._send(batch)
+                except RedisConnectionError:
+                    # A connection the primary closed (it restarted) fails once: a fresh one
+                    # answers, or fails fast while the primary is down.
+                    await self._send(batch)
+            except asyncio.CancelledError:
+                for *_, done in batch:
+                    if not done.done():
+                        done.set_result(False)
+                raise
+            except Exception as exc:
+                ok = False
+                log.warning("redis shard %s: publish of %d failed: %s", self.name, len(batch), exc)
+            for *_, done in batch:
+                if not done.done():
+                    done.set_result(ok)
 
     @property
     def name(self) -> str:
@@ -68,22 +128,16 @@ class _Shard:
             with contextlib.suppress(Exception):
                 await self.pubsub.sunsubscribe(channel)
 
-    async def _run(self) -> None:
-        import redis.asyncio as aioredis
-        from redis.asyncio.retry import Retry
-        from redis.backoff import NoBackoff
+    async def _send(self, batch: list[tuple[str, str, asyncio.Future[bool]]]) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        for channel, message, _ in batch:
+            pipe.execute_command("SPUBLISH", channel, message)
+        await pipe.execute()
 
+    async def _run(self) -> None:
         delay, first = 0.1, True
         while not self.broker.closing:
-            client = aioredis.Redis(
-                host=self.host,
-                port=self.port,
-                socket_timeout=2.0,
-                socket_connect_timeout=2.0,
-                retry=Retry(NoBackoff(), 0),
-                decode_responses=True,
-                **self.broker.auth,
-            )
+            client = self._client()
             pubsub = client.pubsub(ignore_subscribe_messages=True)
             try:
                 # One SSUBSCRIBE per channel: a command's channels must share a slot.
@@ -290,13 +344,21 @@ class RedisClusterBroker(RedisBroker):
                 return True
             return False
 
-    async def _send(self, batch: list[tuple[str, str, asyncio.Future[bool]]]) -> None:
-        """``SPUBLISH`` the batch through a cluster pipeline (grouped by primary)."""
-        pipe = self._client.pipeline()
-        shard_channel = self.shard_channel
-        for channel, message, _ in batch:
-            pipe.spublish(shard_channel(channel), message)
-        await pipe.execute()
+    async def publish(self, channel: str, message: str) -> bool:
+        """``SPUBLISH`` on the primary owning the channel's slot, through that primary's own
+        publisher (a primary that is down delays only its own matches); False when it does
+        not take it, or before the slot map is known.
+        """
+        if self._closing:
+            return False
+        sharded = self.shard_channel(channel)
+        try:
+            shard = self._shards.get(self._client.get_node_from_key(sharded).name)
+        except Exception:  # no slot map yet
+            return False
+        if shard is None:
+            return False
+        return await shard.publish(sharded, message)
 
     async def ping(self) -> bool:
         """``PING`` a primary: the cluster answers (one shard restarting leaves the
@@ -310,15 +372,16 @@ class RedisClusterBroker(RedisBroker):
     async def close(self) -> None:
         """Stop the publisher, the shard loops and the cluster client."""
         self._closing = True
-        tasks = [s.task for s in self._shards.values()]
+        tasks = [t for s in self._shards.values() for t in (s.task, s.publisher)]
         for task in (self._publisher, self._task, *tasks):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, 3.0)
         for shard in self._shards.values():
-            if shard.pubsub is not None:
-                with contextlib.suppress(Exception):
-                    await shard.pubsub.aclose()
+            for part in (shard.pubsub, shard.client):
+                if part is not None:
+                    with contextlib.suppress(Exception):
+                        await part.aclose()
         with contextlib.suppress(Exception):
             await self._client.aclose()

@@ -96,6 +96,12 @@ class HubManager:
             except Exception:
                 log.exception("after leaving %s", hub.channel)
 
+    def pending(self) -> set[asyncio.Task[Any]]:
+        """The work started and not done yet: sockets leaving (their ``after`` callbacks
+        included) and presence announcements.
+        """
+        return set(self._pending)
+
     async def release(self, hub: Hub, conn: Connection) -> None:
         """Remove ``conn``; close the hub when it was the last socket."""
         hub.remove(conn)

@@ -4,7 +4,9 @@ Server → client frames are built here as JSON text once and sent to every sock
 Client → server frames are parsed with pydantic (:func:`parse_client_frame`); anything
 malformed raises :class:`FrameError` with the code ``validation_error``. Broker messages between
 instances are ``"<origin> <kind> <version>\\n<payload>"`` so a hub can route them without
-decoding the payload.
+decoding the payload; a ``batch``'s origin is ``<instance id>@<unix time of its publish>`` (the
+receivers time the delivery with it; an instance reading only the id part before the ``@``
+still skips its own echoes, and an older instance sees a foreign origin and takes the batch).
 """
 
 from __future__ import annotations

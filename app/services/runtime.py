@@ -69,6 +69,13 @@ class Runtime:
     def __init__(self, settings: Settings, broker: Broker | None = None) -> None:
         self.settings = settings
         self.db = Database(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
+        #: Where the reads that may lag go (history, profiles, statistics, the leaderboard,
+        #: record exports: docs/OPERATIONS.md): ``DATABASE_REPLICA_URL``, else the primary.
+        self.replica = (
+            Database(settings.database_replica_url, settings.db_pool_size, settings.db_max_overflow)
+            if settings.database_replica_url
+            else self.db
+        )
         self.broker = broker or create_broker(settings.redis_url, settings.channel_prefix)
         self.hubs = HubManager(self.broker)
         self.cache = StateCache(settings.state_cache_size)
@@ -247,4 +254,6 @@ class Runtime:
         self.offload.close()
         await self.broker.close()
         await self.db.dispose()
+        if self.replica is not self.db:
+            await self.replica.dispose()
         self.bots.close()

@@ -1,11 +1,13 @@
 """Two instances on a local 3-master Redis Cluster (``REDIS_URL=redis+cluster://...``):
 matches on every shard are played across the instances through sharded pub/sub, and a match
 keeps going through a restart of its shard's primary (a move made while it is down reaches the
-other instance once it is back, from the log; the moves after it live again).
+other instance from the log; matches on the other shards keep going meanwhile; the moves after
+it are live again). Rate limits and spectator counts are shared by two instances through it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +17,10 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from app.services.errors import RateLimited
+from app.services.limits.accounts import AccountLimits
+from app.services.limits.rates import RateLimiter
+from app.services.spectators import SpectatorCounts
 from tests.server.conftest import Server, new_match, rest
 from tests.server.test_processes import act, play_until, recv
 from tests.support.frames import seen
@@ -72,7 +78,8 @@ def test_matches_across_two_instances_through_a_cluster(
 
     # A shard primary dies and comes back: the match on it keeps going.
     match_id, tokens = matches[0]
-    port = _shard_of(cluster, prefix, match_id)
+    owners = {m: _shard_of(cluster, prefix, m) for m, _ in matches}
+    port = owners[match_id]
     with (
         connect(f"{a.ws}/ws/matches/{match_id}?token={tokens[0]}") as p0,
         connect(f"{b.ws}/ws/matches/{match_id}?token={tokens[1]}") as p1,
@@ -90,6 +97,17 @@ def test_matches_across_two_instances_through_a_cluster(
         assert _until_version(mover, version + 1)["v"] == version + 1
         frame = _until_version(spectator, version + 1)
         assert frame["v"] == version + 1
+        # A match on another shard keeps going meanwhile.
+        other_id, other_tokens = next(m for m in matches if owners[m[0]] != port)
+        with (
+            connect(f"{a.ws}/ws/matches/{other_id}?token={other_tokens[0]}") as q0,
+            connect(f"{b.ws}/ws/matches/{other_id}?token={other_tokens[1]}") as q1,
+            connect(f"{b.ws}/ws/matches/{other_id}") as watcher,
+        ):
+            first = recv(watcher)
+            recv(q0), recv(q1)
+            _, moved = play_until({0: q0, 1: q1}, first["d"]["state"], first["v"], 6, watcher)
+            assert moved == 6
         cluster.revive(port)
         for server in (a, b):  # both instances ready again once the shard is back
             deadline = time.monotonic() + 30
@@ -104,3 +122,43 @@ def test_matches_across_two_instances_through_a_cluster(
     assert rest(a, "GET", f"/api/matches/{match_id}")["version"] == version
     batches = rest(b, "GET", f"/api/matches/{match_id}/events?since=0")["batches"]
     assert [x["v"] for x in batches] == list(range(1, version + 1))
+
+
+async def _shared_state(url: str) -> tuple[list[bool], list[bool], dict[str, int]]:
+    """Two instances' limiters and spectator counts on one cluster."""
+    outcomes: list[bool] = []
+    limiters = [RateLimiter(1, 3, "actions", redis_url=url, prefix="t") for _ in range(2)]
+    accounts = [AccountLimits(url, "t", registrations="2/hour") for _ in range(2)]
+    registrations: list[bool] = []
+    a = SpectatorCounts(url, "t", "instance-a", lambda m: 2)
+    b = SpectatorCounts(url, "t", "instance-b", lambda m: 1)
+    try:
+        for i in range(4):  # alternating instances: the count is shared
+            try:
+                await limiters[i % 2].hit("player")
+                outcomes.append(True)
+            except RateLimited:
+                outcomes.append(False)
+        for i in range(3):
+            try:
+                await accounts[i % 2].registration("192.0.2.1")
+                registrations.append(True)
+            except RateLimited:
+                registrations.append(False)
+        await a.changed("m1")
+        counts = await b.counts(["m1", "m2"])
+    finally:
+        for limiter in limiters:
+            await limiter.aclose()
+        for account in accounts:
+            await account.aclose()
+        await a.close()
+        await b.close()
+    return outcomes, registrations, counts
+
+
+def test_limits_and_spectator_counts_are_shared_through_a_cluster(cluster: LocalCluster) -> None:
+    outcomes, registrations, counts = asyncio.run(_shared_state(cluster.url))
+    assert outcomes == [True, True, True, False]
+    assert registrations == [True, True, False]
+    assert counts == {"m1": 3, "m2": 1}

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import redis
+import redis.cluster
 
 from tests.support.services import unavailable
 from tests.support.wait import START_TIMEOUT, wait_until
@@ -60,12 +61,15 @@ class LocalCluster:
             for port in self.ports:
                 self._spawn(port)
             nodes = [f"127.0.0.1:{p}" for p in self.ports]
-            subprocess.run(
-                ["redis-cli", "--cluster", "create", *nodes, "--cluster-yes"],
-                check=True,
-                capture_output=True,
-                timeout=60,
-            )
+            try:
+                subprocess.run(
+                    ["redis-cli", "--cluster", "create", *nodes, "--cluster-yes"],
+                    check=True,
+                    capture_output=True,
+                    timeout=60,
+                )
+            except FileNotFoundError as exc:
+                unavailable("redis-cli", str(exc))
             self.wait_ok()
         except BaseException:
             self.stop()
@@ -82,8 +86,9 @@ class LocalCluster:
         )
 
     def owner(self, key: str) -> int:
-        """The port of the primary owning ``key``'s slot."""
-        client = redis.RedisCluster(host="127.0.0.1", port=self.ports[0])
+        """The port of the primary owning ``key``'s slot (asked of the running nodes)."""
+        nodes = [redis.cluster.ClusterNode("127.0.0.1", p) for p in self.procs]
+        client = redis.RedisCluster(startup_nodes=nodes)
         try:
             return int(client.get_node_from_key(key).port)
         finally:

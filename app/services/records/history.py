@@ -230,7 +230,7 @@ async def player_matches(
     :class:`NotFound`.
     """
     await settle_missed(rt)
-    async with rt.db.reading() as conn:
+    async with rt.replica.reading() as conn:
         who = await _player(conn, player_id)
         total, rows = await queries.player_match_page(
             conn, player_id, viewer == player_id, per_page, (page - 1) * per_page
@@ -261,7 +261,7 @@ async def profile(rt: Runtime, player_id: str, viewer: str | None = None) -> dic
     finished matches played and won (placement 1, shared or not). Raises :class:`NotFound`.
     """
     recent = await player_matches(rt, player_id, 1, 10, viewer)
-    async with rt.db.reading() as conn:
+    async with rt.replica.reading() as conn:
         played, won = await queries.played_and_won(conn, player_id)
         rated = await ratings.of_player(conn, player_id)
     return {
@@ -280,7 +280,7 @@ async def records_zip(rt: Runtime, player_id: str) -> bytes:
     named ``<finished date>-<match id>.json``.
     """
     await settle_missed(rt)
-    async with rt.db.reading() as conn:
+    async with rt.replica.reading() as conn:
         rows = await queries.finished_snapshots(conn, player_id, MAX_ZIP_MATCHES)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

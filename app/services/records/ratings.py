@@ -218,7 +218,7 @@ async def leaderboard(rt: Runtime, preset: str, limit: int = 50, offset: int = 0
     """
     if preset.removeprefix(BOT_POOL) not in PRESETS:
         raise NotFound(f"no preset {preset!r}")
-    async with rt.db.reading() as conn:
+    async with rt.replica.reading() as conn:
         total, rows = await queries.leaderboard_page(conn, preset, limit, offset)
     return {
         "preset": preset,
