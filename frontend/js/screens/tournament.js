@@ -13,7 +13,7 @@ import { presetName } from './profile.js';
 import { timeLabel } from '../widgets/rules.js';
 import { statusText } from './tournaments.js';
 
-const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1).replace(/\.0$/, ''));
+const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, '').replace(/\.$/, ''));
 const half = (x) => (x % 1 === 0.5 ? `${Math.floor(x) || ''}½` : fmt(x));
 
 export function mount(root, ctx) {
