@@ -28,6 +28,11 @@ def settings(backend: tuple[str, str | None], channel_prefix: str, frontend: Any
     return make_settings(backend[0], backend[1], channel_prefix, frontend, bot_think=0.0)
 
 
+def _pairing(data: dict[str, Any], game_id: int) -> dict[str, Any]:
+    found: dict[str, Any] = next(p for p in data["pairings"] if p["id"] == game_id)
+    return found
+
+
 def _wait(api: Api, tid: str, done: Any, seconds: float = 240) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     while True:
@@ -134,40 +139,43 @@ def test_round_robin_with_a_person_and_organiser_tools(client: TestClient, api: 
     paused = api.post(f"/api/tournaments/{tid}/pause", host, paused=True)
     assert paused["paused"] is True
     api.post(f"/api/tournaments/{tid}/pause", ann_h, 403, paused=False)
-    if mine:
-        match = api.get(f"/api/matches/{mine['match_id']}", ann_h)
-        assert match["you"] == 1 and match["seats"][1]["name"] == "Ann"
-        # Held: the running deadline is days away (a turn begun since is held by the sweep).
-        held = _wait_clock(api, mine["match_id"], ann_h, lambda left: left > 20 * DAY_MS)
-        assert held > 20 * DAY_MS
-        api.post(
-            f"/api/tournaments/{tid}/games/{mine['id']}/result",
-            ann_h,
-            403,
-            places=[1, 2],
-            reason="no",
-        )
-        api.post(
-            f"/api/tournaments/{tid}/games/{mine['id']}/result",
-            host,
-            422,
-            places=[1, 2],
-            reason=" ",
-        )
-        decided = api.post(
-            f"/api/tournaments/{tid}/games/{mine['id']}/result",
-            host,
-            places=[2, 1],
-            reason="Ann's connection failed; agreed by both",
-        )
-        game = next(p for p in decided["pairings"] if p["id"] == mine["id"])
-        assert game["source"] == "adjudicated" and game["points"] == [0.0, 1.0]
-        assert game["reason"].startswith("Ann's connection")
+    match = api.get(f"/api/matches/{mine['match_id']}", ann_h)
+    assert match["you"] == 1 and match["seats"][1]["name"] == "Ann"
+    # Held: the running deadline is days away (a turn begun since is held by the sweep).
+    held = _wait_clock(api, mine["match_id"], ann_h, lambda left: left > 20 * DAY_MS)
+    assert held > 20 * DAY_MS
     resumed = api.post(f"/api/tournaments/{tid}/pause", host, paused=False)
     assert resumed["paused"] is False
     # Released: Ann's bank (10 min) runs again, none of the pause charged.
     left = _wait_clock(api, mine["match_id"], ann_h, lambda left: left <= 605_000)
     assert 0 < left <= 605_000
+    api.post(
+        f"/api/tournaments/{tid}/games/{mine['id']}/result",
+        ann_h,
+        403,
+        places=[1, 2],
+        reason="no",
+    )
+    api.post(
+        f"/api/tournaments/{tid}/games/{mine['id']}/result",
+        host,
+        422,
+        places=[1, 2],
+        reason=" ",
+    )
+    decided = api.post(
+        f"/api/tournaments/{tid}/games/{mine['id']}/result",
+        host,
+        places=[2, 1],
+        reason="Ann's connection failed; agreed by both",
+    )
+    game = next(p for p in decided["pairings"] if p["id"] == mine["id"])
+    assert game["source"] == "adjudicated" and game["points"] == [0.0, 1.0]
+    assert game["reason"].startswith("Ann's connection")
+    # The match is ended early; the result stays the organiser's.
+    ended = _wait(api, tid, lambda d: _pairing(d, mine["id"])["match_status"] == "finished")
+    assert _pairing(ended, mine["id"])["points"] == [0.0, 1.0]
+    assert _pairing(ended, mine["id"])["source"] == "adjudicated"
     api.post(f"/api/tournaments/{tid}/withdraw", ann_h)
     data = _wait(api, tid, lambda d: d["status"] == "finished")
     assert data["status"] == "finished", data

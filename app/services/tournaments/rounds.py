@@ -30,7 +30,9 @@ from app.db.errors import log_failure
 from app.db.models import utcnow
 from app.db.session import as_utc
 from app.services.cache import Live
-from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from app.services.clock import rules as c
+from app.services.clock.requests import change_clock
+from app.services.errors import Conflict, Forbidden, NotFound, ServiceError, ValidationFailed
 from app.services.lobby import lobby
 from app.services.lobby import queries as lobby_sql
 from app.services.lobby.core import COLOURS
@@ -133,9 +135,10 @@ async def adjudicate(
     rt: Runtime, tid: str, host_id: str, game_id: int, places: list[int], reason: str
 ) -> dict[str, Any]:
     """Host only: set the result of a game (``places`` by seat, 1 = first; ties share) with a
-    ``reason`` (kept and shown with the result). Replaces a played result too; the match
-    itself, if still running, plays on but no longer counts. Raises :class:`Forbidden`,
-    :class:`NotFound`, :class:`ValidationFailed` (places, reason), :class:`Conflict` (a bye).
+    ``reason`` (kept and shown with the result). Replaces a played result too; the match, if
+    still running, is ended early (its final scoring does not replace the set result). Raises
+    :class:`Forbidden`, :class:`NotFound`, :class:`ValidationFailed` (places, reason),
+    :class:`Conflict` (a bye).
     """
     reason = " ".join(reason.split())[:500]
     if not reason:
@@ -165,8 +168,25 @@ async def adjudicate(
         if t.status == "running":
             await _pair_until_pending(rt, conn, tid)
         await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
+    if g.match_id:
+        await _end_early(rt, g.match_id)
     await announce(rt, tid)
     return await view(rt, tid, host_id)
+
+
+async def _end_early(rt: Runtime, match_id: str) -> None:
+    """End a still-running match whose result the organiser set: the clock's early end (as a
+    vote to end would), which the sweep turns into the final scoring. Its result does not
+    replace the organiser's (a result is written only where none is).
+    """
+
+    def end(clock: dict[str, Any], _row: Any) -> dict[str, Any]:
+        return c.typed(clock).having(ended_early=True).to_json()
+
+    try:
+        await change_clock(rt, match_id, end)
+    except ServiceError:  # over already, or no clock: nothing to end
+        return
 
 
 def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
