@@ -112,6 +112,25 @@ def test_swiss_of_computers_plays_out(client: TestClient, api: Api) -> None:
     assert exported["standings"] == lines
 
 
+def test_a_players_tournaments_on_their_profile(client: TestClient, api: Api) -> None:
+    _, _, host = api.player("Org")
+    ann, _, ann_h = api.player("Ann")
+    _, _, ben_h = api.player("Ben")
+    public = api.post("/api/tournaments", host, 201, name="Open", rounds=1)["id"]
+    hidden = api.post("/api/tournaments", host, 201, name="Club", rounds=1, private=True)["id"]
+    for tid in (public, hidden):
+        api.post(f"/api/tournaments/{tid}/entrants", ann_h)
+    api.post(f"/api/tournaments/{public}/check-in", ann_h)
+    api.post(f"/api/tournaments/{public}/computers", host, level="easy")
+    api.post(f"/api/tournaments/{public}/start", host)
+    own = api.get(f"/api/players/{ann}/tournaments", ann_h)
+    assert [e["id"] for e in own] == [hidden, public]
+    assert own[1]["status"] == "running" and own[1]["entry"] == "checked_in"
+    assert own[1]["rank"] in (1, 2) and own[1]["entrants"] == 2
+    # Another reader sees only the public one.
+    assert [e["id"] for e in api.get(f"/api/players/{ann}/tournaments", ben_h)] == [public]
+
+
 def test_round_robin_with_a_person_and_organiser_tools(client: TestClient, api: Api) -> None:
     _, _, host = api.player("Org")
     ann, _, ann_h = api.player("Ann")

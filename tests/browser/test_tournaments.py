@@ -123,6 +123,14 @@ def test_create_join_start_live_standings_and_pause(
         "a[href^='#/match/']"
     ).click()
     phone.wait_for_selector("#match")
+
+    # Her profile lists the tournament with her place.
+    pia_id = phone.evaluate("JSON.parse(localStorage.getItem('carcassonne.player')).id")
+    phone.goto(f"{server}/#/player/{pia_id}")
+    phone.wait_for_selector("#profile-tournaments")
+    entry = phone.inner_text("#profile-tournaments")
+    assert "Autumn Swiss" in entry and "Runde 2 von 2" in entry and "1. von 4" in entry
+    phone.screenshot(path=str(artifacts / "tournament-profile-phone-de.png"), full_page=True)
     assert not org.errors and not pia.errors, (org.errors, pia.errors)
     org.context.close()
     pia.context.close()

@@ -52,6 +52,7 @@ export default {
   'tournament.games': 'Runden',
   'tournament.scoreTotal': 'Spielpunkte',
   'tournament.round': 'Runde {n}',
+  'tournament.place': '{rank}. von {n}',
   'tournament.bye': 'Freilos (1 Punkt)',
   'tournament.watch': 'live zusehen',
   'tournament.replay': 'Wiederholung',

@@ -52,6 +52,7 @@ export default {
   'tournament.games': 'Rounds',
   'tournament.scoreTotal': 'Game points',
   'tournament.round': 'Round {n}',
+  'tournament.place': '{rank}. of {n}',
   'tournament.bye': 'bye (1 point)',
   'tournament.watch': 'watch live',
   'tournament.replay': 'replay',

@@ -52,6 +52,7 @@ export default {
   'tournament.games': 'Rondes',
   'tournament.scoreTotal': 'Points de jeu',
   'tournament.round': 'Ronde {n}',
+  'tournament.place': '{rank}e sur {n}',
   'tournament.bye': 'exempt (1 point)',
   'tournament.watch': 'regarder en direct',
   'tournament.replay': 'rejouer',

@@ -11,7 +11,7 @@ import { h, clear, append, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { presetName } from './profile.js';
 import { timeLabel } from '../widgets/rules.js';
-import { statusText } from './tournaments.js';
+import { statusText } from '../widgets/tournamentStatus.js';
 
 const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, '').replace(/\.$/, ''));
 const half = (x) => (x % 1 === 0.5 ? `${Math.floor(x) || ''}½` : fmt(x));
