@@ -26,7 +26,7 @@ from app.api.schemas_tournaments import TournamentEntry
 from app.services import identity
 from app.services.match import ongoing
 from app.services.records import history, statistics
-from app.services.tournaments import tournaments
+from app.services.tournaments import reads as tournament_reads
 
 router = APIRouter(prefix="/api", tags=["players"])
 
@@ -79,7 +79,7 @@ async def player_tournaments(
     """The tournaments the player entered, newest first, with their place (private ones only
     to the player).
     """
-    return await tournaments.player_history(rt, player_id, viewer)
+    return await tournament_reads.player_history(rt, player_id, viewer)
 
 
 @router.get("/players/{player_id}/profile", response_model=Profile, responses=errors(401, 404))
