@@ -267,3 +267,24 @@ def test_arena_of_computers_in_pods_of_three(client: TestClient, api: Api) -> No
     assert keys == sorted(keys)
     api.post("/api/tournaments", host, 422, name="X", format="arena", seats=3)  # no duration
     api.post("/api/tournaments", host, 422, name="X", format="swiss", rounds=2, seats=3)
+
+
+def test_late_joiners_enter_a_running_swiss_not_a_round_robin(client: TestClient, api: Api) -> None:
+    _, _, host = api.player("Org")
+    _, _, zoe_h = api.player("Zoe")
+    tid = api.post("/api/tournaments", host, 201, name="Late Swiss", rounds=2)["id"]
+    for _ in range(4):
+        api.post(f"/api/tournaments/{tid}/computers", host, level="easy")
+    api.post(f"/api/tournaments/{tid}/start", host)
+    joined = api.post(f"/api/tournaments/{tid}/entrants", zoe_h)
+    zoe = joined["me"]["number"]
+    assert joined["me"]["status"] == "checked_in" and zoe == 5
+    assert all(zoe not in p["entrants"] for p in joined["pairings"])
+    data = _wait(api, tid, lambda d: d["round"] == 2)
+    assert any(zoe in p["entrants"] for p in data["pairings"] if p["round"] == 2)
+
+    rr = api.post("/api/tournaments", host, 201, name="League", format="round_robin")["id"]
+    for _ in range(2):
+        api.post(f"/api/tournaments/{rr}/computers", host, level="easy")
+    api.post(f"/api/tournaments/{rr}/start", host)
+    api.post(f"/api/tournaments/{rr}/entrants", zoe_h, 409)

@@ -31,6 +31,7 @@ export default {
   'tournament.status.finished': 'Beendet',
   'tournament.paused': 'Pausiert: alle Uhren stehen',
   'tournament.register': 'Anmelden',
+  'tournament.joinLate': 'Ab der nächsten Runde mitspielen',
   'tournament.checkIn': 'Einchecken',
   'tournament.checkedIn': 'Eingecheckt',
   'tournament.withdraw': 'Zurückziehen',

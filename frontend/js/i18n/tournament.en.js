@@ -31,6 +31,7 @@ export default {
   'tournament.status.finished': 'Finished',
   'tournament.paused': 'Paused: every clock is held',
   'tournament.register': 'Register',
+  'tournament.joinLate': 'Join from the next round',
   'tournament.checkIn': 'Check in',
   'tournament.checkedIn': 'Checked in',
   'tournament.withdraw': 'Withdraw',

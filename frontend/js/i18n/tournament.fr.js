@@ -31,6 +31,7 @@ export default {
   'tournament.status.finished': 'Terminé',
   'tournament.paused': 'En pause : toutes les pendules sont arrêtées',
   'tournament.register': "S'inscrire",
+  'tournament.joinLate': 'Rejoindre dès la prochaine ronde',
   'tournament.checkIn': 'Confirmer sa présence',
   'tournament.checkedIn': 'Présence confirmée',
   'tournament.withdraw': 'Se retirer',

@@ -61,6 +61,10 @@ export function mount(root, ctx) {
   function actions() {
     const me = data.me;
     const row = h('div.row.tournament-actions');
+    const late = data.status === 'running' && data.format !== 'round_robin';
+    if (late && (!me || me.status === 'withdrawn')) {
+      row.append(h('button.btn.primary#tournament-register', { onclick: () => act('entrants') }, t('tournament.joinLate')));
+    }
     if (data.status === 'registering') {
       if (!me || me.status === 'withdrawn') row.append(h('button.btn.primary#tournament-register', { onclick: () => act('entrants') }, t('tournament.register')));
       else if (me.status === 'registered') row.append(h('button.btn.primary#tournament-checkin', { onclick: () => act('check-in') }, t('tournament.checkIn')));
