@@ -54,7 +54,7 @@ from app.services.errors import RateLimited, ServiceError
 from app.services.match.subscribers import subscribe as subscribe_to_moves
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS
-from app.services.tournaments.rounds import on_move_committed as count_tournament_games
+from app.services.tournaments.sweep import on_move_committed as count_tournament_games
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)

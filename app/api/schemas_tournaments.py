@@ -133,5 +133,22 @@ class TournamentSummary(BaseModel):
     entrants: int
     preset: str
     rated: bool
+    ends_at: str | None
     time_control: dict[str, Any]
     time_label: str
+
+
+class TournamentEntry(BaseModel):
+    """A line of ``GET /api/players/{id}/tournaments``: a tournament the player entered."""
+
+    id: str
+    name: str
+    format: str
+    status: str
+    round: int
+    rounds: int
+    entrants: int
+    rank: int | None
+    points: float | None
+    entry: str
+    ends_at: str | None

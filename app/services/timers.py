@@ -22,7 +22,7 @@ from app.services.match.bot_turns import drive, due_matches
 from app.services.match.delivery import delivery_loop
 from app.services.match.sockets import touch_many
 from app.services.runtime import Runtime
-from app.services.tournaments.rounds import sweep as tournament_sweep
+from app.services.tournaments.sweep import sweep as tournament_sweep
 
 log = logging.getLogger(__name__)
 

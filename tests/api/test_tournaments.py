@@ -28,6 +28,11 @@ def settings(backend: tuple[str, str | None], channel_prefix: str, frontend: Any
     return make_settings(backend[0], backend[1], channel_prefix, frontend, bot_think=0.0)
 
 
+def _pairing(data: dict[str, Any], game_id: int) -> dict[str, Any]:
+    found: dict[str, Any] = next(p for p in data["pairings"] if p["id"] == game_id)
+    return found
+
+
 def _wait(api: Api, tid: str, done: Any, seconds: float = 240) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     while True:
@@ -107,6 +112,25 @@ def test_swiss_of_computers_plays_out(client: TestClient, api: Api) -> None:
     assert exported["standings"] == lines
 
 
+def test_a_players_tournaments_on_their_profile(client: TestClient, api: Api) -> None:
+    _, _, host = api.player("Org")
+    ann, _, ann_h = api.player("Ann")
+    _, _, ben_h = api.player("Ben")
+    public = api.post("/api/tournaments", host, 201, name="Open", rounds=1)["id"]
+    hidden = api.post("/api/tournaments", host, 201, name="Club", rounds=1, private=True)["id"]
+    for tid in (public, hidden):
+        api.post(f"/api/tournaments/{tid}/entrants", ann_h)
+    api.post(f"/api/tournaments/{public}/check-in", ann_h)
+    api.post(f"/api/tournaments/{public}/computers", host, level="easy")
+    api.post(f"/api/tournaments/{public}/start", host)
+    own = api.get(f"/api/players/{ann}/tournaments", ann_h)
+    assert [e["id"] for e in own] == [hidden, public]
+    assert own[1]["status"] == "running" and own[1]["entry"] == "checked_in"
+    assert own[1]["rank"] in (1, 2) and own[1]["entrants"] == 2
+    # Another reader sees only the public one.
+    assert [e["id"] for e in api.get(f"/api/players/{ann}/tournaments", ben_h)] == [public]
+
+
 def test_round_robin_with_a_person_and_organiser_tools(client: TestClient, api: Api) -> None:
     _, _, host = api.player("Org")
     ann, _, ann_h = api.player("Ann")
@@ -134,40 +158,43 @@ def test_round_robin_with_a_person_and_organiser_tools(client: TestClient, api: 
     paused = api.post(f"/api/tournaments/{tid}/pause", host, paused=True)
     assert paused["paused"] is True
     api.post(f"/api/tournaments/{tid}/pause", ann_h, 403, paused=False)
-    if mine:
-        match = api.get(f"/api/matches/{mine['match_id']}", ann_h)
-        assert match["you"] == 1 and match["seats"][1]["name"] == "Ann"
-        # Held: the running deadline is days away (a turn begun since is held by the sweep).
-        held = _wait_clock(api, mine["match_id"], ann_h, lambda left: left > 20 * DAY_MS)
-        assert held > 20 * DAY_MS
-        api.post(
-            f"/api/tournaments/{tid}/games/{mine['id']}/result",
-            ann_h,
-            403,
-            places=[1, 2],
-            reason="no",
-        )
-        api.post(
-            f"/api/tournaments/{tid}/games/{mine['id']}/result",
-            host,
-            422,
-            places=[1, 2],
-            reason=" ",
-        )
-        decided = api.post(
-            f"/api/tournaments/{tid}/games/{mine['id']}/result",
-            host,
-            places=[2, 1],
-            reason="Ann's connection failed; agreed by both",
-        )
-        game = next(p for p in decided["pairings"] if p["id"] == mine["id"])
-        assert game["source"] == "adjudicated" and game["points"] == [0.0, 1.0]
-        assert game["reason"].startswith("Ann's connection")
+    match = api.get(f"/api/matches/{mine['match_id']}", ann_h)
+    assert match["you"] == 1 and match["seats"][1]["name"] == "Ann"
+    # Held: the running deadline is days away (a turn begun since is held by the sweep).
+    held = _wait_clock(api, mine["match_id"], ann_h, lambda left: left > 20 * DAY_MS)
+    assert held > 20 * DAY_MS
     resumed = api.post(f"/api/tournaments/{tid}/pause", host, paused=False)
     assert resumed["paused"] is False
     # Released: Ann's bank (10 min) runs again, none of the pause charged.
     left = _wait_clock(api, mine["match_id"], ann_h, lambda left: left <= 605_000)
     assert 0 < left <= 605_000
+    api.post(
+        f"/api/tournaments/{tid}/games/{mine['id']}/result",
+        ann_h,
+        403,
+        places=[1, 2],
+        reason="no",
+    )
+    api.post(
+        f"/api/tournaments/{tid}/games/{mine['id']}/result",
+        host,
+        422,
+        places=[1, 2],
+        reason=" ",
+    )
+    decided = api.post(
+        f"/api/tournaments/{tid}/games/{mine['id']}/result",
+        host,
+        places=[2, 1],
+        reason="Ann's connection failed; agreed by both",
+    )
+    game = next(p for p in decided["pairings"] if p["id"] == mine["id"])
+    assert game["source"] == "adjudicated" and game["points"] == [0.0, 1.0]
+    assert game["reason"].startswith("Ann's connection")
+    # The match is ended early; the result stays the organiser's.
+    ended = _wait(api, tid, lambda d: _pairing(d, mine["id"])["match_status"] == "finished")
+    assert _pairing(ended, mine["id"])["points"] == [0.0, 1.0]
+    assert _pairing(ended, mine["id"])["source"] == "adjudicated"
     api.post(f"/api/tournaments/{tid}/withdraw", ann_h)
     data = _wait(api, tid, lambda d: d["status"] == "finished")
     assert data["status"] == "finished", data
@@ -240,3 +267,24 @@ def test_arena_of_computers_in_pods_of_three(client: TestClient, api: Api) -> No
     assert keys == sorted(keys)
     api.post("/api/tournaments", host, 422, name="X", format="arena", seats=3)  # no duration
     api.post("/api/tournaments", host, 422, name="X", format="swiss", rounds=2, seats=3)
+
+
+def test_late_joiners_enter_a_running_swiss_not_a_round_robin(client: TestClient, api: Api) -> None:
+    _, _, host = api.player("Org")
+    _, _, zoe_h = api.player("Zoe")
+    tid = api.post("/api/tournaments", host, 201, name="Late Swiss", rounds=2)["id"]
+    for _ in range(4):
+        api.post(f"/api/tournaments/{tid}/computers", host, level="easy")
+    api.post(f"/api/tournaments/{tid}/start", host)
+    joined = api.post(f"/api/tournaments/{tid}/entrants", zoe_h)
+    zoe = joined["me"]["number"]
+    assert joined["me"]["status"] == "checked_in" and zoe == 5
+    assert all(zoe not in p["entrants"] for p in joined["pairings"])
+    data = _wait(api, tid, lambda d: d["round"] == 2)
+    assert any(zoe in p["entrants"] for p in data["pairings"] if p["round"] == 2)
+
+    rr = api.post("/api/tournaments", host, 201, name="League", format="round_robin")["id"]
+    for _ in range(2):
+        api.post(f"/api/tournaments/{rr}/computers", host, level="easy")
+    api.post(f"/api/tournaments/{rr}/start", host)
+    api.post(f"/api/tournaments/{rr}/entrants", zoe_h, 409)

@@ -2,7 +2,9 @@
 form, a player on a phone (German) opens its link, registers and checks in; the organiser sees
 her arrive without reloading, enters computer players and starts; both pages show round 1's
 pairings (a link to the live match) and the standings with their tie-breaks; the organiser
-pauses every clock and the player's page says so at once. Screenshots: ``tournament-*.png``.
+pauses every clock and the player's page says so at once; the organiser sets her game's result
+with a reason, she sees it, and round 2 is paired on both pages. Screenshots:
+``tournament-*.png``.
 """
 
 from __future__ import annotations
@@ -94,9 +96,41 @@ def test_create_join_start_live_standings_and_pause(
     page.wait_for_selector("#tournament-paused", state="detached")
     phone.wait_for_selector("#tournament-paused", state="detached")
 
-    # Her game opens from the link.
-    mine.locator("a[href^='#/match/']").click()
+    # The organiser sets the result of Pia's game with a reason; the phone shows it live, and
+    # once the computers' game ends too, round 2 is paired on both pages.
+    hers = page.locator(".pairings[data-round='1'] li", has_text="Pia")
+    hers.locator("summary").click()
+    hers.locator("select").select_option(index=0)
+    hers.locator("input").fill("Computer crashed; agreed by the players")
+    hers.locator("button[type=submit]").click()
+    page.wait_for_function(
+        "() => document.querySelector('.pairings').innerText.includes('Computer crashed')"
+    )
+    phone.wait_for_function(
+        "() => [...document.querySelectorAll('.pairing')].some("
+        "(li) => li.innerText.includes('Computer crashed') && li.innerText.includes('Pia'))"
+    )
+    page.wait_for_selector(".pairings[data-round='2']", timeout=90_000)
+    phone.wait_for_selector(".pairings[data-round='2']", timeout=30_000)
+    assert "Runde 2 von 2" in phone.inner_text("#tournament-status")
+    pia_line = phone.locator("#tournament-standings tbody tr", has_text="Pia")
+    assert pia_line.locator("td").nth(2).inner_text() == "1"
+    page.screenshot(path=str(artifacts / "tournament-round2-en.png"), full_page=True)
+    phone.screenshot(path=str(artifacts / "tournament-round2-phone-de.png"), full_page=True)
+
+    # Her round-2 game opens from the link.
+    phone.locator(".pairings[data-round='2'] li", has_text="Pia").locator(
+        "a[href^='#/match/']"
+    ).click()
     phone.wait_for_selector("#match")
+
+    # Her profile lists the tournament with her place.
+    pia_id = phone.evaluate("JSON.parse(localStorage.getItem('carcassonne.player')).id")
+    phone.goto(f"{server}/#/player/{pia_id}")
+    phone.wait_for_selector("#profile-tournaments")
+    entry = phone.inner_text("#profile-tournaments")
+    assert "Autumn Swiss" in entry and "Runde 2 von 2" in entry and "1. von 4" in entry
+    phone.screenshot(path=str(artifacts / "tournament-profile-phone-de.png"), full_page=True)
     assert not org.errors and not pia.errors, (org.errors, pia.errors)
     org.context.close()
     pia.context.close()

@@ -22,9 +22,11 @@ from app.api.schemas import (
     PlayerOut,
 )
 from app.api.schemas_community import MatchPage, Profile
+from app.api.schemas_tournaments import TournamentEntry
 from app.services import identity
 from app.services.match import ongoing
 from app.services.records import history, statistics
+from app.services.tournaments import reads as tournament_reads
 
 router = APIRouter(prefix="/api", tags=["players"])
 
@@ -66,6 +68,18 @@ async def my_records(rt: RuntimeDep, player: CurrentPlayer) -> Response:
         media_type="application/zip",
         headers={"Content-Disposition": 'attachment; filename="carcassonne-records.zip"'},
     )
+
+
+@router.get(
+    "/players/{player_id}/tournaments", response_model=list[TournamentEntry], responses=errors(401)
+)
+async def player_tournaments(
+    player_id: PlayerId, rt: RuntimeDep, viewer: OptionalPlayer
+) -> list[dict[str, Any]]:
+    """The tournaments the player entered, newest first, with their place (private ones only
+    to the player).
+    """
+    return await tournament_reads.player_history(rt, player_id, viewer)
 
 
 @router.get("/players/{player_id}/profile", response_model=Profile, responses=errors(401, 404))

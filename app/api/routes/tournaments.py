@@ -22,7 +22,7 @@ from app.api.schemas_tournaments import (
     TournamentSummary,
 )
 from app.services.tournaments import pause as pausing
-from app.services.tournaments import rounds, tournaments
+from app.services.tournaments import reads, rounds, tournaments
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -57,7 +57,7 @@ async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> 
 @router.get("", response_model=list[TournamentSummary])
 async def listing(rt: RuntimeDep) -> list[dict[str, Any]]:
     """Public tournaments, those not finished first (no auth)."""
-    return await tournaments.listing(rt)
+    return await reads.listing(rt)
 
 
 @router.get("/{tid}", response_model=TournamentOut, responses=errors(401, 404))

@@ -152,3 +152,19 @@ async def match_states(conn: AsyncConnection, match_ids: list[str]) -> dict[str,
         matches.c.id.in_(match_ids)
     )
     return {r.id: r for r in await conn.execute(query)}
+
+
+async def entries_of(conn: AsyncConnection, player_id: str, limit: int) -> list[Any]:
+    """``(tournament row, number, status)`` of the tournaments a player entered, newest first."""
+    query = (
+        select(
+            tournaments,
+            tournament_entrants.c.number.label("entrant_number"),
+            tournament_entrants.c.status.label("entrant_status"),
+        )
+        .join(tournament_entrants, tournament_entrants.c.tournament_id == tournaments.c.id)
+        .where(tournament_entrants.c.player_id == player_id)
+        .order_by(tournaments.c.created_at.desc())
+        .limit(limit)
+    )
+    return list((await conn.execute(query)).all())

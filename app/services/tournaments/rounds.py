@@ -1,5 +1,6 @@
-"""Playing a tournament's rounds: start, count results, pair the next round, the organiser's
-adjudication, and the sweep that lets any instance move a tournament on.
+"""Playing a tournament's rounds: start, count results, pair the next round (or seat the
+arena's free entrants), the organiser's adjudication. What calls :func:`advance` by itself (a
+match's end, the sweep) is in :mod:`app.services.tournaments.sweep`.
 
 **Exactly once.** Every change that pairs or counts runs in one transaction holding the
 tournament's row (``SELECT … FOR UPDATE`` on Postgres; SQLite has one writer, and the
@@ -18,7 +19,6 @@ the start (no-shows).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 from datetime import timedelta
@@ -26,19 +26,16 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db.errors import log_failure
 from app.db.models import utcnow
 from app.db.session import as_utc
-from app.services.cache import Live
-from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from app.services.clock import rules as c
+from app.services.clock.requests import change_clock
+from app.services.errors import Conflict, Forbidden, NotFound, ServiceError, ValidationFailed
 from app.services.lobby import lobby
 from app.services.lobby import queries as lobby_sql
 from app.services.lobby.core import COLOURS
-from app.services.match.committed import Committed
-from app.services.records import history
 from app.services.records import queries as records_sql
 from app.services.runtime import Runtime
-from app.services.tournaments import pause
 from app.services.tournaments import queries as sql
 from app.services.tournaments.pairing import (
     PairingImpossible,
@@ -62,11 +59,6 @@ from app.services.tournaments.tournaments import (
 )
 
 log = logging.getLogger(__name__)
-
-#: Seconds between two looks of the sweep at the running tournaments.
-SWEEP_EVERY = 2.0
-#: A finished match whose history nobody settled after this long is settled by the sweep.
-SETTLE_LATE = timedelta(seconds=10)
 
 
 async def start(rt: Runtime, tid: str, host_id: str) -> dict[str, Any]:
@@ -133,9 +125,10 @@ async def adjudicate(
     rt: Runtime, tid: str, host_id: str, game_id: int, places: list[int], reason: str
 ) -> dict[str, Any]:
     """Host only: set the result of a game (``places`` by seat, 1 = first; ties share) with a
-    ``reason`` (kept and shown with the result). Replaces a played result too; the match
-    itself, if still running, plays on but no longer counts. Raises :class:`Forbidden`,
-    :class:`NotFound`, :class:`ValidationFailed` (places, reason), :class:`Conflict` (a bye).
+    ``reason`` (kept and shown with the result). Replaces a played result too; the match, if
+    still running, is ended early (its final scoring does not replace the set result). Raises
+    :class:`Forbidden`, :class:`NotFound`, :class:`ValidationFailed` (places, reason),
+    :class:`Conflict` (a bye).
     """
     reason = " ".join(reason.split())[:500]
     if not reason:
@@ -165,76 +158,25 @@ async def adjudicate(
         if t.status == "running":
             await _pair_until_pending(rt, conn, tid)
         await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
+    if g.match_id:
+        await _end_early(rt, g.match_id)
     await announce(rt, tid)
     return await view(rt, tid, host_id)
 
 
-def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
-    """Subscriber of ``rt.move_committed``: a match that just ended may finish a round."""
-    if live.state.is_over:
-        rt.spawn(match_ended(rt, move.match_id))
-
-
-async def match_ended(rt: Runtime, match_id: str) -> None:
-    """A match ended: when it was a tournament game, count it (once its history settled, which
-    the records subscriber does at the same time) and move the tournament on. Never raises.
+async def _end_early(rt: Runtime, match_id: str) -> None:
+    """End a still-running match whose result the organiser set: the clock's early end (as a
+    vote to end would), which the sweep turns into the final scoring. Its result does not
+    replace the organiser's (a result is written only where none is).
     """
+
+    def end(clock: dict[str, Any], _row: Any) -> dict[str, Any]:
+        return c.typed(clock).having(ended_early=True).to_json()
+
     try:
-        async with rt.db.reading() as conn:
-            tid = await sql.tournament_of_match(conn, match_id)
-        if tid is None:
-            return
-        for _ in range(20):  # the records subscriber settles the history in the background
-            async with rt.db.reading() as conn:
-                seats = await records_sql.seat_results(conn, match_id)
-            if seats and all(s.place is not None for s in seats):
-                break
-            await asyncio.sleep(0.25)
-        await advance(rt, tid)
-    except Exception:
-        log_failure(log, f"could not count tournament match {match_id}")
-
-
-async def sweep(rt: Runtime) -> None:
-    """Background loop: every :data:`SWEEP_EVERY` seconds, hold the clocks of paused
-    tournaments that run again, settle tournament matches whose history was missed and move
-    every running tournament on (the row lock keeps instances apart).
-    """
-    while True:
-        await asyncio.sleep(SWEEP_EVERY)
-        try:
-            await sweep_once(rt)
-        except Exception:
-            log_failure(log, "tournament sweep failed")
-
-
-async def sweep_once(rt: Runtime) -> int:
-    """One pass of :func:`sweep`; returns how many tournaments changed."""
-    async with rt.db.reading() as conn:
-        ids = await sql.running(conn)
-        paused = await sql.paused(conn)
-    for tid in paused:
-        await pause.keep_held(rt, tid)
-    changed = 0
-    for tid in ids:
-        async with rt.db.reading() as conn:
-            games = [g for g in await sql.games(conn, tid) if g.points is None and g.match_id]
-            states = await sql.match_states(conn, [g.match_id for g in games])
-        for g in games:
-            m = states.get(g.match_id)
-            if m is not None and m.status == "finished":
-                await _settle_if_late(rt, g.match_id)
-        changed += int(await advance(rt, tid))
-    return changed
-
-
-async def _settle_if_late(rt: Runtime, match_id: str) -> None:
-    async with rt.db.reading() as conn:
-        m = await records_sql.match_result(conn, match_id)
-    if m is None or m.finished_at is None:
+        await change_clock(rt, match_id, end)
+    except ServiceError:  # over already, or no clock: nothing to end
         return
-    if utcnow() - as_utc(m.finished_at) > SETTLE_LATE:
-        await history.settle(rt, match_id)
 
 
 async def _count_results(conn: AsyncConnection, t: Any) -> bool:

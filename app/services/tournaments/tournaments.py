@@ -28,6 +28,8 @@ from app.services.tournaments.pairing import round_robin_rounds
 from app.services.tournaments.standings import GameResult, pod_standings, swiss_standings
 
 FORMATS = ("swiss", "round_robin", "arena")
+#: Formats that take players who register after the start.
+LATE_JOIN = ("swiss", "arena")
 MAX_ARENA_MINUTES = 24 * 60
 MAX_ENTRANTS = 64
 MAX_SWISS_ROUNDS = 15
@@ -111,21 +113,31 @@ async def create(
 
 async def register(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
     """Register ``player_id`` (again after a withdrawal: the same starting number). Open while
-    the tournament registers. Raises :class:`NotFound`, :class:`Conflict` (started, full,
-    rated without an account).
+    the tournament registers; a Swiss or an arena also takes **late joiners** while it runs
+    (checked in at once, with no points: paired from the next round, or the arena's next
+    table; a Swiss's earlier rounds count as not played). Raises :class:`NotFound`,
+    :class:`Conflict` (a round-robin started, finished, full, rated without an account).
     """
     async with rt.db.transaction() as conn:
-        row = await _registering(conn, tid)
+        row = await _tournament(conn, tid, lock=True)
+        late = row.status == "running" and row.format in LATE_JOIN
+        if row.status != "registering" and not late:
+            raise Conflict("registration is closed", reason="tournament_started")
+        status = "checked_in" if late else "registered"
         mine = [e for e in await sql.entrants(conn, tid) if e.player_id == player_id]
         if mine:
-            await sql.set_entrant_status(conn, tid, [mine[0].number], "registered")
+            if late and mine[0].status == "dropped":
+                raise Conflict("dropped from this tournament", reason="tournament_dropped")
+            await sql.set_entrant_status(conn, tid, [mine[0].number], status)
         else:
             seat = {"player": player_id, "bot": False}
             await ratings.check_lobby(conn, row.rated, row.preset, [seat], None)
             name = await player_name(conn, player_id)
             if name is None:
                 raise NotFound("no such player")
-            await _add_entrant(conn, tid, player_id=player_id, name=name, bot=False, level=None)
+            await _add_entrant(
+                conn, tid, player_id=player_id, name=name, bot=False, level=None, status=status
+            )
         await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
     await announce(rt, tid)
     return await view(rt, tid, player_id)
@@ -172,30 +184,6 @@ async def withdraw(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
         await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
     await announce(rt, tid)
     return await view(rt, tid, player_id)
-
-
-async def listing(rt: Runtime, limit: int = 50) -> list[dict[str, Any]]:
-    """Public tournaments (``{"id", "name", "format", "rounds", "status", "round",
-    "entrants", "preset", "time_control", "time_label", "rated"}``), those not finished first.
-    """
-    async with rt.db.reading() as conn:
-        rows = await sql.listed(conn, limit)
-    return [
-        {
-            "id": r.id,
-            "name": r.name,
-            "format": r.format,
-            "rounds": r.rounds,
-            "status": r.status,
-            "round": r.round,
-            "entrants": int(r.entrants),
-            "preset": r.preset,
-            "rated": bool(r.rated),
-            "time_control": table_options.lobby_fields(r.time_control)["time_control"],
-            "time_label": table_options.lobby_fields(r.time_control)["time_label"],
-        }
-        for r in rows
-    ]
 
 
 async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, Any]:
@@ -355,6 +343,7 @@ async def _add_entrant(
     name: str,
     bot: bool,
     level: str | None,
+    status: str | None = None,
 ) -> None:
     people = await sql.entrants(conn, tid)
     if len([e for e in people if e.status in ACTIVE]) >= MAX_ENTRANTS:
@@ -369,7 +358,7 @@ async def _add_entrant(
                 name=name[:32],
                 bot=bot,
                 level=level,
-                status="checked_in" if bot else "registered",
+                status=status or ("checked_in" if bot else "registered"),
                 created_at=utcnow(),
             ),
         )

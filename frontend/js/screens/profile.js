@@ -8,6 +8,7 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
+import { statusText } from '../widgets/tournamentStatus.js';
 import { tableName } from '../tableName.js';
 import { swatch } from '../board/pieces.js';
 import { statisticsPanel } from '../widgets/statistics.js';
@@ -73,7 +74,8 @@ export function mount(root, ctx) {
 
   (async () => {
     const path = `/api/players/${encodeURIComponent(id)}`;
-    const [p, stats] = await Promise.all([api.get(`${path}/profile`), api.get(`${path}/statistics`)]);
+    const [p, stats, entered] = await Promise.all([api.get(`${path}/profile`), api.get(`${path}/statistics`),
+      api.get(`${path}/tournaments`).catch(() => [])]);
     if (!alive) return;
     const me = session.player();
     const ratings = Object.entries(p.ratings);
@@ -91,6 +93,11 @@ export function mount(root, ctx) {
           href: preset.startsWith('bots:') ? null : `#/leaderboard/${preset}`, 'data-rating': preset },
           h('strong', String(r.rating)), h('span', `${presetName(preset)} · ${t('profile.games', { n: r.games })}`)))),
       statisticsPanel(stats, presetName),
+      entered.length ? h('div.panel#profile-tournaments', {}, h('h2', t('tournament.title')),
+        h('ul.card-list', {}, ...entered.map((e) => h('li', {},
+          h('a', { href: `#/tournament/${e.id}` }, e.name), ' · ', t(`tournament.format.${e.format}`), ' · ',
+          statusText(e),
+          e.rank ? h('b', ` · ${t('tournament.place', { rank: e.rank, n: e.entrants })}`) : null)))) : null,
       h('div.panel', {}, h('h2', t('profile.matches')), list, pager)));
     await loadPage();
   })().catch((err) => {

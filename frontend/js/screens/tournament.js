@@ -11,9 +11,9 @@ import { h, clear, append, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { presetName } from './profile.js';
 import { timeLabel } from '../widgets/rules.js';
-import { statusText } from './tournaments.js';
+import { statusText } from '../widgets/tournamentStatus.js';
 
-const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1).replace(/\.0$/, ''));
+const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, '').replace(/\.$/, ''));
 const half = (x) => (x % 1 === 0.5 ? `${Math.floor(x) || ''}½` : fmt(x));
 
 export function mount(root, ctx) {
@@ -61,6 +61,10 @@ export function mount(root, ctx) {
   function actions() {
     const me = data.me;
     const row = h('div.row.tournament-actions');
+    const late = data.status === 'running' && data.format !== 'round_robin';
+    if (late && (!me || me.status === 'withdrawn')) {
+      row.append(h('button.btn.primary#tournament-register', { onclick: () => act('entrants') }, t('tournament.joinLate')));
+    }
     if (data.status === 'registering') {
       if (!me || me.status === 'withdrawn') row.append(h('button.btn.primary#tournament-register', { onclick: () => act('entrants') }, t('tournament.register')));
       else if (me.status === 'registered') row.append(h('button.btn.primary#tournament-checkin', { onclick: () => act('check-in') }, t('tournament.checkIn')));

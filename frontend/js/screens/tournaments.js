@@ -8,6 +8,7 @@ import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
 import { timeControlPicker } from '../widgets/timecontrol.js';
 import { presetName } from './profile.js';
+import { statusText } from '../widgets/tournamentStatus.js';
 import { timeLabel } from '../widgets/rules.js';
 
 const PRESETS = ['standard', 'first_edition', 'river', 'wheel_of_fortune'];
@@ -95,15 +96,4 @@ export function mount(root, ctx) {
     }
   }).catch((err) => { if (alive) list.appendChild(h('tr', {}, h('td', { colspan: 5 }, api.friendly(err)))); });
   return () => { alive = false; };
-}
-
-/** "Registration open", "Round 2 of 5" or "Finished". */
-export function statusText(tm) {
-  if (tm.status === 'registering') return t('tournament.status.registering');
-  if (tm.status === 'finished') return t('tournament.status.finished');
-  if (tm.format === 'arena') {
-    const end = tm.ends_at ? new Date(tm.ends_at).toLocaleTimeString(document.documentElement.lang || undefined, { hour: '2-digit', minute: '2-digit' }) : '';
-    return t('tournament.status.arena', { time: end });
-  }
-  return t('tournament.status.running', { round: tm.round, rounds: tm.rounds });
 }

@@ -1,0 +1,99 @@
+"""When a tournament moves on by itself: a match's end (a ``move_committed`` subscriber) and the
+sweep every instance runs (:data:`SWEEP_EVERY` seconds): hold the clocks of paused tournaments
+that run again, settle tournament matches whose history was missed, and advance every running
+tournament (:func:`app.services.tournaments.rounds.advance`; its row lock keeps instances
+apart).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+
+from app.db.errors import log_failure
+from app.db.models import utcnow
+from app.db.session import as_utc
+from app.services.cache import Live
+from app.services.match.committed import Committed
+from app.services.records import history
+from app.services.records import queries as records_sql
+from app.services.runtime import Runtime
+from app.services.tournaments import pause
+from app.services.tournaments import queries as sql
+from app.services.tournaments.rounds import advance
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two looks of the sweep at the running tournaments.
+SWEEP_EVERY = 2.0
+#: A finished match whose history nobody settled after this long is settled by the sweep.
+SETTLE_LATE = timedelta(seconds=10)
+
+
+def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
+    """Subscriber of ``rt.move_committed``: a match that just ended may finish a round."""
+    if live.state.is_over:
+        rt.spawn(match_ended(rt, move.match_id))
+
+
+async def match_ended(rt: Runtime, match_id: str) -> None:
+    """A match ended: when it was a tournament game, count it (once its history settled, which
+    the records subscriber does at the same time) and move the tournament on. Never raises.
+    """
+    try:
+        async with rt.db.reading() as conn:
+            tid = await sql.tournament_of_match(conn, match_id)
+        if tid is None:
+            return
+        for _ in range(20):  # the records subscriber settles the history in the background
+            async with rt.db.reading() as conn:
+                seats = await records_sql.seat_results(conn, match_id)
+            if seats and all(s.place is not None for s in seats):
+                break
+            await asyncio.sleep(0.25)
+        await advance(rt, tid)
+    except Exception:
+        log_failure(log, f"could not count tournament match {match_id}")
+
+
+async def sweep(rt: Runtime) -> None:
+    """Background loop: every :data:`SWEEP_EVERY` seconds, hold the clocks of paused
+    tournaments that run again, settle tournament matches whose history was missed and move
+    every running tournament on (the row lock keeps instances apart).
+    """
+    while True:
+        await asyncio.sleep(SWEEP_EVERY)
+        try:
+            await sweep_once(rt)
+        except Exception:
+            log_failure(log, "tournament sweep failed")
+
+
+async def sweep_once(rt: Runtime) -> int:
+    """One pass of :func:`sweep`; returns how many tournaments changed."""
+    async with rt.db.reading() as conn:
+        ids = await sql.running(conn)
+        paused = await sql.paused(conn)
+    for tid in paused:
+        await pause.keep_held(rt, tid)
+    changed = 0
+    for tid in ids:
+        async with rt.db.reading() as conn:
+            games = [g for g in await sql.games(conn, tid) if g.points is None and g.match_id]
+            states = await sql.match_states(conn, [g.match_id for g in games])
+        for g in games:
+            m = states.get(g.match_id)
+            if m is not None and m.status == "finished":
+                await _settle_if_late(rt, g.match_id)
+        changed += int(await advance(rt, tid))
+    return changed
+
+
+async def _settle_if_late(rt: Runtime, match_id: str) -> None:
+    async with rt.db.reading() as conn:
+        m = await records_sql.match_result(conn, match_id)
+    if m is None or m.finished_at is None:
+        return
+    if utcnow() - as_utc(m.finished_at) > SETTLE_LATE:
+        await history.settle(rt, match_id)
