@@ -6,6 +6,7 @@ bad input.
 
 from __future__ import annotations
 
+import json
 import time
 from itertools import combinations
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.engine import replay
 from app.services.runtime import Runtime
 from app.services.tournaments import rounds
 from tests.support.client import Api
@@ -110,6 +112,33 @@ def test_swiss_of_computers_plays_out(client: TestClient, api: Api) -> None:
     assert len(csv_text.strip().splitlines()) == 1 + len(lines)
     exported = api.get(f"/api/tournaments/{tid}/standings")
     assert exported["standings"] == lines
+
+    # Every played game's record, in playing order, naming its round and table; each replays
+    # to the scores the tournament counted.
+    answer = client.get(f"/api/export/tournaments/{tid}/matches", headers=host)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith(
+        "application/x-ndjson"
+    )
+    records = [json.loads(line) for line in answer.text.splitlines()]
+    played = [p for p in pairings if len(p["entrants"]) == 2]
+    assert len(records) == len(played) == 6
+    order = [(r["tournament"]["round"], r["tournament"]["table"]) for r in records]
+    assert order == sorted(order) and {r["tournament"]["id"] for r in records} == {tid}
+    by_match = {p["match_id"]: p for p in played}
+    for record in records:
+        state, _ = replay(record)
+        assert list(state.scores) == record["result"]["scores"]
+        assert by_match[record["match"]["id"]]["scores"] == record["result"]["scores"]
+    assert (
+        len(
+            client.get(
+                f"/api/export/tournaments/{tid}/matches?max=2", headers=host
+            ).text.splitlines()
+        )
+        == 2
+    )
+    client_404 = client.get("/api/export/tournaments/nosuchtournament/matches", headers=host)
+    assert client_404.status_code == 404
 
 
 def test_a_players_tournaments_on_their_profile(client: TestClient, api: Api) -> None:

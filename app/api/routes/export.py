@@ -87,6 +87,28 @@ async def player_matches(
     return StreamingResponse(_started(lines), media_type=NDJSON)
 
 
+@router.get(
+    "/tournaments/{tournament_id}/matches",
+    response_class=StreamingResponse,
+    responses={200: {"content": {NDJSON: {}}}, **errors(401, 403, 404, 422, 429)},
+)
+async def tournament_matches(
+    rt: RuntimeDep,
+    who: Reader,
+    tournament_id: Annotated[str, Path(pattern=CODE_PATTERN)],
+    max: Annotated[int | None, Query(ge=1, description="at most this many records")] = None,
+) -> StreamingResponse:
+    """A tournament's finished matches in playing order (round, then table) as NDJSON: one
+    exported record per line, with ``"tournament": {"id", "round", "table"}`` (docs/API.md §
+    Export). A private match only for its players and the tournament's host.
+    """
+    await rt.account_limits.export(who.key)
+    limit = min(max or rt.settings.export_max_records, rt.settings.export_max_records)
+    lines = export.tournament_stream(rt, tournament_id, who.player_id, limit)
+    await lines.__anext__()  # NotFound for an unknown tournament, before the 200
+    return StreamingResponse(_started(lines), media_type=NDJSON)
+
+
 @router.get("/matches/{match_id}", responses=errors(401, 403, 404, 429))
 async def one_match(
     rt: RuntimeDep, who: Reader, match_id: Annotated[str, Path(pattern=CODE_PATTERN)]

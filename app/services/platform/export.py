@@ -123,6 +123,45 @@ async def stream(rt: Runtime, f: ExportFilter, limit: int) -> AsyncIterator[byte
         await asyncio.sleep(0)  # let other requests run between pages
 
 
+async def tournament_stream(
+    rt: Runtime, tournament_id: str, player_id: str, limit: int
+) -> AsyncIterator[bytes]:
+    """NDJSON lines of at most ``limit`` records of the tournament's finished matches in
+    playing order (round, then table), each with ``"tournament": {"id", "round", "table"}``.
+    A private match is exported for its players and the tournament's host only. Raises
+    :class:`NotFound` for an unknown tournament before the first line (as :func:`stream`).
+    """
+    async with rt.db.reading() as conn:
+        host = await q.tournament_host(conn, tournament_id)
+    if host is None:
+        raise NotFound("no such tournament")
+    sent = 0
+    after: tuple[int, int] | None = None
+    yield b""  # the checks above passed: the response may start
+    while sent < limit:
+        async with rt.db.reading() as conn:
+            rows = await q.tournament_page(conn, tournament_id, after, min(PAGE, limit - sent))
+            computer = await q.computer_seqs(conn, [r.id for r in rows])
+            bots = await q.bot_accounts(conn, _seat_players(rows))
+        if not rows:
+            return
+        for row in rows:
+            seated = any(s.get("player") == player_id for s in row.seats)
+            if row.private and not seated and player_id != host:
+                continue
+            record = record_of(row, computer[row.id], bots)
+            record["tournament"] = {
+                "id": tournament_id,
+                "round": row.round,
+                "table": row.table_number,
+            }
+            yield orjson.dumps(record) + b"\n"
+            sent += 1
+        after = (rows[-1].round, rows[-1].table_number)
+        del rows, computer, bots
+        await asyncio.sleep(0)
+
+
 async def one(rt: Runtime, match_id: str, player_id: str) -> dict[str, Any]:
     """The exported record of one finished match. A private match needs a seat in it.
 

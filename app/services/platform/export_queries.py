@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import match_fairness, match_players
 from app.db.models import match_actions, matches, players
+from app.db.tournaments import tournament_games, tournaments
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,49 @@ async def one(conn: AsyncConnection, match_id: str) -> Any:
         .where(matches.c.id == match_id)
     )
     return (await conn.execute(query)).first()
+
+
+async def tournament_host(conn: AsyncConnection, tournament_id: str) -> str | None:
+    """The host of tournament ``tournament_id``; None when there is no such tournament."""
+    query = select(tournaments.c.host_id).where(tournaments.c.id == tournament_id)
+    return (await conn.execute(query)).scalar_one_or_none()
+
+
+async def tournament_page(
+    conn: AsyncConnection, tournament_id: str, after: tuple[int, int] | None, limit: int
+) -> list[Any]:
+    """At most ``limit`` rows (the columns of :data:`_COLUMNS` plus ``round`` and
+    ``table_number``) of the tournament's finished matches, in playing order (round, then
+    table), strictly after the keyset ``after`` = ``(round, table_number)`` (None: from the
+    first). History columns are the first seat's.
+    """
+    cond: list[Any] = [
+        tournament_games.c.tournament_id == tournament_id,
+        matches.c.status == "finished",
+        matches.c.finished_at.is_not(None),
+    ]
+    if after is not None:
+        rnd, table = after
+        cond.append(
+            or_(
+                tournament_games.c.round > rnd,
+                and_(tournament_games.c.round == rnd, tournament_games.c.table_number > table),
+            )
+        )
+    query = (
+        select(*_COLUMNS, tournament_games.c.round, tournament_games.c.table_number)
+        .select_from(tournament_games)
+        .join(matches, matches.c.id == tournament_games.c.match_id)
+        .outerjoin(
+            match_players,
+            and_(match_players.c.match_id == matches.c.id, match_players.c.seat == 0),
+        )
+        .outerjoin(match_fairness, match_fairness.c.match_id == matches.c.id)
+        .where(and_(*cond))
+        .order_by(tournament_games.c.round, tournament_games.c.table_number)
+        .limit(limit)
+    )
+    return list((await conn.execute(query)).all())
 
 
 async def computer_seqs(conn: AsyncConnection, match_ids: Sequence[str]) -> dict[str, set[int]]:
