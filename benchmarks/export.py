@@ -7,7 +7,8 @@ an empty database it migrates), registers an account and makes a ``read`` API to
 as the service leaves them at the end), then streams ``max=100`` and the whole export,
 discarding the lines as they come. Prints one JSON object: records and bytes received, seconds,
 records per second, and the server's resident memory (``VmRSS`` before, ``VmHWM`` — the peak —
-after each stream, MB). Flat memory: the peak after 1,000 is about the peak after 100.
+after each stream, MB) and the highest resident memory sampled every 5 ms while each streams.
+Flat memory: the highest while streaming 1,000 (or 3,000) is about that while streaming 100.
 
     .venv/bin/python benchmarks/export.py [--matches 1000] [--database-url URL]
 """
@@ -23,6 +24,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -98,17 +100,35 @@ async def _fill(database_url: str, player_id: str, name: str, n: int) -> None:
         await engine.dispose()
 
 
-def _stream(url: str, path: str, headers: dict[str, str]) -> tuple[int, int, float]:
-    """``(records, bytes, seconds)`` of one export, lines discarded as they arrive."""
+def _stream(
+    url: str, path: str, headers: dict[str, str], pid: int
+) -> tuple[int, int, float, float]:
+    """``(records, bytes, seconds, highest RSS MB)`` of one export, lines discarded as they
+    arrive; the server's resident memory is sampled every 5 ms meanwhile (``VmHWM`` alone
+    would show the start-up's peak).
+    """
     records = size = 0
+    highest = [_memory(pid)["rss"]]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.005):
+            highest[0] = max(highest[0], _memory(pid)["rss"])
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     started = time.perf_counter()
-    with httpx.stream("GET", url + path, headers=headers, timeout=600) as r:
-        r.raise_for_status()
-        for line in r.iter_lines():
-            if line:
-                records += 1
-                size += len(line) + 1
-    return records, size, time.perf_counter() - started
+    try:
+        with httpx.stream("GET", url + path, headers=headers, timeout=600) as r:
+            r.raise_for_status()
+            for line in r.iter_lines():
+                if line:
+                    records += 1
+                    size += len(line) + 1
+    finally:
+        done.set()
+        sampler.join()
+    return records, size, time.perf_counter() - started, highest[0]
 
 
 def main() -> int:
@@ -136,9 +156,9 @@ def main() -> int:
             asyncio.run(_fill(database_url, player, user, args.matches))
             path = f"/api/export/players/{player}/matches"
             before = _memory(proc.pid)
-            small = _stream(url, path + "?max=100", reader)
+            small = _stream(url, path + "?max=100", reader, proc.pid)
             after_small = _memory(proc.pid)
-            records, size, seconds = _stream(url, path, reader)
+            records, size, seconds, highest = _stream(url, path, reader, proc.pid)
             after = _memory(proc.pid)
         finally:
             proc.terminate()
@@ -154,6 +174,9 @@ def main() -> int:
         "peak_after_100_mb": after_small["hwm"],
         "peak_after_all_mb": after["hwm"],
         "peak_growth_100_to_all_mb": round(after["hwm"] - after_small["hwm"], 1),
+        "highest_rss_streaming_100_mb": small[3],
+        "highest_rss_streaming_all_mb": highest,
+        "rss_after_all_mb": after["rss"],
         "records_100": small[0],
     }
     print(json.dumps(out))
