@@ -18,7 +18,8 @@ connection, so neither memory nor a database connection grows with the number of
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -99,28 +100,56 @@ async def _player_exists(rt: Runtime, player_id: str) -> None:
             raise NotFound("no such player")
 
 
+Row = Any
+#: Reads one page: ``(connection, keyset after, how many) -> rows``.
+PageReader = Callable[[Any, Any, int], Awaitable[list[Row]]]
+
+
+async def _pages(
+    rt: Runtime, read: PageReader, keyset: Callable[[Row], Any], limit: int
+) -> AsyncGenerator[tuple[Row, set[int], set[str]], None]:
+    """Every row ``read`` returns, a page of at most :data:`PAGE` at a time (each page on its
+    own short connection; ``keyset`` of a page's last row starts the next), with the seqs the
+    computer chose and the bot accounts among its seats. ``limit``: rows wanted at most (the
+    caller may skip some: pages are read until it stops or none are left).
+    """
+    after: Any = None
+    while True:
+        async with rt.db.reading() as conn:
+            rows = await read(conn, after, min(PAGE, max(limit, 1)))
+            computer = await q.computer_seqs(conn, [r.id for r in rows])
+            bots = await q.bot_accounts(conn, _seat_players(rows))
+        if not rows:
+            return
+        for row in rows:
+            yield row, computer[row.id], bots
+        after = keyset(rows[-1])
+        del rows, computer, bots
+        await asyncio.sleep(0)  # let other requests run between pages
+
+
 async def stream(rt: Runtime, f: ExportFilter, limit: int) -> AsyncIterator[bytes]:
     """NDJSON lines (``bytes``, each ending in a newline) of at most ``limit`` records of the
     matches ``f`` selects, newest first. Raises :class:`NotFound` for an unknown player before
     the first line (the caller starts the response only after the first ``__anext__``).
     """
     await _player_exists(rt, f.player_id)
-    sent = 0
-    after: tuple[datetime, str] | None = None
     yield b""  # the checks above passed: the response may start
-    while sent < limit:
-        async with rt.db.reading() as conn:
-            rows = await q.page(conn, f, after, min(PAGE, limit - sent))
-            computer = await q.computer_seqs(conn, [r.id for r in rows])
-            bots = await q.bot_accounts(conn, _seat_players(rows))
-        if not rows:
-            return
-        for row in rows:
-            yield orjson.dumps(record_of(row, computer[row.id], bots)) + b"\n"
-        sent += len(rows)
-        after = (rows[-1].finished_at, rows[-1].id)
-        del rows, computer, bots
-        await asyncio.sleep(0)  # let other requests run between pages
+    if limit <= 0:
+        return
+    sent = 0
+    pages = _pages(
+        rt,
+        lambda conn, after, n: q.page(conn, f, after, n),
+        lambda row: (row.finished_at, row.id),
+        limit,
+    )
+    async with contextlib.aclosing(pages):
+        async for row, computer, bots in pages:
+            yield orjson.dumps(record_of(row, computer, bots)) + b"\n"
+            sent += 1
+            if sent >= limit:
+                return
 
 
 async def tournament_stream(
@@ -135,21 +164,22 @@ async def tournament_stream(
         host = await q.tournament_host(conn, tournament_id)
     if host is None:
         raise NotFound("no such tournament")
-    sent = 0
-    after: tuple[int, int] | None = None
     yield b""  # the checks above passed: the response may start
-    while sent < limit:
-        async with rt.db.reading() as conn:
-            rows = await q.tournament_page(conn, tournament_id, after, min(PAGE, limit - sent))
-            computer = await q.computer_seqs(conn, [r.id for r in rows])
-            bots = await q.bot_accounts(conn, _seat_players(rows))
-        if not rows:
-            return
-        for row in rows:
+    if limit <= 0:
+        return
+    sent = 0
+    pages = _pages(
+        rt,
+        lambda conn, after, n: q.tournament_page(conn, tournament_id, after, n),
+        lambda row: (row.round, row.table_number),
+        limit,
+    )
+    async with contextlib.aclosing(pages):
+        async for row, computer, bots in pages:
             seated = any(s.get("player") == player_id for s in row.seats)
             if row.private and not seated and player_id != host:
                 continue
-            record = record_of(row, computer[row.id], bots)
+            record = record_of(row, computer, bots)
             record["tournament"] = {
                 "id": tournament_id,
                 "round": row.round,
@@ -157,9 +187,8 @@ async def tournament_stream(
             }
             yield orjson.dumps(record) + b"\n"
             sent += 1
-        after = (rows[-1].round, rows[-1].table_number)
-        del rows, computer, bots
-        await asyncio.sleep(0)
+            if sent >= limit:
+                return
 
 
 async def one(rt: Runtime, match_id: str, player_id: str) -> dict[str, Any]:
