@@ -8,6 +8,7 @@ changes need its code.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import random
@@ -66,6 +67,19 @@ def _finish_with(
     and settle it as the match-end hook does. ``moves``: ``{seat: (own, by the computer)}``
     moves written to the log (default: three own moves per seat).
     """
+    _end(client, match_id, scores, left, moves)
+    runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    _run(client, lambda: history.settle(runtime, match_id))
+
+
+def _end(
+    client: TestClient,
+    match_id: str,
+    scores: list[int],
+    left: tuple[int, ...] = (),
+    moves: dict[int, tuple[int, int]] | None = None,
+) -> None:
+    """Write the end of :func:`_finish_with` (its moves, scores and leavers), unsettled."""
     runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
     counts = moves if moves is not None else {seat: (3, 0) for seat in range(len(scores))}
     log = [
@@ -99,7 +113,6 @@ def _finish_with(
                     .where(match_players.c.match_id == match_id, match_players.c.seat == seat)
                     .values(left=True)
                 )
-        await history.settle(runtime, match_id)
 
     _run(client, go)
 
@@ -326,3 +339,22 @@ def test_a_private_matchs_rating_changes_need_a_seat_or_its_code(
     assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
     assert len(api.get(f"{path}?code={lobby['code']}", stranger)["changes"]) == 2
     assert len(api.get(path, people[1][1])["changes"]) == 2
+
+
+def test_two_settles_at_once_rate_a_match_once(api: Api, client: TestClient) -> None:
+    """The match-end hook of one instance and the missed-settle sweep of another may settle the
+    same match at the same moment: its ratings change once, its history is written once.
+    """
+    match_id, people = _rated_match(api, client, 2)
+    runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
+
+    _end(client, match_id, [30, 20])
+
+    async def both() -> list[bool]:
+        twice = [history.settle(runtime, match_id), history.settle(runtime, match_id)]
+        return list(await asyncio.gather(*twice))
+
+    assert sorted(_run(client, both)) == [False, True]
+    for pid, _ in people:
+        assert api.get(f"/api/players/{pid}/profile")["ratings"]["standard"]["games"] == 1
+    assert len(api.get(f"/api/matches/{match_id}/ratings")["changes"]) == 2

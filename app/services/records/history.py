@@ -88,10 +88,12 @@ async def match_finished(rt: Runtime, match_id: str) -> None:
 
 async def settle(rt: Runtime, match_id: str) -> bool:
     """Write the result of a finished match into its history rows (score, placement) and update
-    ratings when it was rated. Returns False when there was nothing to do.
+    ratings when it was rated. Returns False when there was nothing to do (not finished, or
+    settled already). Settlers of one match (the match-end hook of one instance, the missed
+    sweep of another) take turns on the match's row lock, so a match is rated once.
     """
     async with rt.db.transaction() as conn:
-        m = await queries.match_result(conn, match_id)
+        m = await queries.match_result(conn, match_id, lock=True)
         if m is None or m.status != "finished":
             return False
         rows = await queries.unsettled_seats(conn, match_id)

@@ -39,8 +39,11 @@ async def mark_left(conn: AsyncConnection, match_id: str, seat: int) -> None:
     )
 
 
-async def match_result(conn: AsyncConnection, match_id: str) -> Any:
-    """Row (status, scores, seats, finished_at, snapshot) of a match, or None."""
+async def match_result(conn: AsyncConnection, match_id: str, lock: bool = False) -> Any:
+    """Row (status, scores, seats, finished_at, snapshot) of a match, or None. ``lock`` takes
+    the row ``FOR UPDATE`` for the rest of the transaction (Postgres; SQLite serialises
+    writers itself), so two settlers of one match take turns.
+    """
     query = select(
         matches.c.status,
         matches.c.scores,
@@ -48,6 +51,8 @@ async def match_result(conn: AsyncConnection, match_id: str) -> Any:
         matches.c.finished_at,
         matches.c.snapshot,
     ).where(matches.c.id == match_id)
+    if lock and conn.dialect.name == "postgresql":
+        query = query.with_for_update()
     return (await conn.execute(query)).first()
 
 
