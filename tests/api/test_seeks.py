@@ -256,7 +256,10 @@ def test_rated_any_rating_after_a_while(client: TestClient) -> None:
 def test_seek_rate_limit(settings: Any) -> None:
     from app.api.app import create_app
 
-    limited = settings.model_copy(update={"seek_burst": 2, "seek_rate_per_minute": 1.0})
+    # A window of ~33 h: the sliding window counter lets a hit through just after one of its
+    # window boundaries (the last window's count weighs a little less than whole), so a short
+    # window made this test fail when a boundary fell between the second and third seek.
+    limited = settings.model_copy(update={"seek_burst": 2, "seek_rate_per_minute": 0.001})
     with TestClient(create_app(limited)) as client:
         api = Api(client)
         _, _, ann = api.player("Ann")
@@ -324,7 +327,8 @@ def test_rated_seek_of_a_deleted_account_leaves_the_pool(client: TestClient) -> 
 def test_seek_poll_rate_limit(settings: Any) -> None:
     from app.api.app import create_app
 
-    limited = settings.model_copy(update={"seek_poll_burst": 3, "seek_poll_rate": 0.1})
+    # A window of ~35 days (see test_seek_rate_limit: no window boundary mid-test).
+    limited = settings.model_copy(update={"seek_poll_burst": 3, "seek_poll_rate": 0.000001})
     with TestClient(create_app(limited)) as client:
         _, _, ann = Api(client).player("Ann")
         seek = _seek(client, ann, players=2, preset="standard")
