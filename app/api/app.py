@@ -54,6 +54,7 @@ from app.services.errors import RateLimited, ServiceError
 from app.services.match.subscribers import subscribe as subscribe_to_moves
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS
+from app.services.lobby.series_games import on_move_committed as count_series_games
 from app.services.tournaments.sweep import on_move_committed as count_tournament_games
 from app.settings import Settings, get_settings
 
@@ -106,6 +107,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         runtime = Runtime(settings)
         subscribe_to_moves(runtime)
         runtime.move_committed.subscribe(count_tournament_games)
+        runtime.move_committed.subscribe(count_series_games)
         app.state.runtime = runtime
         await runtime.start(LOOPS if with_loops else [])
         listener = None

@@ -145,6 +145,8 @@ export const postAction = (id, body, code) =>
   request('POST', `/api/matches/${encodeURIComponent(id)}/actions`, body, { query: { code } });
 export const matchRecord = (id, code) =>
   get(`/api/matches/${encodeURIComponent(id)}/record`, { query: { code } });
+export const matchSeries = (id, code) =>
+  get(`/api/matches/${encodeURIComponent(id)}/series`, { query: { code } });
 export const rematch = (id) => post(`/api/matches/${encodeURIComponent(id)}/rematch`);
 
 export const lobbyChat = (code) => get(`/api/lobbies/${encodeURIComponent(code)}/chat`);
