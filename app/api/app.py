@@ -51,10 +51,10 @@ from app.db.errors import is_database_unavailable
 from app.engine import EngineError
 from app.services import drain
 from app.services.errors import RateLimited, ServiceError
+from app.services.lobby.series_games import on_move_committed as count_series_games
 from app.services.match.subscribers import subscribe as subscribe_to_moves
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS
-from app.services.lobby.series_games import on_move_committed as count_series_games
 from app.services.tournaments.sweep import on_move_committed as count_tournament_games
 from app.settings import Settings, get_settings
 

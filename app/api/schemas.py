@@ -154,7 +154,7 @@ class SeriesOut(BaseModel):
     game: int = Field(description="this match's number in the series, from 1")
     games: list[SeriesGame]
     players: list[SeriesPlayer]
-    score: list[float] = Field(description="points by series seat (a won game 1, a shared win split)")
+    score: list[float] = Field(description="points by series seat (a won game: 1, shared)")
     winners: list[int] | None = Field(description="series seats that won it, once decided")
     next_match: str | None = Field(description="the game after this one, once dealt")
 
