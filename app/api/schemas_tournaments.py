@@ -13,7 +13,13 @@ class NewTournament(Strict):
     """``POST /api/tournaments``: a tournament in registration, hosted by the caller."""
 
     name: Annotated[str, Field(min_length=1, max_length=64)]
-    format: Literal["swiss", "round_robin", "arena"] = "swiss"
+    format: Literal["swiss", "round_robin", "arena", "knockout"] = "swiss"
+    seed_from: Annotated[str, Field(pattern=r"^[0-9a-f]{12}$")] | None = Field(
+        None, description="knock-out: seed from this finished tournament's final standings"
+    )
+    qualifiers: Annotated[int, Field(ge=2, le=64)] | None = Field(
+        None, description="knock-out seeded from a tournament: its top N (default all)"
+    )
     rounds: Annotated[int, Field(ge=1, le=15)] | None = Field(
         None, description="Swiss: the rounds to play (a round-robin's follow from its field)"
     )
@@ -91,6 +97,18 @@ class PairingOut(BaseModel):
     reason: str | None
 
 
+class BracketTable(BaseModel):
+    """One table of a knock-out bracket: ``entrants`` by starting number (null: not known
+    yet; one alone: a bye), ``winner`` once decided, ``pairing`` once paired.
+    """
+
+    table: int
+    entrants: list[int | None]
+    winner: int | None
+    pairing: int | None
+    match_id: str | None
+
+
 class TournamentOut(BaseModel):
     """A tournament as every reader sees it."""
 
@@ -99,7 +117,7 @@ class TournamentOut(BaseModel):
     host: str
     is_host: bool
     private: bool
-    format: Literal["swiss", "round_robin", "arena"]
+    format: Literal["swiss", "round_robin", "arena", "knockout"]
     cycles: int
     seats: int
     duration_minutes: int | None
@@ -118,6 +136,9 @@ class TournamentOut(BaseModel):
     entrants: list[EntrantOut]
     standings: list[StandingOut]
     pairings: list[PairingOut]
+    bracket: list[list[BracketTable]] | None = Field(
+        None, description="a knock-out's bracket by round (null for other formats)"
+    )
     me: EntrantOut | None
 
 

@@ -22,7 +22,7 @@ from app.api.schemas_tournaments import (
     TournamentSummary,
 )
 from app.services.tournaments import pause as pausing
-from app.services.tournaments import reads, rounds, tournaments
+from app.services.tournaments import reads, rounds, seeding, tournaments
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -38,11 +38,8 @@ async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> 
     register). Counted with table creation (429 past ``LOBBY_BURST``).
     """
     await rt.lobby_limiter.hit(player)
-    return await tournaments.create(
-        rt,
-        player,
+    settings: dict[str, Any] = dict(
         name=body.name,
-        format=body.format,
         rounds=body.rounds,
         cycles=body.cycles,
         preset=body.preset,
@@ -52,6 +49,11 @@ async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> 
         seats=body.seats,
         duration_minutes=body.duration_minutes,
     )
+    if body.seed_from is not None:
+        return await seeding.create_seeded_knockout(
+            rt, player, body.seed_from, body.qualifiers, format=body.format, **settings
+        )
+    return await tournaments.create(rt, player, format=body.format, **settings)
 
 
 @router.get("", response_model=list[TournamentSummary])

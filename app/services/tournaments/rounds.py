@@ -36,6 +36,7 @@ from app.services.lobby import queries as lobby_sql
 from app.services.lobby.core import COLOURS
 from app.services.records import queries as records_sql
 from app.services.runtime import Runtime
+from app.services.tournaments import knockout
 from app.services.tournaments import queries as sql
 from app.services.tournaments.pairing import (
     PairingImpossible,
@@ -92,6 +93,8 @@ async def start(rt: Runtime, tid: str, host_id: str) -> dict[str, Any]:
         values: dict[str, Any] = {"status": "running", "starts_at": now}
         if t.format == "arena":
             values["ends_at"] = now + timedelta(minutes=int(t.duration_minutes or 0))
+        elif t.format == "knockout":
+            values["rounds"] = knockout.rounds_for(n)
         else:
             rounds = total_rounds(t, n)
             if t.format == "swiss":
@@ -282,6 +285,10 @@ async def _pair(rt: Runtime, conn: AsyncConnection, t: Any, games: list[Any]) ->
     if t.format == "round_robin":
         field = sorted({int(n) for g in games if g.round == 1 for n in g.entrants}) or active
         tables = round_robin_round(field, number, int(t.cycles))
+    elif t.format == "knockout":
+        tables = _knockout_round(games, active, number)
+        if not tables:
+            return False
     else:
         if len(active) < 2:
             return False
@@ -295,6 +302,20 @@ async def _pair(rt: Runtime, conn: AsyncConnection, t: Any, games: list[Any]) ->
         await _seat_table(rt, conn, t, number, table, by_number, set(active))
     await sql.update_tournament(conn, t.id, {"round": number})
     return True
+
+
+def _knockout_round(games: list[Any], active: list[int], number: int) -> list[Table]:
+    """Round ``number`` of a knock-out: the seeded bracket (starting numbers: 1 = top seed),
+    then the winners of the round before, two tables to one (:mod:`.knockout`).
+    """
+    if number == 1:
+        return knockout.first_round(sorted(active))
+    previous = [
+        (int(g.table_number), [int(n) for n in g.entrants], [float(p) for p in g.points])
+        for g in games
+        if g.round == number - 1
+    ]
+    return knockout.next_round(previous) if len(previous) >= 2 else []
 
 
 async def _seat_table(

@@ -22,12 +22,12 @@ from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.services.lobby.core import player_name
 from app.services.records import ratings
 from app.services.runtime import Runtime
-from app.services.tournaments import live
+from app.services.tournaments import knockout, live
 from app.services.tournaments import queries as sql
 from app.services.tournaments.pairing import round_robin_rounds
 from app.services.tournaments.standings import GameResult, pod_standings, swiss_standings
 
-FORMATS = ("swiss", "round_robin", "arena")
+FORMATS = ("swiss", "round_robin", "arena", "knockout")
 #: Formats that take players who register after the start.
 LATE_JOIN = ("swiss", "arena")
 MAX_ARENA_MINUTES = 24 * 60
@@ -68,7 +68,7 @@ async def create(
     if format == "arena" and not (duration_minutes and 1 <= duration_minutes <= MAX_ARENA_MINUTES):
         raise ValidationFailed(f"duration_minutes: 1 to {MAX_ARENA_MINUTES} for an arena")
     if not 2 <= seats <= (5 if format == "arena" else 2):
-        raise ValidationFailed("seats: 2 (Swiss, round-robin) or 2-5 (arena)")
+        raise ValidationFailed("seats: 2 (Swiss, round-robin, knock-out) or 2-5 (arena)")
     if cycles not in (1, 2):
         raise ValidationFailed("cycles: 1 (single round-robin) or 2 (double)")
     if preset not in PRESETS:
@@ -135,7 +135,7 @@ async def register(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
             name = await player_name(conn, player_id)
             if name is None:
                 raise NotFound("no such player")
-            await _add_entrant(
+            await add_entrant(
                 conn, tid, player_id=player_id, name=name, bot=False, level=None, status=status
             )
         await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
@@ -157,7 +157,7 @@ async def add_computer(rt: Runtime, tid: str, host_id: str, level: str) -> dict[
             raise Conflict("rated: computer players cannot enter a rated tournament")
         count = sum(1 for e in await sql.entrants(conn, tid) if e.bot)
         name = f"Computer {count + 1}"
-        await _add_entrant(conn, tid, player_id=None, name=name, bot=True, level=level)
+        await add_entrant(conn, tid, player_id=None, name=name, bot=True, level=level)
         await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
     await announce(rt, tid)
     return await view(rt, tid, host_id)
@@ -228,8 +228,20 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
             for line in lines
         ],
         "pairings": [_game_json(g, states) for g in games],
+        "bracket": _bracket(row, people, games),
         "me": None if mine is None else _entrant_json(mine),
     }
+
+
+def _bracket(row: Any, people: list[Any], games: list[Any]) -> list[list[dict[str, Any]]] | None:
+    """A knock-out's bracket (:func:`app.services.tournaments.knockout.bracket`): from the
+    field of round 1 once started, from the checked-in entrants before; None for other formats.
+    """
+    if row.format != "knockout":
+        return None
+    first = {int(n) for g in games if g.round == 1 for n in g.entrants}
+    field = len(first) if first else sum(1 for e in people if e.status == "checked_in")
+    return knockout.bracket(field, games)
 
 
 def results_of(games: list[Any]) -> list[GameResult]:
@@ -335,7 +347,7 @@ async def _own_entry(conn: AsyncConnection, tid: str, player_id: str) -> Any:
     return mine[0]
 
 
-async def _add_entrant(
+async def add_entrant(
     conn: AsyncConnection,
     tid: str,
     *,
@@ -345,6 +357,10 @@ async def _add_entrant(
     level: str | None,
     status: str | None = None,
 ) -> None:
+    """Inside the caller's transaction (the tournament row locked): enter a player or a
+    computer with the next starting number (``status``: checked in for a computer, else
+    registered, unless given). Raises :class:`Conflict` (full, already registered).
+    """
     people = await sql.entrants(conn, tid)
     if len([e for e in people if e.status in ACTIVE]) >= MAX_ENTRANTS:
         raise Conflict(f"the tournament is full ({MAX_ENTRANTS})", reason="tournament_full")
