@@ -72,4 +72,13 @@ export default {
   'tournament.entrant.dropped': 'ausgeschieden',
   'tournament.exportCsv': 'Tabelle als CSV',
   'tournament.exportJson': 'Tabelle als JSON',
+  'tournament.format.knockout': 'K.-o.-System',
+  'tournament.bracket': 'Turnierbaum',
+  'tournament.bracketRound': 'Runde {n}',
+  'tournament.bracketFinal': 'Finale',
+  'tournament.tbd': 'steht noch aus',
+  'tournament.bracketHelp': 'Gesetzt nach Startnummer; Freilose gehen an die Bestgesetzten; bei einem Unentschieden kommt der besser Gesetzte weiter.',
+  'tournament.seedKnockout': 'K.-o.-Runde aus dieser Tabelle',
+  'tournament.qualifiers': 'Qualifizierte',
+  'tournament.knockoutName': '{name} · K.-o.',
 };

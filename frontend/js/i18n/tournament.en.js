@@ -72,4 +72,13 @@ export default {
   'tournament.entrant.dropped': 'dropped',
   'tournament.exportCsv': 'Standings as CSV',
   'tournament.exportJson': 'Standings as JSON',
+  'tournament.format.knockout': 'Knock-out',
+  'tournament.bracket': 'Bracket',
+  'tournament.bracketRound': 'Round {n}',
+  'tournament.bracketFinal': 'Final',
+  'tournament.tbd': 'to be decided',
+  'tournament.bracketHelp': 'Seeded by starting number; byes go to the top seeds; a drawn game sends the better seed through.',
+  'tournament.seedKnockout': 'Knock-out from these standings',
+  'tournament.qualifiers': 'Qualifiers',
+  'tournament.knockoutName': '{name} · knock-out',
 };

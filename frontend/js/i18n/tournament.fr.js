@@ -72,4 +72,13 @@ export default {
   'tournament.entrant.dropped': 'éliminé',
   'tournament.exportCsv': 'Classement en CSV',
   'tournament.exportJson': 'Classement en JSON',
+  'tournament.format.knockout': 'Élimination directe',
+  'tournament.bracket': 'Tableau',
+  'tournament.bracketRound': 'Tour {n}',
+  'tournament.bracketFinal': 'Finale',
+  'tournament.tbd': 'à déterminer',
+  'tournament.bracketHelp': 'Têtes de série selon le numéro de départ ; les exempts vont aux meilleures têtes de série ; en cas d’égalité, la meilleure tête de série passe.',
+  'tournament.seedKnockout': 'Élimination directe depuis ce classement',
+  'tournament.qualifiers': 'Qualifiés',
+  'tournament.knockoutName': '{name} · élimination',
 };

@@ -46,6 +46,7 @@ export function mount(root, ctx) {
           ` ${t(`tournament.format.${data.format}`)} · ${presetName(data.preset)} · ${timeLabel(data.time_control, data.time_label)}`)),
       actions(),
       data.is_host ? organiser() : null,
+      data.bracket ? bracket(names) : null,
       h('h2', t('tournament.standings')),
       standings(),
       ...rounds(names),
@@ -83,12 +84,39 @@ export function mount(root, ctx) {
       row.append(
         h('button.btn.secondary#tournament-add-computer', { onclick: () => act('computers', { level: 'easy' }) }, t('tournament.addComputer')),
         h('button.btn.primary#tournament-start', { onclick: () => act('start') }, t('tournament.start')));
+    } else if (data.status === 'finished' && data.seats === 2 && data.format !== 'arena') {
+      const qualifiers = h('input#tournament-qualifiers', { type: 'number', min: 2, max: data.standings.length, value: Math.min(8, data.standings.length) });
+      row.append(h('label', { for: 'tournament-qualifiers' }, t('tournament.qualifiers')), qualifiers,
+        h('button.btn.secondary#tournament-seed-knockout', { onclick: async () => {
+          try {
+            const body = { name: t('tournament.knockoutName', { name: data.name }).slice(0, 64), format: 'knockout', seed_from: data.id,
+              qualifiers: Number(qualifiers.value), preset: data.preset, private: data.private };
+            if (data.time_control && data.time_control.kind !== 'untimed') body.time_control = data.time_control;
+            const made = await api.post('/api/tournaments', body);
+            ctx.go(`#/tournament/${made.id}`);
+          } catch (err) { toast(api.friendly(err)); }
+        } }, t('tournament.seedKnockout')));
     } else if (data.status === 'running') {
       row.append(h('button.btn#tournament-pause', { onclick: () => act('pause', { paused: !data.paused }) },
         data.paused ? t('tournament.resume') : t('tournament.pause')));
     }
     box.append(row);
     return box;
+  }
+
+  /** A knock-out's bracket: one column per round, each table's two names, the winner bold. */
+  function bracket(names) {
+    const last = data.bracket.length;
+    const who = (n) => (n === null || n === undefined ? h('span.muted', t('tournament.tbd')) : names[n] || `#${n}`);
+    return h('section.bracket-box', {},
+      h('h2', t('tournament.bracket')), h('p.help', t('tournament.bracketHelp')),
+      h('div.bracket.scroll-x#tournament-bracket', {}, ...data.bracket.map((tables, r) => h('ol.bracket-round', { dataset: { round: r + 1 } },
+        h('li.bracket-title', r + 1 === last ? t('tournament.bracketFinal') : t('tournament.bracketRound', { n: r + 1 })),
+        ...tables.map((tb) => h('li.bracket-table', { dataset: { table: tb.table } },
+          ...(tb.entrants.length === 1 ? [h('span.bracket-seat.won', who(tb.entrants[0])), h('small.muted', t('tournament.bye'))]
+            : tb.entrants.map((n) => h('span.bracket-seat', { class: tb.winner !== null && tb.winner === n ? 'won' : '' }, who(n)))),
+          tb.match_id ? h('a.bracket-link', { href: `#/${tb.winner === null ? 'match' : 'replay'}/${tb.match_id}` },
+            tb.winner === null ? t('tournament.watch') : t('tournament.replay')) : null))))));
   }
 
   function standings() {

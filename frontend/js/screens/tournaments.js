@@ -1,6 +1,6 @@
 /**
- * Tournaments (``#/tournaments``): the public list and the form that creates one (Swiss or
- * round-robin, rounds, preset, time control, public or private). docs/API.md § Tournaments.
+ * Tournaments (``#/tournaments``): the public list and the form that creates one (Swiss,
+ * round-robin, arena or knock-out; rounds, preset, time control, public or private). docs/API.md § Tournaments.
  */
 
 import * as api from '../api.js';
@@ -21,7 +21,8 @@ export function mount(root, ctx) {
   const format = h('select#tournament-format', { onchange: () => { state.format = format.value; syncFormat(); } },
     h('option', { value: 'swiss' }, t('tournament.format.swiss')),
     h('option', { value: 'round_robin' }, t('tournament.format.round_robin')),
-    h('option', { value: 'arena' }, t('tournament.format.arena')));
+    h('option', { value: 'arena' }, t('tournament.format.arena')),
+    h('option', { value: 'knockout' }, t('tournament.format.knockout')));
   const rounds = h('input#tournament-rounds', { type: 'number', min: 1, max: 15, value: 3 });
   const cycles = h('select#tournament-cycles', {},
     h('option', { value: 1 }, t('tournament.single')), h('option', { value: 2 }, t('tournament.double')));
@@ -54,7 +55,7 @@ export function mount(root, ctx) {
       const body = { name: name.value.trim(), format: state.format, preset: preset.value, private: priv.checked };
       if (state.format === 'swiss') body.rounds = Number(rounds.value);
       else if (state.format === 'round_robin') body.cycles = Number(cycles.value);
-      else {
+      else if (state.format === 'arena') {
         body.duration_minutes = Number(duration.value);
         body.seats = Number(seats.value);
       }
