@@ -47,6 +47,52 @@ class Adjudication(Strict):
     reason: Annotated[str, Field(min_length=1, max_length=500)]
 
 
+class NoShow(Strict):
+    """``POST /api/tournaments/{id}/games/{game}/replace``: a no-show at that game."""
+
+    entrant: Annotated[int, Field(ge=1, le=10_000)] = Field(description="its starting number")
+    by: Literal["forfeit", "computer"]
+
+
+class NoticeIn(Strict):
+    """``POST /api/tournaments/{id}/messages``: the organiser's message to every player."""
+
+    text: Annotated[str, Field(min_length=1, max_length=2000)]
+
+
+class NoticeOut(BaseModel):
+    """An organiser's message (the chat's Message, room ``organiser``)."""
+
+    id: int | None
+    room: Literal["organiser"]
+    player: str
+    name: str
+    text: str
+    at: str
+
+
+class RefereeTable(BaseModel):
+    """One live table as the referee sees it."""
+
+    pairing: int
+    round: int
+    table: int
+    entrants: list[int]
+    names: list[str]
+    match_id: str
+    turn: int
+    seat_to_act: int | None
+    scores: list[int]
+    version: int
+    clock: dict[str, Any] | None = Field(description="Clock JSON (docs/API.md § Clocks)")
+
+
+class RefereeOut(BaseModel):
+    """``GET /api/tournaments/{id}/referee`` (organiser)."""
+
+    tables: list[RefereeTable]
+
+
 class PauseBody(Strict):
     """``POST /api/tournaments/{id}/pause``: hold (true) or release (false) every clock."""
 
@@ -136,6 +182,9 @@ class TournamentOut(BaseModel):
     entrants: list[EntrantOut]
     standings: list[StandingOut]
     pairings: list[PairingOut]
+    messages: list[NoticeOut] = Field(
+        default_factory=list, description="the organiser's last messages to every player"
+    )
     bracket: list[list[BracketTable]] | None = Field(
         None, description="a knock-out's bracket by round (null for other formats)"
     )

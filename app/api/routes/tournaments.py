@@ -17,12 +17,16 @@ from app.api.schemas_tournaments import (
     Adjudication,
     NewComputerEntrant,
     NewTournament,
+    NoShow,
+    NoticeIn,
+    NoticeOut,
     PauseBody,
+    RefereeOut,
     TournamentOut,
     TournamentSummary,
 )
+from app.services.tournaments import organiser, reads, rounds, seeding, tournaments
 from app.services.tournaments import pause as pausing
-from app.services.tournaments import reads, rounds, seeding, tournaments
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -147,3 +151,34 @@ async def adjudicate(
 ) -> dict[str, Any]:
     """Organiser: set a game's result (places by seat) with a reason."""
     return await rounds.adjudicate(rt, tid, player, game_id, body.places, body.reason)
+
+
+@router.post(
+    "/{tid}/games/{game_id}/replace",
+    response_model=TournamentOut,
+    responses=errors(401, 403, 404, 409, 422),
+)
+async def replace_no_show(
+    tid: TournamentId, game_id: GameId, body: NoShow, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
+    """Organiser: a no-show at a game loses by forfeit, or the computer takes their seat."""
+    return await organiser.replace_no_show(rt, tid, player, game_id, body.entrant, body.by)
+
+
+@router.post(
+    "/{tid}/messages",
+    status_code=201,
+    response_model=NoticeOut,
+    responses=errors(401, 403, 404, 422, 429),
+)
+async def message_all(
+    tid: TournamentId, body: NoticeIn, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
+    """Organiser: a message to every player (the tournament page and each live match's chat)."""
+    return await organiser.message_all(rt, tid, player, body.text)
+
+
+@router.get("/{tid}/referee", response_model=RefereeOut, responses=errors(401, 403, 404))
+async def referee(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Organiser: every live table's clocks, turn and scores (watch each as a spectator)."""
+    return await organiser.referee(rt, tid, player)

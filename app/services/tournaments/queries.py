@@ -154,6 +154,24 @@ async def match_states(conn: AsyncConnection, match_ids: list[str]) -> dict[str,
     return {r.id: r for r in await conn.execute(query)}
 
 
+async def live_tables(conn: AsyncConnection, match_ids: list[str]) -> dict[str, Any]:
+    """``{match id: row (id, status, clock, turn, seat_to_act, scores, version)}`` of the
+    given matches (the referee view).
+    """
+    if not match_ids:
+        return {}
+    query = select(
+        matches.c.id,
+        matches.c.status,
+        matches.c.clock,
+        matches.c.turn,
+        matches.c.seat_to_act,
+        matches.c.scores,
+        matches.c.version,
+    ).where(matches.c.id.in_(match_ids))
+    return {r.id: r for r in await conn.execute(query)}
+
+
 async def entries_of(conn: AsyncConnection, player_id: str, limit: int) -> list[Any]:
     """``(tournament row, number, status)`` of the tournaments a player entered, newest first."""
     query = (

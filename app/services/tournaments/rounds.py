@@ -125,11 +125,21 @@ async def advance(rt: Runtime, tid: str) -> bool:
 
 
 async def adjudicate(
-    rt: Runtime, tid: str, host_id: str, game_id: int, places: list[int], reason: str
+    rt: Runtime,
+    tid: str,
+    host_id: str,
+    game_id: int,
+    places: list[int],
+    reason: str,
+    *,
+    source: str = "adjudicated",
+    drop: tuple[int, ...] = (),
 ) -> dict[str, Any]:
     """Host only: set the result of a game (``places`` by seat, 1 = first; ties share) with a
     ``reason`` (kept and shown with the result). Replaces a played result too; the match, if
-    still running, is ended early (its final scoring does not replace the set result). Raises
+    still running, is ended early (its final scoring does not replace the set result).
+    ``source``: ``adjudicated``, or ``forfeit`` for a no-show; ``drop``: starting numbers
+    dropped from the next rounds in the same transaction (the no-show). Raises
     :class:`Forbidden`, :class:`NotFound`, :class:`ValidationFailed` (places, reason),
     :class:`Conflict` (a bye).
     """
@@ -152,11 +162,12 @@ async def adjudicate(
             raise ValidationFailed(f"places: one place (1-{n}) per seat")
         values = {
             "points": list(points_for_places(places)),
-            "source": "adjudicated",
+            "source": source,
             "reason": reason,
             "decided_at": utcnow(),
         }
         await sql.decide(conn, game_id, values, only_undecided=False)
+        await _drop(conn, tid, list(drop))
         log.info("tournament %s game %s adjudicated %s: %s", tid, game_id, places, reason)
         if t.status == "running":
             await _pair_until_pending(rt, conn, tid)

@@ -18,6 +18,7 @@ from app.db.models import utcnow
 from app.db.session import as_utc
 from app.engine import PRESETS
 from app.services.clock import table_options
+from app.services.community import chat
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.services.lobby.core import player_name
 from app.services.records import ratings
@@ -229,6 +230,7 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
         ],
         "pairings": [_game_json(g, states) for g in games],
         "bracket": _bracket(row, people, games),
+        "messages": await chat.notices(rt, tid),
         "me": None if mine is None else _entrant_json(mine),
     }
 
