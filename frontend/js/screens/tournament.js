@@ -1,8 +1,10 @@
 /**
  * One tournament (``#/tournament/ID``): its state live over ``/ws/tournaments/ID``; register,
  * check in, withdraw; the standings with their tie-breaks; every round's pairings linking to
- * the live match or its replay; the organiser's tools (computer entrants, start, pause every
- * clock, set a result with a reason). docs/API.md § Tournaments.
+ * the live match or its replay; a knock-out's bracket; the organiser's messages; the
+ * organiser's tools (computer entrants, start, pause every clock, set a result with a reason,
+ * replace a no-show by a forfeit or the computer, a message to every player, the referee's
+ * list of live tables with their clocks). docs/API.md § Tournaments.
  */
 
 import * as api from '../api.js';
@@ -24,6 +26,12 @@ export function mount(root, ctx) {
   let data = null;
   const view = h('section.tournament#tournament', {}, h('div.loading', t('app.loading')));
   root.appendChild(view);
+  // Kept across renders (every socket frame draws the page again): what the organiser types,
+  // and the referee's list, refreshed by its own poll.
+  const noticeText = h('input#tournament-notice', { type: 'text', maxlength: 300, placeholder: t('tournament.messagePlaceholder'),
+    'aria-label': t('tournament.messageAll') });
+  const refereeBox = h('div.panel.referee#tournament-referee');
+  let refereeTimer = null;
 
   const act = async (path, body) => {
     try {
@@ -45,7 +53,9 @@ export function mount(root, ctx) {
           data.paused ? h('span.badge.warn#tournament-paused', t('tournament.paused')) : null,
           ` ${t(`tournament.format.${data.format}`)} · ${presetName(data.preset)} · ${timeLabel(data.time_control, data.time_label)}`)),
       actions(),
+      data.messages && data.messages.length ? notices() : null,
       data.is_host ? organiser() : null,
+      data.is_host && data.status === 'running' ? refereeBox : null,
       data.bracket ? bracket(names) : null,
       h('h2', t('tournament.standings')),
       standings(),
@@ -101,8 +111,48 @@ export function mount(root, ctx) {
         data.paused ? t('tournament.resume') : t('tournament.pause')));
     }
     box.append(row);
+    if (data.status !== 'finished') {
+      box.append(h('form.row.notice-form', { onsubmit: async (e) => {
+        e.preventDefault();
+        try {
+          await api.post(`/api/tournaments/${id}/messages`, { text: noticeText.value });
+          noticeText.value = '';
+        } catch (err) { toast(api.friendly(err)); }
+      } }, noticeText, h('button.btn.small#tournament-notice-send', { type: 'submit' }, t('tournament.send'))));
+    }
     return box;
   }
+
+  function notices() {
+    return h('section.panel.notices#tournament-messages', {}, h('h2', t('tournament.messages')),
+      h('ul.notice-list', {}, ...data.messages.slice(-5).map((m) => h('li', {},
+        h('small.muted', new Date(m.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })), ' ', m.text))));
+  }
+
+  const clockText = (ms) => {
+    if (ms === null || ms === undefined) return '—';
+    const s = Math.max(0, Math.round(ms / 1000));
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  };
+
+  /** The referee's list: every live table, its clocks, whose turn, a link to watch it. */
+  async function refreshReferee() {
+    if (!alive || !data || !data.is_host || data.status !== 'running') return;
+    try {
+      const { tables } = await api.get(`/api/tournaments/${id}/referee`);
+      clear(refereeBox).append(h('h2', t('tournament.referee')),
+        tables.length ? h('ul.referee-list', {}, ...tables.map((tb) => h('li.referee-table', { dataset: { match: tb.match_id } },
+          h('b', `${tb.round}.${tb.table}`), ' ',
+          ...tb.names.map((name, i) => h('span.referee-seat', { class: tb.seat_to_act === i ? 'to-act' : '' },
+            `${name} ${clockText(tb.clock && tb.clock.remaining[i])}`, tb.seat_to_act === i ? ` (${t('tournament.toAct')})` : '')),
+          h('small.muted', ` ${t('tournament.turn', { n: tb.turn })} · ${tb.scores.join('–')} `),
+          h('a', { href: `#/match/${tb.match_id}` }, t('tournament.watch')))))
+          : h('p.muted', t('tournament.refereeNone')));
+    } catch (err) {
+      clear(refereeBox).append(h('p.field-error', api.friendly(err)));
+    }
+  }
+
 
   /** A knock-out's bracket: one column per round, each table's two names, the winner bold. */
   function bracket(names) {
@@ -155,7 +205,17 @@ export function mount(root, ctx) {
       p.source === 'adjudicated' ? h('small.muted', ` (${t('tournament.adjudicated')}: ${p.reason})`) : null,
       p.source === 'forfeit' ? h('small.muted', ` (${t('tournament.forfeit')})`) : null);
     if (data.is_host && data.status === 'running') li.append(' ', adjudicateForm(p, who));
+    if (data.is_host && data.status === 'running' && !p.points) li.append(' ', noShowForm(p, who));
     return li;
+  }
+
+  function noShowForm(p, who) {
+    return h('details.adjudicate.no-show', {}, h('summary', t('tournament.noShow')),
+      h('div.row', {}, ...p.entrants.flatMap((n, i) => [
+        h('button.btn.small', { type: 'button', onclick: () => act(`games/${p.id}/replace`, { entrant: n, by: 'forfeit' }) },
+          t('tournament.noShowForfeit', { name: who[i] })),
+        h('button.btn.small.secondary', { type: 'button', onclick: () => act(`games/${p.id}/replace`, { entrant: n, by: 'computer' }) },
+          t('tournament.noShowComputer', { name: who[i] }))])));
   }
 
   function adjudicateForm(p, who) {
@@ -182,8 +242,11 @@ export function mount(root, ctx) {
     ws.onclose = () => { if (alive) retry = setTimeout(connect, 2000); };
   }
   connect();
+  refereeTimer = setInterval(refreshReferee, 5000);
+  setTimeout(refreshReferee, 300);
   return () => {
     alive = false;
+    clearInterval(refereeTimer);
     clearTimeout(retry);
     if (ws) ws.close();
   };
