@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AwareDatetime, BaseModel, Field
 
 from app.api.schemas import Preset, Strict, TimeControlIn
 
@@ -30,6 +30,9 @@ class NewTournament(Strict):
     )
     preset: Preset = "standard"
     time_control: TimeControlIn | None = None
+    starts_at: AwareDatetime | None = Field(
+        None, description="when it starts by itself (ISO 8601 with a zone); null: by hand"
+    )
     private: bool = Field(False, description="not listed; reachable by its link")
     rated: bool = Field(False, description="accounts only, no computer entrants")
 
@@ -168,6 +171,9 @@ class TournamentOut(BaseModel):
     seats: int
     duration_minutes: int | None
     ends_at: str | None = Field(description="an arena's end (ISO 8601), once started")
+    starts_at: str | None = Field(
+        None, description="the start time set (ISO 8601); once started, when it started"
+    )
     rounds: int
     preset: str
     rated: bool

@@ -52,6 +52,7 @@ async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> 
         rated=body.rated,
         seats=body.seats,
         duration_minutes=body.duration_minutes,
+        starts_at=body.starts_at,
     )
     if body.seed_from is not None:
         return await seeding.create_seeded_knockout(

@@ -8,6 +8,7 @@ Rounds (pairing exactly once, results counted once, the organiser's tools) are i
 from __future__ import annotations
 
 import secrets
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -34,6 +35,8 @@ LATE_JOIN = ("swiss", "arena")
 MAX_ARENA_MINUTES = 24 * 60
 MAX_ENTRANTS = 64
 MAX_SWISS_ROUNDS = 15
+#: How far ahead a start time may be.
+MAX_SCHEDULE_DAYS = 60
 #: Statuses of an entrant still in the tournament.
 ACTIVE = ("registered", "checked_in")
 
@@ -52,16 +55,27 @@ async def create(
     rated: bool,
     seats: int = 2,
     duration_minutes: int | None = None,
+    starts_at: datetime | None = None,
 ) -> dict[str, Any]:
     """A new tournament in registration, hosted by ``host_id`` (who does not play unless they
     register). ``format``: ``swiss`` (``rounds`` 1-15) or ``round_robin`` (``cycles`` 1 or 2;
     its rounds follow from the field at the start) or ``arena`` (``duration_minutes``; tables
     of ``seats`` 2-5: whoever is free is paired again at once with close scores until the
-    time is up). Returns Tournament JSON.
+    time is up) or ``knockout`` (2-player games, a seeded bracket). ``starts_at``: when the
+    sweep starts it by itself (timezone-aware; None: the organiser starts it). Returns
+    Tournament JSON.
 
     Raises :class:`ValidationFailed` (format, rounds, cycles, seats, duration, preset, time
-    control, name).
+    control, name, a start time not in the next :data:`MAX_SCHEDULE_DAYS` days).
     """
+    if starts_at is not None:
+        if starts_at.tzinfo is None:
+            starts_at = starts_at.replace(tzinfo=UTC)
+        if not utcnow() < starts_at <= utcnow() + timedelta(days=MAX_SCHEDULE_DAYS):
+            raise ValidationFailed(
+                f"starts_at: a time in the next {MAX_SCHEDULE_DAYS} days",
+                reason="tournament_start_time",
+            )
     if format not in FORMATS:
         raise ValidationFailed(f"format: one of {', '.join(FORMATS)}", reason="tournament_format")
     if format == "swiss" and not (rounds and 1 <= rounds <= MAX_SWISS_ROUNDS):
@@ -102,7 +116,7 @@ async def create(
                 rated=rated,
                 status="registering",
                 round=0,
-                starts_at=None,
+                starts_at=starts_at,
                 paused_at=None,
                 version=1,
                 created_at=now,
@@ -218,6 +232,7 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
         "seats": row.seats,
         "duration_minutes": row.duration_minutes,
         "ends_at": None if row.ends_at is None else as_utc(row.ends_at).isoformat(),
+        "starts_at": None if row.starts_at is None else as_utc(row.starts_at).isoformat(),
         "version": row.version,
         "entrants": [_entrant_json(e) for e in people],
         "standings": [

@@ -92,4 +92,7 @@ export default {
   'tournament.refereeNone': 'Gerade wird keine Partie gespielt.',
   'tournament.toAct': 'am Zug',
   'tournament.turn': 'Zug {n}',
+  'tournament.startsAt': 'Startzeit',
+  'tournament.startsAtHelp': 'Optional: Dann beginnt es von selbst (mit mindestens zwei Angemeldeten); sonst startest du es.',
+  'tournament.startsOn': 'Beginnt {when}',
 };

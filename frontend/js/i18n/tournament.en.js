@@ -92,4 +92,7 @@ export default {
   'tournament.refereeNone': 'No game is being played.',
   'tournament.toAct': 'to play',
   'tournament.turn': 'turn {n}',
+  'tournament.startsAt': 'Start time',
+  'tournament.startsAtHelp': 'Optional: it starts by itself then (with at least two checked in); otherwise you start it.',
+  'tournament.startsOn': 'Starts {when}',
 };

@@ -92,4 +92,7 @@ export default {
   'tournament.refereeNone': 'Aucune partie en cours.',
   'tournament.toAct': 'au trait',
   'tournament.turn': 'tour {n}',
+  'tournament.startsAt': 'Heure de début',
+  'tournament.startsAtHelp': 'Facultatif : il commence alors tout seul (avec au moins deux inscrits confirmés) ; sinon vous le lancez.',
+  'tournament.startsOn': 'Commence {when}',
 };

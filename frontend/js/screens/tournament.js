@@ -51,6 +51,8 @@ export function mount(root, ctx) {
         h('p.tournament-meta', {},
           h('span.badge#tournament-status', statusText(data)),
           data.paused ? h('span.badge.warn#tournament-paused', t('tournament.paused')) : null,
+          data.status === 'registering' && data.starts_at ? h('span.badge#tournament-starts-at',
+            t('tournament.startsOn', { when: new Date(data.starts_at).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }) })) : null,
           ` ${t(`tournament.format.${data.format}`)} · ${presetName(data.preset)} · ${timeLabel(data.time_control, data.time_label)}`)),
       actions(),
       data.messages && data.messages.length ? notices() : null,

@@ -44,6 +44,7 @@ export function mount(root, ctx) {
   const renderClock = () => clear(clockRow).append(
     timeControlPicker(state.timeControl, (tc) => { state.timeControl = tc; renderClock(); }));
   renderClock();
+  const startsAt = h('input#tournament-starts-at', { type: 'datetime-local' });
   const priv = h('input#tournament-private', { type: 'checkbox' });
   const error = h('p.field-error', { role: 'alert' });
   const submit = h('button.btn.primary#tournament-create', { type: 'submit' }, t('tournament.create'));
@@ -60,6 +61,8 @@ export function mount(root, ctx) {
         body.seats = Number(seats.value);
       }
       if (state.timeControl.kind !== 'untimed') body.time_control = state.timeControl;
+      // The browser's local time, sent with its zone (ISO 8601 in UTC).
+      if (startsAt.value) body.starts_at = new Date(startsAt.value).toISOString();
       try {
         const made = await api.post('/api/tournaments', body);
         ctx.go(`#/tournament/${made.id}`);
@@ -75,6 +78,8 @@ export function mount(root, ctx) {
   roundsRow, cyclesRow, durationRow, seatsRow,
   h('div.form-row', {}, h('label', { for: 'tournament-preset' }, t('tournament.preset')), preset),
   clockRow,
+  h('div.form-row', {}, h('label', { for: 'tournament-starts-at' }, t('tournament.startsAt')), startsAt,
+    h('small.help', t('tournament.startsAtHelp'))),
   h('label.check', { for: 'tournament-private' }, priv, t('tournament.private')),
   error, h('div.row.end', {}, submit));
   root.appendChild(h('section.tournaments', {},
