@@ -95,4 +95,5 @@ export default {
   'tournament.startsAt': 'Startzeit',
   'tournament.startsAtHelp': 'Optional: Dann beginnt es von selbst (mit mindestens zwei Angemeldeten); sonst startest du es.',
   'tournament.startsOn': 'Beginnt {when}',
+  'tournament.exportZip': 'Partien (ZIP)',
 };

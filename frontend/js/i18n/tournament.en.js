@@ -95,4 +95,5 @@ export default {
   'tournament.startsAt': 'Start time',
   'tournament.startsAtHelp': 'Optional: it starts by itself then (with at least two checked in); otherwise you start it.',
   'tournament.startsOn': 'Starts {when}',
+  'tournament.exportZip': 'Records (zip)',
 };

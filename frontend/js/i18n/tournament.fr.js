@@ -95,4 +95,5 @@ export default {
   'tournament.startsAt': 'Heure de début',
   'tournament.startsAtHelp': 'Facultatif : il commence alors tout seul (avec au moins deux inscrits confirmés) ; sinon vous le lancez.',
   'tournament.startsOn': 'Commence {when}',
+  'tournament.exportZip': 'Parties (zip)',
 };

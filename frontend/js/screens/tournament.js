@@ -68,7 +68,23 @@ export function mount(root, ctx) {
         h('span.muted', ` · ${t(`tournament.entrant.${e.status}`)}`)))),
       h('p.exports', {},
         h('a.btn.secondary', { href: `/api/tournaments/${id}/standings?format=csv`, download: '' }, t('tournament.exportCsv')), ' ',
-        h('a.btn.secondary', { href: `/api/tournaments/${id}/standings?format=json`, target: '_blank' }, t('tournament.exportJson')))]);
+        h('a.btn.secondary', { href: `/api/tournaments/${id}/standings?format=json`, target: '_blank' }, t('tournament.exportJson')), ' ',
+        session.token() ? h('button.btn.secondary#tournament-records-zip', { type: 'button', onclick: recordsZip }, t('tournament.exportZip')) : null)]);
+  }
+
+  /** Every finished match's record, one JSON file each, as a zip (signed in: the export needs a token). */
+  async function recordsZip() {
+    try {
+      const blob = await api.download(`/api/export/tournaments/${id}/records.zip`);
+      const url = URL.createObjectURL(blob);
+      const a = h('a', { href: url, download: `tournament-${id}-records.zip` });
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 4000);
+    } catch (err) {
+      toast(api.friendly(err));
+    }
   }
 
   function actions() {
