@@ -53,7 +53,8 @@ export async function seriesEnd(m, actions, rematch) {
   if (!m.series) return;
   const note = h('p.series-result#series-result', { role: 'status' }, t('series.waiting'));
   actions.parentNode.insertBefore(note, actions);
-  if (rematch) rematch.hidden = true;
+  // Hidden until the series is decided (a .btn's display beats the hidden attribute).
+  if (rematch) rematch.style.display = 'none';
   for (let tries = 0; tries < 60 && m.alive && note.isConnected; tries += 1) {
     const s = await loadSeries(m);
     if (!s) return;
@@ -67,7 +68,7 @@ export async function seriesEnd(m, actions, rematch) {
       const names = s.winners.map((i) => s.players[i].name).join(', ');
       note.textContent = s.winners.length === 1 ? t('series.won', { names, score: scoreText(s) })
         : t('series.level', { score: scoreText(s) });
-      if (rematch) { rematch.textContent = t('series.again'); rematch.hidden = false; }
+      if (rematch) { rematch.textContent = t('series.again'); rematch.style.display = ''; }
       return;
     }
     await new Promise((resolve) => { setTimeout(resolve, 1000); });

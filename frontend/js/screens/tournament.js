@@ -90,7 +90,8 @@ export function mount(root, ctx) {
   function actions() {
     const me = data.me;
     const row = h('div.row.tournament-actions');
-    const late = data.status === 'running' && data.format !== 'round_robin';
+    // Late joiners: a Swiss or an arena only (a round-robin's field is fixed, a bracket is seeded).
+    const late = data.status === 'running' && ['swiss', 'arena'].includes(data.format);
     if (late && (!me || me.status === 'withdrawn')) {
       row.append(h('button.btn.primary#tournament-register', { onclick: () => act('entrants') }, t('tournament.joinLate')));
     }
@@ -162,7 +163,8 @@ export function mount(root, ctx) {
         tables.length ? h('ul.referee-list', {}, ...tables.map((tb) => h('li.referee-table', { dataset: { match: tb.match_id } },
           h('b', `${tb.round}.${tb.table}`), ' ',
           ...tb.names.map((name, i) => h('span.referee-seat', { class: tb.seat_to_act === i ? 'to-act' : '' },
-            `${name} ${clockText(tb.clock && tb.clock.remaining[i])}`, tb.seat_to_act === i ? ` (${t('tournament.toAct')})` : '')),
+            name, tb.clock && tb.clock.remaining[i] !== null ? ` ${clockText(tb.clock.remaining[i])}` : '',
+            tb.seat_to_act === i ? ` (${t('tournament.toAct')})` : '')),
           h('small.muted', ` ${t('tournament.turn', { n: tb.turn })} · ${tb.scores.join('–')} `),
           h('a', { href: `#/match/${tb.match_id}` }, t('tournament.watch')))))
           : h('p.muted', t('tournament.refereeNone')));
@@ -178,13 +180,13 @@ export function mount(root, ctx) {
     const who = (n) => (n === null || n === undefined ? h('span.muted', t('tournament.tbd')) : names[n] || `#${n}`);
     return h('section.bracket-box', {},
       h('h2', t('tournament.bracket')), h('p.help', t('tournament.bracketHelp')),
-      h('div.bracket.scroll-x#tournament-bracket', {}, ...data.bracket.map((tables, r) => h('ol.bracket-round', { dataset: { round: r + 1 } },
-        h('li.bracket-title', r + 1 === last ? t('tournament.bracketFinal') : t('tournament.bracketRound', { n: r + 1 })),
-        ...tables.map((tb) => h('li.bracket-table', { dataset: { table: tb.table } },
+      h('div.bracket.scroll-x#tournament-bracket', {}, ...data.bracket.map((tables, r) => h('div.bracket-round', { dataset: { round: r + 1 } },
+        h('h3.bracket-title', r + 1 === last ? t('tournament.bracketFinal') : t('tournament.bracketRound', { n: r + 1 })),
+        h('ol.bracket-tables', {}, ...tables.map((tb) => h('li.bracket-table', { dataset: { table: tb.table } },
           ...(tb.entrants.length === 1 ? [h('span.bracket-seat.won', who(tb.entrants[0])), h('small.muted', t('tournament.bye'))]
             : tb.entrants.map((n) => h('span.bracket-seat', { class: tb.winner !== null && tb.winner === n ? 'won' : '' }, who(n)))),
           tb.match_id ? h('a.bracket-link', { href: `#/${tb.winner === null ? 'match' : 'replay'}/${tb.match_id}` },
-            tb.winner === null ? t('tournament.watch') : t('tournament.replay')) : null))))));
+            tb.winner === null ? t('tournament.watch') : t('tournament.replay')) : null)))))));
   }
 
   function standings() {
