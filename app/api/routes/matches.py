@@ -164,7 +164,7 @@ async def take_back(
     return await clock_requests.take_back(rt, match_id, player)
 
 
-@router.get("/{match_id}/series", response_model=SeriesOut, responses=errors(403, 404))
+@router.get("/{match_id}/series", response_model=SeriesOut, responses=errors(401, 403, 404))
 async def get_series(
     match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
 ) -> dict[str, Any]:
