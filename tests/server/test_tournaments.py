@@ -206,7 +206,7 @@ def test_scheduled_knockout_of_five_on_two_instances(
     a, b = (Server(env, tmp_path / f"server{i}.log").start() for i in range(2))
     servers += [a, b]
     host = rest(a, "POST", "/api/players", name="Org")["token"]
-    soon = datetime.fromtimestamp(time.time() + 3, tz=UTC).isoformat()
+    soon = datetime.fromtimestamp(time.time() + 6, tz=UTC).isoformat()
     made = rest(
         a,
         "POST",
