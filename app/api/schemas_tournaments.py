@@ -57,6 +57,14 @@ class NoShow(Strict):
     by: Literal["forfeit", "computer"]
 
 
+class SeedsIn(Strict):
+    """``POST /api/tournaments/{id}/seeds``: a knock-out's seeded list."""
+
+    order: Annotated[list[Annotated[int, Field(ge=1, le=10_000)]], Field(max_length=64)] = Field(
+        description="starting numbers, top seed first (the others follow by number)"
+    )
+
+
 class NoticeIn(Strict):
     """``POST /api/tournaments/{id}/messages``: the organiser's message to every player."""
 
@@ -190,6 +198,9 @@ class TournamentOut(BaseModel):
     pairings: list[PairingOut]
     messages: list[NoticeOut] = Field(
         default_factory=list, description="the organiser's last messages to every player"
+    )
+    seeds: list[int] | None = Field(
+        None, description="a knock-out's seed order (starting numbers, top seed first)"
     )
     bracket: list[list[BracketTable]] | None = Field(
         None, description="a knock-out's bracket by round (null for other formats)"

@@ -86,3 +86,25 @@ def test_knockout_seeded_from_a_finished_swiss(client: TestClient, api: Api) -> 
     assert all(e["status"] == "checked_in" for e in cup["entrants"])
     started = api.post(f"/api/tournaments/{cup['id']}/start", host)
     assert [p["entrants"] for p in started["pairings"]] == [[1, 2]] and started["rounds"] == 1
+
+
+def test_the_organisers_seeded_list(client: TestClient, api: Api) -> None:
+    _, _, host = api.player("Org")
+    _, _, ann = api.player("Ann")
+    tid = api.post("/api/tournaments", host, 201, name="Seeded", format="knockout")["id"]
+    for _ in range(4):
+        api.post(f"/api/tournaments/{tid}/computers", host, level="easy")
+    api.post(f"/api/tournaments/{tid}/seeds", ann, 403, order=[4, 3, 2, 1])
+    api.post(f"/api/tournaments/{tid}/seeds", host, 422, order=[4, 4])
+    api.post(f"/api/tournaments/{tid}/seeds", host, 422, order=[9])
+    seeded = api.post(f"/api/tournaments/{tid}/seeds", host, order=[4, 3])
+    assert seeded["seeds"] == [4, 3, 1, 2]
+    started = api.post(f"/api/tournaments/{tid}/start", host)
+    tables = sorted((p["table"], p["entrants"]) for p in started["pairings"])
+    assert tables == [(1, [4, 2]), (2, [3, 1])]  # seed 1 (4) meets seed 4 (2), 2 (3) meets 3 (1)
+    api.post(f"/api/tournaments/{tid}/seeds", host, 409, order=[1])
+    _decide(api, tid, host, [4, 2], [1, 1])  # a draw: the better seed, 4, goes through
+    final = _decide(api, tid, host, [3, 1], [2, 1])  # 1 beats 3
+    assert [p["entrants"] for p in final["pairings"] if p["round"] == 2] == [[4, 1]]
+    swiss = api.post("/api/tournaments", host, 201, name="S", rounds=1)["id"]
+    api.post(f"/api/tournaments/{swiss}/seeds", host, 409, order=[1])

@@ -4,7 +4,8 @@ Series: Ann creates a best-of-3 table against the computer; the match header sho
 (the phone, watching with the link, in German too); once game 1 ends the end screen shows the
 score and "Next game", which opens game 2 with the score in its header.
 Knock-out: an organiser creates one from the form; Pia registers on her phone; with two
-computers the bracket gives the top seed (Pia) a bye; the organiser's message reaches Pia's
+computers (the organiser moves one up the seeded list) the bracket gives the top seed (Pia)
+a bye; the organiser's message reaches Pia's
 page and the live match's chat (with its organiser tag), and the referee's list shows the live
 table. Screenshots: ``series-*.png``, ``knockout-*.png``.
 """
@@ -137,6 +138,13 @@ def test_knockout_bracket_message_and_referee(server: str, browser: Any, artifac
         page.wait_for_function(
             "n => document.querySelectorAll('#tournament-entrants li').length > n", arg=count
         )
+    # The seeded list: Computer 2 moves up above Computer 1.
+    page.locator("#tournament-seeds li").nth(2).locator(".seed-up").click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('#tournament-seeds li')[1]?.innerText"
+        ".includes('Computer 2')"
+    )
+    page.screenshot(path=str(artifacts / "knockout-seeds-en.png"), full_page=True)
     page.click("#tournament-start")
     page.wait_for_selector(".pairings[data-round='1']")
     first = page.inner_text("#tournament-bracket .bracket-round[data-round='1']")

@@ -22,6 +22,7 @@ from app.api.schemas_tournaments import (
     NoticeOut,
     PauseBody,
     RefereeOut,
+    SeedsIn,
     TournamentOut,
     TournamentSummary,
 )
@@ -183,3 +184,13 @@ async def message_all(
 async def referee(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Organiser: every live table's clocks, turn and scores (watch each as a spectator)."""
     return await organiser.referee(rt, tid, player)
+
+
+@router.post(
+    "/{tid}/seeds", response_model=TournamentOut, responses=errors(401, 403, 404, 409, 422)
+)
+async def set_seeds(
+    tid: TournamentId, body: SeedsIn, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
+    """Organiser, before the start: a knock-out's seeded list (top seed first)."""
+    return await seeding.set_seeds(rt, tid, player, body.order)

@@ -5,9 +5,9 @@ Pure functions over plain values (no I/O). Our own code: the pairing libraries w
 (``caissify-pairings``) pair Swiss and round-robin only, and a single-elimination bracket is a
 few lines.
 
-- **Seeds.** Entrants are seeded by starting number (1 = top seed) — the organiser's seeded
-  list, or the final standings of the Swiss a knock-out was seeded from (its entrants are
-  numbered in rank order).
+- **Seeds.** The organiser's seeded list (:func:`seeding`: the numbers they put in order,
+  the rest after them by number), else starting numbers (1 = top seed) — for a knock-out
+  seeded from a Swiss its final standings (its entrants are numbered in rank order).
 - **The bracket** has ``size`` = the next power of two slots, in the standard order (seed 1
   meets seed ``size``, 2 meets ``size - 1``, …; seeds 1 and 2 can meet only in the final). A
   field short of a power of two leaves seeds beyond it absent: their would-be opponents — the
@@ -21,10 +21,24 @@ few lines.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from app.services.tournaments.pairing import Table
+
+
+def seeding(seeds: Sequence[int] | None, numbers: Iterable[int]) -> list[int]:
+    """The entrants ``numbers`` in seed order, top seed first: those in the organiser's
+    ``seeds`` in its order, then the others by starting number.
+    """
+    field = set(numbers)
+    listed = [n for n in dict.fromkeys(seeds or ()) if n in field]
+    return listed + sorted(field - set(listed))
+
+
+def ranks(order: Sequence[int]) -> dict[int, int]:
+    """``{entrant: seed}`` (1 = top seed) of a seed order."""
+    return {n: i + 1 for i, n in enumerate(order)}
 
 
 def bracket_size(entrants: int) -> int:
@@ -64,32 +78,45 @@ def first_round(seeded: Sequence[int]) -> list[Table]:
     return tables
 
 
-def winner(entrants: Sequence[int], points: Sequence[float]) -> int:
-    """Who goes through from a decided table (``entrants`` are starting numbers: the lower the
-    better seed): the most points; on equal points the better seed. A bye's lone entrant.
+def winner(
+    entrants: Sequence[int], points: Sequence[float], rank: dict[int, int] | None = None
+) -> int:
+    """Who goes through from a decided table: the most points; on equal points the better
+    seed (``rank``: ``{entrant: seed}``; without it the lower starting number). A bye's lone
+    entrant.
     """
     best = max(points)
-    return min(n for n, p in zip(entrants, points, strict=True) if p == best)
+    level = [n for n, p in zip(entrants, points, strict=True) if p == best]
+    return min(level, key=lambda n: (rank or {}).get(n, n))
 
 
-def next_round(previous: Sequence[tuple[int, Sequence[int], Sequence[float]]]) -> list[Table]:
+def next_round(
+    previous: Sequence[tuple[int, Sequence[int], Sequence[float]]],
+    rank: dict[int, int] | None = None,
+) -> list[Table]:
     """The round after ``previous``: its decided tables as ``(table number, entrants,
-    points)``. Table ``j`` seats the winners of tables ``2j - 1`` and ``2j``, better seed first.
+    points)``. Table ``j`` seats the winners of tables ``2j - 1`` and ``2j``, better seed first
+    (``rank`` as in :func:`winner`).
     """
-    by_table = {number: winner(ents, pts) for number, ents, pts in previous}
+    by_table = {number: winner(ents, pts, rank) for number, ents, pts in previous}
     tables = []
     for j in range(1, len(by_table) // 2 + 1):
-        pair = sorted((by_table[2 * j - 1], by_table[2 * j]))
+        pair = sorted((by_table[2 * j - 1], by_table[2 * j]), key=lambda n: (rank or {}).get(n, n))
         tables.append(Table(j, tuple(pair)))
     return tables
 
 
-def bracket(entrants: int, games: Sequence[Any]) -> list[list[dict[str, Any]]]:
+def bracket(
+    entrants: int,
+    games: Sequence[Any],
+    rank: dict[int, int] | None = None,
+    order: Sequence[int] = (),
+) -> list[list[dict[str, Any]]]:
     """The bracket by round for the page: every round's tables, those not paired yet with the
     entrants known so far. ``games``: the tournament's games (``round``, ``table_number``,
     ``entrants``, ``points``, ``id``, ``match_id``). Each table: ``{"table", "entrants":
     [number | null, number | null] (one alone: a bye), "winner": number | null, "pairing":
-    id | null, "match_id"}``.
+    id | null, "match_id"}``. ``order``: the seed order, to show round 1 before it is paired.
     """
     if entrants < 2:
         return []
@@ -97,6 +124,7 @@ def bracket(entrants: int, games: Sequence[Any]) -> list[list[dict[str, Any]]]:
     played = {(int(g.round), int(g.table_number)): g for g in games}
     out: list[list[dict[str, Any]]] = []
     winners: dict[int, int | None] = {}
+    planned = {t.number: list(t.entrants) for t in first_round(order)} if order else {}
     for r in range(1, rounds_for(entrants) + 1):
         line: list[dict[str, Any]] = []
         now: dict[int, int | None] = {}
@@ -104,7 +132,7 @@ def bracket(entrants: int, games: Sequence[Any]) -> list[list[dict[str, Any]]]:
             g = played.get((r, j))
             if g is not None:
                 ents: list[int | None] = [int(n) for n in g.entrants]
-                won = None if g.points is None else winner(ents, g.points)  # type: ignore[arg-type]
+                won = None if g.points is None else winner(ents, g.points, rank)  # type: ignore[arg-type]
                 line.append(
                     {
                         "table": j,
@@ -115,7 +143,11 @@ def bracket(entrants: int, games: Sequence[Any]) -> list[list[dict[str, Any]]]:
                     }
                 )
             else:
-                ents = [winners.get(2 * j - 1), winners.get(2 * j)] if r > 1 else [None, None]
+                ents = (
+                    [winners.get(2 * j - 1), winners.get(2 * j)]
+                    if r > 1
+                    else list(planned.get(j, [None, None]))
+                )
                 won = None
                 line.append(
                     {

@@ -324,7 +324,7 @@ async def _pair(rt: Runtime, conn: AsyncConnection, t: Any, games: list[Any]) ->
         field = sorted({int(n) for g in games if g.round == 1 for n in g.entrants}) or active
         tables = round_robin_round(field, number, int(t.cycles))
     elif t.format == "knockout":
-        tables = _knockout_round(games, active, number)
+        tables = _knockout_round(games, active, number, t.seeds)
         if not tables:
             return False
     else:
@@ -342,18 +342,23 @@ async def _pair(rt: Runtime, conn: AsyncConnection, t: Any, games: list[Any]) ->
     return True
 
 
-def _knockout_round(games: list[Any], active: list[int], number: int) -> list[Table]:
-    """Round ``number`` of a knock-out: the seeded bracket (starting numbers: 1 = top seed),
-    then the winners of the round before, two tables to one (:mod:`.knockout`).
+def _knockout_round(
+    games: list[Any], active: list[int], number: int, seeds: list[int] | None
+) -> list[Table]:
+    """Round ``number`` of a knock-out: the seeded bracket (the organiser's ``seeds``, else
+    starting numbers), then the winners of the round before, two tables to one
+    (:mod:`.knockout`).
     """
     if number == 1:
-        return knockout.first_round(sorted(active))
+        return knockout.first_round(knockout.seeding(seeds, active))
+    field = {int(n) for g in games if g.round == 1 for n in g.entrants}
+    rank = knockout.ranks(knockout.seeding(seeds, field))
     previous = [
         (int(g.table_number), [int(n) for n in g.entrants], [float(p) for p in g.points])
         for g in games
         if g.round == number - 1
     ]
-    return knockout.next_round(previous) if len(previous) >= 2 else []
+    return knockout.next_round(previous, rank) if len(previous) >= 2 else []
 
 
 async def _seat_table(

@@ -1,6 +1,7 @@
-"""A knock-out seeded from a finished Swiss (or any finished 2-player tournament): its final
-standings, best first, become the knock-out's entrants — numbered in that order, so starting
-number = seed (:mod:`app.services.tournaments.knockout`) — checked in at once.
+"""Seeding a knock-out: the organiser's seeded list (:func:`set_seeds`), or a knock-out
+seeded from a finished Swiss (or any finished 2-player tournament): its final standings, best
+first, become the knock-out's entrants — numbered in that order, so starting number = seed
+(:mod:`app.services.tournaments.knockout`) — checked in at once.
 """
 
 from __future__ import annotations
@@ -77,5 +78,31 @@ async def create_seeded_knockout(
                 status="checked_in",
             )
         await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
+    await announce(rt, tid)
+    return await view(rt, tid, host_id)
+
+
+async def set_seeds(rt: Runtime, tid: str, host_id: str, order: list[int]) -> dict[str, Any]:
+    """Host only, before the start: seed the knock-out's bracket in ``order`` (starting
+    numbers, top seed first; entrants left out follow by number). Returns Tournament JSON.
+
+    Raises :class:`NotFound`, :class:`Forbidden`, :class:`Conflict` (``tournament_started``;
+    ``tournament_not_knockout``), :class:`ValidationFailed` (a number twice, or not an
+    entrant's).
+    """
+    async with rt.db.transaction() as conn:
+        t = await sql.tournament(conn, tid, lock=True)
+        if t is None:
+            raise NotFound("no such tournament")
+        if t.host_id != host_id:
+            raise Forbidden("only the organiser can do that")
+        if t.format != "knockout":
+            raise Conflict("only a knock-out is seeded", reason="tournament_not_knockout")
+        if t.status != "registering":
+            raise Conflict("the tournament has started", reason="tournament_started")
+        numbers = {int(e.number) for e in await sql.entrants(conn, tid)}
+        if len(set(order)) != len(order) or not set(order) <= numbers:
+            raise ValidationFailed("order: each entrant's starting number at most once")
+        await sql.update_tournament(conn, tid, {"seeds": list(order), "updated_at": utcnow()})
     await announce(rt, tid)
     return await view(rt, tid, host_id)

@@ -245,6 +245,9 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
         ],
         "pairings": [_game_json(g, states) for g in games],
         "bracket": _bracket(row, people, games),
+        "seeds": None
+        if row.format != "knockout"
+        else knockout.seeding(row.seeds, [int(e.number) for e in people if e.status in ACTIVE]),
         "messages": await chat.notices(rt, tid),
         "me": None if mine is None else _entrant_json(mine),
     }
@@ -257,8 +260,9 @@ def _bracket(row: Any, people: list[Any], games: list[Any]) -> list[list[dict[st
     if row.format != "knockout":
         return None
     first = {int(n) for g in games if g.round == 1 for n in g.entrants}
-    field = len(first) if first else sum(1 for e in people if e.status == "checked_in")
-    return knockout.bracket(field, games)
+    field = first or {int(e.number) for e in people if e.status == "checked_in"}
+    order = knockout.seeding(row.seeds, field)
+    return knockout.bracket(len(field), games, knockout.ranks(order), order)
 
 
 def results_of(games: list[Any]) -> list[GameResult]:

@@ -77,7 +77,7 @@ export default {
   'tournament.bracketRound': 'Runde {n}',
   'tournament.bracketFinal': 'Finale',
   'tournament.tbd': 'steht noch aus',
-  'tournament.bracketHelp': 'Gesetzt nach Startnummer; Freilose gehen an die Bestgesetzten; bei einem Unentschieden kommt der besser Gesetzte weiter.',
+  'tournament.bracketHelp': 'Gesetzt nach der Setzliste der Turnierleitung, sonst nach Startnummer; Freilose gehen an die Bestgesetzten; bei einem Unentschieden kommt der besser Gesetzte weiter.',
   'tournament.seedKnockout': 'K.-o.-Runde aus dieser Tabelle',
   'tournament.qualifiers': 'Qualifizierte',
   'tournament.knockoutName': '{name} · K.-o.',
@@ -96,4 +96,6 @@ export default {
   'tournament.startsAtHelp': 'Optional: Dann beginnt es von selbst (mit mindestens zwei Angemeldeten); sonst startest du es.',
   'tournament.startsOn': 'Beginnt {when}',
   'tournament.exportZip': 'Partien (ZIP)',
+  'tournament.seeds': 'Setzliste',
+  'tournament.seedUp': '{name} einen Platz höher setzen',
 };

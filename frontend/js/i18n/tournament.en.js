@@ -77,7 +77,7 @@ export default {
   'tournament.bracketRound': 'Round {n}',
   'tournament.bracketFinal': 'Final',
   'tournament.tbd': 'to be decided',
-  'tournament.bracketHelp': 'Seeded by starting number; byes go to the top seeds; a drawn game sends the better seed through.',
+  'tournament.bracketHelp': 'Seeded by the organiser’s list, else by starting number; byes go to the top seeds; a drawn game sends the better seed through.',
   'tournament.seedKnockout': 'Knock-out from these standings',
   'tournament.qualifiers': 'Qualifiers',
   'tournament.knockoutName': '{name} · knock-out',
@@ -96,4 +96,6 @@ export default {
   'tournament.startsAtHelp': 'Optional: it starts by itself then (with at least two checked in); otherwise you start it.',
   'tournament.startsOn': 'Starts {when}',
   'tournament.exportZip': 'Records (zip)',
+  'tournament.seeds': 'Seeds',
+  'tournament.seedUp': 'Move {name} up a seed',
 };

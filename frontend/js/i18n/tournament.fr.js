@@ -77,7 +77,7 @@ export default {
   'tournament.bracketRound': 'Tour {n}',
   'tournament.bracketFinal': 'Finale',
   'tournament.tbd': 'à déterminer',
-  'tournament.bracketHelp': 'Têtes de série selon le numéro de départ ; les exempts vont aux meilleures têtes de série ; en cas d’égalité, la meilleure tête de série passe.',
+  'tournament.bracketHelp': 'Têtes de série selon la liste de l’organisateur, sinon selon le numéro de départ ; les exempts vont aux meilleures têtes de série ; en cas d’égalité, la meilleure tête de série passe.',
   'tournament.seedKnockout': 'Élimination directe depuis ce classement',
   'tournament.qualifiers': 'Qualifiés',
   'tournament.knockoutName': '{name} · élimination',
@@ -96,4 +96,6 @@ export default {
   'tournament.startsAtHelp': 'Facultatif : il commence alors tout seul (avec au moins deux inscrits confirmés) ; sinon vous le lancez.',
   'tournament.startsOn': 'Commence {when}',
   'tournament.exportZip': 'Parties (zip)',
+  'tournament.seeds': 'Têtes de série',
+  'tournament.seedUp': 'Monter {name} d’un rang',
 };

@@ -130,6 +130,7 @@ export function mount(root, ctx) {
         data.paused ? t('tournament.resume') : t('tournament.pause')));
     }
     box.append(row);
+    if (data.status === 'registering' && data.seeds && data.seeds.length > 1) box.append(seedList());
     if (data.status !== 'finished') {
       box.append(h('form.row.notice-form', { onsubmit: async (e) => {
         e.preventDefault();
@@ -140,6 +141,20 @@ export function mount(root, ctx) {
       } }, noticeText, h('button.btn.small#tournament-notice-send', { type: 'submit' }, t('tournament.send'))));
     }
     return box;
+  }
+
+  /** A knock-out's seeded list before the start: move an entrant up one seed. */
+  function seedList() {
+    const names = Object.fromEntries(data.entrants.map((e) => [e.number, e.name]));
+    const up = (i) => {
+      const order = [...data.seeds];
+      [order[i - 1], order[i]] = [order[i], order[i - 1]];
+      act('seeds', { order });
+    };
+    return h('div.seeds', {}, h('h3', t('tournament.seeds')),
+      h('ol.seed-list#tournament-seeds', {}, ...data.seeds.map((n, i) => h('li', { dataset: { number: n } }, names[n] || `#${n}`, ' ',
+        i > 0 ? h('button.btn.small.ghost.seed-up', { type: 'button', title: t('tournament.seedUp', { name: names[n] || `#${n}` }),
+          'aria-label': t('tournament.seedUp', { name: names[n] || `#${n}` }), onclick: () => up(i) }, '↑') : null))));
   }
 
   function notices() {

@@ -13,8 +13,10 @@ from app.services.tournaments.knockout import (
     bracket_size,
     first_round,
     next_round,
+    ranks,
     rounds_for,
     seed_order,
+    seeding,
     winner,
 )
 
@@ -65,3 +67,14 @@ def test_bracket_shows_known_and_future_tables() -> None:
         {"table": 1, "entrants": [1, 3], "winner": None, "pairing": None, "match_id": None}
     ]
     assert bracket(1, []) == []
+
+
+def test_the_organisers_seeding_and_its_ranks() -> None:
+    assert seeding([5, 2], [1, 2, 3, 5]) == [5, 2, 1, 3]
+    assert seeding(None, [3, 1, 2]) == [1, 2, 3]
+    assert seeding([9, 2, 2], [1, 2]) == [2, 1]
+    rank = ranks([5, 2, 1])
+    assert winner([1, 5], [0.5, 0.5], rank) == 5
+    assert [t.entrants for t in next_round([(1, [2], [1.0]), (2, [1, 5], [0.5, 0.5])], rank)] == [
+        (5, 2)
+    ]
