@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from app.db.tournaments import tournaments
-from app.services.tournaments.rounds import start_scheduled
+from app.services.tournaments.starting import start_scheduled
 from tests.support.client import Api
 
 pytestmark = pytest.mark.timeout(60)

@@ -26,7 +26,7 @@ from app.api.schemas_tournaments import (
     TournamentOut,
     TournamentSummary,
 )
-from app.services.tournaments import organiser, reads, rounds, seeding, tournaments
+from app.services.tournaments import organiser, reads, rounds, seeding, starting, tournaments
 from app.services.tournaments import pause as pausing
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
@@ -132,7 +132,7 @@ async def add_computer(
 @router.post("/{tid}/start", response_model=TournamentOut, responses=errors(401, 403, 404, 409))
 async def start(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Organiser: close registration, drop no-shows, pair round 1."""
-    return await rounds.start(rt, tid, player)
+    return await starting.start(rt, tid, player)
 
 
 @router.post("/{tid}/pause", response_model=TournamentOut, responses=errors(401, 403, 404, 409))

@@ -162,3 +162,18 @@ def bracket(
         out.append(line)
         winners = now
     return out
+
+
+def bracket_of(
+    row: Any, people: Sequence[Any], games: Sequence[Any]
+) -> list[list[dict[str, Any]]] | None:
+    """Tournament ``row``'s bracket (:func:`bracket`) when it is a knock-out, else None: the
+    field of round 1 once started, the checked-in entrants (``people``) before, in the seed
+    order (``row.seeds``, else starting numbers).
+    """
+    if row.format != "knockout":
+        return None
+    first = {int(n) for g in games if g.round == 1 for n in g.entrants}
+    field = first or {int(e.number) for e in people if e.status == "checked_in"}
+    order = seeding(row.seeds, field)
+    return bracket(len(field), games, ranks(order), order)

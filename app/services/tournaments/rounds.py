@@ -1,5 +1,6 @@
-"""Playing a tournament's rounds: start, count results, pair the next round (or seat the
-arena's free entrants), the organiser's adjudication. What calls :func:`advance` by itself (a
+"""Playing a tournament's rounds (starting it: :mod:`app.services.tournaments.starting`):
+count results, pair the next round (or seat the arena's free entrants), the organiser's
+adjudication. What calls :func:`advance` by itself (a
 match's end, the sweep) is in :mod:`app.services.tournaments.sweep`.
 
 **Exactly once.** Every change that pairs or counts runs in one transaction holding the
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -55,82 +55,10 @@ from app.services.tournaments.tournaments import (
     ACTIVE,
     announce,
     results_of,
-    total_rounds,
     view,
 )
 
 log = logging.getLogger(__name__)
-
-
-async def start(rt: Runtime, tid: str, host_id: str) -> dict[str, Any]:
-    """Host only: close registration, drop the registered players who did not check in
-    (no-shows), and pair round 1. A Swiss asking for more rounds than its field allows (every
-    pair once) plays as many as it allows. Raises :class:`Forbidden`, :class:`NotFound`,
-    :class:`Conflict` (started, fewer than two checked-in entrants).
-    """
-    async with rt.db.transaction() as conn:
-        t = await sql.tournament(conn, tid, lock=True)
-        if t is None:
-            raise NotFound("no such tournament")
-        if t.host_id != host_id:
-            raise Forbidden("only the organiser can do that")
-        await _start_locked(rt, conn, t)
-    await announce(rt, tid)
-    return await view(rt, tid, host_id)
-
-
-async def start_scheduled(rt: Runtime, tid: str) -> bool:
-    """The sweep: start tournament ``tid`` if it is still in registration and its start time
-    has come (under its row lock: one instance starts it, once). With fewer than two
-    checked-in entrants it stays in registration and is tried again on the next pass (the
-    organiser may also start it by hand). Returns whether it started.
-    """
-    async with rt.db.transaction() as conn:
-        t = await sql.tournament(conn, tid, lock=True)
-        if t is None or t.status != "registering" or t.starts_at is None:
-            return False
-        if as_utc(t.starts_at) > utcnow():
-            return False
-        try:
-            await _start_locked(rt, conn, t)
-        except Conflict:
-            return False  # too few checked in yet: nothing was written
-    log.info("tournament %s started at its start time", tid)
-    await announce(rt, tid)
-    return True
-
-
-async def _start_locked(rt: Runtime, conn: AsyncConnection, t: Any) -> None:
-    """:func:`start`'s work, inside the caller's transaction holding the tournament's row."""
-    tid = t.id
-    if t.status != "registering":
-        raise Conflict("the tournament has started", reason="tournament_started")
-    people = await sql.entrants(conn, tid)
-    ready = [e for e in people if e.status == "checked_in"]
-    if len(ready) < 2:
-        raise Conflict("at least two checked-in entrants are needed", reason="tournament_too_few")
-    if len(ready) < t.seats:
-        raise Conflict(
-            f"at least {t.seats} checked-in entrants are needed", reason="tournament_too_few"
-        )
-    # Written only once nothing can refuse the start (a scheduled start that finds too few
-    # checked in writes nothing and tries again).
-    no_shows = [e.number for e in people if e.status == "registered"]
-    await sql.set_entrant_status(conn, tid, no_shows, "dropped")
-    n = len(ready)
-    now = utcnow()
-    values: dict[str, Any] = {"status": "running", "starts_at": now}
-    if t.format == "arena":
-        values["ends_at"] = now + timedelta(minutes=int(t.duration_minutes or 0))
-    elif t.format == "knockout":
-        values["rounds"] = knockout.rounds_for(n)
-    else:
-        rounds = total_rounds(t, n)
-        if t.format == "swiss":
-            rounds = min(rounds, n - 1 if n % 2 == 0 else n)
-        values["rounds"] = rounds
-    await sql.update_tournament(conn, tid, values)
-    await _pair_until_pending(rt, conn, tid)
 
 
 async def advance(rt: Runtime, tid: str) -> bool:
@@ -143,7 +71,7 @@ async def advance(rt: Runtime, tid: str) -> bool:
         if t is None or t.status != "running":
             return False
         changed = await _count_results(conn, t)
-        changed = await _pair_until_pending(rt, conn, tid) or changed
+        changed = await pair_until_pending(rt, conn, tid) or changed
         if changed:
             await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
     if changed:
@@ -197,7 +125,7 @@ async def adjudicate(
         await _drop(conn, tid, list(drop))
         log.info("tournament %s game %s adjudicated %s: %s", tid, game_id, places, reason)
         if t.status == "running":
-            await _pair_until_pending(rt, conn, tid)
+            await pair_until_pending(rt, conn, tid)
         await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
     if g.match_id:
         await _end_early(rt, g.match_id)
@@ -254,7 +182,7 @@ async def _drop(conn: AsyncConnection, tid: str, numbers: list[int]) -> None:
     await sql.set_entrant_status(conn, tid, gone, "dropped")
 
 
-async def _pair_until_pending(rt: Runtime, conn: AsyncConnection, tid: str) -> bool:
+async def pair_until_pending(rt: Runtime, conn: AsyncConnection, tid: str) -> bool:
     """While the current round is decided: pair the next (byes and forfeits decide at once) or
     finish the tournament. Returns whether a round was paired or the tournament finished.
     """

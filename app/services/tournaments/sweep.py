@@ -1,7 +1,7 @@
 """When a tournament moves on by itself: a match's end (a ``move_committed`` subscriber) and the
 sweep every instance runs (:data:`SWEEP_EVERY` seconds): start the tournaments whose start
-time has come (once: :func:`app.services.tournaments.rounds.start_scheduled` holds the row
-lock), hold the clocks of paused tournaments that run again, settle tournament matches whose
+time has come (once: :func:`app.services.tournaments.starting.start_scheduled` holds the
+row lock), hold the clocks of paused tournaments that run again, settle tournament matches whose
 history was missed, and advance every running tournament
 (:func:`app.services.tournaments.rounds.advance`; its row lock keeps instances apart).
 """
@@ -22,7 +22,8 @@ from app.services.records import queries as records_sql
 from app.services.runtime import Runtime
 from app.services.tournaments import pause
 from app.services.tournaments import queries as sql
-from app.services.tournaments.rounds import advance, start_scheduled
+from app.services.tournaments.rounds import advance
+from app.services.tournaments.starting import start_scheduled
 
 log = logging.getLogger(__name__)
 

@@ -244,25 +244,13 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
             for line in lines
         ],
         "pairings": [_game_json(g, states) for g in games],
-        "bracket": _bracket(row, people, games),
+        "bracket": knockout.bracket_of(row, people, games),
         "seeds": None
         if row.format != "knockout"
         else knockout.seeding(row.seeds, [int(e.number) for e in people if e.status in ACTIVE]),
         "messages": await chat.notices(rt, tid),
         "me": None if mine is None else _entrant_json(mine),
     }
-
-
-def _bracket(row: Any, people: list[Any], games: list[Any]) -> list[list[dict[str, Any]]] | None:
-    """A knock-out's bracket (:func:`app.services.tournaments.knockout.bracket`): from the
-    field of round 1 once started, from the checked-in entrants before; None for other formats.
-    """
-    if row.format != "knockout":
-        return None
-    first = {int(n) for g in games if g.round == 1 for n in g.entrants}
-    field = first or {int(e.number) for e in people if e.status == "checked_in"}
-    order = knockout.seeding(row.seeds, field)
-    return knockout.bracket(len(field), games, knockout.ranks(order), order)
 
 
 def results_of(games: list[Any]) -> list[GameResult]:
