@@ -6,6 +6,7 @@ counted once however often its end is heard, and the rematch offering another se
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -121,3 +122,29 @@ def test_series_option_and_reads(client: TestClient, api: Api) -> None:
         f"/api/lobbies/{lobby['code']}", json={"best_of": 5}, headers=headers
     ).json()
     assert patched["best_of"] == 5
+
+
+def test_the_sweep_counts_a_game_nobody_settled(client: TestClient, api: Api) -> None:
+    """A game that ended without a move (an early end by vote) has no subscriber to settle
+    it: the sweep settles it once it is late, counts it and deals the next game.
+    """
+    first, people, _ = api.match(best_of=3)
+    rt = client.app.state.runtime  # type: ignore[attr-defined]
+
+    async def run() -> int:
+        async with rt.db.transaction() as conn:
+            await conn.execute(
+                update(matches)
+                .where(matches.c.id == first)
+                .values(
+                    status="finished",
+                    scores=[3, 8],
+                    finished_at=utcnow() - timedelta(seconds=30),
+                    next_bot_at=None,
+                )
+            )
+        return await series_games.sweep_once(rt)
+
+    assert client.portal.call(run) >= 1  # type: ignore[union-attr]
+    s = _series(api, first, people[0][2])
+    assert s["score"] == [0, 1] and s["next_match"]

@@ -17,10 +17,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.errors import log_failure
 from app.db.models import lobbies, matches, utcnow
+from app.db.session import as_utc
 from app.services.cache import Live
 from app.services.lobby import core
 from app.services.lobby.lobby import deal_match
 from app.services.lobby.series import decided_winners, game_points, is_running, rotated
+from app.services.records import history
 from app.services.records import queries as records_sql
 from app.services.runtime import Runtime
 
@@ -30,6 +32,8 @@ log = logging.getLogger(__name__)
 SWEEP_EVERY = 5.0
 #: The sweep looks at series games that finished this recently.
 SWEEP_WINDOW = timedelta(minutes=30)
+#: A finished game whose history nobody settled after this long is settled by the sweep.
+SETTLE_LATE = timedelta(seconds=10)
 
 
 # ---------------------------------------------------------------------- counting a game
@@ -129,7 +133,7 @@ async def sweep_once(rt: Runtime) -> int:
     async with rt.db.reading() as conn:
         rows = (
             await conn.execute(
-                select(lobbies.c.match_id, lobbies.c.series)
+                select(lobbies.c.match_id, lobbies.c.series, matches.c.finished_at)
                 .join(matches, matches.c.id == lobbies.c.match_id)
                 .where(
                     lobbies.c.best_of.is_not(None),
@@ -142,8 +146,22 @@ async def sweep_once(rt: Runtime) -> int:
     counted = 0
     for r in rows:
         if is_running(r.series):
+            await _settle_if_late(rt, str(r.match_id), r.finished_at)
             counted += int(await count_game(rt, str(r.match_id)))
     return counted
+
+
+async def _settle_if_late(rt: Runtime, match_id: str, finished_at: Any) -> None:
+    """Settle the history of a game nobody settled :data:`SETTLE_LATE` after its end (a match
+    ended early by a vote ends without a move, so no subscriber settles it); never sooner,
+    not to race the records subscriber.
+    """
+    if finished_at is None or utcnow() - as_utc(finished_at) <= SETTLE_LATE:
+        return
+    async with rt.db.reading() as conn:
+        seats = await records_sql.seat_results(conn, match_id)
+    if seats and any(s.place is None for s in seats):
+        await history.settle(rt, match_id)
 
 
 async def sweep(rt: Runtime) -> None:
