@@ -245,7 +245,7 @@ export function mount(root, ctx) {
   }
 
   function noShowForm(p, who) {
-    return h('details.adjudicate.no-show', {}, h('summary', t('tournament.noShow')),
+    return h('details.no-show', {}, h('summary', t('tournament.noShow')),
       h('div.row', {}, ...p.entrants.flatMap((n, i) => [
         h('button.btn.small', { type: 'button', onclick: () => act(`games/${p.id}/replace`, { entrant: n, by: 'forfeit' }) },
           t('tournament.noShowForfeit', { name: who[i] })),
