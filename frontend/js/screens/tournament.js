@@ -87,6 +87,14 @@ export function mount(root, ctx) {
     }
   }
 
+  // The referee's list follows every change of the tournament (a game ended, a round paired),
+  // besides its own 5-second poll for the clocks.
+  let refereeSoon = null;
+  function refereeAfterChange() {
+    clearTimeout(refereeSoon);
+    refereeSoon = setTimeout(refreshReferee, 200);
+  }
+
   function actions() {
     const me = data.me;
     const row = h('div.row.tournament-actions');
@@ -271,7 +279,7 @@ export function mount(root, ctx) {
     ws = new WebSocket(api.wsUrl(`/ws/tournaments/${id}`, { token: session.token() }));
     ws.onmessage = (ev) => {
       const frame = JSON.parse(ev.data);
-      if (frame.t === 'tournament' && (!data || frame.v >= data.version)) { data = frame.d; render(); }
+      if (frame.t === 'tournament' && (!data || frame.v >= data.version)) { data = frame.d; render(); refereeAfterChange(); }
       if (frame.t === 'error') clear(view).append(h('p.field-error', api.friendly(frame.d)));
     };
     ws.onclose = () => { if (alive) retry = setTimeout(connect, 2000); };
@@ -282,6 +290,7 @@ export function mount(root, ctx) {
   return () => {
     alive = false;
     clearInterval(refereeTimer);
+    clearTimeout(refereeSoon);
     clearTimeout(retry);
     if (ws) ws.close();
   };
