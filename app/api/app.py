@@ -51,6 +51,7 @@ from app.db.errors import is_database_unavailable
 from app.engine import EngineError
 from app.services import drain
 from app.services.errors import RateLimited, ServiceError
+from app.services.lobby.series_games import on_move_committed as count_series_games
 from app.services.match.subscribers import subscribe as subscribe_to_moves
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS
@@ -106,6 +107,7 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         runtime = Runtime(settings)
         subscribe_to_moves(runtime)
         runtime.move_committed.subscribe(count_tournament_games)
+        runtime.move_committed.subscribe(count_series_games)
         app.state.runtime = runtime
         await runtime.start(LOOPS if with_loops else [])
         listener = None

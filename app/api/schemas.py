@@ -125,6 +125,40 @@ TimeoutPolicyIn = Annotated[
 Language = Literal["en", "de", "fr"]
 
 
+BestOf = Literal[1, 3, 5]
+
+
+class SeriesPlayer(BaseModel):
+    """A seat of a series (its seat in game 1)."""
+
+    seat: int
+    name: str
+    colour: str
+    player: str | None
+    bot: bool
+
+
+class SeriesGame(BaseModel):
+    """One game of a series: its match, the series seat that started, its points."""
+
+    match: str
+    first: int
+    points: list[float] | None
+
+
+class SeriesOut(BaseModel):
+    """``GET /api/matches/{id}/series`` (docs/API.md § Series)."""
+
+    best_of: int
+    status: Literal["playing", "decided"]
+    game: int = Field(description="this match's number in the series, from 1")
+    games: list[SeriesGame]
+    players: list[SeriesPlayer]
+    score: list[float] = Field(description="points by series seat (a won game: 1, shared)")
+    winners: list[int] | None = Field(description="series seats that won it, once decided")
+    next_match: str | None = Field(description="the game after this one, once dealt")
+
+
 class NewLobby(Strict):
     """``POST /api/lobbies``: a preset or explicit rules (rules win when both are given)."""
 
@@ -137,6 +171,7 @@ class NewLobby(Strict):
     time_control: TimeControlIn | None = None
     timeout_policy: TimeoutPolicyIn | None = None
     language: Language | None = Field(None, description="the language the host plays in")
+    best_of: BestOf | None = Field(None, description="a series of 1, 3 or 5 games (default 1)")
 
 
 class LobbyPatch(Strict):
@@ -149,6 +184,7 @@ class LobbyPatch(Strict):
     max_seats: Annotated[int, Field(ge=2, le=5)] | None = None
     time_control: TimeControlIn | None = None
     timeout_policy: TimeoutPolicyIn | None = None
+    best_of: BestOf | None = None
 
 
 Level = Literal["easy", "normal", "strong"]
@@ -211,6 +247,7 @@ class LobbyOut(BaseModel):
     )
     at_zero: str
     language: str | None = None
+    best_of: int = Field(1, description="games of the series at this table (1: one game)")
 
 
 class LiveMatchOut(BaseModel):

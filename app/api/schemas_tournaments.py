@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AwareDatetime, BaseModel, Field
 
 from app.api.schemas import Preset, Strict, TimeControlIn
 
@@ -13,7 +13,13 @@ class NewTournament(Strict):
     """``POST /api/tournaments``: a tournament in registration, hosted by the caller."""
 
     name: Annotated[str, Field(min_length=1, max_length=64)]
-    format: Literal["swiss", "round_robin", "arena"] = "swiss"
+    format: Literal["swiss", "round_robin", "arena", "knockout"] = "swiss"
+    seed_from: Annotated[str, Field(pattern=r"^[0-9a-f]{12}$")] | None = Field(
+        None, description="knock-out: seed from this finished tournament's final standings"
+    )
+    qualifiers: Annotated[int, Field(ge=2, le=64)] | None = Field(
+        None, description="knock-out seeded from a tournament: its top N (default all)"
+    )
     rounds: Annotated[int, Field(ge=1, le=15)] | None = Field(
         None, description="Swiss: the rounds to play (a round-robin's follow from its field)"
     )
@@ -24,6 +30,9 @@ class NewTournament(Strict):
     )
     preset: Preset = "standard"
     time_control: TimeControlIn | None = None
+    starts_at: AwareDatetime | None = Field(
+        None, description="when it starts by itself (ISO 8601 with a zone); null: by hand"
+    )
     private: bool = Field(False, description="not listed; reachable by its link")
     rated: bool = Field(False, description="accounts only, no computer entrants")
 
@@ -39,6 +48,60 @@ class Adjudication(Strict):
 
     places: Annotated[list[Annotated[int, Field(ge=1, le=5)]], Field(min_length=2, max_length=5)]
     reason: Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class NoShow(Strict):
+    """``POST /api/tournaments/{id}/games/{game}/replace``: a no-show at that game."""
+
+    entrant: Annotated[int, Field(ge=1, le=10_000)] = Field(description="its starting number")
+    by: Literal["forfeit", "computer"]
+
+
+class SeedsIn(Strict):
+    """``POST /api/tournaments/{id}/seeds``: a knock-out's seeded list."""
+
+    order: Annotated[list[Annotated[int, Field(ge=1, le=10_000)]], Field(max_length=64)] = Field(
+        description="starting numbers, top seed first (the others follow by number)"
+    )
+
+
+class NoticeIn(Strict):
+    """``POST /api/tournaments/{id}/messages``: the organiser's message to every player."""
+
+    text: Annotated[str, Field(min_length=1, max_length=2000)]
+
+
+class NoticeOut(BaseModel):
+    """An organiser's message (the chat's Message, room ``organiser``)."""
+
+    id: int | None
+    room: Literal["organiser"]
+    player: str
+    name: str
+    text: str
+    at: str
+
+
+class RefereeTable(BaseModel):
+    """One live table as the referee sees it."""
+
+    pairing: int
+    round: int
+    table: int
+    entrants: list[int]
+    names: list[str]
+    match_id: str
+    turn: int
+    seat_to_act: int | None
+    scores: list[int]
+    version: int
+    clock: dict[str, Any] | None = Field(description="Clock JSON (docs/API.md § Clocks)")
+
+
+class RefereeOut(BaseModel):
+    """``GET /api/tournaments/{id}/referee`` (organiser)."""
+
+    tables: list[RefereeTable]
 
 
 class PauseBody(Strict):
@@ -91,6 +154,18 @@ class PairingOut(BaseModel):
     reason: str | None
 
 
+class BracketTable(BaseModel):
+    """One table of a knock-out bracket: ``entrants`` by starting number (null: not known
+    yet; one alone: a bye), ``winner`` once decided, ``pairing`` once paired.
+    """
+
+    table: int
+    entrants: list[int | None]
+    winner: int | None
+    pairing: int | None
+    match_id: str | None
+
+
 class TournamentOut(BaseModel):
     """A tournament as every reader sees it."""
 
@@ -99,11 +174,14 @@ class TournamentOut(BaseModel):
     host: str
     is_host: bool
     private: bool
-    format: Literal["swiss", "round_robin", "arena"]
+    format: Literal["swiss", "round_robin", "arena", "knockout"]
     cycles: int
     seats: int
     duration_minutes: int | None
     ends_at: str | None = Field(description="an arena's end (ISO 8601), once started")
+    starts_at: str | None = Field(
+        None, description="the start time set (ISO 8601); once started, when it started"
+    )
     rounds: int
     preset: str
     rated: bool
@@ -118,6 +196,15 @@ class TournamentOut(BaseModel):
     entrants: list[EntrantOut]
     standings: list[StandingOut]
     pairings: list[PairingOut]
+    messages: list[NoticeOut] = Field(
+        default_factory=list, description="the organiser's last messages to every player"
+    )
+    seeds: list[int] | None = Field(
+        None, description="a knock-out's seed order (starting numbers, top seed first)"
+    )
+    bracket: list[list[BracketTable]] | None = Field(
+        None, description="a knock-out's bracket by round (null for other formats)"
+    )
     me: EntrantOut | None
 
 

@@ -81,6 +81,11 @@ class Lobby(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: The language the host plays in (``en``, ``de``, ``fr``), null: any.
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    #: A best-of-N series at this table (1, 3 or 5 games); null: one game.
+    best_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The series so far once started (``app.services.lobby.series``): its seats, its games
+    #: with their points, the score; null before the first deal or for a single game.
+    series: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __table_args__ = (Index("ix_lobbies_status_private", "status", "private"),)
 

@@ -18,6 +18,7 @@ from app.realtime.hub import HEARTBEAT
 from app.services.clock import outage
 from app.services.community.socket_revocation import revocation_sweep
 from app.services.lobby.queries import count_live_matches
+from app.services.lobby.series_games import sweep as series_sweep
 from app.services.match.bot_turns import drive, due_matches
 from app.services.match.delivery import delivery_loop
 from app.services.match.sockets import touch_many
@@ -107,4 +108,5 @@ LOOPS: list[Callable[[Runtime], Coroutine[Any, Any, None]]] = [
     delivery_loop,
     revocation_sweep,
     tournament_sweep,
+    series_sweep,
 ]

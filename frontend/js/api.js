@@ -145,6 +145,27 @@ export const postAction = (id, body, code) =>
   request('POST', `/api/matches/${encodeURIComponent(id)}/actions`, body, { query: { code } });
 export const matchRecord = (id, code) =>
   get(`/api/matches/${encodeURIComponent(id)}/record`, { query: { code } });
+/** A file the API answers with (a zip), fetched with the token; resolves to a Blob. */
+export async function download(path) {
+  const headers = {};
+  const tok = session.token();
+  if (tok) headers.Authorization = `Bearer ${tok}`;
+  let res;
+  try {
+    res = await fetch(path, { headers });
+  } catch {
+    throw new ApiError(0, 'network', FRIENDLY.network);
+  }
+  if (!res.ok) {
+    let e = null;
+    try { e = (await res.json()).error; } catch { e = null; }
+    throw new ApiError(res.status, (e && e.code) || `http_${res.status}`, (e && e.message) || '', null, (e && e.reason) || null, (e && e.params) || {});
+  }
+  return res.blob();
+}
+
+export const matchSeries = (id, code) =>
+  get(`/api/matches/${encodeURIComponent(id)}/series`, { query: { code } });
 export const rematch = (id) => post(`/api/matches/${encodeURIComponent(id)}/rematch`);
 
 export const lobbyChat = (code) => get(`/api/lobbies/${encodeURIComponent(code)}/chat`);

@@ -239,7 +239,7 @@ def test_round_robin_with_a_person_and_organiser_tools(client: TestClient, api: 
 
 def test_bad_input_is_refused(client: TestClient, api: Api) -> None:
     _, _, host = api.player("Org")
-    api.post("/api/tournaments", host, 422, name="X", format="knockout")
+    api.post("/api/tournaments", host, 422, name="X", format="ladder")
     api.post("/api/tournaments", host, 422, name="X", format="swiss")  # no rounds
     api.post("/api/tournaments", host, 422, name="X", rounds=3, preset="nope")
     api.post("/api/tournaments", None, 401, name="X", rounds=3)

@@ -99,7 +99,7 @@ def test_create_join_start_live_standings_and_pause(
     # The organiser sets the result of Pia's game with a reason; the phone shows it live, and
     # once the computers' game ends too, round 2 is paired on both pages.
     hers = page.locator(".pairings[data-round='1'] li", has_text="Pia")
-    hers.locator("summary").click()
+    hers.locator("details.adjudicate summary").click()
     hers.locator("select").select_option(index=0)
     hers.locator("input").fill("Computer crashed; agreed by the players")
     hers.locator("button[type=submit]").click()

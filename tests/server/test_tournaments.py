@@ -5,7 +5,9 @@ paired exactly once (one game row per table, one match per game, no stray lobby 
 no pairing repeats; every entrant plays once a round; every result is counted once (the
 standings' points add up to one per game); the standings follow their tie-breaks; a live
 page on the other instance hears the start. An 8-player arena of a minute (tables of two): one
-match per game, no stray match, nobody at two tables at once, results counted once.
+match per game, no stray match, nobody at two tables at once, results counted once. A
+knock-out of five with a start time: started once by the two instances' sweeps, each bracket
+table paired once.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import concurrent.futures
 import json
 import time
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -191,3 +194,66 @@ def test_arena_of_eight_on_two_instances(
     assert sum(s["points"] for s in lines) == len(games)
     keys = [(-s["points"], -s["score_total"]) for s in lines]
     assert keys == sorted(keys)
+
+
+def test_scheduled_knockout_of_five_on_two_instances(
+    server_env: dict[str, str], tmp_path: Path, servers: list[Server]
+) -> None:
+    """A knock-out of five computers with a start time: both instances' sweeps race to start
+    it (once), then to count and pair (each bracket table once; byes to seeds 1-3).
+    """
+    env = {**server_env, "BOT_THINK": "0", "PLAYER_BURST": "1000"}
+    a, b = (Server(env, tmp_path / f"server{i}.log").start() for i in range(2))
+    servers += [a, b]
+    host = rest(a, "POST", "/api/players", name="Org")["token"]
+    soon = datetime.fromtimestamp(time.time() + 6, tz=UTC).isoformat()
+    made = rest(
+        a,
+        "POST",
+        "/api/tournaments",
+        host,
+        name="Two-instance Cup",
+        format="knockout",
+        starts_at=soon,
+    )
+    tid = made["id"]
+    for server in (a, b, a, b, a):
+        rest(server, "POST", f"/api/tournaments/{tid}/computers", host, level="easy")
+    deadline = time.monotonic() + 300
+    data: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        data = rest(b if int(time.monotonic() * 2) % 2 else a, "GET", f"/api/tournaments/{tid}")
+        if data["status"] == "finished":
+            break
+        time.sleep(0.5)
+    assert data["status"] == "finished", data
+    url = server_env["DATABASE_URL"]
+    games = _rows(
+        url,
+        "SELECT round, table_number, entrants, match_id, points, source FROM tournament_games"
+        " WHERE tournament_id = $1 ORDER BY round, table_number",
+        tid,
+    )
+    assert [(g["round"], g["table_number"]) for g in games] == [
+        (1, 1),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 1),
+        (2, 2),
+        (3, 1),
+    ]
+    first = [json.loads(g["entrants"]) for g in games if g["round"] == 1]
+    assert first == [[1], [4, 5], [2], [3]]
+    played = [g["match_id"] for g in games if g["match_id"]]
+    assert len(played) == len(set(played)) == 4
+    started = _rows(url, "SELECT id FROM matches WHERE started_from LIKE $1", f"tournament:{tid}:%")
+    assert sorted(r["id"] for r in started) == sorted(played)
+    # The bracket: each winner is in the next round's table.
+    bracket = data["bracket"]
+    for r in (0, 1):
+        for j, table in enumerate(bracket[r + 1]):
+            assert table["entrants"] == sorted(
+                [bracket[r][2 * j]["winner"], bracket[r][2 * j + 1]["winner"]]
+            )
+    assert data["standings"][0]["number"] == bracket[2][0]["winner"]

@@ -18,12 +18,13 @@ from app.api.schemas import CODE_PATTERN
 from app.api.scopes import Reader
 from app.engine import PRESETS
 from app.services.errors import ValidationFailed
-from app.services.platform import export
+from app.services.platform import export, export_zip
 from app.services.platform.export_queries import ExportFilter
 
 router = APIRouter(prefix="/api/export", tags=["export"])
 
 NDJSON = "application/x-ndjson"
+ZIP = "application/zip"
 PresetName = Annotated[
     str | None,
     Query(description="a preset name (GET /api/presets), or custom for explicit rules"),
@@ -107,6 +108,32 @@ async def tournament_matches(
     lines = export.tournament_stream(rt, tournament_id, who.player_id, limit)
     await lines.__anext__()  # NotFound for an unknown tournament, before the 200
     return StreamingResponse(_started(lines), media_type=NDJSON)
+
+
+@router.get(
+    "/tournaments/{tournament_id}/records.zip",
+    response_class=StreamingResponse,
+    responses={200: {"content": {ZIP: {}}}, **errors(401, 403, 404, 422, 429)},
+)
+async def tournament_records_zip(
+    rt: RuntimeDep,
+    who: Reader,
+    tournament_id: Annotated[str, Path(pattern=CODE_PATTERN)],
+    max: Annotated[int | None, Query(ge=1, description="at most this many records")] = None,
+) -> StreamingResponse:
+    """A tournament's finished matches as a zip of exported records, one JSON file per match
+    (``round-01-table-02-<match id>.json``), the same records and rules as the NDJSON export.
+    """
+    await rt.account_limits.export(who.key)
+    limit = min(max or rt.settings.export_max_records, rt.settings.export_max_records)
+    pieces = export_zip.tournament_zip(rt, tournament_id, who.player_id, limit)
+    await pieces.__anext__()  # NotFound for an unknown tournament, before the 200
+    name = f"tournament-{tournament_id}-records.zip"
+    return StreamingResponse(
+        _started(pieces),
+        media_type=ZIP,
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 @router.get("/matches/{match_id}", responses=errors(401, 403, 404, 429))

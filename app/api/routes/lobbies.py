@@ -52,6 +52,7 @@ async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[
         time_control=body.time_control,
         timeout_policy=body.timeout_policy,
         language=body.language,
+        best_of=body.best_of,
     )
 
 
@@ -98,6 +99,7 @@ async def patch(
         max_seats=body.max_seats,
         time_control=body.time_control,
         timeout_policy=body.timeout_policy,
+        best_of=body.best_of,
     )
 
 

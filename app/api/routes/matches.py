@@ -21,12 +21,13 @@ from app.api.schemas import (
     ChatOut,
     EventsOut,
     RematchOut,
+    SeriesOut,
     SwitchIn,
     VoteIn,
 )
 from app.services.clock import requests as clock_requests
 from app.services.community import chat
-from app.services.lobby import lobby
+from app.services.lobby import lobby, series
 from app.services.match import play, reads
 from app.services.records import history, ratings, replays, shuffle
 
@@ -161,6 +162,14 @@ async def take_back(
 ) -> dict[str, Any] | None:
     """Take one's seat back from the computer; returns the clock."""
     return await clock_requests.take_back(rt, match_id, player)
+
+
+@router.get("/{match_id}/series", response_model=SeriesOut, responses=errors(401, 403, 404))
+async def get_series(
+    match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
+) -> dict[str, Any]:
+    """The best-of-N series this match is a game of (404 ``no_series`` for a single game)."""
+    return await series.of_match(rt, match_id, player, code)
 
 
 @router.post("/{match_id}/rematch", response_model=RematchOut, responses=errors(401, 403, 404, 409))

@@ -17,12 +17,17 @@ from app.api.schemas_tournaments import (
     Adjudication,
     NewComputerEntrant,
     NewTournament,
+    NoShow,
+    NoticeIn,
+    NoticeOut,
     PauseBody,
+    RefereeOut,
+    SeedsIn,
     TournamentOut,
     TournamentSummary,
 )
+from app.services.tournaments import organiser, reads, rounds, seeding, starting, tournaments
 from app.services.tournaments import pause as pausing
-from app.services.tournaments import reads, rounds, tournaments
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -38,11 +43,8 @@ async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> 
     register). Counted with table creation (429 past ``LOBBY_BURST``).
     """
     await rt.lobby_limiter.hit(player)
-    return await tournaments.create(
-        rt,
-        player,
+    settings: dict[str, Any] = dict(
         name=body.name,
-        format=body.format,
         rounds=body.rounds,
         cycles=body.cycles,
         preset=body.preset,
@@ -51,7 +53,13 @@ async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> 
         rated=body.rated,
         seats=body.seats,
         duration_minutes=body.duration_minutes,
+        starts_at=body.starts_at,
     )
+    if body.seed_from is not None:
+        return await seeding.create_seeded_knockout(
+            rt, player, body.seed_from, body.qualifiers, format=body.format, **settings
+        )
+    return await tournaments.create(rt, player, format=body.format, **settings)
 
 
 @router.get("", response_model=list[TournamentSummary])
@@ -124,7 +132,7 @@ async def add_computer(
 @router.post("/{tid}/start", response_model=TournamentOut, responses=errors(401, 403, 404, 409))
 async def start(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """Organiser: close registration, drop no-shows, pair round 1."""
-    return await rounds.start(rt, tid, player)
+    return await starting.start(rt, tid, player)
 
 
 @router.post("/{tid}/pause", response_model=TournamentOut, responses=errors(401, 403, 404, 409))
@@ -145,3 +153,44 @@ async def adjudicate(
 ) -> dict[str, Any]:
     """Organiser: set a game's result (places by seat) with a reason."""
     return await rounds.adjudicate(rt, tid, player, game_id, body.places, body.reason)
+
+
+@router.post(
+    "/{tid}/games/{game_id}/replace",
+    response_model=TournamentOut,
+    responses=errors(401, 403, 404, 409, 422),
+)
+async def replace_no_show(
+    tid: TournamentId, game_id: GameId, body: NoShow, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
+    """Organiser: a no-show at a game loses by forfeit, or the computer takes their seat."""
+    return await organiser.replace_no_show(rt, tid, player, game_id, body.entrant, body.by)
+
+
+@router.post(
+    "/{tid}/messages",
+    status_code=201,
+    response_model=NoticeOut,
+    responses=errors(401, 403, 404, 422, 429),
+)
+async def message_all(
+    tid: TournamentId, body: NoticeIn, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
+    """Organiser: a message to every player (the tournament page and each live match's chat)."""
+    return await organiser.message_all(rt, tid, player, body.text)
+
+
+@router.get("/{tid}/referee", response_model=RefereeOut, responses=errors(401, 403, 404))
+async def referee(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+    """Organiser: every live table's clocks, turn and scores (watch each as a spectator)."""
+    return await organiser.referee(rt, tid, player)
+
+
+@router.post(
+    "/{tid}/seeds", response_model=TournamentOut, responses=errors(401, 403, 404, 409, 422)
+)
+async def set_seeds(
+    tid: TournamentId, body: SeedsIn, rt: RuntimeDep, player: CurrentPlayer
+) -> dict[str, Any]:
+    """Organiser, before the start: a knock-out's seeded list (top seed first)."""
+    return await seeding.set_seeds(rt, tid, player, body.order)

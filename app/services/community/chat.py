@@ -7,6 +7,9 @@ Rooms:
 - ``spectators``: a match's spectators write; spectators read at once, players only once the
   match is over (no coaching): live delivery goes to spectators' sockets only, and the history
   (:func:`history`) leaves those messages out for a player until the end.
+- ``organiser``: a tournament organiser's message to all its players (:func:`post_notice`),
+  stored with the tournament (scope ``tourney``) and with each of its live matches; everyone
+  reads it.
 
 A message is plain text as typed (never HTML: clients insert it as text), 1–300 characters
 after trimming, or one of the :data:`QUICK` messages (each client shows it in its own language).
@@ -26,6 +29,7 @@ from __future__ import annotations
 import hmac
 import unicodedata
 from datetime import UTC
+from types import SimpleNamespace
 from typing import Any
 
 from app.db.models import utcnow
@@ -201,6 +205,52 @@ async def post(
     only_spectators = who["room"] == "spectators" and not who["over"]
     await _deliver(rt, scope, key, chat_frame(message), only_spectators)
     return message
+
+
+async def post_notice(
+    rt: Runtime, tournament_id: str, match_ids: list[str], player_id: str, text: Any
+) -> dict[str, Any]:
+    """Store and deliver an organiser's message (room ``organiser``) on tournament
+    ``tournament_id``'s page (scope ``tourney``) and in the chat of each match in
+    ``match_ids``; the caller checked that ``player_id`` organises it. Returns the Message of
+    the tournament page. Raises :class:`ChatError` (``chat_empty``, ``chat_too_long``,
+    ``chat_too_fast``).
+    """
+    body = clean_text(text)
+    try:
+        await _limiter(rt).hit(player_id)
+    except RateLimited:
+        raise ChatError("chat_too_fast", "too many messages: wait a moment", 429) from None
+    now = utcnow()
+    sent: list[tuple[str, str, dict[str, Any]]] = []
+    async with rt.db.transaction() as conn:
+        name = (await _player_name(conn, player_id))[:24]
+        for scope, key in [("tourney", tournament_id), *(("match", m) for m in match_ids)]:
+            values = {
+                "scope": scope,
+                "key": key,
+                "room": "organiser",
+                "player_id": player_id,
+                "name": name,
+                "seat": None,
+                "colour": None,
+                "text": body,
+                "quick": None,
+                "created_at": now,
+            }
+            new_id = await queries.insert_message(conn, values)
+            sent.append((scope, key, _message_json(SimpleNamespace(**values, id=new_id))))
+    for scope, key, message in sent:
+        if scope == "match":
+            await _deliver(rt, scope, key, chat_frame(message), False)
+    return sent[0][2]
+
+
+async def notices(rt: Runtime, tournament_id: str, limit: int = 20) -> list[dict[str, Any]]:
+    """The last ``limit`` organiser messages of a tournament's page, oldest first."""
+    async with rt.db.reading() as conn:
+        rows = await queries.messages(conn, "tourney", tournament_id, False, limit)
+    return [_message_json(r) for r in reversed(rows)]
 
 
 async def _deliver(rt: Runtime, scope: str, key: str, frame: str, only_spectators: bool) -> None:

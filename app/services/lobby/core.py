@@ -63,6 +63,7 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
         "version": row.version,
         "rated": bool(row.rated),
         "language": getattr(row, "language", None),
+        "best_of": getattr(row, "best_of", None) or 1,
         **table_options.lobby_fields(row.time_control),
     }
 

@@ -21,6 +21,7 @@ from app.engine import PRESETS, InvalidOptions, Options, new_game
 from app.services.clock import clocks, table_options
 from app.services.errors import Conflict, Forbidden, NotFound, RateLimited, ValidationFailed
 from app.services.lobby import queries as sql
+from app.services.lobby import series
 from app.services.lobby.core import (
     COLOURS,
     MAX_SEATS,
@@ -71,9 +72,12 @@ async def create_lobby(
     time_control: dict[str, Any] | None = None,
     timeout_policy: dict[str, Any] | None = None,
     language: str | None = None,
+    best_of: int | None = None,
 ) -> dict[str, Any]:
     """Create a lobby; the creator takes seat 0 and is host. Returns Lobby JSON.
     ``language``: the language the host plays in (``en``/``de``/``fr``; None: any).
+    ``best_of``: a series of 1, 3 or 5 games at this table (None or 1: one game;
+    :mod:`app.services.lobby.series`).
 
     Raises :class:`ValidationFailed` (seats, preset, rules, name, time control, time-out
     policy — its message names the field, e.g. ``time_control.seconds``,
@@ -86,6 +90,7 @@ async def create_lobby(
             params={"min": MIN_SEATS, "max": MAX_SEATS},
         )
     preset_name, options = _rules_from(preset, rules)
+    best_of = series.check_best_of(best_of)
     control = table_options.stored(
         table_options.parse_time_control(time_control),
         None if timeout_policy is None else table_options.parse_timeout_policy(timeout_policy),
@@ -120,6 +125,7 @@ async def create_lobby(
                 rated=rated,
                 time_control=control,
                 language=language,
+                best_of=best_of,
             ),
         )
         row = await sql.lobby(conn, code)
@@ -191,9 +197,10 @@ async def update_options(
     max_seats: int | None = None,
     time_control: dict[str, Any] | None = None,
     timeout_policy: dict[str, Any] | None = None,
+    best_of: int | None = None,
 ) -> dict[str, Any]:
-    """Host only: change rules/preset, privacy, name, the number of seats, the time control or
-    the time-out policy (each left as it is when None).
+    """Host only: change rules/preset, privacy, name, the number of seats, the time control,
+    the time-out policy or the series length ``best_of`` (each left as it is when None).
 
     Raises :class:`Forbidden`, :class:`ValidationFailed`, :class:`Conflict` (fewer seats than
     taken, started).
@@ -217,6 +224,8 @@ async def update_options(
                 if timeout_policy is None
                 else table_options.parse_timeout_policy(timeout_policy),
             )
+        if best_of is not None:
+            values["best_of"] = series.check_best_of(best_of)
         if private is not None:
             values["private"] = private
         if name is not None:
@@ -287,21 +296,36 @@ async def deal(rt: Runtime, conn: AsyncConnection, row: Any, address: str) -> tu
     :class:`RateLimited` (:func:`check_bot_caps`).
     """
     require_open(row)
-    code = row.code
     taken = [s for s in row.seats if s["player"] is not None or s["bot"]]
     if len(taken) < MIN_SEATS:
         raise Conflict("a match needs at least 2 filled seats", reason="too_few_players")
-    bots = sum(1 for s in taken if s["bot"])
-    if bots:
+    if any(s["bot"] for s in taken):
         await check_bot_caps(rt, conn, address)
     await ratings.check_lobby(conn, row.rated, row.preset, taken, row.rules)
+    seats = _match_seats(taken)
+    match_id = await deal_match(rt, conn, row, seats, address)
+    values: dict[str, Any] = {"status": "started", "match_id": match_id}
+    if (row.best_of or 1) > 1:
+        values["series"] = series.new_series(row.best_of, seats, match_id)
+    row = await save(rt, conn, row, **values)
+    return match_id, row
+
+
+async def deal_match(
+    rt: Runtime, conn: AsyncConnection, row: Any, seats: list[dict[str, Any]], address: str
+) -> str:
+    """Inside the caller's transaction: deal a new match of lobby ``row``'s rules and time
+    control to ``seats`` (match seats in turn order, seat 0 starts: :func:`_match_seats`), with
+    its clock, history and fair bag. Returns the match id; the lobby row is not changed.
+    """
+    code = row.code
+    bots = sum(1 for s in seats if s["bot"])
     options = Options.from_json(row.rules)
     # ``deck_seed``: a fixed deck for tests (refused in production by the settings);
     # the seed is committed to (shuffle.deal) and revealed after the end.
     dealt = shuffle.deal(rt.settings.deck_seed)
-    state = new_game(options, [s["name"] for s in taken], seed=dealt.seed)
+    state = new_game(options, [s["name"] for s in seats], seed=dealt.seed)
     match_id = secrets.token_hex(8)
-    seats = _match_seats(taken)
     now = utcnow()
     delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
     clock, clock_due = clocks.start_clock(row.time_control, seats, row.host_id, state)
@@ -335,8 +359,7 @@ async def deal(rt: Runtime, conn: AsyncConnection, row: Any, address: str) -> tu
         ),
     )
     await history.on_match_started(conn, match_id, seats, row.preset, row.rated, dealt)
-    row = await save(rt, conn, row, status="started", match_id=match_id)
-    return match_id, row
+    return match_id
 
 
 async def check_bot_caps(rt: Runtime, conn: AsyncConnection, address: str) -> None:
@@ -362,8 +385,9 @@ async def check_bot_caps(rt: Runtime, conn: AsyncConnection, address: str) -> No
 
 async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
     """A new lobby with the same seats, rules and privacy as a finished match; the asker is
-    host. Repeated calls return the same lobby code. Raises :class:`NotFound`,
-    :class:`Forbidden` (not seated), :class:`Conflict` (still being played).
+    host. The last game of a series offers another series of the same length. Repeated calls
+    return the same lobby code. Raises :class:`NotFound`, :class:`Forbidden` (not seated),
+    :class:`Conflict` (still being played, or its series is: ``series_running``).
     """
     async with rt.db.transaction() as conn:
         m = await sql.match(conn, match_id, lock=rt.db.is_postgres)
@@ -377,9 +401,11 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
             raise Conflict("the match is still being played", reason="match_not_finished")
         if m.rematch_code:
             return str(m.rematch_code)
+        lobby = await sql.lobby_setup(conn, m.lobby_code)
+        if lobby is not None and series.is_running(lobby.series):
+            raise Conflict("the series goes on at this table", reason="series_running")
         code = secrets.token_urlsafe(8)
         seats = _match_seats(m.seats)
-        lobby = await sql.lobby_setup(conn, m.lobby_code)
         now = utcnow()
         await sql.insert_lobby(
             conn,
@@ -399,6 +425,7 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
                 updated_at=now,
                 rated=bool(lobby.rated) if lobby else False,
                 time_control=lobby.time_control if lobby else None,
+                best_of=lobby.best_of if lobby else None,
             ),
         )
         await sql.set_rematch(conn, match_id, code)

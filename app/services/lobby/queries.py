@@ -89,11 +89,18 @@ async def match(conn: AsyncConnection, match_id: str, *, lock: bool = False) -> 
 
 
 async def lobby_setup(conn: AsyncConnection, code: str) -> Any:
-    """``preset, max_seats, rated, time_control`` of lobby ``code``, or None."""
+    """``preset, max_seats, rated, time_control, best_of, series`` of lobby ``code``, or
+    None.
+    """
     return (
         await conn.execute(
             select(
-                lobbies.c.preset, lobbies.c.max_seats, lobbies.c.rated, lobbies.c.time_control
+                lobbies.c.preset,
+                lobbies.c.max_seats,
+                lobbies.c.rated,
+                lobbies.c.time_control,
+                lobbies.c.best_of,
+                lobbies.c.series,
             ).where(lobbies.c.code == code)
         )
     ).first()

@@ -4,6 +4,7 @@ transaction; ``lock`` adds ``FOR UPDATE`` (Postgres; SQLite serialises writers i
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
@@ -57,6 +58,16 @@ async def listed(conn: AsyncConnection, limit: int) -> list[Any]:
 async def running(conn: AsyncConnection) -> list[str]:
     """Ids of running tournaments."""
     query = select(tournaments.c.id).where(tournaments.c.status == "running")
+    return [r[0] for r in await conn.execute(query)]
+
+
+async def due_to_start(conn: AsyncConnection, now: datetime) -> list[str]:
+    """Ids of tournaments in registration whose start time has come."""
+    query = select(tournaments.c.id).where(
+        tournaments.c.status == "registering",
+        tournaments.c.starts_at.is_not(None),
+        tournaments.c.starts_at <= now,
+    )
     return [r[0] for r in await conn.execute(query)]
 
 
@@ -151,6 +162,24 @@ async def match_states(conn: AsyncConnection, match_ids: list[str]) -> dict[str,
     query = select(matches.c.id, matches.c.status, matches.c.clock, matches.c.next_bot_at).where(
         matches.c.id.in_(match_ids)
     )
+    return {r.id: r for r in await conn.execute(query)}
+
+
+async def live_tables(conn: AsyncConnection, match_ids: list[str]) -> dict[str, Any]:
+    """``{match id: row (id, status, clock, turn, seat_to_act, scores, version)}`` of the
+    given matches (the referee view).
+    """
+    if not match_ids:
+        return {}
+    query = select(
+        matches.c.id,
+        matches.c.status,
+        matches.c.clock,
+        matches.c.turn,
+        matches.c.seat_to_act,
+        matches.c.scores,
+        matches.c.version,
+    ).where(matches.c.id.in_(match_ids))
     return {r.id: r for r in await conn.execute(query)}
 
 

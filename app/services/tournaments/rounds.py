@@ -1,5 +1,6 @@
-"""Playing a tournament's rounds: start, count results, pair the next round (or seat the
-arena's free entrants), the organiser's adjudication. What calls :func:`advance` by itself (a
+"""Playing a tournament's rounds (starting it: :mod:`app.services.tournaments.starting`):
+count results, pair the next round (or seat the arena's free entrants), the organiser's
+adjudication. What calls :func:`advance` by itself (a
 match's end, the sweep) is in :mod:`app.services.tournaments.sweep`.
 
 **Exactly once.** Every change that pairs or counts runs in one transaction holding the
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -36,6 +36,7 @@ from app.services.lobby import queries as lobby_sql
 from app.services.lobby.core import COLOURS
 from app.services.records import queries as records_sql
 from app.services.runtime import Runtime
+from app.services.tournaments import knockout
 from app.services.tournaments import queries as sql
 from app.services.tournaments.pairing import (
     PairingImpossible,
@@ -54,53 +55,10 @@ from app.services.tournaments.tournaments import (
     ACTIVE,
     announce,
     results_of,
-    total_rounds,
     view,
 )
 
 log = logging.getLogger(__name__)
-
-
-async def start(rt: Runtime, tid: str, host_id: str) -> dict[str, Any]:
-    """Host only: close registration, drop the registered players who did not check in
-    (no-shows), and pair round 1. A Swiss asking for more rounds than its field allows (every
-    pair once) plays as many as it allows. Raises :class:`Forbidden`, :class:`NotFound`,
-    :class:`Conflict` (started, fewer than two checked-in entrants).
-    """
-    async with rt.db.transaction() as conn:
-        t = await sql.tournament(conn, tid, lock=True)
-        if t is None:
-            raise NotFound("no such tournament")
-        if t.host_id != host_id:
-            raise Forbidden("only the organiser can do that")
-        if t.status != "registering":
-            raise Conflict("the tournament has started", reason="tournament_started")
-        people = await sql.entrants(conn, tid)
-        ready = [e for e in people if e.status == "checked_in"]
-        if len(ready) < 2:
-            raise Conflict(
-                "at least two checked-in entrants are needed", reason="tournament_too_few"
-            )
-        no_shows = [e.number for e in people if e.status == "registered"]
-        await sql.set_entrant_status(conn, tid, no_shows, "dropped")
-        if len(ready) < t.seats:
-            raise Conflict(
-                f"at least {t.seats} checked-in entrants are needed", reason="tournament_too_few"
-            )
-        n = len(ready)
-        now = utcnow()
-        values: dict[str, Any] = {"status": "running", "starts_at": now}
-        if t.format == "arena":
-            values["ends_at"] = now + timedelta(minutes=int(t.duration_minutes or 0))
-        else:
-            rounds = total_rounds(t, n)
-            if t.format == "swiss":
-                rounds = min(rounds, n - 1 if n % 2 == 0 else n)
-            values["rounds"] = rounds
-        await sql.update_tournament(conn, tid, values)
-        await _pair_until_pending(rt, conn, tid)
-    await announce(rt, tid)
-    return await view(rt, tid, host_id)
 
 
 async def advance(rt: Runtime, tid: str) -> bool:
@@ -113,7 +71,7 @@ async def advance(rt: Runtime, tid: str) -> bool:
         if t is None or t.status != "running":
             return False
         changed = await _count_results(conn, t)
-        changed = await _pair_until_pending(rt, conn, tid) or changed
+        changed = await pair_until_pending(rt, conn, tid) or changed
         if changed:
             await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
     if changed:
@@ -122,11 +80,21 @@ async def advance(rt: Runtime, tid: str) -> bool:
 
 
 async def adjudicate(
-    rt: Runtime, tid: str, host_id: str, game_id: int, places: list[int], reason: str
+    rt: Runtime,
+    tid: str,
+    host_id: str,
+    game_id: int,
+    places: list[int],
+    reason: str,
+    *,
+    source: str = "adjudicated",
+    drop: tuple[int, ...] = (),
 ) -> dict[str, Any]:
     """Host only: set the result of a game (``places`` by seat, 1 = first; ties share) with a
     ``reason`` (kept and shown with the result). Replaces a played result too; the match, if
-    still running, is ended early (its final scoring does not replace the set result). Raises
+    still running, is ended early (its final scoring does not replace the set result).
+    ``source``: ``adjudicated``, or ``forfeit`` for a no-show; ``drop``: starting numbers
+    dropped from the next rounds in the same transaction (the no-show). Raises
     :class:`Forbidden`, :class:`NotFound`, :class:`ValidationFailed` (places, reason),
     :class:`Conflict` (a bye).
     """
@@ -149,14 +117,15 @@ async def adjudicate(
             raise ValidationFailed(f"places: one place (1-{n}) per seat")
         values = {
             "points": list(points_for_places(places)),
-            "source": "adjudicated",
+            "source": source,
             "reason": reason,
             "decided_at": utcnow(),
         }
         await sql.decide(conn, game_id, values, only_undecided=False)
+        await _drop(conn, tid, list(drop))
         log.info("tournament %s game %s adjudicated %s: %s", tid, game_id, places, reason)
         if t.status == "running":
-            await _pair_until_pending(rt, conn, tid)
+            await pair_until_pending(rt, conn, tid)
         await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
     if g.match_id:
         await _end_early(rt, g.match_id)
@@ -213,7 +182,7 @@ async def _drop(conn: AsyncConnection, tid: str, numbers: list[int]) -> None:
     await sql.set_entrant_status(conn, tid, gone, "dropped")
 
 
-async def _pair_until_pending(rt: Runtime, conn: AsyncConnection, tid: str) -> bool:
+async def pair_until_pending(rt: Runtime, conn: AsyncConnection, tid: str) -> bool:
     """While the current round is decided: pair the next (byes and forfeits decide at once) or
     finish the tournament. Returns whether a round was paired or the tournament finished.
     """
@@ -282,6 +251,10 @@ async def _pair(rt: Runtime, conn: AsyncConnection, t: Any, games: list[Any]) ->
     if t.format == "round_robin":
         field = sorted({int(n) for g in games if g.round == 1 for n in g.entrants}) or active
         tables = round_robin_round(field, number, int(t.cycles))
+    elif t.format == "knockout":
+        tables = _knockout_round(games, active, number, t.seeds)
+        if not tables:
+            return False
     else:
         if len(active) < 2:
             return False
@@ -295,6 +268,25 @@ async def _pair(rt: Runtime, conn: AsyncConnection, t: Any, games: list[Any]) ->
         await _seat_table(rt, conn, t, number, table, by_number, set(active))
     await sql.update_tournament(conn, t.id, {"round": number})
     return True
+
+
+def _knockout_round(
+    games: list[Any], active: list[int], number: int, seeds: list[int] | None
+) -> list[Table]:
+    """Round ``number`` of a knock-out: the seeded bracket (the organiser's ``seeds``, else
+    starting numbers), then the winners of the round before, two tables to one
+    (:mod:`.knockout`).
+    """
+    if number == 1:
+        return knockout.first_round(knockout.seeding(seeds, active))
+    field = {int(n) for g in games if g.round == 1 for n in g.entrants}
+    rank = knockout.ranks(knockout.seeding(seeds, field))
+    previous = [
+        (int(g.table_number), [int(n) for n in g.entrants], [float(p) for p in g.points])
+        for g in games
+        if g.round == number - 1
+    ]
+    return knockout.next_round(previous, rank) if len(previous) >= 2 else []
 
 
 async def _seat_table(

@@ -1,8 +1,9 @@
 """When a tournament moves on by itself: a match's end (a ``move_committed`` subscriber) and the
-sweep every instance runs (:data:`SWEEP_EVERY` seconds): hold the clocks of paused tournaments
-that run again, settle tournament matches whose history was missed, and advance every running
-tournament (:func:`app.services.tournaments.rounds.advance`; its row lock keeps instances
-apart).
+sweep every instance runs (:data:`SWEEP_EVERY` seconds): start the tournaments whose start
+time has come (once: :func:`app.services.tournaments.starting.start_scheduled` holds the
+row lock), hold the clocks of paused tournaments that run again, settle tournament matches whose
+history was missed, and advance every running tournament
+(:func:`app.services.tournaments.rounds.advance`; its row lock keeps instances apart).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from app.services.runtime import Runtime
 from app.services.tournaments import pause
 from app.services.tournaments import queries as sql
 from app.services.tournaments.rounds import advance
+from app.services.tournaments.starting import start_scheduled
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,10 @@ async def sweep(rt: Runtime) -> None:
 
 async def sweep_once(rt: Runtime) -> int:
     """One pass of :func:`sweep`; returns how many tournaments changed."""
+    async with rt.db.reading() as conn:
+        due = await sql.due_to_start(conn, utcnow())
+    for tid in due:
+        await start_scheduled(rt, tid)
     async with rt.db.reading() as conn:
         ids = await sql.running(conn)
         paused = await sql.paused(conn)

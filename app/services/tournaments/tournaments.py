@@ -8,6 +8,7 @@ Rounds (pairing exactly once, results counted once, the organiser's tools) are i
 from __future__ import annotations
 
 import secrets
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -18,21 +19,24 @@ from app.db.models import utcnow
 from app.db.session import as_utc
 from app.engine import PRESETS
 from app.services.clock import table_options
+from app.services.community import chat
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.services.lobby.core import player_name
 from app.services.records import ratings
 from app.services.runtime import Runtime
-from app.services.tournaments import live
+from app.services.tournaments import knockout, live
 from app.services.tournaments import queries as sql
 from app.services.tournaments.pairing import round_robin_rounds
 from app.services.tournaments.standings import GameResult, pod_standings, swiss_standings
 
-FORMATS = ("swiss", "round_robin", "arena")
+FORMATS = ("swiss", "round_robin", "arena", "knockout")
 #: Formats that take players who register after the start.
 LATE_JOIN = ("swiss", "arena")
 MAX_ARENA_MINUTES = 24 * 60
 MAX_ENTRANTS = 64
 MAX_SWISS_ROUNDS = 15
+#: How far ahead a start time may be.
+MAX_SCHEDULE_DAYS = 60
 #: Statuses of an entrant still in the tournament.
 ACTIVE = ("registered", "checked_in")
 
@@ -51,16 +55,27 @@ async def create(
     rated: bool,
     seats: int = 2,
     duration_minutes: int | None = None,
+    starts_at: datetime | None = None,
 ) -> dict[str, Any]:
     """A new tournament in registration, hosted by ``host_id`` (who does not play unless they
     register). ``format``: ``swiss`` (``rounds`` 1-15) or ``round_robin`` (``cycles`` 1 or 2;
     its rounds follow from the field at the start) or ``arena`` (``duration_minutes``; tables
     of ``seats`` 2-5: whoever is free is paired again at once with close scores until the
-    time is up). Returns Tournament JSON.
+    time is up) or ``knockout`` (2-player games, a seeded bracket). ``starts_at``: when the
+    sweep starts it by itself (timezone-aware; None: the organiser starts it). Returns
+    Tournament JSON.
 
     Raises :class:`ValidationFailed` (format, rounds, cycles, seats, duration, preset, time
-    control, name).
+    control, name, a start time not in the next :data:`MAX_SCHEDULE_DAYS` days).
     """
+    if starts_at is not None:
+        if starts_at.tzinfo is None:
+            starts_at = starts_at.replace(tzinfo=UTC)
+        if not utcnow() < starts_at <= utcnow() + timedelta(days=MAX_SCHEDULE_DAYS):
+            raise ValidationFailed(
+                f"starts_at: a time in the next {MAX_SCHEDULE_DAYS} days",
+                reason="tournament_start_time",
+            )
     if format not in FORMATS:
         raise ValidationFailed(f"format: one of {', '.join(FORMATS)}", reason="tournament_format")
     if format == "swiss" and not (rounds and 1 <= rounds <= MAX_SWISS_ROUNDS):
@@ -68,7 +83,7 @@ async def create(
     if format == "arena" and not (duration_minutes and 1 <= duration_minutes <= MAX_ARENA_MINUTES):
         raise ValidationFailed(f"duration_minutes: 1 to {MAX_ARENA_MINUTES} for an arena")
     if not 2 <= seats <= (5 if format == "arena" else 2):
-        raise ValidationFailed("seats: 2 (Swiss, round-robin) or 2-5 (arena)")
+        raise ValidationFailed("seats: 2 (Swiss, round-robin, knock-out) or 2-5 (arena)")
     if cycles not in (1, 2):
         raise ValidationFailed("cycles: 1 (single round-robin) or 2 (double)")
     if preset not in PRESETS:
@@ -101,7 +116,7 @@ async def create(
                 rated=rated,
                 status="registering",
                 round=0,
-                starts_at=None,
+                starts_at=starts_at,
                 paused_at=None,
                 version=1,
                 created_at=now,
@@ -135,7 +150,7 @@ async def register(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
             name = await player_name(conn, player_id)
             if name is None:
                 raise NotFound("no such player")
-            await _add_entrant(
+            await add_entrant(
                 conn, tid, player_id=player_id, name=name, bot=False, level=None, status=status
             )
         await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
@@ -157,7 +172,7 @@ async def add_computer(rt: Runtime, tid: str, host_id: str, level: str) -> dict[
             raise Conflict("rated: computer players cannot enter a rated tournament")
         count = sum(1 for e in await sql.entrants(conn, tid) if e.bot)
         name = f"Computer {count + 1}"
-        await _add_entrant(conn, tid, player_id=None, name=name, bot=True, level=level)
+        await add_entrant(conn, tid, player_id=None, name=name, bot=True, level=level)
         await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
     await announce(rt, tid)
     return await view(rt, tid, host_id)
@@ -217,6 +232,7 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
         "seats": row.seats,
         "duration_minutes": row.duration_minutes,
         "ends_at": None if row.ends_at is None else as_utc(row.ends_at).isoformat(),
+        "starts_at": None if row.starts_at is None else as_utc(row.starts_at).isoformat(),
         "version": row.version,
         "entrants": [_entrant_json(e) for e in people],
         "standings": [
@@ -228,6 +244,11 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
             for line in lines
         ],
         "pairings": [_game_json(g, states) for g in games],
+        "bracket": knockout.bracket_of(row, people, games),
+        "seeds": None
+        if row.format != "knockout"
+        else knockout.seeding(row.seeds, [int(e.number) for e in people if e.status in ACTIVE]),
+        "messages": await chat.notices(rt, tid),
         "me": None if mine is None else _entrant_json(mine),
     }
 
@@ -335,7 +356,7 @@ async def _own_entry(conn: AsyncConnection, tid: str, player_id: str) -> Any:
     return mine[0]
 
 
-async def _add_entrant(
+async def add_entrant(
     conn: AsyncConnection,
     tid: str,
     *,
@@ -345,6 +366,10 @@ async def _add_entrant(
     level: str | None,
     status: str | None = None,
 ) -> None:
+    """Inside the caller's transaction (the tournament row locked): enter a player or a
+    computer with the next starting number (``status``: checked in for a computer, else
+    registered, unless given). Raises :class:`Conflict` (full, already registered).
+    """
     people = await sql.entrants(conn, tid)
     if len([e for e in people if e.status in ACTIVE]) >= MAX_ENTRANTS:
         raise Conflict(f"the tournament is full ({MAX_ENTRANTS})", reason="tournament_full")

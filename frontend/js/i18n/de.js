@@ -71,6 +71,7 @@ export default {
   'chat.quickLabel': "Schnellnachrichten",
   'chat.quickMore': "Weitere Schnellnachrichten",
   'chat.offline': "Keine Verbindung — die Nachricht wurde nicht gesendet.",
+  'chat.organiser': "Turnierleitung",
   'chat.spectator': "Zuschauer",
   'chat.muted': "stumm",
   'chat.hide': "Ausblenden",

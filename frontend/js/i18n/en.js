@@ -64,6 +64,7 @@ export default {
   'chat.quickLabel': "Quick messages",
   'chat.quickMore': "More quick messages",
   'chat.offline': "Not connected — the message was not sent.",
+  'chat.organiser': "organiser",
   'chat.spectator': "spectator",
   'chat.muted': "muted",
   'chat.hide': "Hide",

@@ -64,4 +64,7 @@ export default {
   'error.reason.tile_already_placed': 'Die Karte liegt schon: Setze einen Gefolgsmann oder passe.',
   'error.reason.bad_rotation': 'Eine Drehung ist 0, 90, 180 oder 270 Grad.',
   'error.reason.mute_self': 'Der Gastgeber kann sich nicht selbst stummschalten.',
+  'error.reason.series_running': 'Die Serie an diesem Tisch läuft noch: Spiel zuerst ihre nächste Partie.',
+  'error.reason.series_length': 'Eine Serie geht über 1, 3 oder 5 Partien.',
+  'error.reason.no_series': 'Diese Partie gehört zu keiner Serie.',
 };

@@ -68,4 +68,7 @@ export default {
   'error.reason.tile_already_placed': 'The tile has been placed: deploy a follower or pass.',
   'error.reason.bad_rotation': 'A rotation is 0, 90, 180 or 270 degrees.',
   'error.reason.mute_self': 'The host cannot mute themself.',
+  'error.reason.series_running': 'The series goes on at this table: play its next game first.',
+  'error.reason.series_length': 'A series is best of 1, 3 or 5 games.',
+  'error.reason.no_series': 'This match is not part of a series.',
 };

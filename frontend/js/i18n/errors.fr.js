@@ -64,4 +64,7 @@ export default {
   'error.reason.tile_already_placed': 'La tuile est posée : placez un partisan ou passez.',
   'error.reason.bad_rotation': 'Une rotation vaut 0, 90, 180 ou 270 degrés.',
   'error.reason.mute_self': 'L’hôte ne peut pas se rendre muet lui-même.',
+  'error.reason.series_running': 'La série continue à cette table : jouez d’abord sa partie suivante.',
+  'error.reason.series_length': 'Une série se joue au meilleur de 1, 3 ou 5 parties.',
+  'error.reason.no_series': 'Cette partie ne fait pas partie d’une série.',
 };

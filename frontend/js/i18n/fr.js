@@ -71,6 +71,7 @@ export default {
   'chat.quickLabel': "Messages rapides",
   'chat.quickMore': "Autres messages rapides",
   'chat.offline': "Pas de connexion — le message n’a pas été envoyé.",
+  'chat.organiser': "organisateur",
   'chat.spectator': "spectateur",
   'chat.muted': "muet",
   'chat.hide': "Masquer",

@@ -157,4 +157,11 @@ export default {
   'match.reload': 'Neu laden',
   'match.reconnecting': 'Verbindung verloren — verbinde neu…',
   'match.retrying': 'Verbindung verloren — neuer Versuch in {n} s (Versuch {attempt})',
+  'series.label': 'Serie',
+  'series.header': 'Best of {n} · Partie {game} · {score}',
+  'series.next': 'Nächste Partie',
+  'series.waiting': 'Die nächste Partie wird ausgeteilt…',
+  'series.again': 'Noch eine Serie',
+  'series.won': '{names} gewinnt die Serie ({score})',
+  'series.level': 'Die Serie endet unentschieden ({score})',
 };

@@ -165,4 +165,11 @@ export default {
   'match.reload': 'Reload',
   'match.reconnecting': 'Connection lost — reconnecting…',
   'match.retrying': 'Connection lost — retrying in {n} s (attempt {attempt})',
+  'series.label': 'Series',
+  'series.header': 'Best of {n} · game {game} · {score}',
+  'series.next': 'Next game',
+  'series.waiting': 'The next game is being dealt…',
+  'series.again': 'Another series',
+  'series.won': '{names} won the series ({score})',
+  'series.level': 'The series ends level ({score})',
 };

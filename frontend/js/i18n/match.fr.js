@@ -157,4 +157,11 @@ export default {
   'match.reload': 'Recharger',
   'match.reconnecting': 'Connexion perdue — reconnexion…',
   'match.retrying': 'Connexion perdue — nouvel essai dans {n} s (essai {attempt})',
+  'series.label': 'Série',
+  'series.header': 'Au meilleur de {n} · partie {game} · {score}',
+  'series.next': 'Partie suivante',
+  'series.waiting': 'La partie suivante est distribuée…',
+  'series.again': 'Une autre série',
+  'series.won': '{names} remporte la série ({score})',
+  'series.level': 'La série se termine à égalité ({score})',
 };

@@ -161,4 +161,9 @@ export default {
   "filters.spoken.fr": "Am Tisch wird Französisch gesprochen",
   "create.language": "Sprache am Tisch",
   "create.languageHelp": "Steht auf der Tischliste, wo man danach filtern kann.",
+  'create.series': 'Serie',
+  'create.seriesOne': 'Eine Partie',
+  'create.seriesBestOf': 'Best of {n}',
+  'create.seriesHelp': 'Dieselben Plätze spielen Partie um Partie an diesem Tisch; der Startspieler rückt jede Partie einen Platz weiter; die Serie endet, sobald sie entschieden ist.',
+  'room.bestOf': 'Best of {n}',
 };

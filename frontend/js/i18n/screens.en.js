@@ -169,4 +169,9 @@ export default {
   "filters.spoken.fr": "The host plays in French",
   "create.language": "Language at the table",
   "create.languageHelp": "Shown on the Tables page, where players can filter by it.",
+  'create.series': 'Series',
+  'create.seriesOne': 'One game',
+  'create.seriesBestOf': 'Best of {n}',
+  'create.seriesHelp': 'The same seats play game after game at this table; the start player moves on one seat each game; the series ends as soon as it is decided.',
+  'room.bestOf': 'Best of {n}',
 };

@@ -161,4 +161,9 @@ export default {
   "filters.spoken.fr": "On joue en français à cette table",
   "create.language": "Langue à la table",
   "create.languageHelp": "Affichée dans la liste des tables, où l’on peut filtrer par langue.",
+  'create.series': 'Série',
+  'create.seriesOne': 'Une partie',
+  'create.seriesBestOf': 'Au meilleur de {n}',
+  'create.seriesHelp': 'Les mêmes places jouent partie après partie à cette table ; le premier joueur avance d’une place à chaque partie ; la série s’arrête dès qu’elle est décidée.',
+  'room.bestOf': 'Au meilleur de {n}',
 };

@@ -11,6 +11,7 @@ import { t, has } from '../i18n.js';
 import { active, first } from '../expansions/index.js';
 import { showRatingChanges } from '../widgets/ratings.js';
 import { verdictOf, verdictTitle } from './verdict.js';
+import { seriesEnd } from './series.js';
 
 /**
  * A category's column head in the current language (an expansion names its own: the wheel's
@@ -91,6 +92,7 @@ export function showEnd(m) {
     else if (dialog.isConnected) dialog.querySelector('#end-title').dataset.judged = 'true';
   });
   setTimeout(() => { const b = dialog.querySelector('#rematch, #download-record'); if (b) b.focus(); }, 50);
+  seriesEnd(m, dialog.querySelector('.end-actions'), dialog.querySelector('#rematch'));
 }
 
 /** Ask for a rematch and go to its waiting room. */

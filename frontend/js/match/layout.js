@@ -21,6 +21,7 @@ let reopenPanel = false;
 export function buildLayout(m) {
   const title = h('h1.match-title', t('match.title'));
   const statusLine = h('p.match-status#turn-status', { 'aria-live': 'polite' }, t('app.loading'));
+  const seriesLine = h('p.match-series#series-line', { hidden: true });
   const banner = h('div.conn-banner#conn-banner', { role: 'status', 'aria-live': 'assertive', hidden: true });
   const boardHost = h('div.board-host');
   const tray = h('div.tray#tray', { 'aria-live': 'polite' });
@@ -55,7 +56,7 @@ export function buildLayout(m) {
   const section = h('section.match#match', { dataset: { match: m.matchId } },
     h('header.match-top', {},
       h('a.back', { href: '#/lobbies', title: t('match.back'), 'aria-label': t('match.back') }, '‹'),
-      h('div.match-heading', {}, title, statusLine),
+      h('div.match-heading', {}, title, seriesLine, statusLine),
       scoreStrip,
       h('div.match-actions', {},
         soundToggle('btn small ghost'),
@@ -85,5 +86,5 @@ export function buildLayout(m) {
     const select = panelLang.querySelector('select');
     setTimeout(() => { if (select.isConnected) select.focus(); }, 0);
   }
-  return { announcer, section, title, statusLine, banner, boardHost, tray, playersBox, infoBox, logList, endLayer, scoreStrip, panelToggle };
+  return { announcer, section, title, statusLine, seriesLine, banner, boardHost, tray, playersBox, infoBox, logList, endLayer, scoreStrip, panelToggle };
 }

@@ -55,6 +55,10 @@ export function mount(root, ctx) {
     const language = h('select#create-language', {},
       ...LANGS.map((l) => h('option', { value: l.code, selected: l.code === lang() }, l.name)),
       h('option', { value: '' }, t('filters.anyLanguage')));
+    // A best-of-N series at this table (one game by default).
+    const series = h('select#create-series', {},
+      h('option', { value: '1' }, t('create.seriesOne')),
+      ...[3, 5].map((n) => h('option', { value: String(n) }, t('create.seriesBestOf', { n }))));
     // Rated tables: accounts only (the server checks rules and seats too).
     const rated = h('input#create-rated', { type: 'checkbox', disabled: !(who && who.username) });
     const error = h('p.field-error', { role: 'alert' });
@@ -67,6 +71,7 @@ export function mount(root, ctx) {
         const body = { name: state.name.trim() || undefined, seats: state.seats, private: state.private };
         if (rated.checked) body.rated = true;
         if (language.value) body.language = language.value;
+        if (series.value !== '1') body.best_of = Number(series.value);
         if (state.timeControl.kind !== 'untimed') {
           body.time_control = state.timeControl;
           body.timeout_policy = state.policy;
@@ -90,6 +95,8 @@ export function mount(root, ctx) {
     h('div.form-row', {}, h('label', { for: 'create-language' }, t('create.language')), language,
       h('small.help', t('create.languageHelp'))),
     clockRow,
+    h('div.form-row', {}, h('label', { for: 'create-series' }, t('create.series')), series,
+      h('small.help', t('create.seriesHelp'))),
     h('label.check', { for: 'create-rated' }, rated, t('create.rated')),
     error,
     h('div.row.end', {}, h('a.btn.secondary', { href: '#/lobbies' }, t('create.cancel')), submit));

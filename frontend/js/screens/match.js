@@ -49,6 +49,7 @@ import { isMissing, isRefused, missingPanel, refusedPanel } from '../widgets/mis
 import { codeFor, known, remember, showInAddress } from '../inviteCodes.js';
 import * as session from '../session.js';
 import { decoratePlayers, tick } from '../match/clock.js';
+import { loadSeries } from '../match/series.js';
 
 /** The hooks the parts call each other through (``m.hooks``), bound to screen ``m``. */
 function makeHooks(m) {
@@ -99,6 +100,7 @@ async function openMatch(m, root, ctx) {
     }).catch(() => {});
     applySnapshot(m, data.version, data);
     m.board.fit(false);
+    loadSeries(m);
     // The chat: players' (or spectators') messages; chat frames never reach the game's handler.
     m.chat = chatBox({
       scope: 'match', key: m.matchId, code: m.code, me: () => (session.player() || {}).id || null,
@@ -136,6 +138,7 @@ export function mount(root, ctx) {
     board: null,
     socket: null,
     chat: null,
+    series: null,
     conn: { bannerTimer: null, wasDown: false },
     alive: true,
     go: ctx.go,

@@ -39,6 +39,7 @@ function head(room, go) {
     h('div', {}, h('h1#room-title', { class: 'name-cut', title: tableName(lobby, '') }, tableName(lobby)),
       h('p.lead', {}, h('span.badge', lobby.private ? t('create.private') : t('create.public')), ' ', rulesSummary(lobby.rules, lobby.preset),
         ' · ', h('span#room-time', timeLabel(lobby.time_control, lobby.time_label)),
+        lobby.best_of > 1 ? [' · ', h('span#room-series', t('room.bestOf', { n: lobby.best_of }))] : null,
         ratedTag(lobby))),
     h('div.row', {},
       room.mySeat() ? h('button.btn.ghost#leave-table', { onclick: leave }, t('room.leave'))

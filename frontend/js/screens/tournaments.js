@@ -1,6 +1,6 @@
 /**
- * Tournaments (``#/tournaments``): the public list and the form that creates one (Swiss or
- * round-robin, rounds, preset, time control, public or private). docs/API.md § Tournaments.
+ * Tournaments (``#/tournaments``): the public list and the form that creates one (Swiss,
+ * round-robin, arena or knock-out; rounds, preset, time control, public or private). docs/API.md § Tournaments.
  */
 
 import * as api from '../api.js';
@@ -21,7 +21,8 @@ export function mount(root, ctx) {
   const format = h('select#tournament-format', { onchange: () => { state.format = format.value; syncFormat(); } },
     h('option', { value: 'swiss' }, t('tournament.format.swiss')),
     h('option', { value: 'round_robin' }, t('tournament.format.round_robin')),
-    h('option', { value: 'arena' }, t('tournament.format.arena')));
+    h('option', { value: 'arena' }, t('tournament.format.arena')),
+    h('option', { value: 'knockout' }, t('tournament.format.knockout')));
   const rounds = h('input#tournament-rounds', { type: 'number', min: 1, max: 15, value: 3 });
   const cycles = h('select#tournament-cycles', {},
     h('option', { value: 1 }, t('tournament.single')), h('option', { value: 2 }, t('tournament.double')));
@@ -43,6 +44,7 @@ export function mount(root, ctx) {
   const renderClock = () => clear(clockRow).append(
     timeControlPicker(state.timeControl, (tc) => { state.timeControl = tc; renderClock(); }));
   renderClock();
+  const startsAt = h('input#tournament-starts-at', { type: 'datetime-local' });
   const priv = h('input#tournament-private', { type: 'checkbox' });
   const error = h('p.field-error', { role: 'alert' });
   const submit = h('button.btn.primary#tournament-create', { type: 'submit' }, t('tournament.create'));
@@ -54,11 +56,13 @@ export function mount(root, ctx) {
       const body = { name: name.value.trim(), format: state.format, preset: preset.value, private: priv.checked };
       if (state.format === 'swiss') body.rounds = Number(rounds.value);
       else if (state.format === 'round_robin') body.cycles = Number(cycles.value);
-      else {
+      else if (state.format === 'arena') {
         body.duration_minutes = Number(duration.value);
         body.seats = Number(seats.value);
       }
       if (state.timeControl.kind !== 'untimed') body.time_control = state.timeControl;
+      // The browser's local time, sent with its zone (ISO 8601 in UTC).
+      if (startsAt.value) body.starts_at = new Date(startsAt.value).toISOString();
       try {
         const made = await api.post('/api/tournaments', body);
         ctx.go(`#/tournament/${made.id}`);
@@ -74,6 +78,8 @@ export function mount(root, ctx) {
   roundsRow, cyclesRow, durationRow, seatsRow,
   h('div.form-row', {}, h('label', { for: 'tournament-preset' }, t('tournament.preset')), preset),
   clockRow,
+  h('div.form-row', {}, h('label', { for: 'tournament-starts-at' }, t('tournament.startsAt')), startsAt,
+    h('small.help', t('tournament.startsAtHelp'))),
   h('label.check', { for: 'tournament-private' }, priv, t('tournament.private')),
   error, h('div.row.end', {}, submit));
   root.appendChild(h('section.tournaments', {},

@@ -129,6 +129,7 @@ export function chatBox(opts) {
     h('span.chat-swatch', { class: msg.colour ? '' : 'spectator', html: msg.colour ? swatch(msg.colour, 14) : EYE }),
     who,
     msg.room === 'spectators' ? h('span.tag.spect', t('chat.spectator')) : null,
+    msg.room === 'organiser' ? h('span.tag.organiser', t('chat.organiser')) : null,
     muted.has(msg.player) ? h('span.tag.muted', t('chat.muted')) : null,
     isHidden ? h('span.chat-text.chat-hidden-note', t('chat.hiddenNote')) : body,
     tools);

@@ -1,0 +1,68 @@
+"""A tournament's records as a zip (docs/API.md § Export): one exported record per finished
+match, ``round-{r}-table-{t}-{match id}.json``, read from the same stream as the NDJSON export
+(:func:`app.services.platform.export.tournament_stream`) and written entry by entry with
+Python's :mod:`zipfile` into a sink the response drains after each entry — the archive is
+streamed, never held whole in memory.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import AsyncIterator
+
+import orjson
+
+from app.services.platform.export import tournament_stream
+from app.services.runtime import Runtime
+
+
+class _Sink:
+    """A write-only file for :class:`zipfile.ZipFile` (not seekable: zipfile then writes data
+    descriptors); :meth:`drain` hands over what was written since the last drain.
+    """
+
+    def __init__(self) -> None:
+        self._parts: list[bytes] = []
+
+    def write(self, data: bytes, /) -> int:
+        """Keep ``data`` until the next :meth:`drain`."""
+        self._parts.append(bytes(data))
+        return len(data)
+
+    def flush(self) -> None:
+        """Nothing buffered beyond :meth:`drain`."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def drain(self) -> bytes:
+        out = b"".join(self._parts)
+        self._parts.clear()
+        return out
+
+
+def entry_name(record: dict[str, object]) -> str:
+    """The file name of one record in the zip: ``round-01-table-02-<match id>.json``."""
+    where = record.get("tournament") or {}
+    match = record.get("match") or {}
+    assert isinstance(where, dict) and isinstance(match, dict)
+    return f"round-{int(where['round']):02d}-table-{int(where['table']):02d}-{match['id']}.json"
+
+
+async def tournament_zip(
+    rt: Runtime, tournament_id: str, player_id: str, limit: int
+) -> AsyncIterator[bytes]:
+    """The zip's bytes, a piece per record. The first item is empty: :class:`NotFound` for an
+    unknown tournament comes before it (the caller starts the response after it), as in
+    :func:`app.services.platform.export.tournament_stream`, whose visibility rules apply.
+    """
+    lines = tournament_stream(rt, tournament_id, player_id, limit)
+    await lines.__anext__()
+    yield b""
+    sink = _Sink()
+    with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        async for line in lines:
+            record = orjson.loads(line)
+            archive.writestr(entry_name(record), orjson.dumps(record, option=orjson.OPT_INDENT_2))
+            yield sink.drain()
+    yield sink.drain()
