@@ -144,3 +144,23 @@ def test_no_key_is_defined_twice(catalogues):
         if across:
             problems[f"{lang}: in two parts"] = across
     assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)
+
+
+APP = I18N.parents[2] / "app"
+RAISED_REASON = re.compile(r"""reason=["']([a-z_]+)["']""")
+
+
+def test_every_reason_the_server_raises_has_a_sentence(catalogues):
+    """Each stable ``reason`` the server's code raises (``reason="…"``) is worded in the
+    client's error catalogue (``error.reason.<reason>``), so a person never reads the server's
+    English fallback; the test above then asks the same of German and French.
+    """
+    raised = {
+        reason
+        for path in APP.rglob("*.py")
+        for reason in RAISED_REASON.findall(path.read_text(encoding="utf-8"))
+    }
+    english = _merged(catalogues["en"])
+    missing = sorted(r for r in raised if f"error.reason.{r}" not in english)
+    assert len(raised) > 50
+    assert not missing, missing
