@@ -270,6 +270,9 @@ def test_live_socket_sends_the_tournament_and_its_changes(client: TestClient, ap
         assert refused["t"] == "error" and refused["d"]["code"] == "not_found"
 
 
+# A minute of arena on the embedded backend only: Postgres plays arenas in
+# tests/server/test_tournaments.py::test_arena_of_eight_on_two_instances (two instances).
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_arena_of_computers_in_pods_of_three(client: TestClient, api: Api) -> None:
     _, _, host = api.player("Org")
     created = api.post(
