@@ -124,6 +124,33 @@ TimeoutPolicyIn = Annotated[
 #: The languages a table can be marked with (the client's languages).
 Language = Literal["en", "de", "fr"]
 
+#: A player aid a table may grant (docs/API.md § Aids).
+Aid = Literal[
+    "legal_placements",
+    "remaining_tiles",
+    "impossible_holes",
+    "projected_scores",
+    "feature_highlight",
+]
+
+
+class AidPolicyIn(Strict):
+    """A table's aid policy: ``off`` (none), ``learning`` (every aid for everyone) or
+    ``custom`` (the ``players``' and the ``spectators``' aids as listed).
+    """
+
+    mode: Literal["off", "learning", "custom"] = "custom"
+    players: list[Aid] | None = Field(None, max_length=5)
+    spectators: list[Aid] | None = Field(None, max_length=5)
+
+
+class AidPolicyOut(BaseModel):
+    """A table's aid policy as shown (the lists filled in for ``off`` and ``learning``)."""
+
+    mode: Literal["off", "learning", "custom"]
+    players: list[Aid]
+    spectators: list[Aid]
+
 
 class NewLobby(Strict):
     """``POST /api/lobbies``: a preset or explicit rules (rules win when both are given)."""
@@ -137,6 +164,9 @@ class NewLobby(Strict):
     time_control: TimeControlIn | None = None
     timeout_policy: TimeoutPolicyIn | None = None
     language: Language | None = Field(None, description="the language the host plays in")
+    aids: AidPolicyIn | None = Field(
+        None, description="the aid policy (default: off when rated, else legal placements)"
+    )
 
 
 class LobbyPatch(Strict):
@@ -149,6 +179,7 @@ class LobbyPatch(Strict):
     max_seats: Annotated[int, Field(ge=2, le=5)] | None = None
     time_control: TimeControlIn | None = None
     timeout_policy: TimeoutPolicyIn | None = None
+    aids: AidPolicyIn | None = None
 
 
 Level = Literal["easy", "normal", "strong"]
@@ -211,6 +242,10 @@ class LobbyOut(BaseModel):
     )
     at_zero: str
     language: str | None = None
+    aids: AidPolicyOut = Field(
+        default_factory=lambda: AidPolicyOut(mode="off", players=[], spectators=[]),
+        description="the table's aid policy",
+    )
 
 
 class LiveMatchOut(BaseModel):

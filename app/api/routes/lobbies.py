@@ -52,6 +52,7 @@ async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[
         time_control=body.time_control,
         timeout_policy=body.timeout_policy,
         language=body.language,
+        aids=body.aids.model_dump(exclude_none=True) if body.aids else None,
     )
 
 
@@ -84,8 +85,8 @@ async def get(code: Code, rt: RuntimeDep) -> dict[str, Any]:
 async def patch(
     code: Code, body: LobbyPatch, rt: RuntimeDep, player: CurrentPlayer
 ) -> dict[str, Any]:
-    """Host only: change rules or preset, privacy, name, number of seats, time control or
-    time-out policy.
+    """Host only: change rules or preset, privacy, name, number of seats, time control,
+    time-out policy or aid policy.
     """
     return await lobby.update_options(
         rt,
@@ -98,6 +99,7 @@ async def patch(
         max_seats=body.max_seats,
         time_control=body.time_control,
         timeout_policy=body.timeout_policy,
+        aids=body.aids.model_dump(exclude_none=True) if body.aids else None,
     )
 
 

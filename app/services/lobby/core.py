@@ -64,6 +64,7 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
         "rated": bool(row.rated),
         "language": getattr(row, "language", None),
         **table_options.lobby_fields(row.time_control),
+        "aids": table_options.aids_of(row.time_control, bool(row.rated)).to_json(),
     }
 
 

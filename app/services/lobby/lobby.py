@@ -71,13 +71,16 @@ async def create_lobby(
     time_control: dict[str, Any] | None = None,
     timeout_policy: dict[str, Any] | None = None,
     language: str | None = None,
+    aids: dict[str, Any] | str | None = None,
 ) -> dict[str, Any]:
     """Create a lobby; the creator takes seat 0 and is host. Returns Lobby JSON.
-    ``language``: the language the host plays in (``en``/``de``/``fr``; None: any).
+    ``language``: the language the host plays in (``en``/``de``/``fr``; None: any);
+    ``aids``: the table's aid policy (:class:`app.engine.aids.AidPolicy` JSON; None: ``off``
+    for a rated table, else legal placements highlighted).
 
     Raises :class:`ValidationFailed` (seats, preset, rules, name, time control, time-out
-    policy — its message names the field, e.g. ``time_control.seconds``,
-    ``timeout_policy.after``), :class:`NotFound` (player).
+    policy, aid policy — its message names the field, e.g. ``time_control.seconds``,
+    ``timeout_policy.after``, ``aids.mode``), :class:`NotFound` (player).
     """
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValidationFailed(
@@ -89,6 +92,9 @@ async def create_lobby(
     control = table_options.stored(
         table_options.parse_time_control(time_control),
         None if timeout_policy is None else table_options.parse_timeout_policy(timeout_policy),
+        table_options.aids_of(None, rated).to_json()
+        if aids is None
+        else table_options.parse_aids(aids),
     )
     code = secrets.token_urlsafe(8)
     async with rt.db.transaction() as conn:
@@ -191,9 +197,10 @@ async def update_options(
     max_seats: int | None = None,
     time_control: dict[str, Any] | None = None,
     timeout_policy: dict[str, Any] | None = None,
+    aids: dict[str, Any] | str | None = None,
 ) -> dict[str, Any]:
-    """Host only: change rules/preset, privacy, name, the number of seats, the time control or
-    the time-out policy (each left as it is when None).
+    """Host only: change rules/preset, privacy, name, the number of seats, the time control,
+    the time-out policy or the aid policy (each left as it is when None).
 
     Raises :class:`Forbidden`, :class:`ValidationFailed`, :class:`Conflict` (fewer seats than
     taken, started).
@@ -216,6 +223,11 @@ async def update_options(
                 old_policy
                 if timeout_policy is None
                 else table_options.parse_timeout_policy(timeout_policy),
+                (row.time_control or {}).get(table_options.AIDS_KEY),
+            )
+        if aids is not None:
+            values["time_control"] = table_options.with_aids(
+                values.get("time_control", row.time_control), table_options.parse_aids(aids)
             )
         if private is not None:
             values["private"] = private
@@ -305,6 +317,8 @@ async def deal(rt: Runtime, conn: AsyncConnection, row: Any, address: str) -> tu
     now = utcnow()
     delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
     clock, clock_due = clocks.start_clock(row.time_control, seats, row.host_id, state)
+    # The table's aid policy travels with the match in its clock (no aid when none was kept).
+    clock[table_options.AIDS_KEY] = table_options.aids_of(row.time_control, True).to_json()
     first_look = clocks.earliest(now + timedelta(seconds=delay), clock_due)
     setup = state.to_json()
     await sql.insert_match(
