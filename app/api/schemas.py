@@ -325,6 +325,21 @@ class Started(BaseModel):
     match_id: str
 
 
+class AnalysisOut(BaseModel):
+    """``GET``/``POST /api/matches/{id}/analysis``: the Strong computer player's analysis of a
+    finished match (docs/API.md § Analysis). ``analysis`` is the ``carcassonne-analysis/1``
+    JSON once ``status`` is ``done``.
+    """
+
+    match_id: str
+    status: Literal["none", "queued", "running", "done", "failed"]
+    requested_at: str | None
+    finished_at: str | None
+    seconds: float | None = Field(None, description="seconds the analysis took")
+    error: str | None
+    analysis: dict[str, Any] | None
+
+
 class RematchOut(BaseModel):
     """``POST /api/matches/{id}/rematch`` → ``{"code"}``."""
 
