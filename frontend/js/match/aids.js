@@ -83,7 +83,7 @@ export function remainingTable(m, s) {
   const byGroup = new Map(GROUPS.map((g) => [g, []]));
   for (const [id, n] of entries) byGroup.get(groupOf(id)).push([id, n]);
   const box = h('section.aid-remaining#remaining-table', { 'aria-label': t('aids.remainingTitle') },
-    h('h2.aid-title', t('aids.remainingTitle'), ' ', h('small', t('aids.remainingCount', { n: s.tiles_remaining }))));
+    h('h2.aid-title', t('aids.remainingTitle')), h('small.help', t('aids.remainingCount', { n: s.tiles_remaining })));
   if (!entries.length) {
     box.appendChild(h('p.help', t('match.noTilesLeft')));
     return box;
