@@ -291,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("analyse", help="the strong computer player weighs every move of a record")
     p.add_argument("record")
     p.add_argument("--json", action="store_true", help="print the carcassonne-analysis/1 JSON")
-    p.add_argument("--playouts", type=int, default=8, help="imagined futures per move (0: none)")
+    p.add_argument("--playouts", type=int, default=16, help="imagined futures per move (0: none)")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=_cmd_analyse)
 

@@ -47,7 +47,7 @@ FORMAT = "carcassonne-analysis/1"
 #: Estimated points of final margin a move must lose to be marked a blunder.
 BLUNDER = 6.0
 #: Imagined futures per move by default (Strong's search, reproducible).
-PLAYOUTS = 8
+PLAYOUTS = 16
 #: How many choices of the static ranking are searched besides the move played.
 SEARCHED = 3
 #: The biggest swings listed.

@@ -131,6 +131,9 @@ def test_aids_on_the_match_screen_and_the_analysis_in_the_replay(
             )
         )
         assert shown == count
+        # The feature highlight: hovering a follower outlines its feature and says its value.
+        page.hover("#board [data-follower]")
+        page.wait_for_selector("#board[data-feature] .feature-cell")
         page.screenshot(path=str(artifacts / "aids-match-desktop.png"))
 
         phone = browser.new_context(base_url=seeded, viewport=PHONE, is_mobile=True, has_touch=True)
