@@ -170,7 +170,9 @@ async def rematch(match_id: MatchId, rt: RuntimeDep, player: CurrentPlayer) -> d
     return {"code": await lobby.rematch(rt, match_id, player)}
 
 
-@router.get("/{match_id}/analysis", response_model=AnalysisOut, responses=errors(403, 404, 409))
+@router.get(
+    "/{match_id}/analysis", response_model=AnalysisOut, responses=errors(401, 403, 404, 409)
+)
 async def get_analysis(
     match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
 ) -> dict[str, Any]:
