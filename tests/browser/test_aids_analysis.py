@@ -65,6 +65,14 @@ def _play(http: httpx.Client, match_id: str, tokens: list[str], until: Any) -> d
         _act(http, match_id, tokens[state["seat"]], state, match["version"])
 
 
+def _dark(page: Any, path: Any) -> None:
+    """A screenshot of the page in the dark theme, then back to the light one."""
+    page.evaluate("document.documentElement.dataset.theme = 'dark'")
+    page.wait_for_timeout(400)  # colours ease over 0.15 s
+    page.screenshot(path=str(path))
+    page.evaluate("document.documentElement.dataset.theme = 'light'")
+
+
 def test_aids_on_the_match_screen_and_the_analysis_in_the_replay(
     seeded: str, browser: Any, artifacts: Any
 ) -> None:
@@ -75,6 +83,12 @@ def test_aids_on_the_match_screen_and_the_analysis_in_the_replay(
     try:
         page.click("#create-lobby")
         page.wait_for_selector("#create-submit")
+        page.click("#aids-custom")
+        page.wait_for_selector(
+            '#aid-picker input[data-aid="remaining_tiles"][data-who="spectators"]'
+        )
+        page.locator("#aid-picker").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / "aids-create-custom-desktop.png"))
         page.click("#aids-learning")
         page.click('[data-seats="2"]')
         page.click("#vis-private")
@@ -135,6 +149,7 @@ def test_aids_on_the_match_screen_and_the_analysis_in_the_replay(
         page.hover("#board [data-follower]")
         page.wait_for_selector("#board[data-feature] .feature-cell")
         page.screenshot(path=str(artifacts / "aids-match-desktop.png"))
+        _dark(page, artifacts / "aids-match-dark-desktop.png")
 
         phone = browser.new_context(base_url=seeded, viewport=PHONE, is_mobile=True, has_touch=True)
         ppage = phone.new_page()
@@ -162,6 +177,7 @@ def test_aids_on_the_match_screen_and_the_analysis_in_the_replay(
         page.wait_for_selector(f"#replay-counter:has-text('Move {first} of')")
         page.wait_for_selector("#board .ghost-tile")
         page.screenshot(path=str(artifacts / "analysis-replay-desktop.png"))
+        _dark(page, artifacts / "analysis-replay-dark-desktop.png")
         # Clicking the graph jumps to that move.
         box = page.locator("#eval-graph").bounding_box()
         assert box is not None
