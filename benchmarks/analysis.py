@@ -4,6 +4,7 @@ people down.
     python benchmarks/analysis.py                 # one 2-player base match, in this process
     python benchmarks/analysis.py --playouts 16   # a deeper search per move
     python benchmarks/analysis.py --load          # human p99 with and without analyses running
+    python benchmarks/analysis.py --probe         # the server loop's stalls while analysing
 
 The default times :func:`app.bots.analysis.analyse` on one finished 2-player base match (two
 Normal computers, seed 1: followers on every kind of feature, as people play) in this process,
@@ -15,6 +16,11 @@ once a second, ``latency`` mode) twice: alone, then while ``--analyses`` finishe
 asked for by its own player) are being analysed in the bot worker pool. The target: the human
 p99 within 10 ms of the run without analyses (analyses run a few turns per worker task, never
 on the event loop).
+
+``--probe`` measures what an analysis costs the server's event loop without the noise of the
+latency figures on a shared machine: an asyncio loop wakes every millisecond and records how
+late it is, first idle, then while ``--analyses`` matches are analysed through a
+:class:`~app.bots.pool.BotPool` exactly as the server does (a few turns per worker task).
 """
 
 from __future__ import annotations
@@ -139,12 +145,71 @@ def under_load(args: argparse.Namespace) -> None:
             print(f"p99 difference: {diff:+.1f} ms (target: within 10 ms)")
 
 
+async def _lag(stop: asyncio.Event) -> list[float]:
+    out = []
+    while not stop.is_set():
+        began = time.perf_counter()
+        await asyncio.sleep(0.001)
+        out.append((time.perf_counter() - began - 0.001) * 1000)
+    return out
+
+
+def probe(analyses: int, playouts: int) -> None:
+    """Event-loop lateness idle, then while ``analyses`` matches are analysed in the pool."""
+    from app.bots.analysis import count_moves, moves_in_worker, summary
+    from app.bots.pool import BotPool
+    from app.services.match.analyses import CHUNK
+
+    records = [export_record(normal_game(200 + i)) for i in range(analyses)]  # type: ignore[arg-type]
+
+    async def run() -> None:
+        pool = BotPool()
+        pool.warm_up()
+        await asyncio.sleep(2)
+        stop = asyncio.Event()
+        task = asyncio.create_task(_lag(stop))
+        await asyncio.sleep(5)
+        stop.set()
+        idle = await task
+        stop = asyncio.Event()
+        task = asyncio.create_task(_lag(stop))
+        began = time.perf_counter()
+        for record in records:
+            total = await pool.offload(count_moves, record)
+            moves: list[dict[str, object]] = []
+            for first in range(1, total + 1, CHUNK):
+                last = min(total, first + CHUNK - 1)
+                moves += await pool.offload(moves_in_worker, record, first, last, playouts, 0)
+            await pool.offload(summary, record, moves, playouts, 0.0)
+        seconds = time.perf_counter() - began
+        stop.set()
+        busy = await task
+        pool.close()
+        for label, lags in (("idle", idle), (f"{analyses} analyses ({seconds:.1f} s)", busy)):
+            print(
+                f"{label:24} loop lateness p50 {load._percentile(lags, 0.5):6.2f} ms, "
+                f"p99 {load._percentile(lags, 0.99):6.2f} ms, max {max(lags):6.1f} ms"
+            )
+
+    load1, _, _ = os.getloadavg()
+    print(f"{pool_workers()} worker(s), load average {load1:.2f} on {os.cpu_count()} cores")
+    asyncio.run(run())
+
+
+def pool_workers() -> int:
+    """The bot pool's default number of workers."""
+    from app.bots.pool import default_workers
+
+    return default_workers()
+
+
 def main() -> int:
     """Time one analysis, or (``--load``) people's latency while analyses run."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--playouts", type=int, default=PLAYOUTS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--load", action="store_true", help="human latency while analysing")
+    parser.add_argument("--probe", action="store_true", help="event-loop stalls while analysing")
     parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--analyses", type=int, default=6)
     parser.add_argument("--duration", type=float, default=20.0)
@@ -161,7 +226,9 @@ def main() -> int:
         "--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     )
     args = parser.parse_args()
-    if args.load:
+    if args.probe:
+        probe(max(1, args.analyses), args.playouts)
+    elif args.load:
         under_load(args)
     else:
         time_one(args.playouts, args.seed)

@@ -6,8 +6,10 @@ asked for, queued, computed in the bot worker pool, stored once and shared.
 - Asked for by a person (:func:`request_analysis`) or by the server when a rated match ends
   (:func:`analyse_if_rated`). Bounded: at most :data:`PER_PLAYER` analyses waiting per
   person and :data:`QUEUE` in all (``rate_limited``, reason ``analysis_busy``); an instance
-  runs one at a time, a few turns per worker task (:data:`CHUNK`), so the bots' turns get a
-  worker between two tasks and people's moves (on the event loop) never wait for one.
+  runs one at a time, a few turns per worker task (:data:`CHUNK`) with a pause as long as the
+  task after each (:data:`PAUSE_SHARE`), so the bots' turns get a worker between two tasks,
+  people's moves (on the event loop) never wait for one, and a small machine's cores are not
+  kept busy by analyses.
 - Stored in ``match_analyses`` (app/db/analyses.py). A row left ``queued`` or ``running``
   for :data:`ABANDONED_AFTER` (its instance stopped) may be asked for again.
 """
@@ -42,6 +44,9 @@ CHUNK = 6
 ABANDONED_AFTER = timedelta(minutes=15)
 #: Seconds one worker task may take before it counts as stuck.
 TASK_TIMEOUT = 120.0
+#: After each worker task the analysis waits this share of the task's time: the worker's core
+#: is left idle half the time for the bots' turns and, on a small machine, for people's moves.
+PAUSE_SHARE = 1.0
 
 _PENDING = ("queued", "running")
 _gates: weakref.WeakKeyDictionary[Runtime, asyncio.Semaphore] = weakref.WeakKeyDictionary()
@@ -186,7 +191,9 @@ async def run_analysis(rt: Runtime, match_id: str) -> None:
             moves: list[dict[str, Any]] = []
             for first in range(1, total + 1, CHUNK):
                 last = min(total, first + CHUNK - 1)
+                began = time.perf_counter()
                 moves += await _offload(rt, moves_in_worker, record, first, last, PLAYOUTS, 0)
+                await asyncio.sleep(PAUSE_SHARE * (time.perf_counter() - began))
             seconds = time.perf_counter() - started
             result = await _offload(rt, summary, record, moves, PLAYOUTS, seconds)
             values = {
