@@ -113,3 +113,30 @@ def test_no_analysis_of_a_live_match_and_a_limit_per_player(api: Api, client: Te
     r = api.client.post(f"/api/matches/{third}/analysis", headers=ann_h)
     assert r.status_code == 429 and r.json()["error"]["reason"] == "analysis_busy"
     assert api.get(f"/api/matches/{third}/analysis", ann_h)["status"] == "none"
+
+
+def test_a_rated_match_is_analysed_when_it_ends_an_unrated_one_is_not(
+    api: Api, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(analyses, "PLAYOUTS", 0)
+    ann, _, ann_h = api.player("Ann")
+    now = datetime.now(UTC)
+    rated = str(
+        _run(
+            client,
+            lambda conn: insert_finished(
+                conn, [(ann, "Ann"), (None, "Bot")], finished_at=now, rated=True
+            ),
+        )
+    )
+    unrated = _finished(client, ann)
+    runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    for match_id in (rated, unrated):
+        client.portal.call(analyses.analyse_if_rated, runtime, match_id)  # type: ignore[union-attr]
+    assert api.get(f"/api/matches/{unrated}/analysis", ann_h)["status"] == "none"
+    wait_until(
+        lambda: api.get(f"/api/matches/{rated}/analysis", ann_h)["status"] == "done",
+        timeout=150,
+        interval=0.3,
+        message="the rated match was not analysed",
+    )
