@@ -317,8 +317,11 @@ async def deal(rt: Runtime, conn: AsyncConnection, row: Any, address: str) -> tu
     now = utcnow()
     delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
     clock, clock_due = clocks.start_clock(row.time_control, seats, row.host_id, state)
-    # The table's aid policy travels with the match in its clock (no aid when none was kept).
-    clock[table_options.AIDS_KEY] = table_options.aids_of(row.time_control, True).to_json()
+    # The table's aid policy travels with the match in its clock (none kept — a Play now or a
+    # challenge table — the default: off when rated, legal placements highlighted otherwise).
+    clock[table_options.AIDS_KEY] = table_options.aids_of(
+        row.time_control, bool(row.rated)
+    ).to_json()
     first_look = clocks.earliest(now + timedelta(seconds=delay), clock_due)
     setup = state.to_json()
     await sql.insert_match(
