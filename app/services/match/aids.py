@@ -32,7 +32,12 @@ async def aids_frame(rt: Runtime, match_id: str, player_id: str | None, code: st
 
     Raises :class:`NotFound`, :class:`Forbidden` (private match; ``aids_off``: nothing granted).
     """
-    live = await current(rt, match_id)
+    live = rt.cache.get(match_id)
+    hub = rt.hubs.get(rt.channel("match", match_id))
+    if live is None or hub is None or live.version < 0 or hub.last_v != live.version:
+        # Not the version this instance's sockets were last sent: read the latest (a socket
+        # asks after every new version, so the cached one saves a read per socket and move).
+        live = await current(rt, match_id)
     check_watch(live, player_id, code)
     seat = live.seat_of(player_id)
     wanted = granted(live.clock, seat is None)

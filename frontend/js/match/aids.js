@@ -35,7 +35,11 @@ export function askAids(m) {
 
 /** An ``aids`` frame: keep it when it is about the version shown, and draw it. */
 export function onAids(m, msg) {
-  if (msg.v !== m.model.version) return;
+  if (msg.v !== m.model.version) {
+    if (msg.v < m.model.version) m.ui.aidsAsked = null; // an older position's: ask again
+    if (m.ui.aidsAsked === null) askAids(m);
+    return;
+  }
   m.ui.aids = { v: msg.v, ...(msg.d || {}) };
   drawAids(m);
   m.hooks.renderPlayers();
