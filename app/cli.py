@@ -12,6 +12,10 @@ the same seeds) and prints A's win rate with a 95 % interval, the mean margin an
 ``conformance DIR`` replays every record of a folder (docs/conformance/ is the published
 corpus) and prints agreement per file and a summary, exiting 1 on any disagreement; with
 ``--build`` it first rebuilds the corpus into DIR from engine games (app/conformance/corpus.py).
+``analyse RECORD.json [--json] [--playouts N]`` has the Strong computer player weigh every
+move of a finished record (app/bots/analysis.py) and prints, per move, the estimated final
+margin of the mover before and after it, the move it would have chosen and blunder marks, then
+the biggest swings (``--json``: the ``carcassonne-analysis/1`` document the server stores).
 ``serve`` migrates the database and runs the web service.
 """
 
@@ -86,6 +90,64 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         out["events"] = [event_to_json(e) for e in events]
     print(json.dumps(out))
     return 0
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from app.bots.analysis import analyse
+    from app.engine import EngineError
+
+    record = _read_record(args.record)
+    if record is None:
+        return 1
+    try:
+        result = analyse(record, playouts=args.playouts, seed=args.seed)
+    except EngineError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(_analysis_text(result))
+    return 0
+
+
+def _where(move: dict[str, object]) -> str:
+    at = move["at"]
+    assert isinstance(at, list)
+    follower = move["follower"] or "no follower"
+    return f"({at[0]},{at[1]}) r{move['rotation']} {follower}"
+
+
+def _analysis_text(result: dict[str, object]) -> str:
+    """The analysis as lines a person reads (``carcassonne analyse``)."""
+    players = result["players"]
+    moves = result["moves"]
+    assert isinstance(players, list) and isinstance(moves, list)
+    lines = [
+        f"analysis by the strong computer player ({result['playouts']} playouts per move, "
+        f"{result['seconds']} s); margins are estimated final points over the best opponent",
+        f"{'move':>4}  {'player':<12} {'tile':<5} {'before':>7} {'after':>7} {'loss':>6}  "
+        "played / suggested",
+    ]
+    for m in moves:
+        mark = "  BLUNDER" if m["blunder"] else ""
+        same = m["played"] == m["best"]
+        lines.append(
+            f"{m['n']:>4}  {str(players[m['seat']])[:12]:<12} {m['tile']:<5} {m['before']:>7} "
+            f"{m['after']:>7} {m['loss']:>6}  {_where(m['played'])}"
+            + ("" if same else f" / {_where(m['best'])}")
+            + mark
+        )
+    lines.append("biggest swings:")
+    swings = result["swings"]
+    assert isinstance(swings, list)
+    for s in swings:
+        lines.append(f"  move {s['n']}: {players[s['seat']]} lost {s['loss']}")
+    lines.append(f"final scores: {result['scores']}")
+    return "\n".join(lines)
 
 
 def _options(args: argparse.Namespace) -> Options | None:
@@ -225,6 +287,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("record")
     p.add_argument("--commitment", help="the commitment published when the match started")
     p.set_defaults(func=_cmd_verify)
+
+    p = sub.add_parser("analyse", help="the strong computer player weighs every move of a record")
+    p.add_argument("record")
+    p.add_argument("--json", action="store_true", help="print the carcassonne-analysis/1 JSON")
+    p.add_argument("--playouts", type=int, default=16, help="imagined futures per move (0: none)")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=_cmd_analyse)
 
     p = sub.add_parser("simulate", help="play random legal games")
     p.add_argument("--games", type=int, default=100)

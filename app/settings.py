@@ -105,6 +105,8 @@ class Settings(BaseSettings):
     #: Seconds a human seat has for a Wheel of Fortune Plague decision, connected or not, before
     #: a bot chooses for it (the same database-driven sweep as bot turns).
     plague_timeout: float = Field(default=30.0, gt=0)
+    #: Analyse every rated match when it ends (the Strong computer player, in the worker pool).
+    analyse_rated: bool = True
     #: Seconds between two sweeps of the database for due bot turns (any instance may take one).
     bot_poll_interval: float = Field(default=1.0, gt=0)
     #: Worker processes that run bot searches (None: cores − 1, at least 1); never the loop.

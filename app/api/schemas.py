@@ -124,6 +124,33 @@ TimeoutPolicyIn = Annotated[
 #: The languages a table can be marked with (the client's languages).
 Language = Literal["en", "de", "fr"]
 
+#: A player aid a table may grant (docs/API.md § Aids).
+Aid = Literal[
+    "legal_placements",
+    "remaining_tiles",
+    "impossible_holes",
+    "projected_scores",
+    "feature_highlight",
+]
+
+
+class AidPolicyIn(Strict):
+    """A table's aid policy: ``off`` (none), ``learning`` (every aid for everyone) or
+    ``custom`` (the ``players``' and the ``spectators``' aids as listed).
+    """
+
+    mode: Literal["off", "learning", "custom"] = "custom"
+    players: list[Aid] | None = Field(None, max_length=5)
+    spectators: list[Aid] | None = Field(None, max_length=5)
+
+
+class AidPolicyOut(BaseModel):
+    """A table's aid policy as shown (the lists filled in for ``off`` and ``learning``)."""
+
+    mode: Literal["off", "learning", "custom"]
+    players: list[Aid]
+    spectators: list[Aid]
+
 
 BestOf = Literal[1, 3, 5]
 
@@ -172,6 +199,9 @@ class NewLobby(Strict):
     timeout_policy: TimeoutPolicyIn | None = None
     language: Language | None = Field(None, description="the language the host plays in")
     best_of: BestOf | None = Field(None, description="a series of 1, 3 or 5 games (default 1)")
+    aids: AidPolicyIn | None = Field(
+        None, description="the aid policy (default: off when rated, else legal placements)"
+    )
 
 
 class LobbyPatch(Strict):
@@ -185,6 +215,7 @@ class LobbyPatch(Strict):
     time_control: TimeControlIn | None = None
     timeout_policy: TimeoutPolicyIn | None = None
     best_of: BestOf | None = None
+    aids: AidPolicyIn | None = None
 
 
 Level = Literal["easy", "normal", "strong"]
@@ -248,6 +279,10 @@ class LobbyOut(BaseModel):
     at_zero: str
     language: str | None = None
     best_of: int = Field(1, description="games of the series at this table (1: one game)")
+    aids: AidPolicyOut = Field(
+        default_factory=lambda: AidPolicyOut(mode="off", players=[], spectators=[]),
+        description="the table's aid policy",
+    )
 
 
 class LiveMatchOut(BaseModel):
@@ -325,6 +360,21 @@ class Started(BaseModel):
     """``POST /api/lobbies/{code}/start`` → ``{"match_id"}``."""
 
     match_id: str
+
+
+class AnalysisOut(BaseModel):
+    """``GET``/``POST /api/matches/{id}/analysis``: the Strong computer player's analysis of a
+    finished match (docs/API.md § Analysis). ``analysis`` is the ``carcassonne-analysis/1``
+    JSON once ``status`` is ``done``.
+    """
+
+    match_id: str
+    status: Literal["none", "queued", "running", "done", "failed"]
+    requested_at: str | None
+    finished_at: str | None
+    seconds: float | None = Field(None, description="seconds the analysis took")
+    error: str | None
+    analysis: dict[str, Any] | None
 
 
 class RematchOut(BaseModel):

@@ -116,6 +116,51 @@ def _playout(
     return _value(state, events, frac_end, seat)
 
 
+def ranked_choices(root: GameState, frac: float) -> list[tuple[float, list[Action]]]:
+    """Step 1 for ``root.seat`` of a redacted ``root`` in ``place_tile`` or ``deploy``: every
+    (placement, follower decision) with its static value (the estimated final margin over the
+    best opponent, in points), best first. ``frac``: share of the deck still to come.
+    """
+    return _choices(root, root.seat, frac)
+
+
+def search(
+    root: GameState,
+    short: Sequence[Sequence[Action]],
+    rng: random.Random,
+    *,
+    playouts: int | None = None,
+    deadline: float | None = None,
+) -> tuple[list[float], int]:
+    """Step 2: the mean margin for ``root.seat`` of each plan in ``short`` over imagined
+    futures (the same futures for every plan), ``playouts`` of them or as many as fit before
+    ``deadline`` (``time.perf_counter()`` seconds). Returns ``(means, futures run)``; with no
+    future run the means are all 0.
+    """
+    seat = root.seat
+    total = max(len(root.deck), 1)
+    horizon = min(ROUNDS * len(root.players), root.tiles_remaining)
+    frac_end = (root.tiles_remaining - horizon) / total
+    sums = [0.0] * len(short)
+    runs = 0
+    step = 0.0  # seconds the last round took: stop when another would overrun the budget
+    while (
+        (runs < playouts)
+        if playouts is not None
+        else (deadline is not None and time.perf_counter() + step < deadline)
+    ):
+        began = time.perf_counter()
+        future = sample_future(root, rng, horizon)
+        seed = rng.getrandbits(32)
+        for i, actions in enumerate(short):
+            sums[i] += _playout(
+                with_future(root, future), list(actions), random.Random(seed), frac_end, seat
+            )
+        runs += 1
+        step = time.perf_counter() - began
+    return [v / runs if runs else 0.0 for v in sums], runs
+
+
 def plan(
     root: GameState, rng: random.Random, think: float, playouts: int | None = None
 ) -> list[Action]:
@@ -134,22 +179,8 @@ def plan(
     if len(scored) == 1 or root.tiles_remaining == 0:
         return scored[0][1]
     short = scored[:SHORTLIST]
-    horizon = min(ROUNDS * len(root.players), root.tiles_remaining)
-    frac_end = (root.tiles_remaining - horizon) / total
-    sums = [0.0] * len(short)
-    runs = 0
-    step = 0.0  # seconds the last round took: stop when another would overrun the budget
-    while (runs < playouts) if playouts is not None else (time.perf_counter() + step < deadline):
-        began = time.perf_counter()
-        future = sample_future(root, rng, horizon)
-        seed = rng.getrandbits(32)
-        for i, (_, actions) in enumerate(short):
-            sums[i] += _playout(
-                with_future(root, future), actions, random.Random(seed), frac_end, seat
-            )
-        runs += 1
-        step = time.perf_counter() - began
+    means, runs = search(root, [a for _, a in short], rng, playouts=playouts, deadline=deadline)
     if runs == 0:
         return short[0][1]
-    best = max(range(len(short)), key=lambda i: (sums[i] / runs, short[i][0]))
+    best = max(range(len(short)), key=lambda i: (means[i], short[i][0]))
     return short[best][1]

@@ -116,14 +116,30 @@ class TakeBackFrame(BaseModel):
     t: Literal["take_back"]
 
 
+class AidsFrame(BaseModel):
+    """``{"t": "aids"}`` — ask for the computed aids of the current position (answered on
+    this socket only, as the table's aid policy allows: docs/API.md § Aids).
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    t: Literal["aids"]
+
+
 #: Frames about the match's clock and leavers (handled by ``app.services.clock.clocks``).
 ClockRequest = VoteFrame | SwitchFrame | TakeBackFrame
 AnyClientFrame = (
-    ActionFrame | PingFrame | SyncFrame | ChatFrame | VoteFrame | SwitchFrame | TakeBackFrame
+    ActionFrame
+    | PingFrame
+    | SyncFrame
+    | ChatFrame
+    | VoteFrame
+    | SwitchFrame
+    | TakeBackFrame
+    | AidsFrame
 )
 ClientFrame = Annotated[AnyClientFrame, Field(discriminator="t")]
 _CLIENT_FRAME: TypeAdapter[AnyClientFrame] = TypeAdapter(ClientFrame)
-_KINDS = ("action", "ping", "sync", "chat", "vote", "switch", "take_back")
+_KINDS = ("action", "ping", "sync", "chat", "vote", "switch", "take_back", "aids")
 
 
 def parse_client_frame(text: str) -> AnyClientFrame:

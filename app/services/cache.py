@@ -41,6 +41,8 @@ class Live:
     #: path and the frames read the typed clock without parsing it again each move.
     parsed_clock: Any = field(default=None, repr=False)
     parsed_for: Any = field(default=None, repr=False)
+    #: (version, for spectators) → the computed aids at that version (app/services/match/aids.py).
+    aids: dict[tuple[int, bool], dict[str, Any]] = field(default_factory=dict, repr=False)
 
     RECENT = 64
 

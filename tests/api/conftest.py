@@ -39,6 +39,7 @@ def make_settings(
         "record_checks_per_address": "100000/minute",
         "bot_matches_per_address": 100000,
         "frontend_dir": frontend,
+        "analyse_rated": False,  # tests that want it ask (tests/api/test_analysis.py)
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

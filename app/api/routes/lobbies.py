@@ -53,6 +53,7 @@ async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[
         timeout_policy=body.timeout_policy,
         language=body.language,
         best_of=body.best_of,
+        aids=body.aids.model_dump(exclude_none=True) if body.aids else None,
     )
 
 
@@ -85,8 +86,8 @@ async def get(code: Code, rt: RuntimeDep) -> dict[str, Any]:
 async def patch(
     code: Code, body: LobbyPatch, rt: RuntimeDep, player: CurrentPlayer
 ) -> dict[str, Any]:
-    """Host only: change rules or preset, privacy, name, number of seats, time control or
-    time-out policy.
+    """Host only: change rules or preset, privacy, name, number of seats, time control,
+    time-out policy or aid policy.
     """
     return await lobby.update_options(
         rt,
@@ -100,6 +101,7 @@ async def patch(
         time_control=body.time_control,
         timeout_policy=body.timeout_policy,
         best_of=body.best_of,
+        aids=body.aids.model_dump(exclude_none=True) if body.aids else None,
     )
 
 

@@ -18,6 +18,7 @@ from app.api.schemas import (
     CODE_PATTERN,
     ActionIn,
     ActionOut,
+    AnalysisOut,
     ChatOut,
     EventsOut,
     RematchOut,
@@ -28,7 +29,7 @@ from app.api.schemas import (
 from app.services.clock import requests as clock_requests
 from app.services.community import chat
 from app.services.lobby import lobby, series
-from app.services.match import play, reads
+from app.services.match import analyses, play, reads
 from app.services.records import history, ratings, replays, shuffle
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
@@ -176,3 +177,32 @@ async def get_series(
 async def rematch(match_id: MatchId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """A new lobby with the same seats (the same one for every asker)."""
     return {"code": await lobby.rematch(rt, match_id, player)}
+
+
+@router.get(
+    "/{match_id}/analysis", response_model=AnalysisOut, responses=errors(401, 403, 404, 409)
+)
+async def get_analysis(
+    match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
+) -> dict[str, Any]:
+    """The Strong computer player's analysis of a finished match (``status`` ``none`` until
+    someone asks for it). Whoever may see the replay may see it; a live match: 409
+    ``analysis_live``.
+    """
+    return await analyses.get_analysis(rt, match_id, player, code)
+
+
+@router.post(
+    "/{match_id}/analysis",
+    status_code=202,
+    response_model=AnalysisOut,
+    responses=errors(401, 403, 404, 409, 429),
+)
+async def request_analysis(
+    match_id: MatchId, rt: RuntimeDep, player: CurrentPlayer, code: InviteCode = None
+) -> dict[str, Any]:
+    """Ask for the analysis of a finished match (idempotent: computed once, shared). Poll the
+    GET until ``status`` is ``done``. 409 ``analysis_live`` for a match being played; 429
+    ``analysis_busy`` past the queue's limits (per player and in all).
+    """
+    return await analyses.request_analysis(rt, match_id, player, code)

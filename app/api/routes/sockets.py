@@ -34,6 +34,7 @@ from app.realtime.connection import Connection, count_close
 from app.realtime.protocol import (
     PONG,
     ActionFrame,
+    AidsFrame,
     ChatFrame,
     ClockRequest,
     FrameError,
@@ -50,7 +51,7 @@ from app.services.community import chat
 from app.services.errors import RateLimited, ServiceError, ValidationFailed
 from app.services.limits.rates import FrameBudget
 from app.services.lobby import sockets as lobby_sockets
-from app.services.match import play, sockets
+from app.services.match import aids, play, sockets
 from app.services.open_sockets import Closer
 from app.services.platform import api_tokens
 from app.services.runtime import Runtime
@@ -178,7 +179,7 @@ async def _chat(
 
 async def _frames(
     websocket: WebSocket, conn: Connection, budget: FrameBudget
-) -> AsyncIterator[ActionFrame | SyncFrame | ChatFrame | ClockRequest]:
+) -> AsyncIterator[ActionFrame | SyncFrame | ChatFrame | ClockRequest | AidsFrame]:
     """The client's valid frames until it leaves; answers pings, malformed and over-rate frames
     itself, so callers see only frames that mean something to them.
 
@@ -266,6 +267,9 @@ async def _serve_match_socket(
                 if isinstance(frame, SyncFrame):
                     conn.request_sync(frame.since)
                     continue
+                if isinstance(frame, AidsFrame):  # a read: answered while draining too
+                    await _aids(rt, conn, match_id, player, code)
+                    continue
                 with drain.taking(rt) as taken:
                     if not taken:  # draining: closed with 1012 in a moment, sent again after
                         continue
@@ -346,6 +350,18 @@ async def _submit_waiting_for_database(
                 raise
             attempt += 1
             await asyncio.sleep(pause)
+
+
+async def _aids(
+    rt: Runtime, conn: Connection, match_id: str, player: str | None, code: str | None
+) -> None:
+    """An ``aids`` frame: the position's computed aids for this socket only, or an error
+    frame (``forbidden``/``aids_off`` when the table's policy grants this viewer none).
+    """
+    try:
+        conn.push(None, await aids.aids_frame(rt, match_id, player, code))
+    except ServiceError as exc:
+        conn.push(None, error_frame(exc.code, exc.message, reason=exc.reason, params=exc.params))
 
 
 def _unavailable_frame(action_id: str | None) -> str:

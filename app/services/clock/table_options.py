@@ -1,6 +1,8 @@
 """A table's time options as the lobby keeps them: the time control and the time-out policy
 parsed from a request, stored together in the lobby's ``time_control`` column (the policy
-under :data:`POLICY_KEY`), and shown in the Lobby JSON with what happens at zero.
+under :data:`POLICY_KEY`), and shown in the Lobby JSON with what happens at zero. The table's
+aid policy (:class:`app.engine.aids.AidPolicy`) rides in the same column under
+:data:`AIDS_KEY` (and, once dealt, in the match's clock under the same key).
 
 Pure apart from raising the service's :class:`ValidationFailed`.
 """
@@ -9,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.engine import InvalidOptions
+from app.engine.aids import AidPolicy
 from app.services.clock import rules as c
 from app.services.errors import ValidationFailed
 
@@ -39,6 +43,38 @@ def parse_timeout_policy(data: Any) -> dict[str, Any]:
 
 #: The key under which a lobby's ``time_control`` column keeps the table's time-out policy.
 POLICY_KEY = "timeout_policy"
+#: The key under which a lobby's ``time_control`` column (and a match's ``clock``) keeps the
+#: table's aid policy (``AidPolicy`` JSON).
+AIDS_KEY = "aids"
+
+
+def parse_aids(data: Any) -> dict[str, Any]:
+    """A table's aid policy from a request, as stored JSON. Raises :class:`ValidationFailed`
+    whose message starts with the field (``aids.mode must be one of off, learning, custom``).
+    """
+    try:
+        return AidPolicy.from_json(data).to_json()
+    except InvalidOptions as exc:
+        raise ValidationFailed(exc.message, reason="aids_invalid") from None
+
+
+def aids_of(stored: dict[str, Any] | None, rated: bool) -> AidPolicy:
+    """The aid policy kept in a lobby's ``time_control`` column or a match's ``clock``; none
+    kept: ``off`` for a rated table (and every match from before policies, ``rated`` True),
+    else the casual default (legal placements highlighted).
+    """
+    raw = (stored or {}).get(AIDS_KEY)
+    if raw is None:
+        return AidPolicy.off() if rated else AidPolicy.casual()
+    try:
+        return AidPolicy.from_json(raw)
+    except InvalidOptions:
+        return AidPolicy.off()
+
+
+def with_aids(stored: dict[str, Any] | None, aids: dict[str, Any]) -> dict[str, Any]:
+    """The lobby column's value with the aid policy ``aids`` (stored JSON) set."""
+    return {**(stored or {"kind": "untimed"}), AIDS_KEY: aids}
 
 
 def split_stored(stored: dict[str, Any] | None) -> tuple[dict[str, Any] | None, Any]:
@@ -49,15 +85,21 @@ def split_stored(stored: dict[str, Any] | None) -> tuple[dict[str, Any] | None, 
     """
     if not stored:
         return stored, None
-    control = {k: v for k, v in stored.items() if k != POLICY_KEY}
+    control = {k: v for k, v in stored.items() if k not in (POLICY_KEY, AIDS_KEY)}
     return control, stored.get(POLICY_KEY)
 
 
-def stored(time_control: dict[str, Any] | None, policy: dict[str, Any] | None) -> dict[str, Any]:
-    """The lobby column's value for a parsed time control and time-out policy."""
+def stored(
+    time_control: dict[str, Any] | None,
+    policy: dict[str, Any] | None,
+    aids: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The lobby column's value for a parsed time control, time-out policy and aid policy."""
     out = dict(time_control or {"kind": "untimed"})
     if policy is not None:
         out[POLICY_KEY] = policy
+    if aids is not None:
+        out[AIDS_KEY] = aids
     return out
 
 

@@ -65,6 +65,7 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
         "language": getattr(row, "language", None),
         "best_of": getattr(row, "best_of", None) or 1,
         **table_options.lobby_fields(row.time_control),
+        "aids": table_options.aids_of(row.time_control, bool(row.rated)).to_json(),
     }
 
 

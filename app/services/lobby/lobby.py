@@ -73,15 +73,18 @@ async def create_lobby(
     timeout_policy: dict[str, Any] | None = None,
     language: str | None = None,
     best_of: int | None = None,
+    aids: dict[str, Any] | str | None = None,
 ) -> dict[str, Any]:
     """Create a lobby; the creator takes seat 0 and is host. Returns Lobby JSON.
     ``language``: the language the host plays in (``en``/``de``/``fr``; None: any).
     ``best_of``: a series of 1, 3 or 5 games at this table (None or 1: one game;
-    :mod:`app.services.lobby.series`).
+    :mod:`app.services.lobby.series`). ``aids``: the table's aid policy
+    (:class:`app.engine.aids.AidPolicy` JSON; None: ``off`` for a rated table, else legal
+    placements highlighted).
 
     Raises :class:`ValidationFailed` (seats, preset, rules, name, time control, time-out
-    policy — its message names the field, e.g. ``time_control.seconds``,
-    ``timeout_policy.after``), :class:`NotFound` (player).
+    policy, aid policy — its message names the field, e.g. ``time_control.seconds``,
+    ``timeout_policy.after``, ``aids.mode``), :class:`NotFound` (player).
     """
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValidationFailed(
@@ -94,6 +97,9 @@ async def create_lobby(
     control = table_options.stored(
         table_options.parse_time_control(time_control),
         None if timeout_policy is None else table_options.parse_timeout_policy(timeout_policy),
+        table_options.aids_of(None, rated).to_json()
+        if aids is None
+        else table_options.parse_aids(aids),
     )
     code = secrets.token_urlsafe(8)
     async with rt.db.transaction() as conn:
@@ -198,9 +204,11 @@ async def update_options(
     time_control: dict[str, Any] | None = None,
     timeout_policy: dict[str, Any] | None = None,
     best_of: int | None = None,
+    aids: dict[str, Any] | str | None = None,
 ) -> dict[str, Any]:
     """Host only: change rules/preset, privacy, name, the number of seats, the time control,
-    the time-out policy or the series length ``best_of`` (each left as it is when None).
+    the time-out policy, the series length ``best_of`` or the aid policy (each left as it is
+    when None).
 
     Raises :class:`Forbidden`, :class:`ValidationFailed`, :class:`Conflict` (fewer seats than
     taken, started).
@@ -223,6 +231,11 @@ async def update_options(
                 old_policy
                 if timeout_policy is None
                 else table_options.parse_timeout_policy(timeout_policy),
+                (row.time_control or {}).get(table_options.AIDS_KEY),
+            )
+        if aids is not None:
+            values["time_control"] = table_options.with_aids(
+                values.get("time_control", row.time_control), table_options.parse_aids(aids)
             )
         if best_of is not None:
             values["best_of"] = series.check_best_of(best_of)
@@ -329,6 +342,11 @@ async def deal_match(
     now = utcnow()
     delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
     clock, clock_due = clocks.start_clock(row.time_control, seats, row.host_id, state)
+    # The table's aid policy travels with the match in its clock (none kept — a Play now or a
+    # challenge table — the default: off when rated, legal placements highlighted otherwise).
+    clock[table_options.AIDS_KEY] = table_options.aids_of(
+        row.time_control, bool(row.rated)
+    ).to_json()
     first_look = clocks.earliest(now + timedelta(seconds=delay), clock_due)
     setup = state.to_json()
     await sql.insert_match(

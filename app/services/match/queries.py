@@ -14,9 +14,10 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.db.analyses import match_analyses
 from app.db.community import match_players
 from app.db.models import match_actions, matches, utcnow
 from app.db.session import Database, as_utc
@@ -196,3 +197,48 @@ async def outbox_backlog(db: Database) -> tuple[int, float]:
     if not count or oldest is None:
         return 0, 0.0
     return count, max(0.0, (utcnow() - as_utc(oldest)).total_seconds())
+
+
+# ---------------------------------------------------------------------- analyses
+
+
+async def analysis(conn: AsyncConnection, match_id: str) -> Any:
+    """The ``match_analyses`` row of ``match_id``, or None."""
+    query = select(match_analyses).where(match_analyses.c.match_id == match_id)
+    return (await conn.execute(query)).first()
+
+
+async def pending_analyses(conn: AsyncConnection, since: datetime) -> tuple[int, dict[str, int]]:
+    """``(all, by requester)``: analyses ``queued`` or ``running`` asked for after ``since``
+    (older ones count as abandoned: their instance stopped).
+    """
+    query = (
+        select(match_analyses.c.requested_by, func.count())
+        .where(
+            match_analyses.c.status.in_(("queued", "running")),
+            match_analyses.c.requested_at > since,
+        )
+        .group_by(match_analyses.c.requested_by)
+    )
+    rows = (await conn.execute(query)).all()
+    return sum(int(n) for _, n in rows), {str(who): int(n) for who, n in rows if who}
+
+
+async def put_analysis(conn: AsyncConnection, match_id: str, values: dict[str, Any]) -> None:
+    """Insert or replace the analysis row of ``match_id`` with ``values``."""
+    await conn.execute(delete(match_analyses).where(match_analyses.c.match_id == match_id))
+    await conn.execute(insert(match_analyses).values(match_id=match_id, **values))
+
+
+async def set_analysis(db: Database, match_id: str, values: dict[str, Any]) -> None:
+    """Update the analysis row of ``match_id`` (its own transaction)."""
+    async with db.transaction() as conn:
+        await conn.execute(
+            update(match_analyses).where(match_analyses.c.match_id == match_id).values(**values)
+        )
+
+
+async def is_rated_match(conn: AsyncConnection, match_id: str) -> bool:
+    """Whether ``match_id`` was dealt at a rated table (its history rows say so)."""
+    query = select(match_players.c.rated).where(match_players.c.match_id == match_id)
+    return any(bool(r[0]) for r in await conn.execute(query))

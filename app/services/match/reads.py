@@ -25,7 +25,7 @@ from app.engine import (
 )
 from app.realtime.protocol import events_frame, snapshot_frame
 from app.services.cache import Live
-from app.services.clock import clocks
+from app.services.clock import clocks, table_options
 from app.services.errors import Forbidden, NotFound
 from app.services.match import queries
 from app.services.match.queries import batches_since
@@ -150,6 +150,8 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
         "plague_timeout": rt.settings.plague_timeout,
         "leave_grace": rt.settings.leave_grace,
         "clock": clocks.live_public(live),
+        # The table's aid policy (docs/API.md § Aids); matches from before policies: off.
+        "aids": table_options.aids_of(live.clock, True).to_json(),
         "state": live.view,
         # The match's verdict as a contest (app/services/records/verdict.py); filled by get_match
         # once the match is finished and settled.
@@ -208,6 +210,7 @@ async def record(
     async with rt.db.reading() as conn:
         computer = await queries.computer_seqs(conn, match_id)
     out = clocks.annotate_record(out, actions, computer, clock)
+    out["aids"] = table_options.aids_of(clock, True).to_json()
     judged = await history.verdict_of(rt, match_id)
     if judged is not None:
         out["verdict"] = judged

@@ -10,7 +10,10 @@
    (:func:`app.services.match.bot_turns.on_move_committed`);
 4. turn alerts — a person whose turn it now is in a correspondence or per-turn match, with no
    socket on it, hears on their devices (:func:`app.services.community.push.alert_turn`, in
-   the background).
+   the background);
+5. the analysis — a rated match that just ended is queued for the Strong computer player's
+   analysis (:func:`app.services.match.analyses.analyse_if_rated`, in the background; setting
+   ``ANALYSE_RATED``).
 
 The clock is not a subscriber: its new state is part of the move's own statement
 (:mod:`app.services.match.row`), so it commits or fails with the move.
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 from app.services.cache import Live
 from app.services.community import push
-from app.services.match import bot_turns, delivery
+from app.services.match import analyses, bot_turns, delivery
 from app.services.match.committed import Committed
 from app.services.records import history
 from app.services.records.titles import match_host_name
@@ -33,6 +36,12 @@ def settle_finished(rt: Runtime, live: Live, move: Committed) -> None:
         rt.spawn(history.match_finished(rt, move.match_id))
 
 
+def analyse_rated(rt: Runtime, live: Live, move: Committed) -> None:
+    """Subscriber: once the move ended a rated match, queue its analysis."""
+    if live.state.is_over and rt.settings.analyse_rated:
+        rt.spawn(analyses.analyse_if_rated(rt, move.match_id))
+
+
 def alert_turn(rt: Runtime, live: Live, move: Committed) -> None:
     """Subscriber: a person's turn now in a correspondence or per-turn match: alert them."""
     due = push.turn_alert_due(live, move.seat)
@@ -42,10 +51,11 @@ def alert_turn(rt: Runtime, live: Live, move: Committed) -> None:
 
 
 def subscribe(rt: Runtime) -> None:
-    """Subscribe delivery, the records, the bots and turn alerts to ``rt.move_committed`` (at
-    startup, once per runtime; subscribing again changes nothing).
+    """Subscribe delivery, the records, the bots, turn alerts and the analysis to
+    ``rt.move_committed`` (at startup, once per runtime; subscribing again changes nothing).
     """
     rt.move_committed.subscribe(delivery.on_move_committed)
     rt.move_committed.subscribe(settle_finished)
     rt.move_committed.subscribe(bot_turns.on_move_committed)
     rt.move_committed.subscribe(alert_turn)
+    rt.move_committed.subscribe(analyse_rated)

@@ -28,7 +28,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import utcnow
 from app.db.session import as_utc
+from app.engine.aids import AidPolicy
 from app.services.clock import rules as c
+from app.services.clock import table_options
 from app.services.clock.requests import change_clock
 from app.services.errors import Conflict, Forbidden, NotFound, ServiceError, ValidationFailed
 from app.services.lobby import lobby
@@ -358,7 +360,8 @@ async def _deal(
             created_at=now,
             updated_at=now,
             rated=bool(t.rated),
-            time_control=t.time_control,
+            # Tournament tables play without aids (app/engine/aids.py).
+            time_control=table_options.with_aids(t.time_control, AidPolicy.off().to_json()),
             language=None,
         ),
     )

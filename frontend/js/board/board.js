@@ -35,8 +35,8 @@ export class Board extends BoardView {
     super(host, svg, handlers);
     this.world = el('g', { class: 'world' });
     this.layers = {};
-    for (const name of ['legal', 'tiles', 'wheel', 'lastmove', 'highlight', 'preview', 'followers',
-      'marks', 'targets', 'cursor', 'floaters']) {
+    for (const name of ['legal', 'tiles', 'wheel', 'lastmove', 'holes', 'feature', 'highlight', 'ghost', 'preview',
+      'followers', 'marks', 'targets', 'cursor', 'floaters']) {
       this.layers[name] = el('g', { class: `layer-${name}` });
       this.world.appendChild(this.layers[name]);
     }
@@ -46,6 +46,13 @@ export class Board extends BoardView {
     this.tiles = new Map(); // key → {tile, rotation, node}
     this.legal = new Map();
     this.targets = null;
+    this.features = [];
+    // The feature highlight (a player aid): hovering a follower outlines its whole feature.
+    this.layers.followers.addEventListener('pointerover', (e) => {
+      const g = e.target.closest && e.target.closest('[data-follower]');
+      if (g) this.showFeatureOf(g.dataset.follower);
+    });
+    this.layers.followers.addEventListener('pointerout', () => this.showFeatureOf(null));
     this.start();
   }
 
@@ -337,6 +344,70 @@ export class Board extends BoardView {
   /** World point of a wheel segment (for floating points), or null without a wheel. */
   segmentPoint(segment) {
     return this.wheelView ? this.wheelView.segmentPoint(segment) : null;
+  }
+
+  // ------------------------------------------------------------------ player aids
+
+  /** Mark ``cells`` ([[x, y]]) as impossible holes: empty cells no tile still to come fits. */
+  setHoles(cells) {
+    const signature = cells.map((c) => c.join(',')).join(' ');
+    if (signature === this.holesSignature) return;
+    this.holesSignature = signature;
+    const layer = this.layers.holes;
+    while (layer.firstChild) layer.firstChild.remove();
+    for (const [x, y] of cells) {
+      const g = el('g', { class: 'impossible-hole', 'data-hole': cellKey(x, y), transform: `translate(${x * T},${y * T})` });
+      g.appendChild(el('rect', { x: 4, y: 4, width: T - 8, height: T - 8, rx: 6 }));
+      g.appendChild(el('path', { d: 'M30,30 L70,70 M70,30 L30,70' }));
+      const title = el('title');
+      title.textContent = t('aids.holeTitle');
+      g.appendChild(title);
+      layer.appendChild(g);
+    }
+  }
+
+  /**
+   * The features a hovered follower belongs to (the aid's ``features``: [{kind, tiles,
+   * followers: [{seat, at, spot}], owners, value}]); ``colours``: seat → colour name.
+   */
+  setFeatures(features, colours) {
+    this.features = features || [];
+    this.featureColours = colours;
+    this.svg.classList.toggle('has-features', this.features.length > 0);
+    if (this.featureShown) this.showFeatureOf(this.featureShown);
+  }
+
+  /** Outline the feature of the follower ``key`` ("x,y spot"), its owners and value; null: none. */
+  showFeatureOf(key) {
+    const layer = this.layers.feature;
+    while (layer.firstChild) layer.firstChild.remove();
+    this.featureShown = key;
+    delete this.svg.dataset.feature;
+    if (!key) return;
+    const f = this.features.find((it) => it.followers.some((fo) => `${cellKey(fo.at[0], fo.at[1])} ${fo.spot}` === key));
+    if (!f) return;
+    const colour = colourOf((this.featureColours || [])[f.owners[0]]).fill;
+    for (const [x, y] of f.tiles) {
+      layer.appendChild(el('rect', { class: 'feature-cell', x: x * T + 3, y: y * T + 3, width: T - 6, height: T - 6, rx: 5,
+        stroke: colour }));
+    }
+    this.svg.dataset.feature = `${f.kind}:${f.value}`;
+    const [x, y] = f.tiles[0];
+    const label = el('text', { class: 'feature-value', x: x * T + 50, y: y * T + 18, 'text-anchor': 'middle', fill: colour });
+    label.textContent = t('aids.featureValue', { kind: t(`aids.kind.${f.kind}`), n: f.value });
+    layer.appendChild(label);
+  }
+
+  /** A ghost of ``tile`` at (x, y) turned ``rotation`` (the replay's suggested move); null: none. */
+  setGhost(x, y, tile, rotation) {
+    const layer = this.layers.ghost;
+    while (layer.firstChild) layer.firstChild.remove();
+    if (x === null || x === undefined || !tile) return;
+    const g = el('g', { class: 'ghost-tile', 'data-ghost': cellKey(x, y), 'data-rotation': rotation,
+      transform: `translate(${x * T},${y * T})` });
+    g.appendChild(tileArt(tile, rotation));
+    g.appendChild(el('rect', { class: 'ghost-edge', x: 1, y: 1, width: T - 2, height: T - 2, rx: 4 }));
+    layer.appendChild(g);
   }
 
   // ------------------------------------------------------------------ scoring effects

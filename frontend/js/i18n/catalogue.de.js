@@ -15,5 +15,6 @@ import stats from './stats.de.js';
 import errors from './errors.de.js';
 import bots from './bots.de.js';
 import tournament from './tournament.de.js';
+import aids from './aids.de.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots, ...tournament };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots, ...tournament, ...aids };

@@ -15,5 +15,6 @@ import stats from './stats.en.js';
 import errors from './errors.en.js';
 import bots from './bots.en.js';
 import tournament from './tournament.en.js';
+import aids from './aids.en.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots, ...tournament };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots, ...tournament, ...aids };

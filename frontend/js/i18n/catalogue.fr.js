@@ -15,5 +15,6 @@ import stats from './stats.fr.js';
 import errors from './errors.fr.js';
 import bots from './bots.fr.js';
 import tournament from './tournament.fr.js';
+import aids from './aids.fr.js';
 
-export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots, ...tournament };
+export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots, ...tournament, ...aids };

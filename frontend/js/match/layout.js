@@ -20,6 +20,8 @@ let reopenPanel = false;
 /** Build the screen for match ``m.matchId``; ``m.board`` is used by the zoom buttons once set. */
 export function buildLayout(m) {
   const title = h('h1.match-title', t('match.title'));
+  // The table's aid policy (match/aids.js), beside the title.
+  const aidsTag = h('span.tag.aids#aids-tag', { title: t('aids.policy') });
   const statusLine = h('p.match-status#turn-status', { 'aria-live': 'polite' }, t('app.loading'));
   const seriesLine = h('p.match-series#series-line', { hidden: true });
   const banner = h('div.conn-banner#conn-banner', { role: 'status', 'aria-live': 'assertive', hidden: true });
@@ -56,7 +58,7 @@ export function buildLayout(m) {
   const section = h('section.match#match', { dataset: { match: m.matchId } },
     h('header.match-top', {},
       h('a.back', { href: '#/lobbies', title: t('match.back'), 'aria-label': t('match.back') }, '‹'),
-      h('div.match-heading', {}, title, seriesLine, statusLine),
+      h('div.match-heading', {}, h('div.match-title-row', {}, title, aidsTag), seriesLine, statusLine),
       scoreStrip,
       h('div.match-actions', {},
         soundToggle('btn small ghost'),
@@ -86,5 +88,5 @@ export function buildLayout(m) {
     const select = panelLang.querySelector('select');
     setTimeout(() => { if (select.isConnected) select.focus(); }, 0);
   }
-  return { announcer, section, title, statusLine, seriesLine, banner, boardHost, tray, playersBox, infoBox, logList, endLayer, scoreStrip, panelToggle };
+  return { announcer, section, title, aidsTag, statusLine, seriesLine, banner, boardHost, tray, playersBox, infoBox, logList, endLayer, scoreStrip, panelToggle };
 }

@@ -14,6 +14,7 @@ import { MAX_LOG } from './ui.js';
 import { t } from '../i18n.js';
 import { botTag } from '../widgets/botTag.js';
 import { active, collect } from '../expansions/index.js';
+import { projectedScore, remainingTable } from './aids.js';
 
 /** Players, the score strip and the match info, from the current state. */
 export function renderPlayers(m) {
@@ -38,9 +39,12 @@ export function renderPlayers(m) {
           h('span.conn', { class: online ? 'on' : 'off', title: t(online ? 'match.connected' : 'match.disconnected') }, h('i.dot'), online ? '' : t('match.offline')),
           h('span.supply', { title: t('match.inSupply', { n: supply }), 'aria-label': t('match.inSupply', { n: supply }) }, meeples),
           active ? h('span.turn-tag', t(['place_tile', 'deploy', 'plague'].includes(s.phase) ? `match.doing.${s.phase}` : 'match.doing.other')) : null)),
-      h('span.player-score', { dataset: { score: i } }, String((s.scores || [])[i] ?? 0))));
+      h('span.player-score', { dataset: { score: i } }, String((s.scores || [])[i] ?? 0),
+        projectedScore(m, i) === null ? null : h('small.projected', { dataset: { projected: i }, title: t('aids.projectedTitle') },
+          t('aids.projected', { n: projectedScore(m, i) })))));
     m.dom.scoreStrip.appendChild(h('span.strip-item', { class: active ? 'active' : '' },
-      h('span', { html: swatch(seat.colour, 16) }), h('b', String((s.scores || [])[i] ?? 0))));
+      h('span', { html: swatch(seat.colour, 16) }), h('b', String((s.scores || [])[i] ?? 0)),
+      projectedScore(m, i) === null ? null : h('small.projected', `→${projectedScore(m, i)}`)));
   });
   // The expansions' items (the pig) after the counts; ``append`` would write "null" for none.
   clear(m.dom.infoBox).append(...[
@@ -49,7 +53,8 @@ export function renderPlayers(m) {
     h('div.info-item', {}, h('span.info-num#spectators', String(m.model.match.spectators || 0)),
       h('small', t('match.watching', { n: m.model.match.spectators || 0 }))),
     ...collect(m.model, 'infoItem', m, s),
-    h('div.info-item.rules', {}, h('small', rulesSummary(s.rules, m.ui.presetName)))].filter(Boolean));
+    h('div.info-item.rules', {}, h('small', rulesSummary(s.rules, m.ui.presetName))),
+    remainingTable(m, s)].filter(Boolean));
 }
 
 /**

@@ -12,6 +12,7 @@ import { t, has } from '../i18n.js';
 import { tableName } from '../tableName.js';
 import { playableCells, fits } from './ui.js';
 import { collect, first, phaseOf, spotOwner } from '../expansions/index.js';
+import { askAids, drawAids, policyLabel } from './aids.js';
 
 /** Draw everything from the current match (a new turn resets the half-made choices). */
 export function render(m) {
@@ -19,6 +20,8 @@ export function render(m) {
   const s = m.model.state();
   m.dom.title.textContent = tableName(m.model.match, t('match.title'));
   m.dom.title.title = tableName(m.model.match, '');
+  m.dom.aidsTag.textContent = policyLabel(m.model.match.aids);
+  m.dom.aidsTag.dataset.mode = (m.model.match.aids || {}).mode || 'off';
   m.dom.section.dataset.version = String(m.model.version);
   m.dom.section.dataset.phase = m.model.isOver() ? 'game_over' : s.phase;
   m.dom.section.dataset.myTurn = m.model.myTurn() ? 'true' : 'false';
@@ -44,6 +47,8 @@ export function render(m) {
   m.board.setFollowers(s.followers || [], m.model.colours());
   collect(m.model, 'drawBoard', m, s);
   renderInteraction(m);
+  drawAids(m);
+  askAids(m);
   renderStatus(m);
   m.hooks.watchTurn();
   m.hooks.renderPlayers();

@@ -11,6 +11,7 @@
  * minutes behind" of the "Nothing freezes" issue).
  */
 
+import { onAids } from './aids.js';
 import * as api from '../api.js';
 import { toast } from '../dom.js';
 import { t } from '../i18n.js';
@@ -159,6 +160,9 @@ export function onMessage(m, msg) {
       if (!model.match) return;
       applyEvents(m, msg.v, msg.d || {});
       break;
+    case 'aids':
+      if (model.match) onAids(m, msg);
+      break;
     case 'clock':
       model.applyClock(msg.d);
       renderClockUI(m);
@@ -173,6 +177,7 @@ export function onMessage(m, msg) {
     }
     case 'error': {
       const e = msg.d || {};
+      if (e.reason === 'aids_off') break; // the table's policy changed nothing we asked for
       // Refused for now (too many frames or actions): the same action again after the wait
       // the server names; nothing to tell the player unless that keeps failing.
       if ((e.code === 'rate_limited' || e.code === 'unavailable') && e.id && hooks.retryAction(e.id, e.retry_after)) break;

@@ -11,6 +11,7 @@ import { seatPicker } from '../widgets/seatPicker.js';
 import { rulesLines, rulesSummary, timeLabel, atZeroText } from '../widgets/rules.js';
 import { timeControlPicker, timeoutPolicyPicker, timeSummary } from '../widgets/timecontrol.js';
 import { t } from '../i18n.js';
+import { aidPolicyPicker, policyLabel } from '../match/aids.js';
 
 /** The rules as everyone but the host of an open table sees them. */
 function readOnlyRules(lobby) {
@@ -18,6 +19,7 @@ function readOnlyRules(lobby) {
     h('p', h('b', rulesSummary(lobby.rules, lobby.preset))),
     h('ul.rules-lines', {}, rulesLines(lobby.rules).map((l) => h('li', l))),
     timeSummary({ ...lobby, time_label: timeLabel(lobby.time_control, lobby.time_label) }),
+    h('p#room-aids', policyLabel(lobby.aids)),
     h('p.help', lobby.private ? t('room.privateHelp') : t('room.publicHelp')));
 }
 
@@ -46,5 +48,7 @@ export function rulesPanel(room, editing) {
     timeControlPicker(lobby.time_control, (tc) => update({ time_control: tc })),
     timeoutPolicyPicker(lobby.timeout_policy, (p) => update({ timeout_policy: p }),
       { disabled: !lobby.time_control || lobby.time_control.kind === 'untimed' }),
-    h('p.help#at-zero', atZeroText(lobby.time_control, lobby.timeout_policy)), privBtn);
+    h('p.help#at-zero', atZeroText(lobby.time_control, lobby.timeout_policy)), privBtn,
+    h('div.form-row', {}, h('span.label', t('aids.policy')),
+      aidPolicyPicker(lobby.aids || { mode: 'off' }, (p) => update({ aids: p })).node));
 }

@@ -13,6 +13,7 @@ import { loadPresets, rulesEditor } from '../widgets/rulesEditor.js';
 import { seatPicker } from '../widgets/seatPicker.js';
 import { t, lang, LANGS } from '../i18n.js';
 import { lengthLimit } from '../widgets/limit.js';
+import { aidPolicyPicker } from '../match/aids.js';
 
 export function mount(root, ctx) {
   const who = session.player();
@@ -22,7 +23,8 @@ export function mount(root, ctx) {
   loadPresets().then((presets) => {
     if (!alive) return;
     const state = { preset: 'standard' in presets ? 'standard' : Object.keys(presets)[0] || null, rules: {}, seats: 2,
-      private: true, name: '', timeControl: { kind: 'untimed' }, policy: { kind: 'computer' } };
+      private: true, name: '', timeControl: { kind: 'untimed' }, policy: { kind: 'computer' },
+      aids: { mode: 'custom', players: ['legal_placements'], spectators: ['legal_placements'] } };
     state.rules = { ...(presets[state.preset] || {}) };
     // No name given: none is sent, and every reader sees "{host}'s table" in their language.
     const fallback = who ? t('table.default', { host: who.name }) : '';
@@ -60,7 +62,10 @@ export function mount(root, ctx) {
       h('option', { value: '1' }, t('create.seriesOne')),
       ...[3, 5].map((n) => h('option', { value: String(n) }, t('create.seriesBestOf', { n }))));
     // Rated tables: accounts only (the server checks rules and seats too).
-    const rated = h('input#create-rated', { type: 'checkbox', disabled: !(who && who.username) });
+    // The aid policy (match/aids.js): a rated table starts with none (the host may still choose).
+    const aids = aidPolicyPicker(state.aids, (p) => { state.aids = p; });
+    const rated = h('input#create-rated', { type: 'checkbox', disabled: !(who && who.username),
+      onchange: (e) => { if (e.target.checked) { state.aids = { mode: 'off' }; aids.set(state.aids); } } });
     const error = h('p.field-error', { role: 'alert' });
     const submit = h('button.btn.primary.big#create-submit', { type: 'submit' }, t('create.submit'));
     const form = h('form.panel.create-form', {
@@ -68,7 +73,7 @@ export function mount(root, ctx) {
         e.preventDefault();
         submit.disabled = true;
         error.textContent = '';
-        const body = { name: state.name.trim() || undefined, seats: state.seats, private: state.private };
+        const body = { name: state.name.trim() || undefined, seats: state.seats, private: state.private, aids: state.aids };
         if (rated.checked) body.rated = true;
         if (language.value) body.language = language.value;
         if (series.value !== '1') body.best_of = Number(series.value);
@@ -98,6 +103,7 @@ export function mount(root, ctx) {
     h('div.form-row', {}, h('label', { for: 'create-series' }, t('create.series')), series,
       h('small.help', t('create.seriesHelp'))),
     h('label.check', { for: 'create-rated' }, rated, t('create.rated')),
+    h('div.form-row', {}, h('span.label', t('aids.policy')), aids.node),
     error,
     h('div.row.end', {}, h('a.btn.secondary', { href: '#/lobbies' }, t('create.cancel')), submit));
     clear(wrap).append(h('h1', t('create.title')), form);

@@ -11,6 +11,7 @@ import { t as tr } from '../i18n.js';
 import { tableName } from '../tableName.js';
 import { h, clear, toast, onVisibility } from '../dom.js';
 import { rulesSummary, timeLabel } from '../widgets/rules.js';
+import { policyLabel } from '../match/aids.js';
 import { myMatchesPanel } from './myMatches.js';
 import { playNowPanel } from './playNow.js';
 import { tableFilters } from '../widgets/tableFilters.js';
@@ -86,7 +87,7 @@ export function mount(root, ctx) {
           h('small', {}, l.language ? h('span.tag.lang', { title: tr(`filters.spoken.${l.language}`), lang: l.language },
             l.language.toUpperCase()) : null,
           [host && l.name ? tr('lobbies.hostTable', { name: host.name }) : null, rulesSummary(l.rules, l.preset),
-            timeLabel(l.time_control, l.time_label)].filter(Boolean).join(' · '))),
+            timeLabel(l.time_control, l.time_label), policyLabel(l.aids)].filter(Boolean).join(' · '))),
         h('span.badge', `${filled}/${l.max_seats}`),
         h('a.btn.join', { href: `#/lobby/${encodeURIComponent(l.code)}` }, filled >= l.max_seats ? tr('lobbies.view') : tr('lobbies.join'))));
     }

@@ -22,7 +22,8 @@
  * ``../expansions/`` for. The parts receive one screen object ``m``: ``{matchId, code, model,
  * ui, hooks, dom, board, socket, chat, alive, go}``; they read ``m.model``, write ``m.ui`` and
  * call each other only through ``m.hooks`` (made and frozen here), so none of them imports
- * another's module but ``model.js`` and ``ui.js``.
+ * another's module but ``model.js``, ``ui.js`` and ``aids.js`` (what the table's aid policy
+ * shows this viewer).
  */
 
 import * as api from '../api.js';

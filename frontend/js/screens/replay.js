@@ -8,7 +8,9 @@
  * slider, Home/End and arrow keys (←/→) move through it; the URL's ``?move=`` follows, so a
  * link points at a move, and every line of the log is a link to its move. The side shows scores, followers in supply, the score breakdown and the
  * log up to the step. "Verify this shuffle" checks the revealed seed against the commitment
- * published at the start and every drawn tile against the committed order.
+ * published at the start and every drawn tile against the committed order. A finished match
+ * shows the Strong computer player's analysis under the controls (``../replay/analysis.js``):
+ * the evaluation graph, the biggest swings and the suggested move as a ghost tile.
  */
 
 import * as api from '../api.js';
@@ -21,6 +23,7 @@ import { errorPanel } from '../widgets/errorPanel.js';
 import { swatch, meepleIcon } from '../board/pieces.js';
 import { describe } from '../words.js';
 import { tableName } from '../tableName.js';
+import { analysisPanel } from '../replay/analysis.js';
 
 const COLOURS = ['red', 'blue', 'green', 'yellow', 'black'];
 const CATEGORIES = ['city', 'road', 'cloister', 'farm'];
@@ -98,6 +101,8 @@ export function mount(root, ctx) {
     ui.verify = h('div#verify-result');
     const host = h('div.board-host.replay-board');
     const live = data.finished === false;
+    // Never during play: the analysis is for finished matches only.
+    ui.analysis = ctx.id && !live ? analysisPanel({ matchId: ctx.id, code, names, colours, jump: (n) => show(n) }) : null;
     root.append(h('section.replay', {},
       h('div.replay-main', {},
         h('div.replay-head', {},
@@ -112,7 +117,8 @@ export function mount(root, ctx) {
           ui.slider,
           btn('replay-forward', t('replay.forward'), () => step + 1),
           btn('replay-last', t('replay.last'), () => data.steps.length),
-          ui.counter)),
+          ui.counter),
+        ui.analysis ? ui.analysis.node : null),
       h('aside.replay-side.panel', {},
         h('table.table.replay-scores', {}, h('thead', {}, h('tr', {}, h('th', t('replay.player')), h('th', t('replay.score')),
           h('th', t('replay.supply')))), ui.scores),
@@ -172,6 +178,7 @@ export function mount(root, ctx) {
     const cur = step > 0 ? data.steps[step - 1] : null;
     board.setLastMove(cur && cur.placed ? cur.placed.at : null, cur ? colours[cur.seat] : null);
     if (pos.wheel && board.setWheel) board.setWheel(pos.wheel, colours, { animate: false });
+    if (ui.analysis) ui.analysis.update(step, board);
     ui.slider.value = String(step);
     ui.counter.textContent = t('replay.counter', { n: step, total: data.steps.length });
     clear(ui.scores);
@@ -249,6 +256,7 @@ export function mount(root, ctx) {
   }
   return () => {
     alive = false;
+    if (ui.analysis) ui.analysis.stop();
     window.removeEventListener('keydown', onKey);
     if (board) board.destroy();
   };

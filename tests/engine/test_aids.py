@@ -1,0 +1,139 @@
+"""Player aids (app/engine/aids.py): impossible holes proved against the tiles still to come,
+projected scores equal to the engine's own final scoring, and the policy's JSON.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.engine import (
+    DEPLOY,
+    PLACE_TILE,
+    InvalidOptions,
+    Options,
+    Pass,
+    apply,
+    legal_actions,
+    new_game,
+)
+from app.engine.aids import (
+    AIDS,
+    AidPolicy,
+    aids_for,
+    features,
+    impossible_holes,
+    projected_scores,
+    tiles_to_place,
+)
+from app.engine.board import fits
+from app.engine.tiles import ROTATED
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _random_game(seed: int, options: Options = Options()):
+    """The states of one random 2-player game, every one after an action."""
+    rng = random.Random(seed)
+    s = new_game(options, ["Ann", "Ben"], seed=seed)
+    states = [s]
+    while not s.is_over:
+        s, _ = apply(s, rng.choice(legal_actions(s)))
+        states.append(s)
+    return states
+
+
+@PROPERTY
+@given(
+    SEEDS, st.sampled_from([Options(), Options(river=True), Options(tileset="wheel_of_fortune")])
+)
+def test_an_impossible_hole_is_never_filled_and_every_other_cell_fits_a_tile_to_come(
+    seed: int, options: Options
+) -> None:
+    """RULES.md §3.2b. A hole marked at any moment stays empty to the end of the game (the
+    proof against the real deck), no tile still to come fits it in any rotation, and every
+    frontier cell not marked fits one of them.
+    """
+    states = _random_game(seed, options)
+    final_board = states[-1].board
+    for s in states[::3] + states[-1:]:
+        if s.is_over:  # nothing is placed any more: no hole is worth marking
+            assert impossible_holes(s) == []
+            continue
+        holes = set(impossible_holes(s))
+        coming = tiles_to_place(s)
+        for pos in s.frontier:
+            fitting = any(fits(s, rt, pos) for tid in coming for rt in ROTATED[tid])
+            assert fitting == (pos not in holes), (pos, s.turn)
+        for pos in holes:
+            assert pos not in final_board, f"hole {pos} at turn {s.turn} was filled"
+
+
+@PROPERTY
+@given(SEEDS)
+def test_projected_scores_at_the_last_placement_are_the_final_scores(seed: int) -> None:
+    """RULES.md §4.2–§4.4: with the last tile placed, ending the turn without a follower runs
+    the engine's final scoring; the projection says exactly what it gives.
+    """
+    states = _random_game(seed)
+    last = next(s for s in reversed(states) if s.phase == DEPLOY and s.tiles_remaining == 0)
+    projected = projected_scores(last)
+    ended, _ = apply(last, Pass(last.seat))
+    if ended.is_over:  # a tile still to draw may have been discarded: the game ends here
+        assert projected == ended.scores
+
+
+@PROPERTY
+@given(SEEDS)
+def test_projected_scores_never_change_the_position_and_never_fall_below_the_scores(
+    seed: int,
+) -> None:
+    """The projection works on a copy (followers, supply, scores untouched) and final scoring
+    only ever adds points.
+    """
+    for s in _random_game(seed)[::5]:
+        before = s.to_json()
+        projected = projected_scores(s)
+        assert s.to_json() == before
+        assert all(p >= v for p, v in zip(projected, s.scores, strict=True))
+
+
+def test_the_features_show_owners_and_what_the_final_scoring_gives() -> None:
+    """A road with a thief: its tiles, its owner, its value (1 per tile, RULES.md §4.2)."""
+    for s in _random_game(11):
+        for f in features(s):
+            assert f["owners"], f
+            if f["kind"] == "road" and s.phase == PLACE_TILE:
+                assert f["value"] == len(f["tiles"])
+
+
+def test_aids_for_sends_only_what_is_granted() -> None:
+    s = _random_game(5)[20]
+    assert aids_for(s, []) == {}
+    assert set(aids_for(s, ["projected_scores"])) == {"projected_scores"}
+    assert set(aids_for(s, ["impossible_holes", "feature_highlight"])) == {
+        "impossible_holes",
+        "features",
+    }
+
+
+def test_the_policy_reads_and_writes_its_json() -> None:
+    assert AidPolicy.from_json("off") == AidPolicy.off()
+    learning = AidPolicy.from_json({"mode": "learning"})
+    assert learning.for_viewer(False) == frozenset(AIDS)
+    custom = AidPolicy.from_json(
+        {"mode": "custom", "players": ["remaining_tiles"], "spectators": ["projected_scores"]}
+    )
+    assert custom.to_json() == {
+        "mode": "custom",
+        "players": ["remaining_tiles"],
+        "spectators": ["projected_scores"],
+    }
+    assert AidPolicy.from_json(custom.to_json()) == custom
+    for bad in ({"mode": "all"}, {"mode": "custom", "players": ["x-ray"]}, 7, {"extra": 1}):
+        with pytest.raises(InvalidOptions):
+            AidPolicy.from_json(bad)
