@@ -144,6 +144,15 @@ def test_register_play_rated_history_and_replay_at_a_move(
         p2.fill("#replay-slider", "20")
         p2.wait_for_selector("#replay-counter:has-text('Move 20 of')")
         assert p2.locator("#replay-log li").count() >= 20
+        # The log box is scrolled to the current move's line (it is inside the box's view).
+        seen = p2.evaluate(
+            """() => { const log = document.getElementById('replay-log');
+                 const cur = log.querySelector('li.current');
+                 const a = log.getBoundingClientRect(), b = cur.getBoundingClientRect();
+                 return [log.scrollHeight > log.clientHeight, b.top >= a.top - 1,
+                         b.bottom <= a.bottom + 1]; }"""
+        )
+        assert seen == [True, True, True], seen
         p2.click("#verify-shuffle")
         p2.wait_for_selector(".verify-ok, .verify-bad")
         p2.screenshot(path=str(artifacts / "i15-replay.png"))
