@@ -120,6 +120,13 @@ TimeoutPolicyIn = Annotated[
     dict[str, Any], Field(description="a time-out policy (docs/API.md § Clocks)")
 ]
 
+#: How far behind spectators see the match (docs/API.md § Spectator delay): ``{}`` (live),
+#: ``{"moves": 1..60}`` or ``{"seconds": 5..1800}``; checked by the service (422, reason
+#: ``spectator_delay``).
+SpectatorDelayIn = Annotated[
+    dict[str, Any], Field(description="a spectator delay (docs/API.md § Spectator delay)")
+]
+
 
 #: The languages a table can be marked with (the client's languages).
 Language = Literal["en", "de", "fr"]
@@ -137,6 +144,7 @@ class NewLobby(Strict):
     time_control: TimeControlIn | None = None
     timeout_policy: TimeoutPolicyIn | None = None
     language: Language | None = Field(None, description="the language the host plays in")
+    spectator_delay: SpectatorDelayIn | None = None
 
 
 class LobbyPatch(Strict):
@@ -149,6 +157,7 @@ class LobbyPatch(Strict):
     max_seats: Annotated[int, Field(ge=2, le=5)] | None = None
     time_control: TimeControlIn | None = None
     timeout_policy: TimeoutPolicyIn | None = None
+    spectator_delay: SpectatorDelayIn | None = None
 
 
 Level = Literal["easy", "normal", "strong"]
@@ -211,6 +220,9 @@ class LobbyOut(BaseModel):
     )
     at_zero: str
     language: str | None = None
+    spectator_delay: dict[str, int] | None = Field(
+        None, description='{"moves": N} or {"seconds": M}; null: spectators see it live'
+    )
 
 
 class LiveMatchOut(BaseModel):

@@ -81,6 +81,9 @@ class Lobby(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: The language the host plays in (``en``, ``de``, ``fr``), null: any.
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    #: How far behind spectators see the match: ``{"moves": N}`` or ``{"seconds": M}``; null:
+    #: live (app/services/match/delay.py).
+    spectator_delay: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __table_args__ = (Index("ix_lobbies_status_private", "status", "private"),)
 
@@ -125,6 +128,8 @@ class Match(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The lobby's spectator delay, fixed when the match starts (null: spectators see it live).
+    spectator_delay: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __table_args__ = (
         Index("ix_matches_status_private", "status", "private"),

@@ -52,6 +52,7 @@ async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[
         time_control=body.time_control,
         timeout_policy=body.timeout_policy,
         language=body.language,
+        spectator_delay=body.spectator_delay,
     )
 
 
@@ -84,8 +85,8 @@ async def get(code: Code, rt: RuntimeDep) -> dict[str, Any]:
 async def patch(
     code: Code, body: LobbyPatch, rt: RuntimeDep, player: CurrentPlayer
 ) -> dict[str, Any]:
-    """Host only: change rules or preset, privacy, name, number of seats, time control or
-    time-out policy.
+    """Host only: change rules or preset, privacy, name, number of seats, time control,
+    time-out policy or spectator delay (``{}``: live again).
     """
     return await lobby.update_options(
         rt,
@@ -98,6 +99,7 @@ async def patch(
         max_seats=body.max_seats,
         time_control=body.time_control,
         timeout_policy=body.timeout_policy,
+        spectator_delay=body.spectator_delay,
     )
 
 

@@ -63,6 +63,7 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
         "version": row.version,
         "rated": bool(row.rated),
         "language": getattr(row, "language", None),
+        "spectator_delay": getattr(row, "spectator_delay", None),
         **table_options.lobby_fields(row.time_control),
     }
 

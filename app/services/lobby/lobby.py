@@ -39,6 +39,7 @@ from app.services.lobby.filters import TableFilters
 from app.services.records import history, ratings, shuffle
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
+from app.services.spectator_delay import parse_spectator_delay
 
 
 def _rules_from(preset: str | None, rules: dict[str, Any] | None) -> tuple[str | None, Options]:
@@ -71,13 +72,16 @@ async def create_lobby(
     time_control: dict[str, Any] | None = None,
     timeout_policy: dict[str, Any] | None = None,
     language: str | None = None,
+    spectator_delay: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Create a lobby; the creator takes seat 0 and is host. Returns Lobby JSON.
     ``language``: the language the host plays in (``en``/``de``/``fr``; None: any).
+    ``spectator_delay``: how far behind spectators see the match (``{"moves": N}`` or
+    ``{"seconds": M}``; None or ``{}``: live; app/services/spectator_delay.py).
 
     Raises :class:`ValidationFailed` (seats, preset, rules, name, time control, time-out
-    policy — its message names the field, e.g. ``time_control.seconds``,
-    ``timeout_policy.after``), :class:`NotFound` (player).
+    policy, spectator delay — its message names the field, e.g. ``time_control.seconds``,
+    ``timeout_policy.after``, ``spectator_delay.moves``), :class:`NotFound` (player).
     """
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValidationFailed(
@@ -90,6 +94,7 @@ async def create_lobby(
         table_options.parse_time_control(time_control),
         None if timeout_policy is None else table_options.parse_timeout_policy(timeout_policy),
     )
+    delay = parse_spectator_delay(spectator_delay)
     code = secrets.token_urlsafe(8)
     async with rt.db.transaction() as conn:
         host = await player_name(conn, player_id)
@@ -120,6 +125,7 @@ async def create_lobby(
                 rated=rated,
                 time_control=control,
                 language=language,
+                spectator_delay=delay,
             ),
         )
         row = await sql.lobby(conn, code)
@@ -191,9 +197,11 @@ async def update_options(
     max_seats: int | None = None,
     time_control: dict[str, Any] | None = None,
     timeout_policy: dict[str, Any] | None = None,
+    spectator_delay: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Host only: change rules/preset, privacy, name, the number of seats, the time control or
-    the time-out policy (each left as it is when None).
+    """Host only: change rules/preset, privacy, name, the number of seats, the time control,
+    the time-out policy or the spectator delay (each left as it is when None; a delay of
+    ``{}``: spectators see the match live again).
 
     Raises :class:`Forbidden`, :class:`ValidationFailed`, :class:`Conflict` (fewer seats than
     taken, started).
@@ -217,6 +225,8 @@ async def update_options(
                 if timeout_policy is None
                 else table_options.parse_timeout_policy(timeout_policy),
             )
+        if spectator_delay is not None:
+            values["spectator_delay"] = parse_spectator_delay(spectator_delay)
         if private is not None:
             values["private"] = private
         if name is not None:
@@ -332,6 +342,7 @@ async def deal(rt: Runtime, conn: AsyncConnection, row: Any, address: str) -> tu
             clock=clock,
             started_from=address[:64],
             bots=bots,
+            spectator_delay=getattr(row, "spectator_delay", None),
         ),
     )
     await history.on_match_started(conn, match_id, seats, row.preset, row.rated, dealt)
@@ -399,6 +410,7 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
                 updated_at=now,
                 rated=bool(lobby.rated) if lobby else False,
                 time_control=lobby.time_control if lobby else None,
+                spectator_delay=m.spectator_delay,
             ),
         )
         await sql.set_rematch(conn, match_id, code)
