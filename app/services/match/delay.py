@@ -18,15 +18,24 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
 
 import orjson
 
-from app.engine import action_from_json, apply_in_place, export_record, load_state, view
+from app.engine import action_from_json, apply_in_place, load_state, view
 from app.services.cache import Live
 from app.services.match import queries
 from app.services.runtime import Runtime
 from app.services.spectator_delay import SpectatorDelay
+
+__all__ = [
+    "SpectatorDelay",
+    "chat_cutoff",
+    "delay_for",
+    "delay_of",
+    "delayed_live",
+    "state_at",
+    "visible",
+]
 
 #: Matches whose delay was read (it never changes once the match started): match id → delay.
 _DELAYS: OrderedDict[str, SpectatorDelay | None] = OrderedDict()
@@ -110,8 +119,3 @@ async def chat_cutoff(rt: Runtime, live: Live, player_id: str | None) -> datetim
         return None
     _, cutoff, _ = await visible(rt, live.match_id, live.version, delay)
     return cutoff
-
-
-def delayed_record(state_live: Live) -> dict[str, Any]:
-    """The ``carcassonne-record/1`` of a delayed position (only the tiles drawn by then)."""
-    return export_record(state_live.state)

@@ -16,7 +16,7 @@ import orjson
 from app.realtime.connection import Connection, Socket
 from app.realtime.protocol import dumps, snapshot_frame
 from app.services.match.delay import state_at, visible
-from app.services.match.reads import current, match_json
+from app.services.match.reads import current, delayed_json
 from app.services.runtime import Runtime
 from app.services.spectator_delay import SpectatorDelay
 
@@ -121,7 +121,7 @@ class DelayedConnection(Connection):
         if shown != self.shown or self._resend:
             self._resend = False
             at = await state_at(self._rt, live, shown)
-            super().push(None, snapshot_frame(at.version, match_json(self._rt, at, None)))
+            super().push(None, snapshot_frame(at.version, delayed_json(self._rt, at, self._delay)))
             self.shown = at.version
         ready = [f for t, f in self._held if cutoff is None or t < cutoff]
         self._held = [(t, f) for t, f in self._held if not (cutoff is None or t < cutoff)]

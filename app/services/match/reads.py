@@ -158,6 +158,15 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
     }
 
 
+def delayed_json(rt: Runtime, at: Live, wait: delay.SpectatorDelay) -> dict[str, Any]:
+    """The Match JSON a spectator of a delayed match reads: the match at its visible version
+    (``at``), no clock, and ``"spectator_delay"`` saying how far behind it is.
+    """
+    out = match_json(rt, at, None)
+    out["spectator_delay"] = wait.to_json()
+    return out
+
+
 async def get_match(
     rt: Runtime, match_id: str, player_id: str | None, code: str | None
 ) -> dict[str, Any]:
@@ -166,7 +175,10 @@ async def get_match(
     """
     live = await current(rt, match_id)
     check_watch(live, player_id, code)
-    live = await delay.delayed_live(rt, live, player_id)
+    wait = await delay.delay_for(rt, live, player_id)
+    if wait is not None:
+        at = await delay.delayed_live(rt, live, player_id)
+        return delayed_json(rt, at, wait)
     out = match_json(rt, live, live.seat_of(player_id))
     if live.state.is_over or live.version < 0:
         out["verdict"] = await history.verdict_of(rt, match_id)

@@ -23,7 +23,13 @@ from app.services.clock import clocks
 from app.services.clock import requests as clock_requests
 from app.services.match import delay
 from app.services.match.delayed_socket import DelayedConnection
-from app.services.match.reads import check_watch, current, fetch_frames, match_json
+from app.services.match.reads import (
+    check_watch,
+    current,
+    delayed_json,
+    fetch_frames,
+    match_json,
+)
 from app.services.runtime import Runtime
 
 #: A seat seen connected this recently is not abandoned (heartbeats refresh it more often).
@@ -202,7 +208,9 @@ async def _first_delayed_frame(
     """
     live = await current(rt, match_id)
     at = await delay.delayed_live(rt, live, None)
-    await socket.send_text(snapshot_frame(at.version, match_json(rt, at, None)))
+    wait = await delay.delay_of(rt, match_id)
+    frame = match_json(rt, at, None) if wait is None else delayed_json(rt, at, wait)
+    await socket.send_text(snapshot_frame(at.version, frame))
     conn.start_feed(at.version)
 
 

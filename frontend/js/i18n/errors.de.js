@@ -64,4 +64,5 @@ export default {
   'error.reason.tile_already_placed': 'Die Karte liegt schon: Setze einen Gefolgsmann oder passe.',
   'error.reason.bad_rotation': 'Eine Drehung ist 0, 90, 180 oder 270 Grad.',
   'error.reason.mute_self': 'Der Gastgeber kann sich nicht selbst stummschalten.',
+  "error.reason.spectator_delay": "Eine Zuschauerverzögerung beträgt 1 bis 60 Züge oder 5 bis 1800 Sekunden.",
 };

@@ -68,4 +68,5 @@ export default {
   'error.reason.tile_already_placed': 'The tile has been placed: deploy a follower or pass.',
   'error.reason.bad_rotation': 'A rotation is 0, 90, 180 or 270 degrees.',
   'error.reason.mute_self': 'The host cannot mute themself.',
+  "error.reason.spectator_delay": "A spectator delay is 1 to 60 moves or 5 to 1800 seconds.",
 };

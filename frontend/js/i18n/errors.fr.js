@@ -64,4 +64,5 @@ export default {
   'error.reason.tile_already_placed': 'La tuile est posée : placez un partisan ou passez.',
   'error.reason.bad_rotation': 'Une rotation vaut 0, 90, 180 ou 270 degrés.',
   'error.reason.mute_self': 'L’hôte ne peut pas se rendre muet lui-même.',
+  "error.reason.spectator_delay": "Un délai pour les spectateurs va de 1 à 60 coups ou de 5 à 1800 secondes.",
 };

@@ -157,4 +157,6 @@ export default {
   'match.reload': 'Neu laden',
   'match.reconnecting': 'Verbindung verloren — verbinde neu…',
   'match.retrying': 'Verbindung verloren — neuer Versuch in {n} s (Versuch {attempt})',
+  "match.watchingDelayedMoves": "Du schaust {n} Züge hinter den Spielenden zu",
+  "match.watchingDelayedSeconds": "Du schaust {n} Sekunden hinter den Spielenden zu",
 };

@@ -165,4 +165,6 @@ export default {
   'match.reload': 'Reload',
   'match.reconnecting': 'Connection lost — reconnecting…',
   'match.retrying': 'Connection lost — retrying in {n} s (attempt {attempt})',
+  "match.watchingDelayedMoves": "You are watching {n} moves behind the players",
+  "match.watchingDelayedSeconds": "You are watching {n} seconds behind the players",
 };

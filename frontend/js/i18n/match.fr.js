@@ -157,4 +157,6 @@ export default {
   'match.reload': 'Recharger',
   'match.reconnecting': 'Connexion perdue — reconnexion…',
   'match.retrying': 'Connexion perdue — nouvel essai dans {n} s (essai {attempt})',
+  "match.watchingDelayedMoves": "Vous regardez avec {n} coups de retard sur les joueurs",
+  "match.watchingDelayedSeconds": "Vous regardez avec {n} secondes de retard sur les joueurs",
 };

@@ -161,4 +161,9 @@ export default {
   "filters.spoken.fr": "Am Tisch wird Französisch gesprochen",
   "create.language": "Sprache am Tisch",
   "create.languageHelp": "Steht auf der Tischliste, wo man danach filtern kann.",
+  "create.delay": "Zuschauende sehen",
+  "create.delayHelp": "Eine Verzögerung hindert Zuschauende daran, den Spielenden zu verraten, was sie noch nicht sehen. Die Spielenden sehen die Partie immer live.",
+  "create.delayLive": "die Partie live",
+  "create.delayMoves": "{n} Züge verzögert",
+  "create.delaySeconds": "{n} Sekunden verzögert",
 };

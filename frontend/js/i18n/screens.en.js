@@ -169,4 +169,9 @@ export default {
   "filters.spoken.fr": "The host plays in French",
   "create.language": "Language at the table",
   "create.languageHelp": "Shown on the Tables page, where players can filter by it.",
+  "create.delay": "Spectators see",
+  "create.delayHelp": "A delay keeps spectators from telling the players what they cannot see yet. Players always see the match live.",
+  "create.delayLive": "the match live",
+  "create.delayMoves": "{n} moves behind",
+  "create.delaySeconds": "{n} seconds behind",
 };

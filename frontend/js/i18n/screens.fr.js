@@ -161,4 +161,9 @@ export default {
   "filters.spoken.fr": "On joue en français à cette table",
   "create.language": "Langue à la table",
   "create.languageHelp": "Affichée dans la liste des tables, où l’on peut filtrer par langue.",
+  "create.delay": "Les spectateurs voient",
+  "create.delayHelp": "Un délai empêche les spectateurs de dire aux joueurs ce qu’ils ne voient pas encore. Les joueurs voient toujours la partie en direct.",
+  "create.delayLive": "la partie en direct",
+  "create.delayMoves": "avec {n} coups de retard",
+  "create.delaySeconds": "avec {n} secondes de retard",
 };

@@ -14,6 +14,10 @@ import { seatPicker } from '../widgets/seatPicker.js';
 import { t, lang, LANGS } from '../i18n.js';
 import { lengthLimit } from '../widgets/limit.js';
 
+/** The spectator delays a host may choose: ``[kind, amount]`` (the server takes 1–60 moves or
+ * 5–1800 seconds; docs/API.md § Spectator delay). */
+const DELAYS = [['moves', 2], ['moves', 5], ['moves', 10], ['seconds', 30], ['seconds', 120], ['seconds', 300]];
+
 export function mount(root, ctx) {
   const who = session.player();
   const wrap = h('section.create', {}, h('h1', t('create.title')), h('div.loading', t('create.loading')));
@@ -55,6 +59,11 @@ export function mount(root, ctx) {
     const language = h('select#create-language', {},
       ...LANGS.map((l) => h('option', { value: l.code, selected: l.code === lang() }, l.name)),
       h('option', { value: '' }, t('filters.anyLanguage')));
+    // How far behind spectators see the match (players always see it live).
+    const delay = h('select#create-delay', { 'aria-describedby': 'create-delay-help' },
+      h('option', { value: '' }, t('create.delayLive')),
+      ...DELAYS.map(([kind, n]) => h('option', { value: `${kind}:${n}` },
+        t(kind === 'moves' ? 'create.delayMoves' : 'create.delaySeconds', { n }))));
     // Rated tables: accounts only (the server checks rules and seats too).
     const rated = h('input#create-rated', { type: 'checkbox', disabled: !(who && who.username) });
     const error = h('p.field-error', { role: 'alert' });
@@ -67,6 +76,10 @@ export function mount(root, ctx) {
         const body = { name: state.name.trim() || undefined, seats: state.seats, private: state.private };
         if (rated.checked) body.rated = true;
         if (language.value) body.language = language.value;
+        if (delay.value) {
+          const [kind, n] = delay.value.split(':');
+          body.spectator_delay = { [kind]: Number(n) };
+        }
         if (state.timeControl.kind !== 'untimed') {
           body.time_control = state.timeControl;
           body.timeout_policy = state.policy;
@@ -90,6 +103,8 @@ export function mount(root, ctx) {
     h('div.form-row', {}, h('label', { for: 'create-language' }, t('create.language')), language,
       h('small.help', t('create.languageHelp'))),
     clockRow,
+    h('div.form-row', {}, h('label', { for: 'create-delay' }, t('create.delay')), delay,
+      h('small.help#create-delay-help', t('create.delayHelp'))),
     h('label.check', { for: 'create-rated' }, rated, t('create.rated')),
     error,
     h('div.row.end', {}, h('a.btn.secondary', { href: '#/lobbies' }, t('create.cancel')), submit));
