@@ -20,7 +20,8 @@ _RUN = """async (impacts) => {
   return result.violations
     .filter((v) => impacts.includes(v.impact))
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
-                   nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ') + ' | ' + n.failureSummary) }));
+                   nodes: v.nodes.slice(0, 5)
+                     .map((n) => n.target.join(' ') + ' | ' + n.failureSummary) }));
 }"""
 
 
