@@ -1,6 +1,6 @@
 """axe-core on every screen in both themes (tests/browser/axe.py): no serious or critical
 violation on the start screen, the tables, creating a table, the waiting room, a live match
-(and its end), the tile guide, the account screen, the ratings, the replay viewer, the
+(with and without its text board), the tile guide, the account screen, the ratings, the replay viewer, the
 tournaments and a player's profile. Screenshots of each go to ``test-artifacts/axe-*.png``.
 """
 
@@ -58,6 +58,9 @@ def test_every_screen_has_no_serious_violation(
         page.wait_for_selector("#match")
         page.wait_for_selector("#tray")
         _check(page, "match", scheme, found, artifacts)
+        page.keyboard.press("t")  # the text board (match/textBoard.js)
+        page.wait_for_selector("#text-board:not([hidden])")
+        _check(page, "match-text-board", scheme, found, artifacts)
         player_id = page.evaluate("JSON.parse(localStorage.getItem('carcassonne.player')).id")
         match_id = re.search(r"#/match/([^?]+)", page.url).group(1)  # type: ignore[union-attr]
         page.goto(f"/#/player/{player_id}")

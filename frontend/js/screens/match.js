@@ -38,7 +38,8 @@ import { buildLayout } from '../match/layout.js';
 import { render, renderInteraction, celebrate } from '../match/render.js';
 import { renderPlayers, addLog, renderLog } from '../match/panel.js';
 import { renderTray } from '../match/tray.js';
-import { hoverCell, selectCell, rotate, cancelSelection, confirmPlacement, pickSpot, pass, clearPending, retryAction } from '../match/play.js';
+import { hoverCell, selectCell, rotate, cancelSelection, confirmPlacement, pickSpot, pass, clearPending, retryAction, sendAction } from '../match/play.js';
+import { renderTextBoard, toggle as toggleTextBoard } from '../match/textBoard.js';
 import { resync, applySnapshot, onMessage, loadHistory } from '../match/sync.js';
 import { connect, stopBanner } from '../match/connection.js';
 import { showEnd, showRemaining, showKeys, share } from '../match/dialogs.js';
@@ -53,7 +54,9 @@ import { decoratePlayers, tick } from '../match/clock.js';
 /** The hooks the parts call each other through (``m.hooks``), bound to screen ``m``. */
 function makeHooks(m) {
   return Object.freeze({
-    render: () => render(m),
+    render: () => { render(m); renderTextBoard(m); },
+    sendAction: (d) => sendAction(m, d),
+    toggleTextBoard: () => toggleTextBoard(m),
     renderInteraction: () => renderInteraction(m),
     renderPlayers: () => { renderPlayers(m); decoratePlayers(m); tick(m); },
     renderTray: () => renderTray(m),
