@@ -1,7 +1,7 @@
 """axe-core on every screen in both themes (tests/browser/axe.py): no serious or critical
 violation on the start screen, the tables, creating a table, the waiting room, a live match
-(with and without its text board), the tile guide, the account screen, the ratings, the replay viewer, the
-tournaments and a player's profile. Screenshots of each go to ``test-artifacts/axe-*.png``.
+(with and without its text board), the tile guide, the account screen, the ratings, the
+replay viewer, the tournaments and a player's profile. Screenshots: ``test-artifacts/axe-*``.
 """
 
 from __future__ import annotations
