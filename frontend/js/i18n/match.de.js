@@ -193,4 +193,7 @@ export default {
   "tb.tiles": "Karten auf dem Brett ({n})",
   "match.key.text": "T",
   "match.key.textWhat": "das Textbrett: das Brett in Worten, deine Möglichkeiten als Listen",
+  "hotseat.pass": "Gib das Gerät an {name} weiter",
+  "hotseat.why": "Der Zug bleibt verdeckt, bis die Person das Gerät hält.",
+  "hotseat.ready": "Ich bin {name}: meinen Zug zeigen",
 };

@@ -201,4 +201,7 @@ export default {
   "tb.tiles": "Tiles on the board ({n})",
   "match.key.text": "T",
   "match.key.textWhat": "the text board: the board in words, your choices as lists",
+  "hotseat.pass": "Pass the device to {name}",
+  "hotseat.why": "Their turn is hidden until they hold the device.",
+  "hotseat.ready": "I am {name}: show my turn",
 };

@@ -193,4 +193,7 @@ export default {
   "tb.tiles": "Tuiles sur le plateau ({n})",
   "match.key.text": "T",
   "match.key.textWhat": "le plateau texte : le plateau en mots, vos choix en listes",
+  "hotseat.pass": "Passez l’appareil à {name}",
+  "hotseat.why": "Son tour reste caché jusqu’à ce qu’elle tienne l’appareil.",
+  "hotseat.ready": "Je suis {name} : montrer mon tour",
 };

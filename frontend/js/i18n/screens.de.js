@@ -166,4 +166,8 @@ export default {
   "create.delayLive": "die Partie live",
   "create.delayMoves": "{n} Züge verzögert",
   "create.delaySeconds": "{n} Sekunden verzögert",
+  "room.localButton": "Jemand hier",
+  "room.localHelp": "Setze eine weitere Person, die auf diesem Gerät spielt: in ihren Zügen geht der Bildschirm an sie",
+  "room.localName": "Ihr Name",
+  "room.localSeat": "Platz nehmen lassen",
 };

@@ -174,4 +174,8 @@ export default {
   "create.delayLive": "the match live",
   "create.delayMoves": "{n} moves behind",
   "create.delaySeconds": "{n} seconds behind",
+  "room.localButton": "Someone here",
+  "room.localHelp": "Seat another person who plays on this device: the screen passes to them on their turns",
+  "room.localName": "Their name",
+  "room.localSeat": "Seat them",
 };

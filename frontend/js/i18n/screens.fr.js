@@ -166,4 +166,8 @@ export default {
   "create.delayLive": "la partie en direct",
   "create.delayMoves": "avec {n} coups de retard",
   "create.delaySeconds": "avec {n} secondes de retard",
+  "room.localButton": "Quelqu’un ici",
+  "room.localHelp": "Installez une autre personne qui joue sur cet appareil : l’écran passe à elle à ses tours",
+  "room.localName": "Son nom",
+  "room.localSeat": "L’installer",
 };

@@ -54,7 +54,7 @@ export function onKey(m, e) {
   if (!m.alive) return;
   const tag = (e.target && e.target.tagName) || '';
   if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag)) return;
-  if (m.dom.endLayer.firstChild) return;
+  if (m.dom.endLayer.firstChild || m.ui.covered) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const s = m.model.state();
   if (!s) return;

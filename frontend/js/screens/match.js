@@ -45,6 +45,7 @@ import { connect, stopBanner } from '../match/connection.js';
 import { showEnd, showRemaining, showKeys, share } from '../match/dialogs.js';
 import { onKey } from '../match/keyboard.js';
 import { attend, watchTurn, resetAttention } from '../match/attention.js';
+import { loadLocalSeats, watchHandover, dropCover } from '../match/hotSeat.js';
 import { chatBox } from '../widgets/chat.js';
 import { isMissing, isRefused, missingPanel, refusedPanel } from '../widgets/missing.js';
 import { codeFor, known, remember, showInAddress } from '../inviteCodes.js';
@@ -78,7 +79,7 @@ function makeHooks(m) {
     retryAction: (id, retryAfter) => retryAction(m, id, retryAfter),
     resync: () => resync(m),
     attend: (events) => attend(m, events),
-    watchTurn: () => watchTurn(m),
+    watchTurn: () => { watchTurn(m); watchHandover(m); },
   });
 }
 
@@ -100,6 +101,9 @@ async function openMatch(m, root, ctx) {
       m.ui.presetName = matchingPreset(data.state.rules, presets);
       if (m.alive && m.model.match) m.hooks.renderPlayers();
     }).catch(() => {});
+    await loadLocalSeats(m, data); // hot-seat: the other people playing on this device
+    if (!m.alive) return;
+    m.ui.handedTo = data.you ?? null;
     applySnapshot(m, data.version, data);
     m.board.fit(false);
     // The chat: players' (or spectators') messages; chat frames never reach the game's handler.
@@ -178,6 +182,7 @@ export function mount(root, ctx) {
     toastsBack();
     document.title = 'Carcassonne';
     resetAttention();
+    dropCover(m);
     if (m.socket) m.socket.close();
     if (m.board) m.board.destroy();
   };
