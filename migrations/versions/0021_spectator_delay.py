@@ -1,5 +1,5 @@
-"""Spectator delay: ``lobbies.spectator_delay`` (the host's choice) and
-``matches.spectator_delay`` (copied when the match starts). JSON ``{"moves": N}`` or
+"""Spectator delay: ``lobbies.spectator_delay`` (the host's choice), ``tournaments.spectator_delay``
+(the organiser's, for every table) and ``matches.spectator_delay`` (copied when the match starts). JSON ``{"moves": N}`` or
 ``{"seconds": M}``; null: spectators see the match live (app/services/match/delay.py).
 
 Revision ID: 0021_spectator_delay
@@ -23,8 +23,10 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     op.add_column("lobbies", sa.Column("spectator_delay", sa.JSON(), nullable=True))
     op.add_column("matches", sa.Column("spectator_delay", sa.JSON(), nullable=True))
+    op.add_column("tournaments", sa.Column("spectator_delay", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
+    op.drop_column("tournaments", "spectator_delay")
     op.drop_column("matches", "spectator_delay")
     op.drop_column("lobbies", "spectator_delay")

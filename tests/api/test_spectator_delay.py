@@ -183,3 +183,29 @@ def test_cutoff_arithmetic() -> None:
     assert parse_spectator_delay({}) is None
     with pytest.raises(ValidationFailed):
         parse_spectator_delay({"moves": True})
+
+
+def test_a_tournament_delays_its_tables(api: Api) -> None:
+    _, _, host = api.player("Org")
+    created = api.post(
+        "/api/tournaments",
+        host,
+        201,
+        name="Delayed cup",
+        format="round_robin",
+        spectator_delay={"moves": 3},
+    )
+    assert created["spectator_delay"] == {"moves": 3}
+    tid = created["id"]
+    people = [api.player(name) for name in ("Ann", "Ben")]
+    for _, _, headers in people:
+        api.post(f"/api/tournaments/{tid}/entrants", headers)
+        api.post(f"/api/tournaments/{tid}/check-in", headers)
+    started = api.post(f"/api/tournaments/{tid}/start", host)
+    match_id = started["pairings"][0]["match_id"]
+    by_seat = sorted(people, key=lambda p: api.get(f"/api/matches/{match_id}", p[2])["you"])
+    for _ in range(4):
+        _act(api, match_id, by_seat)
+    watched = api.get(f"/api/matches/{match_id}")
+    assert watched["spectator_delay"] == {"moves": 3} and watched["version"] == 1
+    assert api.get(f"/api/matches/{match_id}", by_seat[0][2])["version"] == 4

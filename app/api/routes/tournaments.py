@@ -51,6 +51,7 @@ async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> 
         rated=body.rated,
         seats=body.seats,
         duration_minutes=body.duration_minutes,
+        spectator_delay=body.spectator_delay,
     )
 
 

@@ -368,6 +368,7 @@ async def _deal(
             rated=bool(t.rated),
             time_control=t.time_control,
             language=None,
+            spectator_delay=getattr(t, "spectator_delay", None),
         ),
     )
     found = await lobby_sql.lobby(conn, code)
