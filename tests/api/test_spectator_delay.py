@@ -155,6 +155,14 @@ def test_a_seconds_delay_shows_what_was_committed_that_long_ago(
     with client.websocket_connect(f"/ws/matches/{match_id}") as spectator:
         first = _frames_until(spectator, "snapshot")
         assert first[-1]["v"] == 3
+    # The spectators' own room is not held back: it tells nothing they have not seen.
+    _, fan_token, _ = api.player("Fan")
+    with client.websocket_connect(f"/ws/matches/{match_id}?token={fan_token}") as fan:
+        fan.send_text(json.dumps({"t": "chat", "d": {"text": "from the stands"}}))
+        heard = _frames_until(fan, "chat")[-1]
+        assert heard["d"]["room"] == "spectators" and heard["d"]["text"] == "from the stands"
+    said = [m["text"] for m in api.get(f"/api/matches/{match_id}/chat")["messages"]]
+    assert said == ["old news", "from the stands"]
 
 
 def test_the_delay_is_checked_and_can_be_lifted(api: Api) -> None:

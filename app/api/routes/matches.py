@@ -102,7 +102,9 @@ async def match_chat(
     out = await chat.history(rt, "match", match_id, player, code)
     cutoff = await reads.chat_cutoff(rt, match_id, player)
     if cutoff is not None:  # a spectator of a delayed match: what was said before its cutoff
-        out["messages"] = [m for m in out["messages"] if _utc(m["at"]) < cutoff]
+        out["messages"] = [
+            m for m in out["messages"] if m["room"] == "spectators" or _utc(m["at"]) < cutoff
+        ]
     return out
 
 

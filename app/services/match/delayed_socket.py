@@ -31,6 +31,13 @@ def _kind(frame: str) -> str:
     return "other"
 
 
+def _players_room(frame: str) -> bool:
+    try:
+        return bool(orjson.loads(frame)["d"].get("room") != "spectators")
+    except (KeyError, TypeError, AttributeError, orjson.JSONDecodeError):
+        return True
+
+
 def _at(frame: str) -> datetime:
     try:
         at = datetime.fromisoformat(orjson.loads(frame)["d"]["at"])
@@ -43,8 +50,9 @@ class DelayedConnection(Connection):
     """A spectator's socket on a delayed match.
 
     What the hub pushes is filtered here: batches, snapshots and clock frames of the live match
-    are never sent (they only wake the feed), presence frames carry the visible version, chat
-    frames wait until the cutoff passes their time, errors and pongs go at once. The feed (a
+    are never sent (they only wake the feed), presence frames carry the visible version, the
+    players' chat frames wait until the cutoff passes their time (the spectators' own go at
+    once), errors and pongs go at once. The feed (a
     task started by :meth:`start_feed`, stopped with the socket) sends a snapshot of the
     visible position whenever it moves on, and a full one once the match has ended.
     """
@@ -66,7 +74,9 @@ class DelayedConnection(Connection):
         if kind in ("events", "snapshot", "clock", "other"):
             self._wake.set()
             return
-        if kind == "chat":
+        if kind == "chat" and _players_room(frame):
+            # What the players say may tell what spectators must not see yet; the spectators'
+            # own room says nothing they have not seen (they all watch the same delay).
             self._held.append((_at(frame), frame))
             self._wake.set()
             return
