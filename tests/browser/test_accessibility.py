@@ -74,3 +74,63 @@ def test_every_screen_has_no_serious_violation(
         assert found == {}, found
     finally:
         player.context.close()
+
+
+FOCUS = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  const look = () => { const s = getComputedStyle(e);
+    return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.backgroundColor, s.borderColor].join('|'); };
+  const focused = look();
+  e.blur();
+  const plain = look();
+  e.focus();
+  const r = e.getBoundingClientRect();
+  const name = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' '
+    + (e.getAttribute('aria-label') || e.textContent || e.value || '').trim().slice(0, 30);
+  return { name, ring: focused !== plain, shown: r.width > 0 && r.height > 0 };
+}"""
+
+
+def _walk(page: Any, name: str, problems: dict[str, list[str]]) -> None:
+    """Tab 25 times from the top of the page; note stops without a visible focus change or off
+    screen, and a focus that stops moving.
+    """
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    seen: list[str] = []
+    for _ in range(25):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(FOCUS)
+        if stop is None:
+            continue
+        if not stop["ring"] or not stop["shown"]:
+            problems.setdefault(name, []).append(stop["name"])
+        seen.append(stop["name"])
+    stuck = any(seen[i] == seen[i + 1] == seen[i + 2] for i in range(len(seen) - 2))
+    if stuck or len(set(seen)) < 5:
+        problems.setdefault(name, []).append(f"trapped: {seen[-5:]}")
+
+
+def test_every_screen_is_walked_with_tab(server: str, browser: Any) -> None:
+    """Tab walks every screen (the waiting room and a live match too): each stop is on screen
+    with a visible focus change, and the focus moves on through the page's controls (no trap).
+    """
+    player = Player.open(browser, server, "Keys")
+    page = player.page
+    problems: dict[str, list[str]] = {}
+    try:
+        for name, url, ready in SCREENS:
+            page.goto(url)
+            page.wait_for_selector(ready)
+            _walk(page, name, problems)
+        page.goto("/#/lobbies")
+        page.wait_for_selector("#create-lobby")
+        create_private_lobby(player)
+        page.wait_for_selector("#seats")
+        _walk(page, "room", problems)
+        start_against_a_bot(player)
+        page.wait_for_selector("#tray")
+        _walk(page, "match", problems)
+        assert problems == {}, problems
+    finally:
+        player.context.close()
