@@ -79,8 +79,11 @@ def test_every_screen_has_no_serious_violation(
 FOCUS = """() => {
   const e = document.activeElement;
   if (!e || e === document.body) return null;
-  const look = () => { const s = getComputedStyle(e);
-    return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.backgroundColor, s.borderColor].join('|'); };
+  const look = () => {
+    const s = getComputedStyle(e);
+    return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.backgroundColor,
+      s.borderColor].join('|');
+  };
   const focused = look();
   e.blur();
   const plain = look();
