@@ -41,6 +41,9 @@ __all__ = [
 #: Matches whose delay was read (it never changes once the match started): match id → delay.
 _DELAYS: OrderedDict[str, SpectatorDelay | None] = OrderedDict()
 _DELAYS_KEPT = 4096
+#: Past positions rebuilt for spectators: (match id, version) → the match then (never changes).
+_POSITIONS: OrderedDict[tuple[str, int], Live] = OrderedDict()
+_POSITIONS_KEPT = 64
 
 
 async def delay_of(rt: Runtime, match_id: str) -> SpectatorDelay | None:
@@ -82,6 +85,10 @@ async def state_at(rt: Runtime, live: Live, version: int) -> Live:
         if live.view is None:
             live.view = view(live.state, live.state.seat)
         return replace(live, clock=None, parsed_clock=None, parsed_for=None)
+    key = (live.match_id, version)
+    if key in _POSITIONS:  # every spectator of a match asks for the same few positions
+        _POSITIONS.move_to_end(key)
+        return _POSITIONS[key]
     found = await queries.delayed_view(rt.db, live.match_id, version)
     if found is None:
         return live
@@ -89,7 +96,7 @@ async def state_at(rt: Runtime, live: Live, version: int) -> Live:
     state = load_state(setup)
     for _, raw in actions:
         apply_in_place(state, action_from_json(orjson.loads(raw)))
-    return Live(
+    at = Live(
         match_id=live.match_id,
         version=len(actions),
         state=state,
@@ -100,6 +107,10 @@ async def state_at(rt: Runtime, live: Live, version: int) -> Live:
         view=view(state, state.seat),
         clock=None,
     )
+    _POSITIONS[key] = at
+    while len(_POSITIONS) > _POSITIONS_KEPT:
+        _POSITIONS.popitem(last=False)
+    return at
 
 
 async def delayed_live(rt: Runtime, live: Live, player_id: str | None) -> Live:
