@@ -27,6 +27,7 @@ def test_a_spectator_watches_two_moves_behind(server: str, browser: Any, artifac
         page.click("#vis-public")
         page.click("#create-submit")
         page.wait_for_selector("#seats")
+        assert page.inner_text("#room-delay") == "Spectators see 2 moves behind"
         page.click("#seats .add-bot")
         page.wait_for_selector('#seats li.seat[data-seat="1"]:not(.empty)')
         page.click("#start-match")
