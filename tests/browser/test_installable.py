@@ -58,6 +58,11 @@ def test_installable_and_saved_replays_open_offline(
             "async () => { const c = await caches.open('carcassonne-offline-1');"
             " return (await c.keys()).some((r) => r.url.includes('/js/main.js?v=')); }"
         )
+        # Chromium's own verdict on installability (the manifest, its icons, the worker).
+        cdp = player.context.new_cdp_session(page)
+        verdict = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        # A test's browser context is an incognito one, which never installs: the only objection.
+        assert [e["errorId"] for e in verdict] in ([], ["in-incognito"]), verdict
         cached = page.evaluate(CACHED)
         assert "/offline.html" in cached and "/api/catalogue" in cached
         modules = [u for u in cached if u.startswith("/js/") and "?v=" in u]
