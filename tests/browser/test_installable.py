@@ -61,6 +61,7 @@ def test_installable_and_saved_replays_open_offline(
         # Chromium's own verdict on installability (the manifest, its icons, the worker).
         cdp = player.context.new_cdp_session(page)
         verdict = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        cdp.detach()
         # A test's browser context is an incognito one, which never installs: the only objection.
         assert [e["errorId"] for e in verdict] in ([], ["in-incognito"]), verdict
         cached = page.evaluate(CACHED)
@@ -80,7 +81,7 @@ def test_installable_and_saved_replays_open_offline(
         page.goto("/#/replay")
         page.reload()
         page.wait_for_selector("#saved-replays a.saved-replay")
-        assert page.is_visible("#offline-banner")
+        page.wait_for_selector("#offline-banner", state="visible")
         page.click("#saved-replays a.saved-replay")
         page.wait_for_selector("#replay-counter")
         assert page.inner_text("#replay-counter").strip() == "Move 5 of 5"
