@@ -69,6 +69,24 @@ def test_a_whole_match_with_the_keyboard_and_the_text_board(
                 if state["legal_spots"] and state["supply"][state["seat"]] > 3 and version % 3:
                     page.keyboard.press("ArrowDown")  # the first follower place
                     followers += 1
+            if version in (4, 5):  # a typed command instead of the lists
+                page.keyboard.press("Tab")
+                page.keyboard.press("Tab")
+                box = page.get_by_role("textbox", name="Or type a move")
+                assert box.evaluate("e => e === document.activeElement")
+                if version == 4:
+                    page.keyboard.type("place 99 99")
+                    page.keyboard.press("Enter")
+                    alert = page.get_by_role("alert").filter(has_text="not a move")
+                    alert.wait_for()
+                    page.keyboard.press("Control+A")
+                    x, y, r = state["legal_placements"][-1]
+                    page.keyboard.type(f"place {x} {y} {r}")
+                else:
+                    page.keyboard.type("pass")
+                page.keyboard.press("Enter")
+                acting.wait_version(version + 1)
+                continue
             page.keyboard.press("Tab")
             focused = page.evaluate("document.activeElement.textContent")
             assert focused in ("Place the tile", "Confirm"), focused

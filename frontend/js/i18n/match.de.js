@@ -196,4 +196,11 @@ export default {
   "hotseat.pass": "Gib das Gerät an {name} weiter",
   "hotseat.why": "Der Zug bleibt verdeckt, bis die Person das Gerät hält.",
   "hotseat.ready": "Ich bin {name}: meinen Zug zeigen",
+  "tb.command": "Oder einen Zug tippen",
+  "tb.commandHelpPlace": "Zum Beispiel „lege 2 -1 90“ (x, y, Drehung; die Drehung darf fehlen).",
+  "tb.commandHelpDeploy": "Zum Beispiel „gefolgsmann straße e“, „gefolgsmann kloster“ oder „passen“.",
+  "tb.commandBad": "„{text}“ ist jetzt kein möglicher Zug.",
+  "tb.kw.place": "lege|legen",
+  "tb.kw.follower": "gefolgsmann|figur",
+  "tb.kw.pass": "passen|keiner",
 };

@@ -204,4 +204,11 @@ export default {
   "hotseat.pass": "Pass the device to {name}",
   "hotseat.why": "Their turn is hidden until they hold the device.",
   "hotseat.ready": "I am {name}: show my turn",
+  "tb.command": "Or type a move",
+  "tb.commandHelpPlace": "For example “place 2 -1 90” (x, y, turned; the turn may be left out).",
+  "tb.commandHelpDeploy": "For example “follower road e”, “follower cloister” or “pass”.",
+  "tb.commandBad": "“{text}” is not a move you can make now.",
+  "tb.kw.place": "place|put",
+  "tb.kw.follower": "follower",
+  "tb.kw.pass": "pass|none",
 };

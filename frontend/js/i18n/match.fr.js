@@ -196,4 +196,11 @@ export default {
   "hotseat.pass": "Passez l’appareil à {name}",
   "hotseat.why": "Son tour reste caché jusqu’à ce qu’elle tienne l’appareil.",
   "hotseat.ready": "Je suis {name} : montrer mon tour",
+  "tb.command": "Ou tapez un coup",
+  "tb.commandHelpPlace": "Par exemple « pose 2 -1 90 » (x, y, rotation ; la rotation peut manquer).",
+  "tb.commandHelpDeploy": "Par exemple « partisan route e », « partisan abbaye » ou « passe ».",
+  "tb.commandBad": "« {text} » n’est pas un coup possible maintenant.",
+  "tb.kw.place": "pose|poser",
+  "tb.kw.follower": "partisan",
+  "tb.kw.pass": "passe|passer|aucun",
 };

@@ -93,6 +93,57 @@ function wheelWords(s) {
   return lines;
 }
 
+const words = (key) => t(key).toLowerCase().split('|').map((w) => w.trim()).filter(Boolean);
+
+/**
+ * A typed command as an action, or null: "place 2 -1 90" (the rotation may be left out: the
+ * first that fits), "follower road e", "follower field ssw", "follower cloister", "pass".
+ * The keywords and feature names are the reader's language's (``tb.kw.*``, ``tb.edge.*``), the
+ * English ones always work too.
+ */
+export function parseCommand(text, s) {
+  const parts = text.toLowerCase().replace(/[,;:()°]/g, ' ').replace(/−/g, '-').split(/\s+/).filter(Boolean);
+  if (!parts.length) return null;
+  const [head, ...rest] = parts;
+  const is = (key, english) => [...words(key), ...english].includes(head);
+  if (s.phase === 'place_tile' && is('tb.kw.place', ['place', 'put', 'p'])) {
+    const [x, y, r] = rest.filter((w) => /^-?\d+$/.test(w)).map(Number);
+    const fits = (s.legal_placements || []).filter(([lx, ly, lr]) => lx === x && ly === y && (r === undefined || lr === r));
+    return fits.length ? { type: 'place_tile', at: [x, y], rotation: fits[0][2] } : null;
+  }
+  if (s.phase === 'deploy' && is('tb.kw.pass', ['pass', 'none', 'n'])) return { type: 'pass' };
+  if (s.phase === 'deploy' && is('tb.kw.follower', ['follower', 'f'])) {
+    const kinds = ['road', 'city', 'field', 'cloister'];
+    const kind = kinds.find((k) => rest[0] === k || words(`tb.edge.${k}`).includes(rest[0]));
+    if (!kind) return null;
+    const side = (rest[1] || '').toUpperCase();
+    const spot = (s.legal_spots || []).find((sp) => {
+      const [k, edge] = sp.split(':');
+      return k === kind && (!side || edge === side || (edge && edge.startsWith(side)));
+    });
+    return spot ? { type: 'place_follower', spot } : null;
+  }
+  return null;
+}
+
+/** The typed-command field: Enter sends the move it names, or says why not. */
+function commandBox(m, s) {
+  const error = h('p.field-error#tb-command-error', { role: 'alert' });
+  const input = h('input#tb-command', { type: 'text', autocomplete: 'off', 'aria-describedby': 'tb-command-help' });
+  return h('form.tb-form#tb-command-form', {
+    onsubmit: (e) => {
+      e.preventDefault();
+      const action = parseCommand(input.value, s);
+      if (!action) {
+        error.textContent = t('tb.commandBad', { text: input.value });
+        return;
+      }
+      m.hooks.sendAction(action);
+    },
+  }, h('label', { for: 'tb-command' }, t('tb.command')), input,
+  h('small.help#tb-command-help', t(s.phase === 'deploy' ? 'tb.commandHelpDeploy' : 'tb.commandHelpPlace')), error);
+}
+
 /** The choices of the seat to act, when it is this reader's turn. */
 function choices(m, s) {
   if (!m.model.myTurn() || m.ui.pending) {
@@ -103,24 +154,26 @@ function choices(m, s) {
     const list = h('select#tb-placement', { 'aria-label': t('tb.where') },
       ...(s.legal_placements || []).map(([x, y, r]) => h('option', { value: `${x},${y},${r}` },
         `${at([x, y])} ${t('tb.turned', { r })}: ${tileWords(s.tile, r)}`)));
-    return h('form.tb-form#tb-place-form', {
+    return h('div', {}, h('form.tb-form#tb-place-form', {
       onsubmit: (e) => {
         e.preventDefault();
         const [x, y, r] = list.value.split(',').map(Number);
         m.hooks.sendAction({ type: 'place_tile', at: [x, y], rotation: r });
       },
-    }, h('label', { for: 'tb-placement' }, t('tb.where')), list, h('button.btn.small.primary#tb-place', { type: 'submit' }, t('tb.place')));
+    }, h('label', { for: 'tb-placement' }, t('tb.where')), list, h('button.btn.small.primary#tb-place', { type: 'submit' }, t('tb.place'))),
+    commandBox(m, s));
   }
   if (s.phase === 'deploy') {
     const list = h('select#tb-spot', { 'aria-label': t('tb.which') },
       h('option', { value: '' }, t('tb.noFollower')),
       ...(s.legal_spots || []).map((spot) => h('option', { value: spot }, spotWords(spot))));
-    return h('form.tb-form#tb-deploy-form', {
+    return h('div', {}, h('form.tb-form#tb-deploy-form', {
       onsubmit: (e) => {
         e.preventDefault();
         m.hooks.sendAction(list.value ? { type: 'place_follower', spot: list.value } : { type: 'pass' });
       },
-    }, h('label', { for: 'tb-spot' }, t('tb.which')), list, h('button.btn.small.primary#tb-deploy', { type: 'submit' }, t('tb.confirm')));
+    }, h('label', { for: 'tb-spot' }, t('tb.which')), list, h('button.btn.small.primary#tb-deploy', { type: 'submit' }, t('tb.confirm'))),
+    commandBox(m, s));
   }
   return h('p', t('tb.useBoard'));
 }
