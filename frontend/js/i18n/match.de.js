@@ -179,7 +179,7 @@ export default {
   "tb.spotHalf": "{what}, Seite {side}, Hälfte {half}",
   "tb.follower": "{role} von {name} auf: {spot}",
   "tb.pig": "Das Schwein steht auf {seg}.",
-  "tb.crowns": "{seg}: {n} Kronen, {taken} besetzt.",
+  "tb.crowns": { one: "{seg}: {n} Krone, {taken} besetzt.", other: "{seg}: {n} Kronen, {taken} besetzt." },
   "tb.waiting": "Warte auf {name}.",
   "tb.over": "Die Partie ist vorbei.",
   "tb.where": "Wohin mit der Karte",

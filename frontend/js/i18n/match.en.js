@@ -187,7 +187,7 @@ export default {
   "tb.spotHalf": "{what}, {side} side, {half} half",
   "tb.follower": "{name}’s {role} on the {spot}",
   "tb.pig": "The pig is on {seg}.",
-  "tb.crowns": "{seg}: {n} crowns, {taken} taken.",
+  "tb.crowns": { one: "{seg}: {n} crown, {taken} taken.", other: "{seg}: {n} crowns, {taken} taken." },
   "tb.waiting": "Waiting for {name}.",
   "tb.over": "The match is over.",
   "tb.where": "Where to place the tile",

@@ -179,7 +179,7 @@ export default {
   "tb.spotHalf": "{what}, côté {side}, moitié {half}",
   "tb.follower": "{role} de {name} sur : {spot}",
   "tb.pig": "Le cochon est sur {seg}.",
-  "tb.crowns": "{seg} : {n} couronnes, {taken} prises.",
+  "tb.crowns": { one: "{seg} : {n} couronne, {taken} prise.", other: "{seg} : {n} couronnes, {taken} prises." },
   "tb.waiting": "En attente de {name}.",
   "tb.over": "La partie est terminée.",
   "tb.where": "Où poser la tuile",

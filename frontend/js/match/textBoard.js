@@ -83,8 +83,9 @@ function followersAt(m, x, y) {
 function wheelWords(s) {
   const w = s.wheel;
   if (!w || !w.segments) return [];
-  const pig = w.segments[w.pig];
-  const lines = [t('tb.pig', { seg: segmentLabel(pig ? pig.name : '') })];
+  // The view names the pig's segment (an index in older views).
+  const pig = typeof w.pig === 'number' ? (w.segments[w.pig] || {}).name : w.pig;
+  const lines = [t('tb.pig', { seg: segmentLabel(pig || '') })];
   for (const seg of w.segments) {
     if (!seg.crowns) continue;
     const taken = (seg.occupants || []).filter((o) => o !== null && o !== undefined).length;
