@@ -120,6 +120,13 @@ TimeoutPolicyIn = Annotated[
     dict[str, Any], Field(description="a time-out policy (docs/API.md § Clocks)")
 ]
 
+#: How far behind spectators see the match (docs/API.md § Spectator delay): ``{}`` (live),
+#: ``{"moves": 1..60}`` or ``{"seconds": 5..1800}``; checked by the service (422, reason
+#: ``spectator_delay``).
+SpectatorDelayIn = Annotated[
+    dict[str, Any], Field(description="a spectator delay (docs/API.md § Spectator delay)")
+]
+
 
 #: The languages a table can be marked with (the client's languages).
 Language = Literal["en", "de", "fr"]
@@ -202,6 +209,7 @@ class NewLobby(Strict):
     aids: AidPolicyIn | None = Field(
         None, description="the aid policy (default: off when rated, else legal placements)"
     )
+    spectator_delay: SpectatorDelayIn | None = None
 
 
 class LobbyPatch(Strict):
@@ -216,6 +224,7 @@ class LobbyPatch(Strict):
     timeout_policy: TimeoutPolicyIn | None = None
     best_of: BestOf | None = None
     aids: AidPolicyIn | None = None
+    spectator_delay: SpectatorDelayIn | None = None
 
 
 Level = Literal["easy", "normal", "strong"]
@@ -282,6 +291,9 @@ class LobbyOut(BaseModel):
     aids: AidPolicyOut = Field(
         default_factory=lambda: AidPolicyOut(mode="off", players=[], spectators=[]),
         description="the table's aid policy",
+    )
+    spectator_delay: dict[str, int] | None = Field(
+        None, description='{"moves": N} or {"seconds": M}; null: spectators see it live'
     )
 
 

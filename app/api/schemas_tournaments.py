@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, Field
 
-from app.api.schemas import Preset, Strict, TimeControlIn
+from app.api.schemas import Preset, SpectatorDelayIn, Strict, TimeControlIn
 
 
 class NewTournament(Strict):
@@ -33,6 +33,7 @@ class NewTournament(Strict):
     starts_at: AwareDatetime | None = Field(
         None, description="when it starts by itself (ISO 8601 with a zone); null: by hand"
     )
+    spectator_delay: SpectatorDelayIn | None = None
     private: bool = Field(False, description="not listed; reachable by its link")
     rated: bool = Field(False, description="accounts only, no computer entrants")
 
@@ -189,6 +190,7 @@ class TournamentOut(BaseModel):
     time_label: str
     timeout_policy: dict[str, Any] | None = None
     at_zero: str | None = None
+    spectator_delay: dict[str, int] | None = None
     status: Literal["registering", "running", "finished"]
     round: int
     paused: bool

@@ -86,6 +86,9 @@ class Lobby(Base):
     #: The series so far once started (``app.services.lobby.series``): its seats, its games
     #: with their points, the score; null before the first deal or for a single game.
     series: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: How far behind spectators see the match: ``{"moves": N}`` or ``{"seconds": M}``; null:
+    #: live (app/services/match/delay.py).
+    spectator_delay: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __table_args__ = (Index("ix_lobbies_status_private", "status", "private"),)
 
@@ -130,6 +133,8 @@ class Match(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The lobby's spectator delay, fixed when the match starts (null: spectators see it live).
+    spectator_delay: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __table_args__ = (
         Index("ix_matches_status_private", "status", "private"),

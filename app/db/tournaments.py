@@ -51,6 +51,8 @@ class Tournament(Base):
     preset: Mapped[str] = mapped_column(String(32))
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: How far behind spectators see its tables (app/services/spectator_delay.py); null: live.
+    spectator_delay: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     status: Mapped[str] = mapped_column(String(16), default="registering")
     round: Mapped[int] = mapped_column(Integer, default=0)

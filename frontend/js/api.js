@@ -50,9 +50,10 @@ export function friendly(err) {
   return err.message || String(err);
 }
 
-export async function request(method, path, body, { auth = true, query } = {}) {
+export async function request(method, path, body, { auth = true, query, token } = {}) {
   const headers = { Accept: 'application/json' };
-  const tok = session.token();
+  // ``token``: another person's on this device (hot-seat, localSeats.js), never renewed here.
+  const tok = token || session.token();
   if (auth && tok) headers.Authorization = `Bearer ${tok}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let url = path;
@@ -68,7 +69,7 @@ export async function request(method, path, body, { auth = true, query } = {}) {
   } catch {
     throw new ApiError(0, 'network', FRIENDLY.network);
   }
-  session.renew(res.headers.get('X-Renewed-Token'));
+  if (!token) session.renew(res.headers.get('X-Renewed-Token'));
   const text = await res.text();
   let data = null;
   if (text) {
@@ -141,8 +142,8 @@ export const startMatch = (code) => post(`/api/lobbies/${encodeURIComponent(code
 export const getMatch = (id, code) => get(`/api/matches/${encodeURIComponent(id)}`, { query: { code } });
 export const matchEvents = (id, since, code) =>
   get(`/api/matches/${encodeURIComponent(id)}/events`, { query: { since, code } });
-export const postAction = (id, body, code) =>
-  request('POST', `/api/matches/${encodeURIComponent(id)}/actions`, body, { query: { code } });
+export const postAction = (id, body, code, token) =>
+  request('POST', `/api/matches/${encodeURIComponent(id)}/actions`, body, { query: { code }, token });
 export const matchRecord = (id, code) =>
   get(`/api/matches/${encodeURIComponent(id)}/record`, { query: { code } });
 /** A file the API answers with (a zip), fetched with the token; resolves to a Blob. */

@@ -194,6 +194,21 @@ async function boot() {
     }
   }
   route();
+  offlineNotice();
+  // The installable app's offline files (frontend/sw.js); turn alerts use the same worker.
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.register('/sw.js').catch((err) => console.warn('no service worker', err));
+  }
+}
+
+/** While the device is offline, a banner says what still works (the saved replays). */
+function offlineNotice() {
+  const banner = h('p.offline-banner#offline-banner', { role: 'status', hidden: navigator.onLine },
+    t('app.offline'), ' ', h('a', { href: '#/replay' }, t('app.offlineReplays')));
+  document.body.prepend(banner);
+  const update = () => { banner.hidden = navigator.onLine; };
+  window.addEventListener('online', update);
+  window.addEventListener('offline', update);
 }
 
 boot();

@@ -177,6 +177,12 @@ def test_a_wheel_of_fortune_match_through_plague_and_crown_scoring(wof_server, b
             "#board .wheel-label", "els => els.map(e => e.textContent)"
         )
         assert labels == ["FORTUNE", "TAX", "FAMINE", "STORM", "INQUISITION", "PLAGUE"]
+    # The wheel in words on the text board (match/textBoard.js): the pig and every crown space.
+    ben.page.keyboard.press("t")
+    wheel_words = ben.page.locator("#text-board .tb-wheel").all_inner_texts()
+    assert wheel_words[0] == "The pig is on Fortune.", wheel_words
+    assert len(wheel_words) == 7 and all("crown" in w for w in wheel_words[1:]), wheel_words
+    ben.page.keyboard.press("t")  # off again: the rest of the test plays on the board
 
     for n in range(FORTUNE + 1):
         action = plan_action(state)

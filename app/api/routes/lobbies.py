@@ -54,6 +54,7 @@ async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[
         language=body.language,
         best_of=body.best_of,
         aids=body.aids.model_dump(exclude_none=True) if body.aids else None,
+        spectator_delay=body.spectator_delay,
     )
 
 
@@ -87,7 +88,7 @@ async def patch(
     code: Code, body: LobbyPatch, rt: RuntimeDep, player: CurrentPlayer
 ) -> dict[str, Any]:
     """Host only: change rules or preset, privacy, name, number of seats, time control,
-    time-out policy or aid policy.
+    time-out policy, aid policy or spectator delay (``{}``: live again).
     """
     return await lobby.update_options(
         rt,
@@ -102,6 +103,7 @@ async def patch(
         timeout_policy=body.timeout_policy,
         best_of=body.best_of,
         aids=body.aids.model_dump(exclude_none=True) if body.aids else None,
+        spectator_delay=body.spectator_delay,
     )
 
 

@@ -4,6 +4,7 @@ everything under ``/api/matches/{match_id}``.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
@@ -86,14 +87,27 @@ async def record(
     return await shuffle.reveal_into(rt, match_id, await reads.record(rt, match_id, player, code))
 
 
+def _utc(at: str) -> datetime:
+    """A message's ``at`` (ISO 8601; naive: UTC) as an aware datetime."""
+    value = datetime.fromisoformat(at)
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
 @router.get("/{match_id}/chat", response_model=ChatOut, responses=errors(401, 403, 404))
 async def match_chat(
     match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
 ) -> dict[str, Any]:
     """The match's last messages a reader may see (players see spectators' messages only
-    once the match is over).
+    once the match is over; spectators of a delayed match only what was said before their
+    cutoff).
     """
-    return await chat.history(rt, "match", match_id, player, code)
+    out = await chat.history(rt, "match", match_id, player, code)
+    cutoff = await reads.chat_cutoff(rt, match_id, player)
+    if cutoff is not None:  # a spectator of a delayed match: what was said before its cutoff
+        out["messages"] = [
+            m for m in out["messages"] if m["room"] == "spectators" or _utc(m["at"]) < cutoff
+        ]
+    return out
 
 
 @router.get("/{match_id}/replay", responses=errors(401, 403, 404))

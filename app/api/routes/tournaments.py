@@ -54,6 +54,7 @@ async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> 
         seats=body.seats,
         duration_minutes=body.duration_minutes,
         starts_at=body.starts_at,
+        spectator_delay=body.spectator_delay,
     )
     if body.seed_from is not None:
         return await seeding.create_seeded_knockout(

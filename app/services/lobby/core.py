@@ -64,6 +64,7 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
         "rated": bool(row.rated),
         "language": getattr(row, "language", None),
         "best_of": getattr(row, "best_of", None) or 1,
+        "spectator_delay": getattr(row, "spectator_delay", None),
         **table_options.lobby_fields(row.time_control),
         "aids": table_options.aids_of(row.time_control, bool(row.rated)).to_json(),
     }

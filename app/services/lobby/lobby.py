@@ -40,6 +40,7 @@ from app.services.lobby.filters import TableFilters
 from app.services.records import history, ratings, shuffle
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
+from app.services.spectator_delay import parse_spectator_delay
 
 
 def _rules_from(preset: str | None, rules: dict[str, Any] | None) -> tuple[str | None, Options]:
@@ -74,17 +75,21 @@ async def create_lobby(
     language: str | None = None,
     best_of: int | None = None,
     aids: dict[str, Any] | str | None = None,
+    spectator_delay: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Create a lobby; the creator takes seat 0 and is host. Returns Lobby JSON.
     ``language``: the language the host plays in (``en``/``de``/``fr``; None: any).
     ``best_of``: a series of 1, 3 or 5 games at this table (None or 1: one game;
     :mod:`app.services.lobby.series`). ``aids``: the table's aid policy
     (:class:`app.engine.aids.AidPolicy` JSON; None: ``off`` for a rated table, else legal
-    placements highlighted).
+    placements highlighted). ``spectator_delay``: how far behind spectators see the match
+    (``{"moves": N}`` or ``{"seconds": M}``; None or ``{}``: live;
+    app/services/spectator_delay.py).
 
     Raises :class:`ValidationFailed` (seats, preset, rules, name, time control, time-out
-    policy, aid policy — its message names the field, e.g. ``time_control.seconds``,
-    ``timeout_policy.after``, ``aids.mode``), :class:`NotFound` (player).
+    policy, aid policy, spectator delay — its message names the field, e.g.
+    ``time_control.seconds``, ``timeout_policy.after``, ``aids.mode``,
+    ``spectator_delay.moves``), :class:`NotFound` (player).
     """
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValidationFailed(
@@ -101,6 +106,7 @@ async def create_lobby(
         if aids is None
         else table_options.parse_aids(aids),
     )
+    delay = parse_spectator_delay(spectator_delay)
     code = secrets.token_urlsafe(8)
     async with rt.db.transaction() as conn:
         host = await player_name(conn, player_id)
@@ -132,6 +138,7 @@ async def create_lobby(
                 time_control=control,
                 language=language,
                 best_of=best_of,
+                spectator_delay=delay,
             ),
         )
         row = await sql.lobby(conn, code)
@@ -205,10 +212,11 @@ async def update_options(
     timeout_policy: dict[str, Any] | None = None,
     best_of: int | None = None,
     aids: dict[str, Any] | str | None = None,
+    spectator_delay: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Host only: change rules/preset, privacy, name, the number of seats, the time control,
-    the time-out policy, the series length ``best_of`` or the aid policy (each left as it is
-    when None).
+    the time-out policy, the series length ``best_of``, the aid policy or the spectator delay
+    (each left as it is when None; a delay of ``{}``: spectators see the match live again).
 
     Raises :class:`Forbidden`, :class:`ValidationFailed`, :class:`Conflict` (fewer seats than
     taken, started).
@@ -239,6 +247,8 @@ async def update_options(
             )
         if best_of is not None:
             values["best_of"] = series.check_best_of(best_of)
+        if spectator_delay is not None:
+            values["spectator_delay"] = parse_spectator_delay(spectator_delay)
         if private is not None:
             values["private"] = private
         if name is not None:
@@ -374,6 +384,7 @@ async def deal_match(
             clock=clock,
             started_from=address[:64],
             bots=bots,
+            spectator_delay=getattr(row, "spectator_delay", None),
         ),
     )
     await history.on_match_started(conn, match_id, seats, row.preset, row.rated, dealt)
@@ -444,6 +455,7 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
                 rated=bool(lobby.rated) if lobby else False,
                 time_control=lobby.time_control if lobby else None,
                 best_of=lobby.best_of if lobby else None,
+                spectator_delay=m.spectator_delay,
             ),
         )
         await sql.set_rematch(conn, match_id, code)

@@ -147,6 +147,49 @@ async def batches_since(
     return [(int(r.seq), int(r.seat), r.client_id, str(r.events), r.by) for r in rows]
 
 
+async def spectator_delay(db: Database, match_id: str) -> Any:
+    """The match's stored spectator delay JSON (None: live, or no such match)."""
+    async with db.reading() as conn:
+        return (
+            await conn.execute(select(matches.c.spectator_delay).where(matches.c.id == match_id))
+        ).scalar_one_or_none()
+
+
+async def delayed_view(
+    db: Database, match_id: str, upto: int
+) -> tuple[dict[str, Any], list[tuple[int, str]]] | None:
+    """What rebuilds a match at version ``upto``: ``(setup state JSON, [(seq, action JSON)]
+    for seq 1..upto)``; None when there is no such match.
+    """
+    async with db.reading() as conn:
+        setup = (
+            await conn.execute(select(matches.c.setup).where(matches.c.id == match_id))
+        ).scalar_one_or_none()
+        if setup is None:
+            return None
+        rows = (
+            await conn.execute(
+                select(match_actions.c.seq, match_actions.c.action)
+                .where(match_actions.c.match_id == match_id, match_actions.c.seq <= upto)
+                .order_by(match_actions.c.seq)
+            )
+        ).all()
+    return dict(setup), [(int(r.seq), str(r.action)) for r in rows]
+
+
+async def action_times(db: Database, match_id: str, after: int) -> dict[int, datetime]:
+    """``{seq: commit time (UTC)}`` of the log entries after ``after``."""
+    async with db.reading() as conn:
+        rows = (
+            await conn.execute(
+                select(match_actions.c.seq, match_actions.c.created_at).where(
+                    match_actions.c.match_id == match_id, match_actions.c.seq > after
+                )
+            )
+        ).all()
+    return {int(r.seq): as_utc(r.created_at) for r in rows}
+
+
 async def computer_seqs(conn: AsyncConnection, match_id: str) -> set[int]:
     """The ``seq`` of every action of ``match_id`` the computer chose (``by`` set)."""
     rows = await conn.execute(

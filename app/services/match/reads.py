@@ -10,6 +10,7 @@ snapshot and its log come from one committed version even while another instance
 from __future__ import annotations
 
 import hmac
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -27,7 +28,7 @@ from app.realtime.protocol import events_frame, snapshot_frame
 from app.services.cache import Live
 from app.services.clock import clocks, table_options
 from app.services.errors import Forbidden, NotFound
-from app.services.match import queries
+from app.services.match import delay, queries
 from app.services.match.queries import batches_since
 from app.services.records import history
 from app.services.records.titles import match_host_name
@@ -159,12 +160,27 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
     }
 
 
+def delayed_json(rt: Runtime, at: Live, wait: delay.SpectatorDelay) -> dict[str, Any]:
+    """The Match JSON a spectator of a delayed match reads: the match at its visible version
+    (``at``), no clock, and ``"spectator_delay"`` saying how far behind it is.
+    """
+    out = match_json(rt, at, None)
+    out["spectator_delay"] = wait.to_json()
+    return out
+
+
 async def get_match(
     rt: Runtime, match_id: str, player_id: str | None, code: str | None
 ) -> dict[str, Any]:
-    """Match JSON for a reader; raises :class:`NotFound`, :class:`Forbidden` (private)."""
+    """Match JSON for a reader; raises :class:`NotFound`, :class:`Forbidden` (private). A
+    spectator of a delayed match reads it at its visible version (app/services/match/delay.py).
+    """
     live = await current(rt, match_id)
     check_watch(live, player_id, code)
+    wait = await delay.delay_for(rt, live, player_id)
+    if wait is not None:
+        at = await delay.delayed_live(rt, live, player_id)
+        return delayed_json(rt, at, wait)
     out = match_json(rt, live, live.seat_of(player_id))
     if live.state.is_over or live.version < 0:
         out["verdict"] = await history.verdict_of(rt, match_id)
@@ -172,6 +188,15 @@ async def get_match(
 
 
 # ---------------------------------------------------------------------- the log
+
+
+async def chat_cutoff(rt: Runtime, match_id: str, player_id: str | None) -> datetime | None:
+    """The time before which ``player_id`` may read the match's chat: a spectator of a delayed
+    match reads only what was said before its cutoff (None: all of it). Raises
+    :class:`NotFound`.
+    """
+    live = await current(rt, match_id)
+    return await delay.chat_cutoff(rt, live, player_id)
 
 
 async def events_since(
@@ -182,15 +207,21 @@ async def events_since(
     from the start (``since`` 0) also ``"opening"``: the events of the setup (the first draw,
     and with the Wheel of Fortune the pig's first move), which belong to no action.
 
+    A spectator of a delayed match gets the batches up to its visible version only.
+
     Raises :class:`NotFound`, :class:`Forbidden`.
     """
     live = await current(rt, match_id)
     check_watch(live, player_id, code)
+    upto: int | None = None
+    wait = await delay.delay_for(rt, live, player_id)
+    if wait is not None:
+        upto, _, _ = await delay.visible(rt, match_id, live.version, wait)
     batches = [
         {"v": v, "seat": seat, "action_id": action_id, "events": orjson.loads(events), "by": by}
-        for v, seat, action_id, events, by in await batches_since(rt.db, match_id, since)
+        for v, seat, action_id, events, by in await batches_since(rt.db, match_id, since, upto)
     ]
-    version = max([live.version, *(b["v"] for b in batches)])
+    version = max([live.version if upto is None else upto, *(b["v"] for b in batches)])
     out: dict[str, Any] = {"version": version, "batches": batches}
     if since == 0:
         out["opening"] = [event_to_json(e) for e in live.state.opening_events]
@@ -200,13 +231,19 @@ async def events_since(
 async def record(
     rt: Runtime, match_id: str, player_id: str | None, code: str | None
 ) -> dict[str, Any]:
-    """The ``carcassonne-record/1`` of a match (only the tiles drawn so far while live)."""
+    """The ``carcassonne-record/1`` of a match (only the tiles drawn so far while live; for a
+    spectator of a delayed match, only up to its visible version).
+    """
     async with rt.cache.lock(match_id):
         live = await _current_locked(rt, match_id)
         check_watch(live, player_id, code)
         out = export_record(live.state)
         actions = list(live.state.actions)
         clock = live.clock
+        over, seat = live.state.is_over, live.seat_of(player_id)
+    if not over and seat is None and await delay.delay_of(rt, match_id) is not None:
+        at = await delay.delayed_live(rt, live, player_id)
+        out, actions, clock = export_record(at.state), list(at.state.actions), None
     async with rt.db.reading() as conn:
         computer = await queries.computer_seqs(conn, match_id)
     out = clocks.annotate_record(out, actions, computer, clock)

@@ -21,7 +21,15 @@ from app.realtime.hubs import Joined
 from app.realtime.protocol import presence_frame, snapshot_frame
 from app.services.clock import clocks
 from app.services.clock import requests as clock_requests
-from app.services.match.reads import check_watch, current, fetch_frames, match_json
+from app.services.match import delay
+from app.services.match.delayed_socket import DelayedConnection
+from app.services.match.reads import (
+    check_watch,
+    current,
+    delayed_json,
+    fetch_frames,
+    match_json,
+)
 from app.services.runtime import Runtime
 
 #: A seat seen connected this recently is not abandoned (heartbeats refresh it more often).
@@ -127,15 +135,25 @@ class MatchSocket:
         seats = live.seats
         key = None if seat is None else str(seat)
         away = seat is not None and clocks.is_away(live.clock, seat)
+        wait = await delay.delay_for(rt, live, self._player)
+
+        def connection(hub: Hub) -> Connection:
+            if wait is not None:  # a delayed spectator: the live frames never reach it
+                return DelayedConnection(socket, rt, match_id, wait)
+            return Connection(socket, key, hub.fetch)
+
         self._joined = rt.hubs.joined(
             rt.channel("match", match_id),
             lambda: match_hub_factory(rt, match_id, seats),
-            lambda hub: Connection(socket, key, hub.fetch),
+            connection,
             self._left,
         )
         hub, conn = await self._joined.__aenter__()
         try:
-            await _first_frames(rt, socket, hub, conn, match_id, seat, self._since, away)
+            if isinstance(conn, DelayedConnection):
+                await _first_delayed_frame(rt, socket, conn, match_id)
+            else:
+                await _first_frames(rt, socket, hub, conn, match_id, seat, self._since, away)
             if seat is None:
                 await rt.spectators.changed(match_id)  # the lobby list counts them everywhere
         except BaseException as exc:
@@ -180,6 +198,20 @@ async def _first_frames(
         sent = max(sent, v)
     hub.note_version(sent)
     conn.start(sent)
+
+
+async def _first_delayed_frame(
+    rt: Runtime, socket: Any, conn: DelayedConnection, match_id: str
+) -> None:
+    """A delayed spectator's first frame: the snapshot at the visible version (whatever its
+    ``since``: a delta against a version it may hold would not be the visible one).
+    """
+    live = await current(rt, match_id)
+    at = await delay.delayed_live(rt, live, None)
+    wait = await delay.delay_of(rt, match_id)
+    frame = match_json(rt, at, None) if wait is None else delayed_json(rt, at, wait)
+    await socket.send_text(snapshot_frame(at.version, frame))
+    conn.start_feed(at.version)
 
 
 async def left_match(rt: Runtime, hub: Hub, match_id: str, seat: int | None) -> None:

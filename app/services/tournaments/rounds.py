@@ -363,6 +363,7 @@ async def _deal(
             # Tournament tables play without aids (app/engine/aids.py).
             time_control=table_options.with_aids(t.time_control, AidPolicy.off().to_json()),
             language=None,
+            spectator_delay=getattr(t, "spectator_delay", None),
         ),
     )
     found = await lobby_sql.lobby(conn, code)

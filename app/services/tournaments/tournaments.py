@@ -24,6 +24,7 @@ from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.services.lobby.core import player_name
 from app.services.records import ratings
 from app.services.runtime import Runtime
+from app.services.spectator_delay import parse_spectator_delay
 from app.services.tournaments import knockout, live
 from app.services.tournaments import queries as sql
 from app.services.tournaments.pairing import round_robin_rounds
@@ -56,17 +57,20 @@ async def create(
     seats: int = 2,
     duration_minutes: int | None = None,
     starts_at: datetime | None = None,
+    spectator_delay: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A new tournament in registration, hosted by ``host_id`` (who does not play unless they
     register). ``format``: ``swiss`` (``rounds`` 1-15) or ``round_robin`` (``cycles`` 1 or 2;
     its rounds follow from the field at the start) or ``arena`` (``duration_minutes``; tables
     of ``seats`` 2-5: whoever is free is paired again at once with close scores until the
     time is up) or ``knockout`` (2-player games, a seeded bracket). ``starts_at``: when the
-    sweep starts it by itself (timezone-aware; None: the organiser starts it). Returns
-    Tournament JSON.
+    sweep starts it by itself (timezone-aware; None: the organiser starts it).
+    ``spectator_delay``: how far behind spectators see its tables (as a lobby's:
+    app/services/spectator_delay.py). Returns Tournament JSON.
 
     Raises :class:`ValidationFailed` (format, rounds, cycles, seats, duration, preset, time
-    control, name, a start time not in the next :data:`MAX_SCHEDULE_DAYS` days).
+    control, spectator delay, name, a start time not in the next :data:`MAX_SCHEDULE_DAYS`
+    days).
     """
     if starts_at is not None:
         if starts_at.tzinfo is None:
@@ -92,6 +96,7 @@ async def create(
     if not title:
         raise ValidationFailed("name: give the tournament a name")
     control = table_options.stored(table_options.parse_time_control(time_control), None)
+    delay = parse_spectator_delay(spectator_delay)
     tid = secrets.token_hex(6)
     now = utcnow()
     async with rt.db.transaction() as conn:
@@ -113,6 +118,7 @@ async def create(
                 preset=preset,
                 rules=PRESETS[preset].to_json(),
                 time_control=control,
+                spectator_delay=delay,
                 rated=rated,
                 status="registering",
                 round=0,
@@ -226,6 +232,7 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
         "preset": row.preset,
         "rated": bool(row.rated),
         **table_options.lobby_fields(row.time_control),
+        "spectator_delay": getattr(row, "spectator_delay", None),
         "status": row.status,
         "round": row.round,
         "paused": row.paused_at is not None,

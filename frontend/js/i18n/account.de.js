@@ -114,4 +114,11 @@ export default {
   "alerts.test": "Test-Hinweis senden",
   "alerts.testSent": {"one": "Test-Hinweis an {n} Gerät gesendet.", "other": "Test-Hinweis an {n} Geräte gesendet."},
   "alerts.failed": "Die Hinweise ließen sich in diesem Browser nicht einschalten.",
+  "replay.save": "Auf diesem Gerät speichern",
+  "replay.savedDone": "Auf diesem Gerät gespeichert",
+  "replay.saveFailed": "Kein Platz mehr auf diesem Gerät",
+  "replay.savedTitle": "Auf diesem Gerät gespeichert",
+  "replay.savedNone": "Wiederholungen, die du auf diesem Gerät speicherst, öffnen sich hier, auch offline.",
+  "replay.remove": "Entfernen",
+  "replay.removeSaved": "{name} von diesem Gerät entfernen",
 };

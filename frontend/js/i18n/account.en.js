@@ -115,4 +115,11 @@ export default {
   "alerts.test": "Send a test alert",
   "alerts.testSent": {"one": "Test alert sent to {n} device.", "other": "Test alert sent to {n} devices."},
   "alerts.failed": "Alerts could not be turned on in this browser.",
+  "replay.save": "Save on this device",
+  "replay.savedDone": "Saved on this device",
+  "replay.saveFailed": "No room left on this device",
+  "replay.savedTitle": "Saved on this device",
+  "replay.savedNone": "Replays you save on this device open here, even offline.",
+  "replay.remove": "Remove",
+  "replay.removeSaved": "Remove {name} from this device",
 };

@@ -114,4 +114,11 @@ export default {
   "alerts.test": "Envoyer une alerte de test",
   "alerts.testSent": {"one": "Alerte de test envoyée à {n} appareil.", "other": "Alerte de test envoyée à {n} appareils."},
   "alerts.failed": "Impossible d’activer les alertes dans ce navigateur.",
+  "replay.save": "Enregistrer sur cet appareil",
+  "replay.savedDone": "Enregistrée sur cet appareil",
+  "replay.saveFailed": "Plus de place sur cet appareil",
+  "replay.savedTitle": "Enregistrées sur cet appareil",
+  "replay.savedNone": "Les parties que vous enregistrez sur cet appareil s’ouvrent ici, même hors ligne.",
+  "replay.remove": "Retirer",
+  "replay.removeSaved": "Retirer {name} de cet appareil",
 };

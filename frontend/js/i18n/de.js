@@ -177,4 +177,6 @@ export default {
   'match.yourTurnTitle': 'Du bist dran',
   'match.yourTurnSay': 'Du bist am Zug: lege die Karte an.',
   'match.theirTurnSay': '{name} ist am Zug.',
+  "app.offline": "Du bist offline.",
+  "app.offlineReplays": "Deine gespeicherten Wiederholungen öffnen sich trotzdem.",
 };

@@ -180,4 +180,6 @@ export default {
   'match.yourTurnTitle': 'Your turn',
   'match.yourTurnSay': 'Your turn: place the tile.',
   'match.theirTurnSay': '{name}’s turn.',
+  "app.offline": "You are offline.",
+  "app.offlineReplays": "Your saved replays still open.",
 };

@@ -99,4 +99,5 @@ export default {
   'error.reason.token_revoked': 'Dieses API-Token wurde widerrufen.',
   'error.reason.token_scope': 'Diesem API-Token fehlt die Berechtigung dafür.',
   'error.reason.token_unknown': 'Dieses API-Token ist unbekannt.',
+  "error.reason.spectator_delay": "Eine Zuschauerverzögerung beträgt 1 bis 60 Züge oder 5 bis 1800 Sekunden.",
 };

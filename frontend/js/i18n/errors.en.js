@@ -103,4 +103,5 @@ export default {
   'error.reason.token_revoked': 'This API token was revoked.',
   'error.reason.token_scope': 'This API token lacks the permission for this.',
   'error.reason.token_unknown': 'This API token is unknown.',
+  "error.reason.spectator_delay": "A spectator delay is 1 to 60 moves or 5 to 1800 seconds.",
 };

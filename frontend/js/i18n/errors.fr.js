@@ -99,4 +99,5 @@ export default {
   'error.reason.token_revoked': 'Ce jeton d’API a été révoqué.',
   'error.reason.token_scope': 'Ce jeton d’API n’a pas la permission pour cela.',
   'error.reason.token_unknown': 'Ce jeton d’API est inconnu.',
+  "error.reason.spectator_delay": "Un délai pour les spectateurs va de 1 à 60 coups ou de 5 à 1800 secondes.",
 };

@@ -177,4 +177,6 @@ export default {
   'match.yourTurnTitle': 'À vous',
   'match.yourTurnSay': 'À vous de jouer : posez la tuile.',
   'match.theirTurnSay': 'Au tour de {name}.',
+  "app.offline": "Vous êtes hors ligne.",
+  "app.offlineReplays": "Vos parties enregistrées s’ouvrent quand même.",
 };

@@ -166,4 +166,13 @@ export default {
   'create.seriesBestOf': 'Best of {n}',
   'create.seriesHelp': 'Dieselben Plätze spielen Partie um Partie an diesem Tisch; der Startspieler rückt jede Partie einen Platz weiter; die Serie endet, sobald sie entschieden ist.',
   'room.bestOf': 'Best of {n}',
+  "create.delay": "Zuschauende sehen",
+  "create.delayHelp": "Eine Verzögerung hindert Zuschauende daran, den Spielenden zu verraten, was sie noch nicht sehen. Die Spielenden sehen die Partie immer live.",
+  "create.delayLive": "die Partie live",
+  "create.delayMoves": "{n} Züge verzögert",
+  "create.delaySeconds": "{n} Sekunden verzögert",
+  "room.localButton": "Jemand hier",
+  "room.localHelp": "Setze eine weitere Person, die auf diesem Gerät spielt: in ihren Zügen geht der Bildschirm an sie",
+  "room.localName": "Ihr Name",
+  "room.localSeat": "Platz nehmen lassen",
 };

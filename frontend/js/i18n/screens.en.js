@@ -174,4 +174,13 @@ export default {
   'create.seriesBestOf': 'Best of {n}',
   'create.seriesHelp': 'The same seats play game after game at this table; the start player moves on one seat each game; the series ends as soon as it is decided.',
   'room.bestOf': 'Best of {n}',
+  "create.delay": "Spectators see",
+  "create.delayHelp": "A delay keeps spectators from telling the players what they cannot see yet. Players always see the match live.",
+  "create.delayLive": "the match live",
+  "create.delayMoves": "{n} moves behind",
+  "create.delaySeconds": "{n} seconds behind",
+  "room.localButton": "Someone here",
+  "room.localHelp": "Seat another person who plays on this device: the screen passes to them on their turns",
+  "room.localName": "Their name",
+  "room.localSeat": "Seat them",
 };

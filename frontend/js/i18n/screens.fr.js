@@ -166,4 +166,13 @@ export default {
   'create.seriesBestOf': 'Au meilleur de {n}',
   'create.seriesHelp': 'Les mêmes places jouent partie après partie à cette table ; le premier joueur avance d’une place à chaque partie ; la série s’arrête dès qu’elle est décidée.',
   'room.bestOf': 'Au meilleur de {n}',
+  "create.delay": "Les spectateurs voient",
+  "create.delayHelp": "Un délai empêche les spectateurs de dire aux joueurs ce qu’ils ne voient pas encore. Les joueurs voient toujours la partie en direct.",
+  "create.delayLive": "la partie en direct",
+  "create.delayMoves": "avec {n} coups de retard",
+  "create.delaySeconds": "avec {n} secondes de retard",
+  "room.localButton": "Quelqu’un ici",
+  "room.localHelp": "Installez une autre personne qui joue sur cet appareil : l’écran passe à elle à ses tours",
+  "room.localName": "Son nom",
+  "room.localSeat": "L’installer",
 };

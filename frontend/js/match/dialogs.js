@@ -154,7 +154,7 @@ export function showKeys(m) {
     onkeydown: (e) => { if (e.key === 'Escape') close(); } },
   h('div.end-card.small', {},
     h('h2', t('match.keysTitle')),
-    h('dl.keys-list', {}, ['arrows', 'rotate', 'enter', 'n', 'esc', 'zoom']
+    h('dl.keys-list', {}, ['arrows', 'rotate', 'enter', 'n', 'esc', 'zoom', 'text']
       .map((k) => [h('dt', h('kbd', t(`match.key.${k}`))), h('dd', t(`match.key.${k}What`))])),
     h('button.btn.primary#close-keys', { onclick: close }, t('match.gotIt'))));
   clear(m.dom.endLayer).appendChild(dialog);

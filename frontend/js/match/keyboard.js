@@ -1,6 +1,7 @@
 /**
  * Keyboard play: arrows move between legal cells (or follower targets), R rotates, Enter
- * previews/places/confirms, N = no follower, Esc cancels, + / − zoom, C centres.
+ * previews/places/confirms, N = no follower, Esc cancels, + / − zoom, C centres, T turns the
+ * text board (./textBoard.js) on or off.
  */
 
 import { cellKey } from '../board/board.js';
@@ -53,7 +54,7 @@ export function onKey(m, e) {
   if (!m.alive) return;
   const tag = (e.target && e.target.tagName) || '';
   if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag)) return;
-  if (m.dom.endLayer.firstChild) return;
+  if (m.dom.endLayer.firstChild || m.ui.covered) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const s = m.model.state();
   if (!s) return;
@@ -62,6 +63,9 @@ export function onKey(m, e) {
   if (key === '+' || key === '=') { m.board.zoomBy(1.25); e.preventDefault(); return; }
   if (key === '-' || key === '_') { m.board.zoomBy(0.8); e.preventDefault(); return; }
   if (key === 'c' || key === 'C') { m.board.centre(); return; }
+  if (key === 't' || key === 'T') { m.hooks.toggleTextBoard(); e.preventDefault(); return; }
+  // In the text board its own lists and buttons take the keys (./textBoard.js).
+  if (m.dom.textBoard && m.dom.textBoard.contains(e.target)) return;
   if (!m.model.myTurn() || m.ui.pending) return;
   if (s.phase === 'place_tile') {
     if (key === 'r' || key === 'R') { m.ui.keyboard = m.ui.keyboard || !!m.ui.cursor; m.hooks.rotate(e.shiftKey ? -1 : 1); e.preventDefault(); return; }

@@ -33,6 +33,10 @@ export function buildLayout(m) {
   const endLayer = h('div.end-layer');
   // Moves, scores and whose turn it is, for screen readers (match/attention.js).
   const announcer = h('div.visually-hidden#announcer', { 'aria-live': 'polite', 'aria-atomic': 'true' });
+  // The match in words, with its choices as lists (match/textBoard.js); hidden until turned on.
+  const textBoard = h('section.text-board#text-board', { 'aria-labelledby': 'tb-title', hidden: true });
+  const textBoardToggle = h('button.btn.small.ghost#text-board-toggle', { type: 'button', 'aria-pressed': 'false',
+    'aria-controls': 'text-board', title: t('tb.toggleTitle'), onclick: m.hooks.toggleTextBoard }, t('tb.toggle'));
   const panelToggle = h('button.btn.small.ghost.panel-toggle', { 'aria-expanded': 'false', 'aria-controls': 'side-panel',
     onclick: () => {
       const open = !section.classList.contains('panel-open');
@@ -66,6 +70,7 @@ export function buildLayout(m) {
         themeToggle({ id: 'match-theme', className: 'btn small ghost match-theme-toggle' }),
         languageSelect(), // the page's header is hidden in a match; on a phone the panel's switcher (panelLang) stands in
         h('button.btn.small.ghost#share-match', { type: 'button', onclick: m.hooks.share, title: t('match.shareTitle') }, t('match.share')),
+        textBoardToggle,
         h('button.btn.small.ghost#keys-help', { type: 'button', onclick: m.hooks.showKeys, title: t('match.keysTitle') }, t('match.keys')),
         // Step back through what has happened so far (the replay viewer; never past now).
         h('a.btn.small.ghost#rewind-match', { href: `#/replay/${encodeURIComponent(m.matchId)}${m.code ? `?code=${encodeURIComponent(m.code)}` : ''}`,
@@ -74,7 +79,7 @@ export function buildLayout(m) {
     h('div.match-body', {},
       h('div.board-wrap', {}, boardHost, zoom, banner, tray),
       h('aside.side-panel#side-panel', { 'aria-label': t('match.playersAndLog') },
-        h('div.panel-prefs', {}, panelLang, panelTheme), h('h2.visually-hidden', t('match.players')), playersBox, infoBox,
+        h('div.panel-prefs', {}, panelLang, panelTheme), textBoard, h('h2.visually-hidden', t('match.players')), playersBox, infoBox,
         h('h2.log-title', t('match.log')), logList,
         h('div.panel-links', {},
           h('button.btn.small.secondary', { type: 'button', onclick: m.hooks.share }, t('match.copyWatch')),
@@ -88,5 +93,5 @@ export function buildLayout(m) {
     const select = panelLang.querySelector('select');
     setTimeout(() => { if (select.isConnected) select.focus(); }, 0);
   }
-  return { announcer, section, title, aidsTag, statusLine, seriesLine, banner, boardHost, tray, playersBox, infoBox, logList, endLayer, scoreStrip, panelToggle };
+  return { announcer, textBoard, textBoardToggle, section, title, aidsTag, statusLine, seriesLine, banner, boardHost, tray, playersBox, infoBox, logList, endLayer, scoreStrip, panelToggle };
 }

@@ -19,6 +19,7 @@ import { deltaMerges } from '../expansions/index.js';
 export const FOLLOWERS = 7;
 
 export class MatchModel {
+  #local = new Map();
   #match = null;
   #version = -1;
   #partial = false;
@@ -71,8 +72,34 @@ export class MatchModel {
     return ids;
   }
 
-  /** The seat of the person looking, or null for a spectator. */
-  you() { return this.#match && typeof this.#match.you === 'number' ? this.#match.you : null; }
+  /** This device's own seat, or null for a spectator. */
+  ownSeat() { return this.#match && typeof this.#match.you === 'number' ? this.#match.you : null; }
+
+  /**
+   * The seat the person looking plays: the seat to act when it is one of the other people's
+   * playing on this device (hot-seat: match/hotSeat.js), else this device's own seat (null: a
+   * spectator).
+   */
+  you() {
+    const s = this.state();
+    if (this.#local.size && s && !this.isOver() && this.#local.has(s.seat)) return s.seat;
+    return this.ownSeat();
+  }
+
+  /** The other people playing on this device: ``Map(seat → {name, token})``. */
+  setLocalSeats(seats) { this.#local = seats; }
+
+  /** Seats played on this device (its own first), when it hands over between several. */
+  deviceSeats() {
+    const own = this.ownSeat();
+    return [...(own === null ? [] : [own]), ...this.#local.keys()];
+  }
+
+  /** The token to act for ``seat`` with (another person on this device), or null: the device's own. */
+  tokenFor(seat) {
+    const p = this.#local.get(seat);
+    return p ? p.token : null;
+  }
 
   /** Display names by seat. */
   names() {

@@ -37,7 +37,7 @@ export function renderPlayers(m) {
           seat.bot ? h('span.tag.bot', t('match.computer')) : null, botTag(seat), winner ? h('span.tag.win', t('match.winner')) : null),
         h('div.player-sub', {},
           h('span.conn', { class: online ? 'on' : 'off', title: t(online ? 'match.connected' : 'match.disconnected') }, h('i.dot'), online ? '' : t('match.offline')),
-          h('span.supply', { title: t('match.inSupply', { n: supply }), 'aria-label': t('match.inSupply', { n: supply }) }, meeples),
+          h('span.supply', { role: 'img', title: t('match.inSupply', { n: supply }), 'aria-label': t('match.inSupply', { n: supply }) }, meeples),
           active ? h('span.turn-tag', t(['place_tile', 'deploy', 'plague'].includes(s.phase) ? `match.doing.${s.phase}` : 'match.doing.other')) : null)),
       h('span.player-score', { dataset: { score: i } }, String((s.scores || [])[i] ?? 0),
         projectedScore(m, i) === null ? null : h('small.projected', { dataset: { projected: i }, title: t('aids.projectedTitle') },

@@ -120,6 +120,12 @@ export function sendAction(m, d) {
 
 /** Send the pending action's ``frame`` on the socket, with REST as the fallback. */
 function sendFrame(m, frame) {
+  // Another person on this device (hot-seat): their action goes with their token, over REST.
+  if (m.model.tokenFor(m.model.you())) {
+    clearTimeout(m.ui.pendingTimer);
+    m.ui.pendingTimer = setTimeout(() => sendRest(m, frame), 0);
+    return;
+  }
   const viaSocket = m.socket && m.socket.send(frame);
   clearTimeout(m.ui.pendingTimer);
   // No answer on the socket in time (or no socket): the same action over REST; the client
@@ -148,7 +154,7 @@ export function retryAction(m, id, retryAfter) {
 export async function sendRest(m, frame) {
   if (!m.ui.pending || m.ui.pending.id !== frame.id) return;
   try {
-    await api.postAction(m.matchId, { v: frame.v, id: frame.id, d: frame.d }, m.code);
+    await api.postAction(m.matchId, { v: frame.v, id: frame.id, d: frame.d }, m.code, m.model.tokenFor(m.model.you()));
     if (m.ui.pending && m.ui.pending.id === frame.id) await m.hooks.resync();
   } catch (err) {
     const pending = m.ui.pending;

@@ -39,6 +39,14 @@ function spotWhere(m, placedTile, sp) {
 }
 
 /** Draw the tray for the current state. */
+/** "You are watching", or how far behind a delayed match shows its spectators. */
+function watchingText(m) {
+  const delay = m.model.match && m.model.match.spectator_delay;
+  if (delay && delay.moves) return t('match.watchingDelayedMoves', { n: delay.moves });
+  if (delay && delay.seconds) return t('match.watchingDelayedSeconds', { n: delay.seconds });
+  return t('match.watchingYou');
+}
+
 export function renderTray(m) {
   const s = m.model.state();
   const n = m.model.names();
@@ -66,7 +74,7 @@ export function renderTray(m) {
         h('b', {}, h('span', { html: swatch(m.model.colours()[s.seat], 16) }), ` ${n[s.seat]}`),
         h('span', t(s.phase === 'place_tile' ? 'match.isPlacing' : 'match.isDeploying')),
         s.phase === 'place_tile' ? trayNote(m, s) : null,
-        m.model.you() === null ? h('small.spectating', {}, h('span', { html: EYE }), ` ${t('match.watchingYou')}`) : null));
+        m.model.you() === null ? h('small.spectating', {}, h('span', { html: EYE }), ` ${watchingText(m)}`) : null));
     m.dom.tray.style.setProperty('--turn-colour', c.fill);
     return;
   }

@@ -9,6 +9,37 @@ import { COLOURS, COLOUR_ORDER, swatch } from '../board/pieces.js';
 import { decorateSeats } from '../widgets/ratings.js';
 import { t } from '../i18n.js';
 import { botTag } from '../widgets/botTag.js';
+import * as localSeats from '../localSeats.js';
+
+/**
+ * "Someone here": seat another person playing on this device (hot-seat). They get a guest
+ * identity of their own (``POST /api/players``), which joins the table; the match screen passes
+ * the device to them on their turns (match/hotSeat.js).
+ */
+function localSeatButton(room) {
+  const box = h('span.local-seat');
+  const open = () => {
+    const name = h('input#local-name', { type: 'text', maxlength: 32, 'aria-label': t('room.localName'),
+      placeholder: t('room.localName') });
+    const add = async (e) => {
+      e.preventDefault();
+      const wanted = name.value.trim();
+      if (!wanted) { name.focus(); return; }
+      await room.act(async () => {
+        const made = await api.createPlayer(wanted);
+        const person = { id: made.player.id, name: made.player.name, token: made.token };
+        localSeats.add(room.code, person);
+        return api.post(`/api/lobbies/${encodeURIComponent(room.code)}/join`, {}, { token: person.token });
+      });
+    };
+    box.replaceChildren(h('form.local-form', { onsubmit: add }, name,
+      h('button.btn.small.primary#local-add', { type: 'submit' }, t('room.localSeat'))));
+    name.focus();
+  };
+  box.append(h('button.btn.small.secondary.add-local', { type: 'button', onclick: open, title: t('room.localHelp') },
+    t('room.localButton')));
+  return box;
+}
 
 function emptySeat(room, i) {
   return h('li.seat.empty', { dataset: { seat: i } },
@@ -17,8 +48,8 @@ function emptySeat(room, i) {
     room.hostCanEdit()
       ? h('div.seat-actions', {},
         h('button.btn.small.secondary.add-bot', { onclick: () => room.act(() => api.addBot(room.code)) }, t('room.addBot')),
-        inviteButton(room))
-      : null);
+        inviteButton(room), localSeatButton(room))
+      : room.mySeat() ? h('div.seat-actions', {}, localSeatButton(room)) : null);
 }
 
 /**

@@ -15,6 +15,10 @@ import { t, lang, LANGS } from '../i18n.js';
 import { lengthLimit } from '../widgets/limit.js';
 import { aidPolicyPicker } from '../match/aids.js';
 
+/** The spectator delays a host may choose: ``[kind, amount]`` (the server takes 1–60 moves or
+ * 5–1800 seconds; docs/API.md § Spectator delay). */
+const DELAYS = [['moves', 2], ['moves', 5], ['moves', 10], ['seconds', 30], ['seconds', 120], ['seconds', 300]];
+
 export function mount(root, ctx) {
   const who = session.player();
   const wrap = h('section.create', {}, h('h1', t('create.title')), h('div.loading', t('create.loading')));
@@ -61,6 +65,11 @@ export function mount(root, ctx) {
     const series = h('select#create-series', {},
       h('option', { value: '1' }, t('create.seriesOne')),
       ...[3, 5].map((n) => h('option', { value: String(n) }, t('create.seriesBestOf', { n }))));
+    // How far behind spectators see the match (players always see it live).
+    const delay = h('select#create-delay', { 'aria-describedby': 'create-delay-help' },
+      h('option', { value: '' }, t('create.delayLive')),
+      ...DELAYS.map(([kind, n]) => h('option', { value: `${kind}:${n}` },
+        t(kind === 'moves' ? 'create.delayMoves' : 'create.delaySeconds', { n }))));
     // Rated tables: accounts only (the server checks rules and seats too).
     // The aid policy (match/aids.js): a rated table starts with none (the host may still choose).
     const aids = aidPolicyPicker(state.aids, (p) => { state.aids = p; });
@@ -77,6 +86,10 @@ export function mount(root, ctx) {
         if (rated.checked) body.rated = true;
         if (language.value) body.language = language.value;
         if (series.value !== '1') body.best_of = Number(series.value);
+        if (delay.value) {
+          const [kind, n] = delay.value.split(':');
+          body.spectator_delay = { [kind]: Number(n) };
+        }
         if (state.timeControl.kind !== 'untimed') {
           body.time_control = state.timeControl;
           body.timeout_policy = state.policy;
@@ -102,6 +115,8 @@ export function mount(root, ctx) {
     clockRow,
     h('div.form-row', {}, h('label', { for: 'create-series' }, t('create.series')), series,
       h('small.help', t('create.seriesHelp'))),
+    h('div.form-row', {}, h('label', { for: 'create-delay' }, t('create.delay')), delay,
+      h('small.help#create-delay-help', t('create.delayHelp'))),
     h('label.check', { for: 'create-rated' }, rated, t('create.rated')),
     h('div.form-row', {}, h('span.label', t('aids.policy')), aids.node),
     error,

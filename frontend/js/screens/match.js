@@ -39,12 +39,14 @@ import { buildLayout } from '../match/layout.js';
 import { render, renderInteraction, celebrate } from '../match/render.js';
 import { renderPlayers, addLog, renderLog } from '../match/panel.js';
 import { renderTray } from '../match/tray.js';
-import { hoverCell, selectCell, rotate, cancelSelection, confirmPlacement, pickSpot, pass, clearPending, retryAction } from '../match/play.js';
+import { hoverCell, selectCell, rotate, cancelSelection, confirmPlacement, pickSpot, pass, clearPending, retryAction, sendAction } from '../match/play.js';
+import { renderTextBoard, toggle as toggleTextBoard } from '../match/textBoard.js';
 import { resync, applySnapshot, onMessage, loadHistory } from '../match/sync.js';
 import { connect, stopBanner } from '../match/connection.js';
 import { showEnd, showRemaining, showKeys, share } from '../match/dialogs.js';
 import { onKey } from '../match/keyboard.js';
 import { attend, watchTurn, resetAttention } from '../match/attention.js';
+import { loadLocalSeats, watchHandover, dropCover } from '../match/hotSeat.js';
 import { chatBox } from '../widgets/chat.js';
 import { isMissing, isRefused, missingPanel, refusedPanel } from '../widgets/missing.js';
 import { codeFor, known, remember, showInAddress } from '../inviteCodes.js';
@@ -55,7 +57,9 @@ import { loadSeries } from '../match/series.js';
 /** The hooks the parts call each other through (``m.hooks``), bound to screen ``m``. */
 function makeHooks(m) {
   return Object.freeze({
-    render: () => render(m),
+    render: () => { render(m); renderTextBoard(m); },
+    sendAction: (d) => sendAction(m, d),
+    toggleTextBoard: () => toggleTextBoard(m),
     renderInteraction: () => renderInteraction(m),
     renderPlayers: () => { renderPlayers(m); decoratePlayers(m); tick(m); },
     renderTray: () => renderTray(m),
@@ -77,7 +81,7 @@ function makeHooks(m) {
     retryAction: (id, retryAfter) => retryAction(m, id, retryAfter),
     resync: () => resync(m),
     attend: (events) => attend(m, events),
-    watchTurn: () => watchTurn(m),
+    watchTurn: () => { watchTurn(m); watchHandover(m); },
   });
 }
 
@@ -99,6 +103,9 @@ async function openMatch(m, root, ctx) {
       m.ui.presetName = matchingPreset(data.state.rules, presets);
       if (m.alive && m.model.match) m.hooks.renderPlayers();
     }).catch(() => {});
+    await loadLocalSeats(m, data); // hot-seat: the other people playing on this device
+    if (!m.alive) return;
+    m.ui.handedTo = data.you ?? null;
     applySnapshot(m, data.version, data);
     m.board.fit(false);
     loadSeries(m);
@@ -179,6 +186,7 @@ export function mount(root, ctx) {
     toastsBack();
     document.title = 'Carcassonne';
     resetAttention();
+    dropCover(m);
     if (m.socket) m.socket.close();
     if (m.board) m.board.destroy();
   };

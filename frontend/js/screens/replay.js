@@ -24,6 +24,7 @@ import { swatch, meepleIcon } from '../board/pieces.js';
 import { describe } from '../words.js';
 import { tableName } from '../tableName.js';
 import { analysisPanel } from '../replay/analysis.js';
+import * as saved from '../savedReplays.js';
 
 const COLOURS = ['red', 'blue', 'green', 'yellow', 'black'];
 const CATEGORIES = ['city', 'road', 'cloister', 'farm'];
@@ -55,6 +56,27 @@ function dropZone(onRecord) {
   }, h('h1', t('replay.openTitle')), h('p.lead', t('replay.openLead')),
   h('label.btn.primary', { for: 'record-file' }, t('replay.choose')), input, error);
   return zone;
+}
+
+/** The replays saved on this device (they open offline), each with a link and a remove button. */
+function savedList() {
+  const entries = saved.list();
+  const box = h('section.panel.saved-replays#saved-replays', {}, h('h2', t('replay.savedTitle')));
+  if (!entries.length) {
+    box.appendChild(h('p.help', t('replay.savedNone')));
+    return box;
+  }
+  const items = h('ul.saved-list');
+  for (const e of entries) {
+    const item = h('li', {},
+      h('a.saved-replay', { href: `#/replay?saved=${encodeURIComponent(e.key)}` }, e.title || e.players.join(' · ')),
+      h('small.help', ` ${e.players.join(' · ')}`),
+      h('button.btn.small.secondary', { type: 'button', 'aria-label': t('replay.removeSaved', { name: e.title || e.key }),
+        onclick: () => { saved.remove(e.key); item.remove(); } }, t('replay.remove')));
+    items.appendChild(item);
+  }
+  box.appendChild(items);
+  return box;
 }
 
 /**
@@ -127,6 +149,8 @@ export function mount(root, ctx) {
           ...CATEGORIES.map((c) => h('th', t(`replay.cat.${c}`))))), ui.breakdown),
         h('h2', t('replay.log')), ui.log,
         fairnessBox(),
+        h('button.btn.secondary#replay-save', { type: 'button', onclick: (e) => saveHere(e.currentTarget) },
+          t('replay.save')),
         data.record ? h('a.btn.secondary#replay-download', { download: `${data.id || 'match'}.json`,
           href: URL.createObjectURL(new Blob([JSON.stringify(data.record, null, 1)], { type: 'application/json' })) },
         t('replay.download')) : null)));
@@ -154,6 +178,15 @@ export function mount(root, ctx) {
       },
     }, t('replay.verify')));
     return h('div.fairness', {}, h('h2', t('replay.fairTitle')), ...rows, ui.verify);
+  }
+
+  /** Keep this replay on the device (it opens offline from the record screen). */
+  function saveHere(button) {
+    const key = ctx.id || (ctx.query.get('saved')) || `file-${Date.now()}`;
+    const title = data.table ? tableName(data.table, t('replay.title')) : t('replay.title');
+    const done = saved.save({ key, title, players: data.players, data, colours });
+    button.textContent = done ? t('replay.savedDone') : t('replay.saveFailed');
+    button.disabled = Boolean(done);
   }
 
   /** The link to move ``n`` of this replay (a record file has no address: the same page). */
@@ -251,8 +284,12 @@ export function mount(root, ctx) {
       clear(root).appendChild(isRefused(err) ? refusedPanel('replay')
         : isMissing(err) ? missingPanel('match', ctx.id) : errorPanel(err, () => ctx.go(location.hash)));
     });
+  } else if (ctx.query.get('saved')) {
+    const entry = saved.load(ctx.query.get('saved'));
+    if (entry) start(entry.data, entry.colours.map((colour) => ({ colour })));
+    else root.append(dropZone((loaded) => start(loaded, null)), savedList());
   } else {
-    root.appendChild(dropZone((loaded) => start(loaded, null)));
+    root.append(dropZone((loaded) => start(loaded, null)), savedList());
   }
   return () => {
     alive = false;

@@ -40,10 +40,18 @@ function head(room, go) {
       h('p.lead', {}, h('span.badge', lobby.private ? t('create.private') : t('create.public')), ' ', rulesSummary(lobby.rules, lobby.preset),
         ' · ', h('span#room-time', timeLabel(lobby.time_control, lobby.time_label)),
         lobby.best_of > 1 ? [' · ', h('span#room-series', t('room.bestOf', { n: lobby.best_of }))] : null,
-        ratedTag(lobby))),
+        ratedTag(lobby), delayTag(lobby))),
     h('div.row', {},
       room.mySeat() ? h('button.btn.ghost#leave-table', { onclick: leave }, t('room.leave'))
         : h('a.btn.ghost', { href: '#/lobbies' }, t('room.back'))));
+}
+
+/** "Spectators see 2 moves behind" when the host delays spectators (docs/API.md § Spectator delay). */
+function delayTag(lobby) {
+  const d = lobby.spectator_delay;
+  if (!d) return null;
+  const behind = d.moves ? t('create.delayMoves', { n: d.moves }) : t('create.delaySeconds', { n: d.seconds });
+  return h('span', {}, ' · ', h('span.badge#room-delay', `${t('create.delay')} ${behind}`));
 }
 
 export function mount(root, ctx) {
