@@ -120,6 +120,34 @@ def test_spectators_see_the_match_n_moves_behind_frame_by_frame(
     assert len(api.get(f"/api/matches/{match_id}/events?since=0", people[1][2])["batches"]) == 8
 
 
+def test_every_match_list_shows_an_outsider_the_delayed_turn(api: Api) -> None:
+    match_id, people, _ = api.match(spectator_delay={"moves": 3})
+    positions = {0: api.get(f"/api/matches/{match_id}", people[0][2])["state"]}
+    for k in range(1, 8):
+        positions[k] = _act(api, match_id, people)["state"]
+    shown, live = positions[7 - 3], positions[7]
+    assert shown["turn"] != live["turn"]  # the delay hides a whole turn here
+    _, _, outsider = api.player("Zed")
+    for headers in (outsider, None):
+        # The public tables list: the same for everyone, the players included.
+        listed = api.get("/api/lobbies", headers)["matches"]
+        assert [m["turn"] for m in listed if m["id"] == match_id] == [shown["turn"]]
+        # A player's profile and match list, read by someone not seated in the match.
+        pid = people[0][0]
+        for page in (
+            api.get(f"/api/players/{pid}/profile", headers)["recent"],
+            api.get(f"/api/players/{pid}/matches", headers)["matches"],
+        ):
+            entry = next(m for m in page if m["id"] == match_id)
+            assert [s["score"] for s in entry["seats"]] == shown["scores"]
+    # The player themself reads their own match live on their pages.
+    mine = api.get(f"/api/players/{people[0][0]}/matches", people[0][2])["matches"]
+    entry = next(m for m in mine if m["id"] == match_id)
+    assert [s["score"] for s in entry["seats"]] == live["scores"]
+    ongoing = api.get("/api/me/matches", people[1][2])["matches"]
+    assert [m["turn"] for m in ongoing if m["id"] == match_id] == [live["turn"]]
+
+
 def test_a_seconds_delay_shows_what_was_committed_that_long_ago(
     api: Api, client: TestClient
 ) -> None:
@@ -217,3 +245,8 @@ def test_a_tournament_delays_its_tables(api: Api) -> None:
     watched = api.get(f"/api/matches/{match_id}")
     assert watched["spectator_delay"] == {"moves": 3} and watched["version"] == 1
     assert api.get(f"/api/matches/{match_id}", by_seat[0][2])["version"] == 4
+    # The organiser holds no seat: the referee view is delayed too, its clock hidden.
+    (table,) = api.get(f"/api/tournaments/{tid}/referee", host)["tables"]
+    assert table["version"] == 1 and table["turn"] == watched["state"]["turn"]
+    assert table["scores"] == watched["state"]["scores"] and table["clock"] is None
+    assert table["seat_to_act"] == watched["state"]["seat"]

@@ -30,6 +30,7 @@ from app.api.schemas import (
 from app.services.community import chat
 from app.services.lobby import lobby, seats
 from app.services.lobby.filters import TableFilters
+from app.services.match import delay
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 
@@ -74,7 +75,11 @@ async def list_lobbies(
     host ``language``.
     """
     filters = TableFilters(preset, seats, clock, rated, language)
-    return await lobby.list_open(rt, filters=filters)
+    listed = await lobby.list_open(rt, filters=filters)
+    # A public list: a delayed match shows everyone its visible turn (docs/API.md § Spectator
+    # delay), its players included (they watch their own match live on its page).
+    await delay.withhold_in_list(rt, listed["matches"], None)
+    return listed
 
 
 @router.get("/{code}", response_model=LobbyOut, responses=errors(404))

@@ -24,7 +24,7 @@ from app.api.schemas import (
 from app.api.schemas_community import MatchPage, Profile
 from app.api.schemas_tournaments import TournamentEntry
 from app.services import identity
-from app.services.match import ongoing
+from app.services.match import delay, ongoing
 from app.services.records import history, statistics
 from app.services.tournaments import reads as tournament_reads
 
@@ -85,7 +85,9 @@ async def player_tournaments(
 @router.get("/players/{player_id}/profile", response_model=Profile, responses=errors(401, 404))
 async def profile(player_id: PlayerId, rt: RuntimeDep, viewer: OptionalPlayer) -> dict[str, Any]:
     """Matches played and won, ratings by preset, the 10 most recent matches."""
-    return await history.profile(rt, player_id, viewer)
+    found = await history.profile(rt, player_id, viewer)
+    await delay.withhold_in_list(rt, found["recent"], viewer)  # docs/API.md § Spectator delay
+    return found
 
 
 @router.get("/players/{player_id}/statistics", responses=errors(404))
@@ -107,4 +109,6 @@ async def player_matches(
     per_page: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> dict[str, Any]:
     """A player's matches, newest first (private ones only to the player)."""
-    return await history.player_matches(rt, player_id, page, per_page, viewer)
+    found = await history.player_matches(rt, player_id, page, per_page, viewer)
+    await delay.withhold_in_list(rt, found["matches"], viewer)  # docs/API.md § Spectator delay
+    return found

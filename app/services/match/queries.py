@@ -155,6 +155,22 @@ async def spectator_delay(db: Database, match_id: str) -> Any:
         ).scalar_one_or_none()
 
 
+async def delayed_live_rows(db: Database, match_ids: list[str]) -> list[Any]:
+    """Rows (id, version, seats, spectator_delay) of the live matches among ``match_ids`` whose
+    host chose a spectator delay (the JSON is checked by the caller: a stored JSON null reads
+    back as None).
+    """
+    if not match_ids:
+        return []
+    async with db.reading() as conn:
+        rows = await conn.execute(
+            select(
+                matches.c.id, matches.c.version, matches.c.seats, matches.c.spectator_delay
+            ).where(matches.c.id.in_(match_ids), matches.c.status == "live")
+        )
+        return [r for r in rows if r.spectator_delay]
+
+
 async def delayed_view(
     db: Database, match_id: str, upto: int
 ) -> tuple[dict[str, Any], list[tuple[int, str]]] | None:

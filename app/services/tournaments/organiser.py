@@ -14,6 +14,7 @@ from app.services.clock import rules as c
 from app.services.clock.requests import change_clock
 from app.services.community import chat
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from app.services.match import delay
 from app.services.runtime import Runtime
 from app.services.tournaments import queries as sql
 from app.services.tournaments.rounds import adjudicate
@@ -137,4 +138,7 @@ async def referee(rt: Runtime, tid: str, host_id: str) -> dict[str, Any]:
                 "clock": clocks.public(m.clock),
             }
         )
+    # The organiser holds no seat: a delayed table shows its visible position, clock hidden
+    # (docs/API.md § Spectator delay); a table they play at shows live.
+    await delay.withhold_in_list(rt, tables, host_id, id_key="match_id")
     return {"tables": tables}
