@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from starlette.testclient import WebSocketTestSession
 
-from app.db.models import chat_messages, match_actions, utcnow
+from app.db.models import chat_messages, match_actions, matches, utcnow
 from app.services.errors import ValidationFailed
 from app.services.spectator_delay import SpectatorDelay, parse_spectator_delay
 from tests.support.client import Api, place_first
@@ -127,6 +127,18 @@ def test_every_match_list_shows_an_outsider_the_delayed_turn(api: Api) -> None:
         positions[k] = _act(api, match_id, people)["state"]
     shown, live = positions[7 - 3], positions[7]
     assert shown["turn"] != live["turn"]  # the delay hides a whole turn here
+    # Nobody scored in 7 actions: stand-in live scores on the row (what the lists read), so
+    # a list that shows the row's scores to an outsider is caught.
+    live = {**live, "scores": [5, 3]}
+    rt = api.client.app.state.runtime  # type: ignore[attr-defined]
+
+    async def score() -> None:
+        async with rt.db.transaction() as conn:
+            await conn.execute(
+                update(matches).where(matches.c.id == match_id).values(scores=live["scores"])
+            )
+
+    api.client.portal.call(score)  # type: ignore[union-attr]
     _, _, outsider = api.player("Zed")
     for headers in (outsider, None):
         # The public tables list: the same for everyone, the players included.
