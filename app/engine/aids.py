@@ -12,8 +12,8 @@ their order:
   neighbours only ever grow, so such a cell stays empty for the rest of the game;
 * :func:`projected_scores` — what each seat would score if the game ended now: the engine's
   own final scoring (RULES.md §4.2–§4.4) run on a copy of the position;
-* :func:`features` — every feature with followers on it: its tiles, its owners (the follower
-  majority, RULES.md §4.1) and what it is worth now.
+* :func:`features` — every feature of the board, occupied or not: its tile segments, its
+  owners (the follower majority, RULES.md §4.1; none when unoccupied) and what it is worth now.
 
 Coordinates are the engine's: ``(x, y)``, x to the east, y to the south. Pure: no I/O.
 """
@@ -27,8 +27,9 @@ from typing import Any
 from app.engine.actions import Pass
 from app.engine.board import cloister_neighbours, spot_of
 from app.engine.errors import InvalidOptions
-from app.engine.events import Event, PointsScored
+from app.engine.events import Event
 from app.engine.game import apply_in_place, end_game
+from app.engine.scoring import completed_points, farm_points, incomplete_points
 from app.engine.state import DEPLOY, GAME_OVER, PLACE_TILE, GameState, Pos, find
 from app.engine.tiles import KIND_NAMES, ROTATED
 
@@ -184,65 +185,68 @@ def projected_scores(state: GameState) -> list[int]:
 
 
 def features(state: GameState) -> list[dict[str, Any]]:
-    """Every feature that holds a follower, as the feature highlight shows it:
-    ``[{"kind": road|city|cloister|field, "tiles": [[x, y]], "followers": [{"seat", "at",
-    "spot"}], "owners": [seat], "value": points its owners would get if the game ended now,
-    "complete": bool}]``, sorted by first tile. ``value`` is the final scoring's (RULES.md
-    §4.2–§4.4) for an incomplete feature and modern farms (0 for farms under the original
-    scoring, which scores cities, not farms); a feature completed this turn (during
-    ``deploy``) shows what its completion scores (§4.1).
+    """Every feature of the board, as the feature highlight shows it on hovering a segment.
+
+    Roads, cities, cloisters and fields, occupied or not (river segments are no feature)::
+
+        [{"kind": road|city|cloister|field, "parts": [[x, y, spot]], "tiles": [[x, y]],
+          "followers": [{"seat", "at", "spot"}], "owners": [seat], "value": int,
+          "complete": bool}]
+
+    ``parts``: every tile segment of the feature, ``spot`` the canonical spot name a follower
+    would stand on (``city:N``, ``field:NNE``, ``cloister``...), sorted by ``(y, x, spot)``;
+    ``tiles``: the distinct cells. ``owners``: the follower majority (RULES.md §4.1), empty for
+    an unoccupied feature. ``value``: what each owner would get if the game ended now — a
+    complete road, city or cloister (one completed this turn, during ``deploy``, too) its
+    completion points (§4.1), an incomplete one its final-scoring points (§4.2), a farm under
+    the modern scoring 3 per completed city supplied (§4.3), 0 under the original scoring
+    (which scores the cities, §4.4). Sorted by first part.
     """
     parent = state.parent
-    by_root: dict[int, list[int]] = {}
-    for gid in sorted(state.followers):
-        by_root.setdefault(find(parent, gid), []).append(gid)
-    if not by_root:
-        return []
-    _, events = _ended_copy(state)
-    values = _values_by_tiles(events)
-    out: list[dict[str, Any]] = []
-    for root, gids in by_root.items():
-        kind = KIND_NAMES[state.seg_kind[root]]
-        tiles = sorted(state.f_tiles[root])
-        counts = [0] * len(state.players)
-        followers = []
-        for gid in gids:
-            seat = state.followers[gid]
-            counts[seat] += 1
-            (x, y), spot = spot_of(state, gid)
-            followers.append({"seat": seat, "at": [x, y], "spot": spot})
-        top = max(counts)
-        owners = [seat for seat, n in enumerate(counts) if n == top and top > 0]
-        if kind == "cloister":
-            # RULES.md §4.1/§4.2: 9 once surrounded, else 1 plus 1 per neighbouring tile.
-            around = cloister_neighbours(state, state.seg_pos[root])
-            value = 9 if around == 8 else around + 1
-        else:
-            value = values.get((kind, tuple(tiles)), 0)
-        out.append(
-            {
-                "kind": kind,
-                "tiles": [list(t) for t in tiles],
-                "followers": followers,
-                "owners": owners,
-                "value": value,
-                "complete": kind in ("road", "city") and state.f_open[root] == 0,
-            }
-        )
-    out.sort(key=lambda f: (f["tiles"][0][1], f["tiles"][0][0], f["kind"]))
-    return out
-
-
-def _values_by_tiles(events: Iterable[Event]) -> dict[tuple[str, tuple[Pos, ...]], int]:
-    """(kind, tiles) → points of one owner, from the scoring events of an ended copy."""
-    out: dict[tuple[str, tuple[Pos, ...]], int] = {}
-    for e in events:
-        if not isinstance(e, PointsScored):
+    parts: dict[int, list[list[Any]]] = {}
+    for gid, kind in enumerate(state.seg_kind):
+        if KIND_NAMES[kind] == "river":
             continue
-        kind = "field" if e.category == "farm" else e.category
-        key = tuple(e.tiles)
-        out[(kind, key)] = e.points
+        (x, y), spot = spot_of(state, gid)
+        parts.setdefault(find(parent, gid), []).append([x, y, spot])
+    out = [
+        _feature(state, root, sorted(ps, key=lambda p: (p[1], p[0], p[2])))
+        for root, ps in parts.items()
+    ]
+    out.sort(key=lambda f: (f["parts"][0][1], f["parts"][0][0], f["parts"][0][2]))
     return out
+
+
+def _feature(state: GameState, root: int, parts: list[list[Any]]) -> dict[str, Any]:
+    """One entry of :func:`features` for the feature whose root segment is ``root``."""
+    kind = KIND_NAMES[state.seg_kind[root]]
+    counts = [0] * len(state.players)
+    followers = []
+    for gid in sorted(state.f_followers[root]):
+        seat = state.followers[gid]
+        counts[seat] += 1
+        (x, y), spot = spot_of(state, gid)
+        followers.append({"seat": seat, "at": [x, y], "spot": spot})
+    top = max(counts)
+    owners = [seat for seat, n in enumerate(counts) if n == top and top > 0]
+    if kind == "field":
+        complete = False
+        value = farm_points(state, root) if state.options.farm_scoring == "modern" else 0
+    else:
+        if kind == "cloister":
+            complete = cloister_neighbours(state, state.seg_pos[root]) == 8
+        else:
+            complete = state.f_open[root] == 0
+        value = (completed_points if complete else incomplete_points)(state, root)[0]
+    return {
+        "kind": kind,
+        "parts": parts,
+        "tiles": [list(t) for t in sorted(state.f_tiles[root])],
+        "followers": followers,
+        "owners": owners,
+        "value": value,
+        "complete": complete,
+    }
 
 
 def aids_for(state: GameState, granted: Iterable[str]) -> dict[str, Any]:

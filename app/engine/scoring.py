@@ -88,6 +88,46 @@ def return_followers(s: GameState, root: int, events: list[Event]) -> None:
     s.f_followers[root] = ()
 
 
+def completed_points(s: GameState, root: int) -> tuple[int, str]:
+    """(points, rule in words) of the completed road, city or cloister ``root`` for each of
+    its owners (RULES.md §4.1): a road 1 per tile, a city 2 per tile and per pennant (a
+    two-tile city 2 + 2 per pennant under ``small_city_two_points``), a cloister 9.
+    """
+    kind = s.seg_kind[root]
+    tiles = s.f_tiles[root]
+    pennants = s.f_pennants[root]
+    if kind == CLOISTER:
+        return 9, "completed cloister: 9 points"
+    if kind == ROAD:
+        return len(tiles), "completed road: 1 point per tile"
+    if s.options.small_city_two_points and len(tiles) == 2:
+        return 2 + 2 * pennants, "completed two-tile city, first edition: 2 points (+2 per pennant)"
+    return 2 * len(tiles) + 2 * pennants, "completed city: 2 points per tile and per pennant"
+
+
+def incomplete_points(s: GameState, root: int) -> tuple[int, str]:
+    """(points, rule in words) of the incomplete road, city or cloister ``root`` in the final
+    scoring, for each of its owners (RULES.md §4.2): a road 1 per tile, a city 1 per tile and
+    per pennant, a cloister 1 plus 1 per neighbouring tile.
+    """
+    kind = s.seg_kind[root]
+    tiles = s.f_tiles[root]
+    if kind == ROAD:
+        return len(tiles), "incomplete road: 1 point per tile"
+    if kind == CITY:
+        return len(tiles) + s.f_pennants[root], "incomplete city: 1 point per tile and per pennant"
+    x, y = s.seg_pos[root]
+    around = sum(1 for dx, dy in RING if (x + dx, y + dy) in s.board)
+    return 1 + around, "incomplete cloister: 1 point plus 1 per neighbouring tile"
+
+
+def farm_points(s: GameState, root: int) -> int:
+    """Points of the farm ``root`` for each of its owners under the modern scoring (RULES.md
+    §4.3): 3 per distinct completed city it supplies.
+    """
+    return 3 * len(completed_cities(s, root))
+
+
 def score_completed(s: GameState, root: int, events: list[Event]) -> None:
     """Score a feature completed this turn and return its followers (RULES.md §4.1)."""
     kind = s.seg_kind[root]
@@ -99,15 +139,7 @@ def score_completed(s: GameState, root: int, events: list[Event]) -> None:
     if kind == CLOISTER:
         x, y = s.seg_pos[root]
         tiles = frozenset([(x, y)] + [(x + dx, y + dy) for dx, dy in RING])
-        points, rule = 9, "completed cloister: 9 points"
-    elif kind == ROAD:
-        points, rule = len(tiles), "completed road: 1 point per tile"
-    elif s.options.small_city_two_points and len(tiles) == 2:
-        points = 2 + 2 * pennants
-        rule = "completed two-tile city, first edition: 2 points (+2 per pennant)"
-    else:
-        points = 2 * len(tiles) + 2 * pennants
-        rule = "completed city: 2 points per tile and per pennant"
+    points, rule = completed_points(s, root)
     events.append(FeatureCompleted(KIND_NAMES[kind], tuple(sorted(tiles)), pennants, tuple(counts)))
     award(
         s,
@@ -142,18 +174,12 @@ def final_scoring(s: GameState, events: list[Event]) -> None:
             majority = leaders(counts)
             tiles = s.f_tiles[root]
             pennants = s.f_pennants[root]
-            if kind == ROAD:
-                points, rule = len(tiles), "incomplete road: 1 point per tile"
-            elif kind == CITY:
-                points = len(tiles) + pennants
-                rule = "incomplete city: 1 point per tile and per pennant"
-            else:
+            if kind == CLOISTER:
                 x, y = s.seg_pos[root]
                 tiles = frozenset(
                     [(x, y)] + [(x + dx, y + dy) for dx, dy in RING if (x + dx, y + dy) in s.board]
                 )
-                points = len(tiles)
-                rule = "incomplete cloister: 1 point plus 1 per neighbouring tile"
+            points, rule = incomplete_points(s, root)
             award(
                 s,
                 events,
@@ -177,7 +203,7 @@ def final_scoring(s: GameState, events: list[Event]) -> None:
                 s,
                 events,
                 majority,
-                3 * len(cities),
+                farm_points(s, root),
                 category="farm",
                 final=True,
                 rule="farm: 3 points per completed city supplied",

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.engine import replay
-from app.engine.aids import impossible_holes, projected_scores
+from app.engine.aids import features, impossible_holes, projected_scores
 from tests.support.client import Api, place_first, receive
 
 pytestmark = pytest.mark.timeout(90)
@@ -104,7 +104,7 @@ def test_players_and_spectators_get_the_aids_granted_to_them(api: Api, client: T
         aids={
             "mode": "custom",
             "players": ["projected_scores"],
-            "spectators": ["impossible_holes", "projected_scores"],
+            "spectators": ["impossible_holes", "projected_scores", "feature_highlight"],
         }
     )
     with (
@@ -112,18 +112,24 @@ def test_players_and_spectators_get_the_aids_granted_to_them(api: Api, client: T
         client.websocket_connect(f"/ws/matches/{match_id}?token={people[1][1]}") as ben,
         client.websocket_connect(f"/ws/matches/{match_id}") as spectator,
     ):
-        _play(ann, ben, spectator, 9)
+        _play(ann, ben, spectator, 10)
         ann.send_text(json.dumps({"t": "aids"}))
         mine = receive(ann)
         spectator.send_text(json.dumps({"t": "aids"}))
         theirs = receive(spectator)
     assert mine["t"] == "aids" and set(mine["d"]) == {"projected_scores"}
-    assert set(theirs["d"]) == {"impossible_holes", "projected_scores"}
+    assert set(theirs["d"]) == {"impossible_holes", "projected_scores", "features"}
     record = api.get(f"/api/matches/{match_id}/record", people[0][2])
-    # The record lists the tiles drawn so far; the rest (public counts, any order) completes it.
+    # The record lists the tiles drawn so far (whole turns: 10 actions end the fifth); the rest
+    # (public counts, any order) completes it.
     remaining = api.get(f"/api/matches/{match_id}")["state"]["remaining"]
     record["draw_order"] += [t for t, n in remaining.items() for _ in range(n)]
     state, _ = replay(record)
-    assert mine["v"] == 9
+    assert mine["v"] == 10
     assert mine["d"]["projected_scores"] == projected_scores(state)
     assert theirs["d"]["impossible_holes"] == [list(p) for p in impossible_holes(state)]
+    # The feature highlight lists every feature of the board, the unoccupied ones too.
+    assert theirs["d"]["features"] == features(state)
+    assert any(not f["owners"] and not f["followers"] for f in theirs["d"]["features"])
+    placed = {tuple(p[:2]) for f in theirs["d"]["features"] for p in f["parts"]}
+    assert placed == set(state.board)

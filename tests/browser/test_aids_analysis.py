@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from app.engine import replay
-from app.engine.aids import impossible_holes
+from app.engine.aids import features, impossible_holes
 from tests.browser.conftest import running_server
 from tests.browser.ui import Player, sign_in_with_token
 
@@ -33,6 +33,16 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         tmp_path_factory.mktemp("aids"), DECK_SEED="11", ABANDON_AFTER="3600"
     ) as base:
         yield base
+
+
+# The screen point of follower spot ``spot`` of the tile at (x, y) (the board's own geometry).
+SPOT_ON_SCREEN = """async ([x, y, spot]) => {
+  const { spotPoint } = await import(new URL('js/board/tiles.js', document.baseURI));
+  const tile = document.querySelector(`#board [data-tile-at="${x},${y}"]`);
+  const box = tile.querySelector('.tile-edge').getBoundingClientRect();
+  const [px, py] = spotPoint(tile.dataset.tile, spot, Number(tile.dataset.rotation));
+  return [box.left + (px * box.width) / 100, box.top + (py * box.height) / 100];
+}"""
 
 
 def _act(http: httpx.Client, match_id: str, token: str, state: dict[str, Any], v: int) -> None:
@@ -150,6 +160,29 @@ def test_aids_on_the_match_screen_and_the_analysis_in_the_replay(
         page.wait_for_selector("#board[data-feature] .feature-cell")
         page.screenshot(path=str(artifacts / "aids-match-desktop.png"))
         _dark(page, artifacts / "aids-match-dark-desktop.png")
+        # ...and hovering a segment of an unoccupied city or road outlines that feature too.
+        record = http.get(
+            f"/api/matches/{match_id}/record", headers={"Authorization": f"Bearer {ann_token}"}
+        ).json()
+        rest = match["state"]["remaining"]
+        record["draw_order"] += [t for t, n in sorted(rest.items()) for _ in range(n)]
+        free = max(
+            (
+                f
+                for f in features(replay(record)[0])
+                if f["kind"] in ("city", "road") and not f["followers"]
+            ),
+            key=lambda f: (not f["complete"], len(f["tiles"])),
+        )
+        fx, fy, spot = free["parts"][0]
+        point = page.evaluate(SPOT_ON_SCREEN, [fx, fy, spot])
+        page.mouse.move(point[0], point[1])
+        expected = f"{free['kind']}:{free['value']}"
+        page.wait_for_selector(f'#board[data-feature="{expected}"][data-feature-owners=""]')
+        assert page.locator("#board .feature-cell").count() == len(free["tiles"])
+        assert page.locator("#board .feature-part").count() == len(free["parts"])
+        assert str(free["value"]) in (page.text_content("#board .feature-value") or "")
+        page.screenshot(path=str(artifacts / "aids-feature-unoccupied-desktop.png"))
 
         phone = browser.new_context(base_url=seeded, viewport=PHONE, is_mobile=True, has_touch=True)
         ppage = phone.new_page()
@@ -159,6 +192,10 @@ def test_aids_on_the_match_screen_and_the_analysis_in_the_replay(
         ppage.wait_for_selector("#board .impossible-hole")
         ppage.wait_for_selector("#players [data-projected]", state="attached")
         ppage.screenshot(path=str(artifacts / "aids-match-phone.png"))
+        point = ppage.evaluate(SPOT_ON_SCREEN, [fx, fy, spot])
+        ppage.mouse.move(point[0], point[1])
+        ppage.wait_for_selector(f'#board[data-feature="{expected}"] .feature-cell')
+        ppage.screenshot(path=str(artifacts / "aids-feature-unoccupied-phone.png"))
         ppage.click(".panel-toggle")
         ppage.wait_for_selector("#remaining-table", state="visible")
         ppage.locator("#remaining-table").scroll_into_view_if_needed()

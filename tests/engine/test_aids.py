@@ -1,5 +1,6 @@
 """Player aids (app/engine/aids.py): impossible holes proved against the tiles still to come,
-projected scores equal to the engine's own final scoring, and the policy's JSON.
+projected scores equal to the engine's own final scoring, every feature valued as the engine's
+completion or final scoring would, and the policy's JSON.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from hypothesis import strategies as st
 
 from app.engine import (
     DEPLOY,
-    PLACE_TILE,
     InvalidOptions,
     Options,
     Pass,
@@ -29,8 +29,12 @@ from app.engine.aids import (
     projected_scores,
     tiles_to_place,
 )
-from app.engine.board import fits
-from app.engine.tiles import ROTATED
+from app.engine.board import fits, spot_of
+from app.engine.events import Event, PointsScored
+from app.engine.game import end_game
+from app.engine.scoring import score_completed
+from app.engine.state import GameState, find
+from app.engine.tiles import KIND_NAMES, ROTATED
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -102,13 +106,55 @@ def test_projected_scores_never_change_the_position_and_never_fall_below_the_sco
         assert all(p >= v for p, v in zip(projected, s.scores, strict=True))
 
 
-def test_the_features_show_owners_and_what_the_final_scoring_gives() -> None:
-    """A road with a thief: its tiles, its owner, its value (1 per tile, RULES.md §4.2)."""
-    for s in _random_game(11):
+def _scored_alone(s: GameState, root: int, kind: str, complete: bool) -> int:
+    """What seat 0 scores for feature ``root`` with one follower of its own there and no other
+    follower on the board: the completion scoring (RULES.md §4.1) when ``complete``, else the
+    final scoring (§4.2–§4.4) — the engine's own, not the aid's.
+    """
+    c = s.copy()
+    c.followers = {root: 0}
+    c.f_followers = [()] * len(c.f_followers)
+    c.f_followers[root] = (root,)
+    events: list[Event] = []
+    if complete:
+        score_completed(c, root, events)
+    else:
+        end_game(c, events)
+    category = "farm" if kind == "field" else kind
+    return sum(
+        e.points
+        for e in events
+        if isinstance(e, PointsScored) and e.seat == 0 and e.category == category
+    )
+
+
+@pytest.mark.parametrize(
+    "options", [Options(), Options(river=True), Options(small_city_two_points=True)]
+)
+def test_every_feature_is_listed_with_what_the_engine_would_score_for_it(options: Options) -> None:
+    """Every segment on the board is in exactly one feature, occupied or not; its owners are the
+    follower majority and its value is the engine's completion or final scoring of it.
+    """
+    states = _random_game(11, options)
+    unoccupied = 0
+    for s in states[::9] + [t for t in states if t.phase == DEPLOY][:6]:
+        gid_of = {}
+        for gid, kind in enumerate(s.seg_kind):
+            if KIND_NAMES[kind] != "river":
+                (x, y), spot = spot_of(s, gid)
+                gid_of[(x, y, spot)] = gid
+        listed = [tuple(p) for f in features(s) for p in f["parts"]]
+        assert sorted(listed) == sorted(gid_of)
         for f in features(s):
-            assert f["owners"], f
-            if f["kind"] == "road" and s.phase == PLACE_TILE:
-                assert f["value"] == len(f["tiles"])
+            root = find(s.parent, gid_of[tuple(f["parts"][0])])
+            assert {find(s.parent, gid_of[tuple(p)]) for p in f["parts"]} == {root}
+            assert f["tiles"] == [list(t) for t in sorted(s.f_tiles[root])]
+            seats = [s.followers[g] for g in s.f_followers[root]]
+            top = max((seats.count(k) for k in set(seats)), default=0)
+            assert f["owners"] == sorted(k for k in set(seats) if seats.count(k) == top)
+            unoccupied += not seats
+            assert f["value"] == _scored_alone(s, root, f["kind"], f["complete"]), f
+    assert unoccupied > 10
 
 
 def test_aids_for_sends_only_what_is_granted() -> None:

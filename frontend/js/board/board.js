@@ -11,6 +11,7 @@
 import { svgEl as el, tileArt, spotPoint, ensureDefs } from './tiles.js';
 import { meepleMarkup, colourOf, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from './pieces.js';
 import { WheelView } from '../expansions/wheelView.js';
+import { FeatureHighlight } from './featureHighlight.js';
 import { BoardView, T, parseKey } from './boardView.js';
 import { t } from '../i18n.js';
 
@@ -46,13 +47,9 @@ export class Board extends BoardView {
     this.tiles = new Map(); // key → {tile, rotation, node}
     this.legal = new Map();
     this.targets = null;
-    this.features = [];
-    // The feature highlight (a player aid): hovering a follower outlines its whole feature.
-    this.layers.followers.addEventListener('pointerover', (e) => {
-      const g = e.target.closest && e.target.closest('[data-follower]');
-      if (g) this.showFeatureOf(g.dataset.follower);
-    });
-    this.layers.followers.addEventListener('pointerout', () => this.showFeatureOf(null));
+    // The feature highlight (a player aid): hovering a follower, or any segment of a placed
+    // tile, outlines its whole feature.
+    this.featureHighlight = new FeatureHighlight(this);
     this.start();
   }
 
@@ -366,36 +363,9 @@ export class Board extends BoardView {
     }
   }
 
-  /**
-   * The features a hovered follower belongs to (the aid's ``features``: [{kind, tiles,
-   * followers: [{seat, at, spot}], owners, value}]); ``colours``: seat → colour name.
-   */
+  /** The feature highlight's data (see ./featureHighlight.js); ``colours``: seat → colour name. */
   setFeatures(features, colours) {
-    this.features = features || [];
-    this.featureColours = colours;
-    this.svg.classList.toggle('has-features', this.features.length > 0);
-    if (this.featureShown) this.showFeatureOf(this.featureShown);
-  }
-
-  /** Outline the feature of the follower ``key`` ("x,y spot"), its owners and value; null: none. */
-  showFeatureOf(key) {
-    const layer = this.layers.feature;
-    while (layer.firstChild) layer.firstChild.remove();
-    this.featureShown = key;
-    delete this.svg.dataset.feature;
-    if (!key) return;
-    const f = this.features.find((it) => it.followers.some((fo) => `${cellKey(fo.at[0], fo.at[1])} ${fo.spot}` === key));
-    if (!f) return;
-    const colour = colourOf((this.featureColours || [])[f.owners[0]]).fill;
-    for (const [x, y] of f.tiles) {
-      layer.appendChild(el('rect', { class: 'feature-cell', x: x * T + 3, y: y * T + 3, width: T - 6, height: T - 6, rx: 5,
-        stroke: colour }));
-    }
-    this.svg.dataset.feature = `${f.kind}:${f.value}`;
-    const [x, y] = f.tiles[0];
-    const label = el('text', { class: 'feature-value', x: x * T + 50, y: y * T + 18, 'text-anchor': 'middle', fill: colour });
-    label.textContent = t('aids.featureValue', { kind: t(`aids.kind.${f.kind}`), n: f.value });
-    layer.appendChild(label);
+    this.featureHighlight.set(features, colours);
   }
 
   /** A ghost of ``tile`` at (x, y) turned ``rotation`` (the replay's suggested move); null: none. */

@@ -8,7 +8,8 @@
  * - ``impossible_holes`` / ``projected_scores`` / ``feature_highlight``: computed by the server
  *   for the current position, asked with an ``aids`` frame after each new version and
  *   answered on this socket only (docs/API.md § Aids); holes are marked on the board,
- *   projected scores stand beside the real ones, hovering a follower outlines its feature.
+ *   projected scores stand beside the real ones, hovering a follower or any segment of a
+ *   placed tile outlines its whole feature (occupied or not), its owners and its value.
  *
  * Reads ``m.model``; keeps the last answer in ``m.ui.aids``.
  */
