@@ -16,7 +16,17 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 BLOCKING = ("serious", "critical")
 
 _RUN = """async (impacts) => {
-  const result = await axe.run(document, { resultTypes: ['violations'] });
+  // Colours are read as they are at rest: finite animations and transitions (a toast fading
+  // in) are let finish first (at most 2 s), and a toast on its way out is not judged.
+  const finite = document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity);
+  await Promise.race([
+    Promise.all(finite.map((a) => a.finished.catch(() => null))),
+    new Promise((done) => setTimeout(done, 2000)),
+  ]);
+  const context = document.querySelector('.toast.leaving')
+    ? { exclude: [['.toast.leaving']] } : document;
+  const result = await axe.run(context, { resultTypes: ['violations'] });
   return result.violations
     .filter((v) => impacts.includes(v.impact))
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help,

@@ -84,23 +84,39 @@ FOCUS = """() => {
     return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.backgroundColor,
       s.borderColor].join('|');
   };
-  const focused = look();
-  e.blur();
-  const plain = look();
-  e.focus();
+  // A date/time input takes one Tab per part (day, month, year, hour, minute, AM/PM), and
+  // focus() puts it back on its first part: there, a ring (outline or shadow) is what counts,
+  // without the blur and focus that would move the walk back.
+  const parts = ['date', 'time', 'datetime-local', 'month', 'week'].includes(e.type) ? 6 : 1;
+  let ring;
+  if (parts > 1) {
+    const s = getComputedStyle(e);
+    // Not :focus itself: the focus is on the browser's own calendar button inside the
+    // control, which the browser draws its own ring around.
+    ring = !e.matches(':focus')
+      || (s.outlineStyle !== 'none' && s.outlineWidth !== '0px') || s.boxShadow !== 'none';
+  } else {
+    const focused = look();
+    e.blur();
+    const plain = look();
+    e.focus();
+    ring = focused !== plain;
+  }
   const r = e.getBoundingClientRect();
   const name = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' '
     + (e.getAttribute('aria-label') || e.textContent || e.value || '').trim().slice(0, 30);
-  return { name, ring: focused !== plain, shown: r.width > 0 && r.height > 0 };
+  return { name, parts, ring, shown: r.width > 0 && r.height > 0 };
 }"""
 
 
 def _walk(page: Any, name: str, problems: dict[str, list[str]]) -> None:
     """Tab 25 times from the top of the page; note stops without a visible focus change or off
-    screen, and a focus that stops moving.
+    screen, and a focus that stops moving (more Tabs on one control than it has parts: a date
+    and time input takes one per part).
     """
     page.evaluate("document.activeElement && document.activeElement.blur()")
     seen: list[str] = []
+    run, stuck = 0, False
     for _ in range(25):
         page.keyboard.press("Tab")
         stop = page.evaluate(FOCUS)
@@ -108,8 +124,9 @@ def _walk(page: Any, name: str, problems: dict[str, list[str]]) -> None:
             continue
         if not stop["ring"] or not stop["shown"]:
             problems.setdefault(name, []).append(stop["name"])
+        run = run + 1 if seen and seen[-1] == stop["name"] else 1
+        stuck = stuck or run > stop["parts"] + 1
         seen.append(stop["name"])
-    stuck = any(seen[i] == seen[i + 1] == seen[i + 2] for i in range(len(seen) - 2))
     if stuck or len(set(seen)) < 5:
         problems.setdefault(name, []).append(f"trapped: {seen[-5:]}")
 
