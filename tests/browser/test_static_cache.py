@@ -47,7 +47,7 @@ class Network:
 
 def test_a_repeat_visit_asks_for_nothing_but_the_page(server: str, browser: Any) -> None:
     """First visit in German: the German catalogue only (no English or French part). Second
-    visit (a new tab of the same browser): only the page itself and API answers reach the
+    visit (a new tab of the same browser): at most the page itself and API answers reach the
     server — every script and stylesheet is versioned and cached as immutable.
     """
     context = browser.new_context(
@@ -71,7 +71,9 @@ def test_a_repeat_visit_asks_for_nothing_but_the_page(server: str, browser: Any)
         second.wait_for_selector("#topbar .lang-select")
         second.wait_for_load_state("networkidle")
         static = [u for u in net.from_server() if not u.startswith("/api/")]
-        assert static == ["/"], static
+        # At most the page: the service worker (frontend/sw.js) may answer it from its cache
+        # and refresh it on its own, so whether "/" is seen from the page depends on timing.
+        assert set(static) <= {"/"} and len(static) <= 1, static
 
         # Switching language downloads the new catalogue and redraws in it.
         second.select_option("#topbar .lang-select", "fr")
