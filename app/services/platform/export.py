@@ -152,19 +152,22 @@ async def stream(rt: Runtime, f: ExportFilter, limit: int) -> AsyncIterator[byte
                 return
 
 
-async def tournament_stream(
-    rt: Runtime, tournament_id: str, player_id: str, limit: int
-) -> AsyncIterator[bytes]:
-    """NDJSON lines of at most ``limit`` records of the tournament's finished matches in
-    playing order (round, then table), each with ``"tournament": {"id", "round", "table"}``.
-    A private match is exported for its players and the tournament's host only. Raises
-    :class:`NotFound` for an unknown tournament before the first line (as :func:`stream`).
-    """
+async def tournament_host(rt: Runtime, tournament_id: str) -> str:
+    """The organiser of ``tournament_id``; raises :class:`NotFound` for an unknown tournament."""
     async with rt.db.reading() as conn:
         host = await q.tournament_host(conn, tournament_id)
     if host is None:
         raise NotFound("no such tournament")
-    yield b""  # the checks above passed: the response may start
+    return str(host)
+
+
+async def tournament_records(
+    rt: Runtime, tournament_id: str, host: str, player_id: str, limit: int
+) -> AsyncGenerator[dict[str, Any], None]:
+    """At most ``limit`` exported records of the tournament's finished matches in playing order
+    (round, then table), each with ``"tournament": {"id", "round", "table"}``. A private match
+    is exported for its players and the tournament's ``host`` only.
+    """
     if limit <= 0:
         return
     sent = 0
@@ -185,10 +188,24 @@ async def tournament_stream(
                 "round": row.round,
                 "table": row.table_number,
             }
-            yield orjson.dumps(record) + b"\n"
+            yield record
             sent += 1
             if sent >= limit:
                 return
+
+
+async def tournament_stream(
+    rt: Runtime, tournament_id: str, player_id: str, limit: int
+) -> AsyncIterator[bytes]:
+    """NDJSON lines of :func:`tournament_records`. Raises :class:`NotFound` for an unknown
+    tournament before the first line (as :func:`stream`).
+    """
+    host = await tournament_host(rt, tournament_id)
+    yield b""  # the checks above passed: the response may start
+    records = tournament_records(rt, tournament_id, host, player_id, limit)
+    async with contextlib.aclosing(records):
+        async for record in records:
+            yield orjson.dumps(record) + b"\n"
 
 
 async def one(rt: Runtime, match_id: str, player_id: str) -> dict[str, Any]:

@@ -1,18 +1,19 @@
 """A tournament's records as a zip (docs/API.md § Export): one exported record per finished
-match, ``round-{r}-table-{t}-{match id}.json``, read from the same stream as the NDJSON export
-(:func:`app.services.platform.export.tournament_stream`) and written entry by entry with
+match, ``round-{r}-table-{t}-{match id}.json``, read from the same records as the NDJSON export
+(:func:`app.services.platform.export.tournament_records`) and written entry by entry with
 Python's :mod:`zipfile` into a sink the response drains after each entry — the archive is
 streamed, never held whole in memory.
 """
 
 from __future__ import annotations
 
+import contextlib
 import zipfile
 from collections.abc import AsyncIterator
 
 import orjson
 
-from app.services.platform.export import tournament_stream
+from app.services.platform.export import tournament_host, tournament_records
 from app.services.runtime import Runtime
 
 
@@ -56,13 +57,14 @@ async def tournament_zip(
     unknown tournament comes before it (the caller starts the response after it), as in
     :func:`app.services.platform.export.tournament_stream`, whose visibility rules apply.
     """
-    lines = tournament_stream(rt, tournament_id, player_id, limit)
-    await lines.__anext__()
+    host = await tournament_host(rt, tournament_id)
     yield b""
     sink = _Sink()
-    with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        async for line in lines:
-            record = orjson.loads(line)
-            archive.writestr(entry_name(record), orjson.dumps(record, option=orjson.OPT_INDENT_2))
-            yield sink.drain()
+    records = tournament_records(rt, tournament_id, host, player_id, limit)
+    async with contextlib.aclosing(records):
+        with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            async for record in records:
+                body = orjson.dumps(record, option=orjson.OPT_INDENT_2)
+                archive.writestr(entry_name(record), body)
+                yield sink.drain()
     yield sink.drain()
