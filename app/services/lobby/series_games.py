@@ -94,6 +94,17 @@ async def _lobby_of_match(conn: AsyncConnection, match_id: str) -> str | None:
     return None if found is None else str(found.lobby_code)
 
 
+async def _is_series_game(conn: AsyncConnection, match_id: str) -> bool:
+    found = (
+        await conn.execute(
+            select(lobbies.c.best_of)
+            .join(matches, matches.c.lobby_code == lobbies.c.code)
+            .where(matches.c.id == match_id)
+        )
+    ).first()
+    return found is not None and int(found.best_of or 1) > 1
+
+
 async def _started_from(conn: AsyncConnection, match_id: str) -> str:
     found = (
         await conn.execute(select(matches.c.started_from).where(matches.c.id == match_id))
@@ -114,6 +125,9 @@ async def game_ended(rt: Runtime, match_id: str) -> None:
     time), count it in its series. Never raises; the sweep catches what this misses.
     """
     try:
+        async with rt.db.reading() as conn:
+            if not await _is_series_game(conn, match_id):
+                return  # most matches: nothing to wait for
         for _ in range(20):
             async with rt.db.reading() as conn:
                 seats = await records_sql.seat_results(conn, match_id)
