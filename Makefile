@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-server bench-startup bench-bots bench-accounts soak venv clean
+.PHONY: run test test-fast lint bench bench-server bench-startup bench-bots bench-accounts bench-tournament soak venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -23,8 +23,17 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
+# The suite runs in parallel (pytest-xdist): one worker per core (PYTEST_WORKERS=N chooses),
+# each test wherever a worker is free, a browser test file whole on one worker (tests/conftest.py).
+PYTEST_WORKERS ?= auto
+PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup
+
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL)
+
+# The inner loop: everything but real server processes, Postgres/Redis and Chromium.
+test-fast: $(STAMP)
+	$(BIN)/pytest $(PARALLEL) -m "not slow and not browser and not postgres and not redis"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
@@ -40,6 +49,11 @@ bench-startup: $(STAMP)
 bench-accounts: $(STAMP)
 	$(BIN)/python benchmarks/account_flood.py --limits off
 	$(BIN)/python benchmarks/account_flood.py --limits production
+	$(BIN)/python benchmarks/account_flood.py --limits production --addresses 6 --registrations 0 --logins 60
+
+# 300 sockets watch one tournament while 10 players register: /healthz meanwhile (Postgres).
+bench-tournament: $(STAMP)
+	$(BIN)/python benchmarks/tournament_watch.py
 
 # Strength of the computer levels (duels); GAMES/THINK override the quick defaults.
 bench-bots: $(STAMP)

@@ -3,7 +3,7 @@
 Every line carries ``time`` (UTC, ISO 8601, milliseconds), ``level``, ``logger``, ``message``,
 ``instance`` (host and process id), and, when the line is written while serving one,
 ``request_id`` (the ``X-Request-ID`` a proxy sent, or one made here and answered in the same
-header), ``match_id`` and ``player_id`` (set by :mod:`app.api.request_context` and the
+header), ``match_id`` and ``player_id`` (set by :mod:`app.api.shell.request_context` and the
 socket and token code). Access-log lines add ``client``, ``method``, ``path``, ``status``; a
 line with an exception adds ``error`` (the traceback).
 

@@ -8,7 +8,6 @@ current directory, created on first run.
 
 from __future__ import annotations
 
-import gc
 import logging
 import logging.config
 import sys
@@ -18,6 +17,7 @@ import uvicorn
 from fastapi import FastAPI
 from uvicorn.config import STARTUP_FAILURE
 
+from app import collector
 from app.allocator import running_allocator
 from app.api.app import create_app
 from app.db.migrate import upgrade
@@ -28,20 +28,6 @@ from app.serving import DrainingServer, header_timeout_protocol
 from app.settings import get_settings
 
 log = logging.getLogger(__name__)
-
-#: Cyclic-GC thresholds of the server process (CPython's default is (700, 10, 10)). What a
-#: collection costs is the young objects still alive when it runs (mostly the coroutine chains
-#: of sockets waiting for their next frame: ~20k objects at 500 matches, ~1 µs each on a busy
-#: 2-core machine), not how many were allocated and freed since the last one; a full
-#: collection walks every tracked object (~150k at 500 matches; the ~150k from the imports are
-#: frozen at start) and stops the event loop 100-400 ms. Hence: young collections not too
-#: often (5,000 net allocations); a middle collection every 3rd young one (with every 10th
-#: it held ~36k objects: 31-42 ms instead of 14-17 ms at 300 matches; the longest collection
-#: at 500 matches 40-42 ms instead of 53-66 ms, on a 2-core machine); full collections after
-#: 100 middle ones (still only once the survivors grew the old generation by a quarter), so
-#: minutes apart under load instead of every ~90 s at 500 matches. Sockets closing in a wave
-#: run a full collection themselves (:func:`app.realtime.hub.give_back_memory`).
-GC_THRESHOLDS = (5_000, 3, 100)
 
 #: Frames above this are refused by the websocket protocol itself; the app answers frames
 #: above 16 KB with a ``validation_error`` frame.
@@ -61,11 +47,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     log.info("memory allocator: %s", running_allocator())
     upgrade(settings.database_url, settings.migrations_dir)
     app = create_app(settings)
-    # Everything imported so far lives as long as the process: keep it out of every collection.
-    # (No gc.collect() first: it found no garbage among the ~140k objects and cost ~80 ms of
-    # every start-up.)
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    collector.configure()  # the imports frozen; collections paced by the loop (app/collector.py)
     config = uvicorn.Config(
         app,
         host=host,

@@ -26,6 +26,8 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from app import collector
+
 log = logging.getLogger(__name__)
 
 
@@ -96,10 +98,14 @@ class DrainingServer(uvicorn.Server):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._draining: asyncio.Task[None] | None = None
         self._signalled = False
+        self._pacer: asyncio.Task[None] | None = None
 
     async def startup(self, sockets: list[Any] | None = None) -> None:
-        """Start as uvicorn does, remembering the loop the drain runs on."""
+        """Start as uvicorn does, remembering the loop the drain runs on; the garbage
+        collector is paced by this loop from now on (:func:`app.collector.pace`).
+        """
         self._loop = asyncio.get_running_loop()
+        self._pacer = self._loop.create_task(collector.pace(), name="gc-pace")
         await super().startup(sockets)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:

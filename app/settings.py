@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from limits import parse
-from pydantic import Field, field_validator, model_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: The repository root when the app runs from a checkout (editable install, Docker image).
@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     #: Lobbies created per minute per token, and the bucket size.
     lobby_rate_per_minute: float = Field(default=10.0, gt=0)
     lobby_burst: int = Field(default=5, ge=1)
+    #: Open tables one player hosts at once (an ownership budget; a table unchanged for a day
+    #: is neither listed nor counted: app/services/lobby/lobby.py ``IDLE``).
+    lobbies_per_host: int = Field(default=3, ge=1)
     #: Guests created per minute per client address, and the bucket size.
     player_rate_per_minute: float = Field(default=60.0, gt=0)
     player_burst: int = Field(default=30, ge=1)
@@ -64,6 +67,10 @@ class Settings(BaseSettings):
     seek_range: int = Field(default=100, ge=0)
     seek_range_widen: float = Field(default=10.0, ge=0)
     seek_range_any_after: float = Field(default=60.0, gt=0)
+    #: Rated seeks posted from one client address may pair with each other (a club's room
+    #: behind one address; tests): off by default, one person with two accounts would rate
+    #: themself.
+    seek_rated_same_address: bool = False
     #: Frames per second one websocket may send (every type: action, sync, ping), and how many
     #: at once. Over it: a ``rate_limited`` error frame; far over it: the socket closes (1013).
     ws_frame_rate: float = Field(default=20.0, gt=0)
@@ -121,18 +128,35 @@ class Settings(BaseSettings):
     password_attempts_per_address: str = "30/minute"
     #: Record replays and shuffle checks (POST /api/replay, /api/verify) per client address.
     record_checks_per_address: str = "20/minute"
-    #: The data export (GET /api/export/…) per token: requests in ``limits`` notation, and the
-    #: most records one request streams (``max`` above it is cut to it).
-    export_requests_per_token: str = "30/minute"
+    #: The data export (GET /api/export/…): requests in ``limits`` notation per player (an
+    #: account or a guest, whatever token it sends: session or API tokens share one count), and
+    #: per client address for guests (every guest of one address together); the most records
+    #: one request streams (``max`` above it is cut to it). ``EXPORT_REQUESTS_PER_TOKEN``, the
+    #: name before, is still read.
+    export_requests_per_player: str = Field(
+        default="30/minute",
+        validation_alias=AliasChoices("export_requests_per_player", "export_requests_per_token"),
+    )
+    export_requests_per_address: str = "30/minute"
     export_max_records: int = Field(default=10_000, ge=1)
     #: A bot account's event stream (GET /api/bot/stream): seconds between its database reads,
     #: and open streams per bot account on one instance.
     bot_stream_poll: float = Field(default=0.5, gt=0)
     bot_streams_per_account: int = Field(default=2, ge=1)
     #: Threads that hash and check passwords (Argon2id), never the loop; calls waiting for
-    #: them past ``HASH_QUEUE`` are refused (429, "server busy").
+    #: them past ``HASH_QUEUE`` are refused (429, "server busy"), and past
+    #: ``HASH_QUEUE_PER_ADDRESS`` from one address (429, ``busy_for_you``); the threads take
+    #: the addresses in turn (app/services/offload.py).
     hash_threads: int = Field(default=1, ge=1)
     hash_queue: int = Field(default=64, ge=1)
+    hash_queue_per_address: int = Field(default=32, ge=1)
+    #: Rated play counts only between accounts this old (seconds), with this many finished
+    #: matches against this many distinct opponents; one opponent gives an account at most
+    #: ``RATED_GAIN_PER_OPPONENT`` rating points a week (docs/RATINGS.md, "No farming").
+    rated_min_account_age: float = Field(default=24 * 3600.0, ge=0)
+    rated_min_games: int = Field(default=3, ge=0)
+    rated_min_opponents: int = Field(default=2, ge=0)
+    rated_gain_per_opponent: int = Field(default=200, ge=1)
     #: Live matches with computer players started per client address / per instance.
     bot_matches_per_address: int = Field(default=5, ge=1)
     bot_matches_per_instance: int = Field(default=200, ge=1)
@@ -150,6 +174,10 @@ class Settings(BaseSettings):
     )
     #: Tests only: accept ``http`` endpoints (a push service of the test's own on 127.0.0.1).
     push_allow_http: bool = False
+    #: Devices (push subscriptions) per player: subscribing one more replaces the oldest.
+    push_subscriptions_per_player: int = Field(default=10, ge=1)
+    #: Test alerts (POST /api/push/test) per player, in ``limits`` notation.
+    push_tests_per_player: str = "10/hour"
     log_level: str = "info"
     #: Log lines as JSON objects (time, level, logger, message, instance, request id, match
     #: id, player id), the access log too; None: JSON in production, text elsewhere.
@@ -178,7 +206,9 @@ class Settings(BaseSettings):
         "password_attempts",
         "password_attempts_per_address",
         "record_checks_per_address",
-        "export_requests_per_token",
+        "export_requests_per_player",
+        "export_requests_per_address",
+        "push_tests_per_player",
     )
     @classmethod
     def _limits_notation(cls, value: str) -> str:

@@ -10,8 +10,12 @@ flood's requests were answered.
 
 ``--limits production`` keeps the service's own limits (most of the flood is refused at once);
 ``--limits off`` lifts them, so every request hashes: the loop's isolation from the hashing.
+``--addresses N`` spreads the flood over N client addresses (``X-Forwarded-For``, trusted from
+127.0.0.1), each within its own limits, while the account's owner logs in from another one:
+prints how long the owner's login took and how it was answered (the hashing queue's fairness).
 
     .venv/bin/python benchmarks/account_flood.py [--root CHECKOUT] [--limits off|production]
+        [--addresses N]
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ import json
 import os
 import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -36,17 +39,13 @@ import httpx
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests.support.servers import AppServer  # noqa: E402 - the one server starter
+
 PASSWORD = "correct horse battery"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _start(root: Path, work: Path, limits: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
     env = dict(
         os.environ,
         DATABASE_URL=f"sqlite+aiosqlite:///{work / 'flood.db'}",
@@ -61,21 +60,12 @@ def _start(root: Path, work: Path, limits: str) -> tuple[subprocess.Popen[bytes]
             PASSWORD_ATTEMPTS_PER_ADDRESS="100000/minute",
             PLAYER_BURST="100000",
         )
-    code = f"from app.server import serve; serve(host='127.0.0.1', port={port})"
-    log = (work / "server.log").open("wb")
-    proc = subprocess.Popen([sys.executable, "-c", code], cwd=root, env=env, stdout=log, stderr=log)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        if proc.poll() is not None:
-            raise RuntimeError((work / "server.log").read_text()[-2000:])
-        try:
-            if httpx.get(f"{url}/api/presets", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the server did not start")
+    server = AppServer(
+        env, work / "server.log", cwd=root, ready_path="/api/presets", ready_status=200
+    )
+    server.start(timeout=30)
+    assert server.proc is not None
+    return server.proc, server.url
 
 
 def _summary(name: str, values: list[float]) -> str:
@@ -89,7 +79,7 @@ def _summary(name: str, values: list[float]) -> str:
     )
 
 
-async def _flood(url: str, registrations: int, logins: int) -> dict[str, Any]:
+async def _flood(url: str, registrations: int, logins: int, addresses: int) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         user = f"flood{secrets.token_hex(3)}"
         r = await http.post("/api/accounts", json={"username": user, "password": PASSWORD})
@@ -165,14 +155,32 @@ async def _flood(url: str, registrations: int, logins: int) -> dict[str, Any]:
         tasks = [asyncio.create_task(probe()), asyncio.create_task(play())]
         await asyncio.sleep(2.0)
         quiet = (list(health), list(pings), list(moves))
-        health.clear(), pings.clear(), moves.clear()
+        for samples in (health, pings, moves):
+            samples.clear()
         t0 = time.perf_counter()
         bodies = [
             ("/api/accounts", {"username": f"r{secrets.token_hex(4)}", "password": PASSWORD})
             for _ in range(registrations)
-        ] + [("/api/accounts/login", {"username": user, "password": PASSWORD})] * logins
-        answers = await asyncio.gather(*(http.post(p, json=b) for p, b in bodies))
+        ] + [("/api/accounts/login", {"username": user, "password": "a wrong guess"})] * logins
+
+        def sent_from(i: int) -> dict[str, str]:
+            return {"X-Forwarded-For": f"10.1.0.{i % addresses + 1}"} if addresses > 1 else {}
+
+        async def owner() -> tuple[float, int]:
+            await asyncio.sleep(0.3)  # the flood has filled the queue
+            t = time.perf_counter()
+            body = {"username": user, "password": PASSWORD}
+            r = await http.post(
+                "/api/accounts/login", json=body, headers={"X-Forwarded-For": "10.2.0.1"}
+            )
+            return (time.perf_counter() - t) * 1000, r.status_code
+
+        own = asyncio.create_task(owner())
+        answers = await asyncio.gather(
+            *(http.post(p, json=b, headers=sent_from(i)) for i, (p, b) in enumerate(bodies))
+        )
         flood_s = time.perf_counter() - t0
+        owner_ms, owner_code = await own
         await asyncio.sleep(0.5)
         stop.set()
         for task in tasks + readers:
@@ -184,6 +192,7 @@ async def _flood(url: str, registrations: int, logins: int) -> dict[str, Any]:
             "flood": (health, pings, moves),
             "seconds": flood_s,
             "codes": Counter(r.status_code for r in answers),
+            "owner": (owner_ms, owner_code),
         }
 
 
@@ -194,11 +203,12 @@ def main() -> int:
     parser.add_argument("--registrations", type=int, default=20)
     parser.add_argument("--logins", type=int, default=40)
     parser.add_argument("--limits", choices=("production", "off"), default="off")
+    parser.add_argument("--addresses", type=int, default=1, help="client addresses flooding")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = _start(args.root.resolve(), Path(tmp), args.limits)
         try:
-            out = asyncio.run(_flood(url, args.registrations, args.logins))
+            out = asyncio.run(_flood(url, args.registrations, args.logins, args.addresses))
         finally:
             proc.send_signal(signal.SIGTERM)
             try:
@@ -210,6 +220,11 @@ def main() -> int:
     print(
         f"flood: {args.registrations} registrations + {args.logins} logins at once, answered "
         f"in {out['seconds']:.2f} s: {dict(out['codes'])}"
+    )
+    owner_ms, owner_code = out["owner"]
+    print(
+        f"  from {args.addresses} address(es); the owner's login meanwhile: {owner_code} "
+        f"in {owner_ms:.0f} ms"
     )
     for label, (health, pings, moves) in (("quiet", out["quiet"]), ("flood", out["flood"])):
         print(f"  {label}: {_summary('/healthz', health)}")

@@ -158,7 +158,7 @@ def probe(analyses: int, playouts: int) -> None:
     """Event-loop lateness idle, then while ``analyses`` matches are analysed in the pool."""
     from app.bots.analysis import count_moves, moves_in_worker, summary
     from app.bots.pool import BotPool
-    from app.services.match.analyses import CHUNK
+    from app.services.match.insight.analyses import CHUNK
 
     records = [export_record(normal_game(200 + i)) for i in range(analyses)]  # type: ignore[arg-type]
 

@@ -26,10 +26,9 @@ import argparse
 import asyncio
 import contextlib
 import os
-import signal
 import statistics
-import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402  (benchmarks/load.py: the human players and their statistics)
+
+from tests.support.servers import AppServer, running  # noqa: E402 - the one server starter
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,7 +62,6 @@ async def _fresh_database(url: str) -> None:
 @contextlib.contextmanager
 def _server(database_url: str, redis_url: str, think: float) -> Any:
     asyncio.run(_fresh_database(database_url))
-    port = load._free_port()
     env = dict(
         os.environ,
         DATABASE_URL=database_url,
@@ -81,24 +81,11 @@ def _server(database_url: str, redis_url: str, think: float) -> Any:
         # a third of the people's sockets were refused and the run measured 32 actions/s).
         WS_SOCKETS_PER_ADDRESS="100000",
     )
-    code = f"from app.server import serve; serve(host='127.0.0.1', port={port})"
-    proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(150):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
-                    break
-            time.sleep(0.1)
-        else:
-            raise RuntimeError("the server did not start")
-        yield url
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    server = AppServer(
+        env, Path(tempfile.mkdtemp()) / "server.log", ready_path="/readyz", ready_status=200
+    )
+    with running(server, timeout=15):
+        yield server.url
 
 
 async def _bot_matches(url: str, count: int) -> list[str]:

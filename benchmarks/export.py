@@ -20,7 +20,6 @@ import asyncio
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,42 +33,24 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
 from app.db.session import create_engine  # noqa: E402
 from tests.support.finished import finished_game, insert_finished  # noqa: E402
+from tests.support.servers import AppServer  # noqa: E402 - the one server starter
 
 PASSWORD = "correct horse battery"
 #: Distinct engine games stored (each match gets one of them; playing 1,000 would be slow).
 GAMES = 25
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _start(database_url: str, work: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
     env = dict(
         os.environ, DATABASE_URL=database_url, ENVIRONMENT="development", LOG_LEVEL="warning"
     )
     env.pop("REDIS_URL", None)
-    code = f"from app.server import serve; serve(host='127.0.0.1', port={port})"
-    log = (work / "server.log").open("wb")
-    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=log, stderr=log)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        if proc.poll() is not None:
-            raise RuntimeError((work / "server.log").read_text()[-2000:])
-        try:
-            if httpx.get(f"{url}/api/presets", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the server did not start")
+    server = AppServer(env, work / "server.log", ready_path="/api/presets", ready_status=200)
+    server.start(timeout=30)
+    assert server.proc is not None
+    return server.proc, server.url
 
 
 def _memory(pid: int) -> dict[str, float]:

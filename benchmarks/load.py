@@ -1,11 +1,25 @@
 """Load benchmark of the online service (``make bench-server``): websocket players, real server.
 
 Runs N concurrent 2-player matches, each driven by two websocket clients, against a server on
-Postgres + Redis, and prints, per load: actions/s, the p50/p99 of the action → event round trip
-(from sending an action frame to receiving the ``events`` frame carrying its action id), the
-**server process's CPU per action** (from ``/proc``, inside the measuring window only), the
-**max event-loop lag** inside the server (a probe on its loop, :mod:`lagprobe`, logs wake-ups
-more than 5 ms late) and this client's own CPU share. Two loads:
+Postgres + Redis, and prints, per load, a row: actions/s, the p50/p99 of the action → event
+round trip (from sending an action frame to receiving the ``events`` frame carrying its action
+id), the **server process's CPU per action** (µs, from ``/proc``, inside the measuring window
+only), the worst event-loop lag and the longest GC pause inside the server (ms; a probe on its
+loop, :mod:`lagprobe`), this client's own CPU share, the games finished and any errors. Under
+the row, indented (:mod:`figures`), what a move cost inside the window:
+
+* ``loop:`` stalls (wake-ups of the probe's 10 ms sleep more than 20 ms late) and the worst
+  lag; ``GC:`` collections (by generation), the longest pause and how many took over 10 ms;
+* ``per action:`` Postgres commits of the bench database, SQL statements the server sent
+  (its ``/metrics`` ``carcassonne_db_statements_total``, by pool; transaction control not
+  counted), WAL bytes (the whole cluster), updates of the ``matches`` rows and their HOT share
+  (``pg_stat_user_tables``), Redis commands;
+* ``move committed, µs per action:`` the wall-clock time each subscriber of
+  ``rt.move_committed`` took (its ``/metrics`` ``carcassonne_hook_subscriber_seconds_total``),
+  the sum, and the moves announced per answered action.
+
+Per action means divided by the actions answered inside the window. The bare pipelines serve
+no ``/metrics``: no statements or subscribers for them. Two loads:
 
 * ``latency``: the player to act waits about a second (0.8–1.2 s) before each action;
 * ``capacity``: the player to act acts as soon as it is their turn.
@@ -18,11 +32,11 @@ after they close. The client stays light: orjson, one parse per frame.
 Without ``--url`` the script starts its own server (``carcassonne serve``, one process, from
 ``--root``: another checkout can be measured the same way) on ``DATABASE_URL`` (default: a
 ``carcassonne_bench`` database on 127.0.0.1:5432, dropped and created afresh) and ``REDIS_URL``
-(default redis://127.0.0.1:6379/0), with rate limits lifted, on the memory allocator
-``carcassonne serve`` would choose (``--allocator auto``: jemalloc where installed,
-app/allocator.py; ``--allocator pymalloc`` for CPython's own, whichever checkout or bare
-pipeline runs). A server given with ``--url`` must allow that many players and actions per
-token (no CPU or lag figures then).
+(default redis://127.0.0.1:6379/0), with rate limits and the per-socket frame budget lifted,
+on the memory allocator ``carcassonne serve`` would choose (``--allocator auto``: jemalloc
+where installed, app/allocator.py; ``--allocator pymalloc`` for CPython's own, whichever
+checkout or bare pipeline runs). A server given with ``--url`` must allow that many players
+and actions per token (no CPU, lag or store figures then; its ``/metrics`` are read if served).
 
     python benchmarks/load.py                       # 10, 100, 300, 500 matches, both loads
     python benchmarks/load.py --matches 300 --mode latency --duration 30
@@ -31,7 +45,7 @@ token (no CPU or lag figures then).
 
 ``BENCH_EXTRA`` (environment): Python statements the started server runs before it serves, to
 try a setting without editing the app, e.g.
-``BENCH_EXTRA="import app.server; app.server.GC_THRESHOLDS = (5000, 10, 10);"``.
+``BENCH_EXTRA="import app.collector; app.collector.PACE_SECONDS = 0.1;"``.
 """
 
 from __future__ import annotations
@@ -41,10 +55,7 @@ import asyncio
 import contextlib
 import os
 import random
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -57,8 +68,9 @@ from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
 from app.allocator import Allocator, allocator_env, find_jemalloc  # noqa: E402
+from benchmarks import figures  # noqa: E402
+from tests.support.servers import AppServer, free_port, running  # noqa: E402 - the one starter
 
 
 @dataclass
@@ -78,9 +90,10 @@ class Stats:
     games: int = 0
     #: Sockets that received their first frame (the window opens once all are in).
     connected: int = 0
-    #: The backing stores inside the window (:func:`_store_counters` after minus before):
-    #: Postgres commits of the bench database, WAL bytes (the whole cluster), Redis commands.
-    stores: dict[str, float] = field(default_factory=dict)
+    #: The counters' growth inside the window (:func:`figures.counters` after minus before):
+    #: Postgres commits, WAL bytes, match-row updates, Redis commands, the server's statements
+    #: and the seconds and calls of each ``move committed`` subscriber.
+    counted: dict[str, float] = field(default_factory=dict)
 
     def record(self, sent: float, received: float) -> None:
         """One round trip."""
@@ -261,15 +274,15 @@ async def run(
         now = time.perf_counter()
         stats.window_start = now
         stats.window_end = now + duration
-        # CPU is counted inside the window only (not the sign-ups and connects).
-        stores_before = await _store_counters()
+        # CPU is counted inside the window only (not the sign-ups and connects, nor the
+        # scrapes of /metrics around it).
+        before = await figures.counters(client)
         cpu_before, client_before = _cpu_seconds(pid), time.process_time()
         stats.wall_start = time.time()
         await asyncio.sleep(duration)
         cpu_after, client_after = _cpu_seconds(pid), time.process_time()
         stats.wall_end = time.time()
-        stores_after = await _store_counters()
-        stats.stores = {k: stores_after[k] - v for k, v in stores_before.items()}
+        stats.counted = figures.difference(before, await figures.counters(client))
         if cpu_before is not None and cpu_after is not None:
             stats.server_cpu = cpu_after - cpu_before
         stats.client_cpu = (client_after - client_before) / duration
@@ -284,50 +297,11 @@ async def run(
         return stats
 
 
-#: The database and Redis of the started server (set by :func:`main`; None with ``--url``).
-STORES: dict[str, str] = {}
-
-
-async def _store_counters() -> dict[str, float]:
-    """Postgres commits of the bench database and the cluster's WAL position (bytes), and
-    Redis's commands processed; empty for a server given with ``--url``. Both stores are
-    shared with anything else on the machine: the figures mean something in a quiet sitting.
-    """
-    out: dict[str, float] = {}
-    if not STORES:
-        return out
-    import asyncpg
-    import redis.asyncio as aioredis
-
-    dsn = STORES["database"].replace("postgresql+asyncpg://", "postgresql://")
-    conn = await asyncpg.connect(dsn)
-    try:
-        row = await conn.fetchrow(
-            "SELECT xact_commit, pg_current_wal_lsn() - '0/0'::pg_lsn AS wal "
-            "FROM pg_stat_database WHERE datname = current_database()"
-        )
-        out["pg_commits"], out["wal_bytes"] = float(row["xact_commit"]), float(row["wal"])
-    finally:
-        await conn.close()
-    client = aioredis.from_url(STORES["redis"])
-    try:
-        out["redis_commands"] = float((await client.info("stats"))["total_commands_processed"])
-    finally:
-        await client.aclose()
-    return out
-
-
 def _percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def _fresh_database(url: str) -> None:
@@ -356,7 +330,7 @@ def _server(
     allocator: Allocator = "auto",
 ) -> Any:
     asyncio.run(_fresh_database(database_url))
-    port = _free_port()
+    port = free_port()
     env = dict(
         os.environ,
         DATABASE_URL=database_url,
@@ -376,6 +350,10 @@ def _server(
         LEAVE_GRACE="86400",
         # Every bench socket comes from 127.0.0.1: lift the per-address cap (issue 10).
         WS_SOCKETS_PER_ADDRESS="100000",
+        # And the per-socket frame budget: capacity players send as fast as they are answered
+        # (with the default budget they stalled on `rate_limited` refusals).
+        WS_FRAME_RATE="100000",
+        WS_FRAME_BURST="100000",
     )
     # The environment `carcassonne serve` re-executes itself in (the bench starts `serve()`).
     env = allocator_env(env, allocator, find_jemalloc()) or env
@@ -390,46 +368,18 @@ def _server(
         f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import lagprobe; "
         f"lagprobe.install({str(lag_log)!r}); {os.environ.get('BENCH_EXTRA', '')} {serve}"
     )
-    proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=root)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None:
-                raise RuntimeError("the server exited")
-            time.sleep(0.1)
-        else:
-            raise RuntimeError("the server did not start")
-        yield url, proc.pid
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-
-
-def _max_lag_ms(path: Path, start: float, end: float) -> tuple[float, float]:
-    """The worst event-loop lag and the longest garbage collection (ms) the probe logged
-    between unix times ``start`` and ``end``.
-    """
-    worst = gc_worst = 0.0
-    with contextlib.suppress(OSError):
-        for line in path.read_text().splitlines():
-            parts = line.split(" ")
-            with contextlib.suppress(ValueError, IndexError):
-                if not start <= float(parts[0]) <= end:
-                    continue
-                if parts[1].startswith("gc"):
-                    gc_worst = max(gc_worst, float(parts[2]))
-                else:
-                    worst = max(worst, float(parts[1]))
-    return worst, gc_worst
+    server = AppServer(
+        env,
+        lag_log.with_suffix(".server.log"),
+        code=code,
+        cwd=root,
+        port=port,
+        ready_path="/readyz",
+        ready_status=200,
+    )
+    with running(server, timeout=60):
+        assert server.proc is not None
+        yield server.url, server.proc.pid
 
 
 def _rss_kb(pid: int | None) -> int | None:
@@ -498,6 +448,31 @@ def _cpu_seconds(pid: int | None) -> float | None:
         return None
 
 
+def _print_run(
+    mode: str, matches: int, stats: Stats, duration: float, probe: figures.Probe | None
+) -> None:
+    """A run's row (the columns of :func:`main`'s header), then what a move cost
+    (:func:`figures.detail_lines`).
+    """
+    rate = stats.actions / duration
+    cpu = (
+        stats.server_cpu * 1e6 / max(stats.actions, 1)
+        if stats.server_cpu is not None
+        else float("nan")
+    )
+    lag, gc_ms = (probe.worst_lag_ms, probe.gc_max_ms) if probe else (float("nan"),) * 2
+    lat = [x * 1000 for x in stats.latencies]
+    p50 = statistics.median(lat) if lat else 0.0
+    print(
+        f"{mode:9} {matches:7d} {rate:10.0f} {p50:8.1f} "
+        f"{_percentile(lat, 0.99):8.1f} {cpu:21.0f} {lag:10.1f} {gc_ms:9.1f} "
+        f"{stats.client_cpu:10.0%} {stats.games:6d}  {stats.errors or ''}",
+        flush=True,
+    )
+    for line in figures.detail_lines(stats.counted, stats.actions, probe):
+        print(line, flush=True)
+
+
 def main() -> int:
     """Run the loads and print one line per (mode, matches)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -545,7 +520,7 @@ def main() -> int:
     lag_log = Path(os.environ.get("TMPDIR", "/tmp")) / f"carcassonne-lag-{os.getpid()}.log"
     lag_log.unlink(missing_ok=True)
     if not args.url:
-        STORES.update(database=args.database_url, redis=args.redis_url)
+        figures.STORES.update(database=args.database_url, redis=args.redis_url)
     server = (
         _server(args.database_url, args.redis_url, args.root, lag_log, args.bare, args.allocator)
         if not args.url
@@ -575,33 +550,12 @@ def main() -> int:
                     # Connecting hundreds of sockets takes a moment: warm up longer for more.
                     warmup = max(args.warmup, n / 50)
                     stats = asyncio.run(run(url, n, mode, args.duration, warmup, pid))
-                    rate = stats.actions / args.duration
-                    cpu = (
-                        stats.server_cpu * 1e6 / max(stats.actions, 1)
-                        if stats.server_cpu is not None
-                        else float("nan")
-                    )
-                    lag, gc_ms = (
-                        _max_lag_ms(lag_log, stats.wall_start, stats.wall_end)
+                    probe = (
+                        figures.probe_figures(lag_log, stats.wall_start, stats.wall_end)
                         if server is not None
-                        else (float("nan"), float("nan"))
+                        else None
                     )
-                    lat = [x * 1000 for x in stats.latencies]
-                    p50 = statistics.median(lat) if lat else 0.0
-                    print(
-                        f"{mode:9} {n:7d} {rate:10.0f} {p50:8.1f} "
-                        f"{_percentile(lat, 0.99):8.1f} {cpu:21.0f} {lag:10.1f} {gc_ms:9.1f} "
-                        f"{stats.client_cpu:10.0%} {stats.games:6d}  {stats.errors or ''}",
-                        flush=True,
-                    )
-                    if stats.stores and stats.actions:
-                        per = {k: v / stats.actions for k, v in stats.stores.items()}
-                        print(
-                            f"{'':9} stores per action: Postgres {per['pg_commits']:.2f} "
-                            f"commits, {per['wal_bytes']:.0f} WAL bytes; Redis "
-                            f"{per['redis_commands']:.2f} commands",
-                            flush=True,
-                        )
+                    _print_run(mode, n, stats, args.duration, probe)
             if args.idle:
                 asyncio.run(idle_sockets(url, pid, args.idle))
     finally:

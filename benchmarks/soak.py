@@ -66,6 +66,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.engine import EngineError, replay  # noqa: E402
 from benchmarks.soak_client import events_hash  # noqa: E402
+from tests.support.servers import AppServer  # noqa: E402 - the one server starter
 
 PG_ADMIN_URL = os.environ.get(
     "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -123,14 +124,10 @@ class Instance:
         with self.log.open("ab") as out:
             out.write(f"\n=== soak: start #{self.starts} at {time.time():.3f}\n".encode())
             out.flush()
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1"]
-                + ["--port", str(self.port)],
-                env=self.env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                cwd=ROOT,
-            )
+        code = (
+            "from app.cli import main; main(['serve', '--host', '127.0.0.1', '--port', '{port}'])"
+        )
+        self.proc = AppServer(self.env, self.log, code=code, port=self.port).launch().proc
 
     async def ready(self, timeout: float = 120) -> None:
         """Wait until it answers ``/healthz`` (any status); raises RuntimeError otherwise."""

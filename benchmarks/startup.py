@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -26,12 +25,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+sys.path.insert(0, str(ROOT))
+from tests.support.servers import AppServer  # noqa: E402 - the one server starter
 
 
 def _status(url: str) -> int:
@@ -44,18 +39,19 @@ def _status(url: str) -> int:
 
 def one_run(root: Path, folder: Path, env: dict[str, str]) -> tuple[float, float]:
     """Seconds to ``/healthz`` 200 and to ``/readyz`` 200 for one start in ``folder``."""
-    port = _free_port()
     # What the ``carcassonne`` console script runs, with ``root``'s code first on the path (an
     # editable install would otherwise import the checkout it was installed from).
-    code = f"import sys; from app.cli import main; sys.exit(main(['serve', '--port', '{port}']))"
-    started = time.perf_counter()
-    proc = subprocess.Popen(  # noqa: S603 - our own entry point
-        [sys.executable, "-c", code],
+    code = "import sys; from app.cli import main; sys.exit(main(['serve', '--port', '{port}']))"
+    server = AppServer(
+        {**env, "PYTHONPATH": str(root)},
+        folder.parent / f"{folder.name}.log",
+        code=code,
         cwd=folder,
-        env={**env, "PYTHONPATH": str(root)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
     )
+    port = server.port
+    started = time.perf_counter()
+    proc = server.launch().proc
+    assert proc is not None
     healthy = ready = float("nan")
     try:
         base = f"http://127.0.0.1:{port}"

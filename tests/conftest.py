@@ -1,4 +1,9 @@
-"""Session-wide test set-up.
+"""Session-wide test set-up: the shared fixtures, and what every run prints.
+
+The fixtures live in ``tests/support/`` and are registered here for every folder: the backing
+services (``services``: Postgres cloned per worker, Redis, SQLite, channel prefixes), the app in
+process (``app``: settings, ``TestClient``, REST helpers), real server processes
+(``processes``) and the browser (``browser.fixtures``: Chromium through Playwright).
 
 anyio imports ``anyio._core._fileio`` lazily, on the first use of ``anyio.open_file`` (Starlette's
 ``FileResponse`` makes it). pytest rewrites anyio's modules (anyio is a pytest plugin), and when
@@ -11,5 +16,43 @@ thread while pytest starts, takes that compile out of the request.
 from __future__ import annotations
 
 import anyio
+import pytest
+
+pytest_plugins = [
+    "tests.support.services",
+    "tests.support.app",
+    "tests.support.processes",
+    "tests.support.browser.fixtures",
+]
 
 PRELOADED = anyio.open_file
+
+
+def _order(item: pytest.Item) -> int:
+    """0: slow tests (real server processes, computers playing whole matches), 1: browser
+    tests, 2: the rest.
+
+    The longest come first (a process test or a browser file can take a minute or two; the
+    rest take seconds), so the short ones fill the workers' last minutes evenly. A worker's
+    browser is closed before its first test of the rest (``tests/support/browser/fixtures.py``).
+    """
+    if item.get_closest_marker("browser") is not None:
+        return 1
+    return 0 if item.get_closest_marker("slow") is not None else 2
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Order the run: process tests, browser tests, the rest (stable within each). A browser
+    test file goes to one worker whole (``--dist loadgroup``): its module fixtures (servers,
+    signed-in players) are set up once; every other test goes wherever a worker is free.
+    """
+    for item in items:  # a test that drives the browser is a browser test, marked or not
+        if "browser" in getattr(item, "fixturenames", ()) and not item.get_closest_marker(
+            "browser"
+        ):
+            item.add_marker(pytest.mark.browser)
+    items.sort(key=_order)
+    for item in items:
+        if _order(item) == 1 and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.partition("::")[0]))

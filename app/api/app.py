@@ -22,31 +22,30 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
-from app.api.body_limit import BodySizeLimit
-from app.api.database_retry import RetryWhileDatabaseRestarts
 from app.api.deps import RuntimeDep
-from app.api.draining import RefuseWhileDraining
 from app.api.errors import error_detail, http_status
-from app.api.metrics_endpoint import MetricsListener, render
-from app.api.request_context import RequestContext
 from app.api.routes import (
     accounts,
-    bots,
     catalogue,
-    export,
     lobbies,
     matches,
-    platform,
     players,
     push,
     ratings,
     records,
     seeks,
-    sockets,
-    tournament_sockets,
     tournaments,
 )
-from app.api.static import GZIP_LEVEL, MIN_GZIP_BYTES, static_app
+from app.api.routes.platform import bots, export
+from app.api.routes.platform import tokens as platform
+from app.api.routes.sockets import play as sockets
+from app.api.routes.sockets import tournaments as tournament_sockets
+from app.api.shell.body_limit import BodySizeLimit
+from app.api.shell.database_retry import RetryWhileDatabaseRestarts
+from app.api.shell.draining import RefuseWhileDraining
+from app.api.shell.metrics_endpoint import MetricsListener, render
+from app.api.shell.request_context import RequestContext
+from app.api.shell.static import GZIP_LEVEL, MIN_GZIP_BYTES, static_app
 from app.db.errors import is_database_unavailable
 from app.engine import EngineError
 from app.services import drain
@@ -124,10 +123,16 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
                 await drain.finish(runtime)
             await runtime.close()
 
+    # The interactive docs and the schema are for developers: not served in production
+    # (docs/API.md and the docs/ folder are the reference there).
+    documented = settings.environment != "production"
     app = FastAPI(
         title="Carcassonne online",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url="/docs" if documented else None,
+        redoc_url="/redoc" if documented else None,
+        openapi_url="/openapi.json" if documented else None,
         description="Lobbies, matches and spectators. Errors: "
         '{"error": {"code", "message"}}. See docs/API.md.',
     )

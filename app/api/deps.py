@@ -12,6 +12,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from app.log_format import player_id
 from app.services.errors import Forbidden, Unauthorized
 from app.services.platform import api_tokens
+from app.services.platform import credentials as credential_check
+from app.services.platform.credentials import Credential
 from app.services.runtime import Runtime
 
 _bearer = HTTPBearer(auto_error=False, description="the token from POST /api/players")
@@ -32,47 +34,40 @@ RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 RENEWED_TOKEN_HEADER = "X-Renewed-Token"
 
 
+async def optional_credential(
+    rt: RuntimeDep,
+    response: Response,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Credential | None:
+    """The credential of a valid bearer token (the one check:
+    :func:`app.services.platform.credentials.verify`), None without a token. An API token must
+    grant ``play`` here (routes for ``read`` take :data:`app.api.scopes.Reader`). A session token
+    older than ``TOKEN_RENEW_AFTER`` gets its successor in the ``X-Renewed-Token`` header.
+
+    Raises :class:`Unauthorized` for a token that does not verify, has expired or was revoked
+    (an API token's account deleted too), :class:`Forbidden` for an API token without ``play``.
+    """
+    if credentials is None:
+        return None
+    held = await credential_check.verify(rt, credentials.credentials)
+    if held.api_token is not None:
+        credential_check.require(held, "play")
+    else:
+        renewed = rt.tokens.renewal(credentials.credentials)
+        if renewed is not None:
+            response.headers[RENEWED_TOKEN_HEADER] = renewed
+    player_id.set(held.player_id)  # log lines of this request name the player
+    return held
+
+
 async def optional_player(
     rt: RuntimeDep,
     response: Response,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> str | None:
-    """The player id of a valid bearer token, None without a token. A token older than
-    ``TOKEN_RENEW_AFTER`` gets its successor in the ``X-Renewed-Token`` response header.
-
-    Raises :class:`Unauthorized` for a token that does not verify, has expired or was
-    revoked.
-    """
-    if credentials is None:
-        return None
-    if api_tokens.looks_like(credentials.credentials):
-        return await api_player(rt, credentials.credentials)
-    player = await rt.revocations.verify(credentials.credentials)
-    player_id.set(player)  # log lines of this request name the player
-    renewed = rt.tokens.renewal(credentials.credentials)
-    if renewed is not None:
-        response.headers[RENEWED_TOKEN_HEADER] = renewed
-    return player
-
-
-async def api_holder(rt: Runtime, token: str) -> api_tokens.Held:
-    """An API token used where a browser session would be (lobbies, matches, the match
-    websocket): it must grant ``play``. Raises :class:`Unauthorized` (unknown, revoked),
-    :class:`Forbidden` (no ``play`` scope).
-    """
-    held = await api_tokens.verify(rt, token)
-    if "play" not in held.scopes:
-        raise Forbidden(
-            "this token lacks the 'play' scope", reason="token_scope", params={"scope": "play"}
-        )
-    return held
-
-
-async def api_player(rt: Runtime, token: str) -> str:
-    """The player of an API token with ``play`` (:func:`api_holder`)."""
-    player = (await api_holder(rt, token)).player_id
-    player_id.set(player)  # log lines of this request name the player
-    return player
+    """The player id of :func:`optional_credential` (None without a token; raises as it)."""
+    held = await optional_credential(rt, response, credentials)
+    return None if held is None else held.player_id
 
 
 async def current_player(player: Annotated[str | None, Depends(optional_player)]) -> str:
@@ -80,6 +75,17 @@ async def current_player(player: Annotated[str | None, Depends(optional_player)]
     if player is None:
         raise Unauthorized("send Authorization: Bearer <token> (POST /api/players gives one)")
     return player
+
+
+async def current_credential(
+    held: Annotated[Credential | None, Depends(optional_credential)],
+) -> Credential:
+    """The credential of the bearer token (:func:`optional_credential`); raises
+    :class:`Unauthorized` without one.
+    """
+    if held is None:
+        raise Unauthorized("send Authorization: Bearer <token> (POST /api/players gives one)")
+    return held
 
 
 async def bearer_token(
@@ -105,6 +111,7 @@ async def session_player(
 
 
 CurrentPlayer = Annotated[str, Depends(current_player)]
+CurrentCredential = Annotated[Credential, Depends(current_credential)]
 SessionPlayer = Annotated[str, Depends(session_player)]
 BearerToken = Annotated[str, Depends(bearer_token)]
 OptionalPlayer = Annotated[str | None, Depends(optional_player)]

@@ -22,6 +22,7 @@ ERRORS: dict[int, str] = {
     422: "`validation_error` (or `invalid_action`, `invalid_options`): malformed request",
     429: "`rate_limited`: too many requests from this token or address; retry later (after "
     "`Retry-After` seconds when the answer has that header)",
+    502: "`push_failed`: no push service took the test alert (reason `push_undelivered`)",
 }
 
 

@@ -191,7 +191,7 @@ class TournamentOut(BaseModel):
     timeout_policy: dict[str, Any] | None = None
     at_zero: str | None = None
     spectator_delay: dict[str, int] | None = None
-    status: Literal["registering", "running", "finished"]
+    status: Literal["registering", "running", "finished", "cancelled"]
     round: int
     paused: bool
     version: int

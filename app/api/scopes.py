@@ -14,7 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials
 
 from app.api.deps import RuntimeDep, _bearer
 from app.services.errors import Forbidden, Unauthorized
-from app.services.platform import api_tokens
+from app.services.platform import credentials as credential_check
 
 NO_TOKEN = "send Authorization: Bearer <token> (an API token, or a session's token)"
 
@@ -34,18 +34,16 @@ async def caller(
     rt: RuntimeDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Caller:
-    """The caller of a bearer token, API token or session token. Raises
-    :class:`Unauthorized` (no token; one that does not verify, expired or revoked).
+    """The caller of a bearer token, API token or session token (the one check:
+    :func:`app.services.platform.credentials.verify`). Raises :class:`Unauthorized` (no token;
+    one that does not verify, expired or revoked, an API token whose account was deleted).
     """
     if credentials is None:
         raise Unauthorized(NO_TOKEN)
     token = credentials.credentials
     key = hashlib.sha256(token.encode()).hexdigest()[:32]
-    if api_tokens.looks_like(token):
-        held = await api_tokens.verify(rt, token)
-        return Caller(held.player_id, held.scopes, key)
-    player = await rt.revocations.verify(token)
-    return Caller(player, api_tokens.ALL_SCOPES, key)
+    held = await credential_check.verify(rt, token)
+    return Caller(held.player_id, held.scopes, key)
 
 
 def _needing(scope: str) -> object:

@@ -41,6 +41,12 @@ T = TypeVar("T")
 MAX_OFFLOAD_WAITING = 64
 #: Decisions waiting for a worker or thinking at once; past it Normal decides in this process.
 MAX_DECISIONS_WAITING = 64
+#: Of those, the share one owner may hold (an owner: the person at the table, or
+#: :data:`NOBODY` for tables of computers only); past it Normal decides for that owner's
+#: tables at once, and everyone else's still get the workers.
+OWNER_SHARE = 8
+#: The owner of decisions for tables where no person sits (computers playing computers).
+NOBODY = "computers only"
 
 
 class Busy(Exception):
@@ -135,8 +141,9 @@ class BotPool:
         self.driving: set[str] = set()
         #: Offloaded calls waiting for a worker or running (:meth:`offload`).
         self._offload_waiting = 0
-        #: Decisions waiting for a worker or thinking.
+        #: Decisions waiting for a worker or thinking, in all and by owner.
         self._deciding = 0
+        self._by_owner: dict[str, int] = {}
         #: Counters for logs and tests: decisions answered by a worker, and fallbacks.
         self.answered = 0
         self.fallbacks = 0
@@ -185,11 +192,18 @@ class BotPool:
             process.join(2)
 
     async def decide(
-        self, key: str, version: int, state: GameState, level: str, seed: int
+        self,
+        key: str,
+        version: int,
+        state: GameState,
+        level: str,
+        seed: int,
+        owner: str = NOBODY,
     ) -> list[Action]:
         """Actions for ``state.seat`` of the game ``key`` at ``version``: the first is to be
         played now. Never raises for a worker failure (Normal decides instead); two calls for
-        the same ``(key, version)`` share one search.
+        the same ``(key, version)`` share one search. ``owner``: whose table it is (the fair
+        share: :data:`OWNER_SHARE`).
         """
         planned = self._plans.pop((key, version), None)
         if planned is not None and planned in legal_actions(state):
@@ -203,7 +217,7 @@ class BotPool:
         future: asyncio.Future[list[Action]] = asyncio.get_running_loop().create_future()
         self._inflight[slot] = future
         try:
-            actions = await self._ask(state, level, seed)
+            actions = await self._ask(state, level, seed, owner)
             future.set_result(actions)
         except BaseException as exc:
             future.set_exception(exc)
@@ -243,17 +257,28 @@ class BotPool:
         finally:
             self._offload_waiting -= 1
 
-    async def _ask(self, state: GameState, level: str, seed: int) -> list[Action]:
-        if self._deciding >= MAX_DECISIONS_WAITING:
-            # The queue is full: Normal decides here at once rather than the wait growing.
-            log.warning("bot pool queue full (%d waiting): Normal decides", self._deciding)
+    async def _ask(self, state: GameState, level: str, seed: int, owner: str) -> list[Action]:
+        held = self._by_owner.get(owner, 0)
+        if self._deciding >= MAX_DECISIONS_WAITING or held >= OWNER_SHARE:
+            # The queue (or this owner's share of it) is full: Normal decides here at once
+            # rather than the wait growing for everyone.
+            if held >= OWNER_SHARE:
+                log.debug("bot pool share of %s full (%d waiting): Normal decides", owner, held)
+            else:
+                log.warning("bot pool queue full (%d waiting): Normal decides", self._deciding)
             self.fallbacks += 1
             return [heuristic.choose_action(redacted(state), random.Random(seed))]
         self._deciding += 1
+        self._by_owner[owner] = held + 1
         try:
             return await self._ask_worker(state, level, seed)
         finally:
             self._deciding -= 1
+            left = self._by_owner[owner] - 1
+            if left:
+                self._by_owner[owner] = left
+            else:
+                del self._by_owner[owner]
 
     async def _ask_worker(self, state: GameState, level: str, seed: int) -> list[Action]:
         position = public_position(state)

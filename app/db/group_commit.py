@@ -42,22 +42,24 @@ MAX_BATCH = 256
 #: The match-row columns a batched move may set: everything a move between snapshots sets.
 #: Moves that also write a snapshot or finish the match go alone (:func:`batchable`).
 BATCH_COLUMNS = frozenset(
-    {"version", "seat_to_act", "turn", "scores", "updated_at", "next_bot_at", "clock"}
+    {"version", "seat_to_act", "turn", "scores", "updated_at", "look_by", "clock"}
 )
 
 #: One statement for a batch: the arrays hold one element per move (``$1`` match ids, ``$2``
 #: expected versions, ``$3`` clocks expected (JSON text or NULL), ``$4`` seats, ``$5`` client
 #: ids, ``$6`` actions, ``$7`` events, ``$8`` times, ``$9`` published, ``$10`` seat to act,
-#: ``$11`` turn, ``$12`` scores (JSON text), ``$13`` next bot time, ``$14`` new clocks (JSON
-#: text), ``$15`` whether the move sets the clock). Returns the match ids written.
+#: ``$11`` turn, ``$12`` scores (JSON text), ``$13`` and ``$16`` the next look's due and
+#: refresh times (:class:`app.db.txs.LookBy`: ``next_bot_at`` mostly stays, and the update
+#: stays HOT), ``$14`` new clocks (JSON text), ``$15`` whether the move sets the clock).
+#: Returns the match ids written.
 BATCH_SQL = """
 WITH input AS (
     SELECT * FROM unnest(
         $1::text[], $2::int[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[],
         $8::timestamptz[], $9::bool[], $10::int[], $11::int[], $12::text[],
-        $13::timestamptz[], $14::text[], $15::bool[]
+        $13::timestamptz[], $14::text[], $15::bool[], $16::timestamptz[]
     ) AS t(id, expected, old_clock, seat, client_id, action, events, at, published,
-           seat_to_act, turn, scores, next_bot_at, new_clock, sets_clock)
+           seat_to_act, turn, scores, due, new_clock, sets_clock, refresh)
 ), bumped AS (
     UPDATE matches m SET
         version = i.expected + 1,
@@ -65,7 +67,8 @@ WITH input AS (
         turn = i.turn,
         scores = i.scores::json,
         updated_at = i.at,
-        next_bot_at = i.next_bot_at,
+        next_bot_at = CASE WHEN m.next_bot_at IS NULL OR m.next_bot_at > i.due
+            OR m.next_bot_at < i.refresh THEN i.due ELSE m.next_bot_at END,
         clock = CASE WHEN i.sets_clock THEN i.new_clock::json ELSE m.clock END
     FROM input i
     WHERE m.id = i.id AND m.version = i.expected AND m.status = 'live'
@@ -218,7 +221,7 @@ def _fail(move: Append, exc: BaseException) -> None:
 
 
 def _columns(batch: list[Append]) -> list[list[Any]]:
-    """The 15 arrays of :data:`BATCH_SQL` for ``batch``."""
+    """The 16 arrays of :data:`BATCH_SQL` for ``batch``."""
     return [
         [m.match_id for m in batch],
         [m.expected for m in batch],
@@ -232,7 +235,8 @@ def _columns(batch: list[Append]) -> list[list[Any]]:
         [m.values["seat_to_act"] for m in batch],
         [m.values["turn"] for m in batch],
         [m.scores for m in batch],
-        [m.values.get("next_bot_at") for m in batch],
+        [m.values["look_by"].due for m in batch],
         [m.new_clock for m in batch],
         ["clock" in m.values for m in batch],
+        [m.values["look_by"].refresh for m in batch],
     ]

@@ -33,7 +33,17 @@ from sqlalchemy import select, update
 from app.db.group_commit import Append, AppendBatcher, batchable
 from app.db.models import match_actions, matches
 from app.db.session import Database
-from app.db.txs import DUPLICATE, UPDATABLE, MatchRow, PgTx, SqlTx, Tx, json_text, set_clause
+from app.db.txs import (
+    DUPLICATE,
+    UPDATABLE,
+    MatchRow,
+    PgTx,
+    SqlTx,
+    Tx,
+    json_text,
+    set_clause,
+    sql_values,
+)
 
 __all__ = [
     "DUPLICATE",
@@ -115,7 +125,7 @@ async def append_fast(
             ).scalar()
             if clock != expected_clock:
                 return False
-            await conn.execute(update(matches).where(*where).values(**values))
+            await conn.execute(update(matches).where(*where).values(**sql_values(values)))
             await SqlTx(conn, postgres=False).append_action(
                 match_id, expected + 1, seat, client_id, action, events, at, published=published
             )

@@ -281,6 +281,8 @@ class Seek(Base):
     match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: The client address it was posted from (None: posted by a release before addresses).
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
     __table_args__ = (
         Index("ix_seeks_pool_status", "pool", "status"),

@@ -73,6 +73,7 @@ class Database:
         self._write_lock = asyncio.Lock() if not self.is_postgres else None
         self._pool_size = pool_size + max_overflow
         self._raw_pool: Any = None
+        self.raw_options: dict[str, Any] = {"reset": _no_reset}  # the hot pool's create_pool
         self._raw_lock = asyncio.Lock()
         #: The play path's group commit (``app.db.group_commit.AppendBatcher``), made on first
         #: use by :func:`app.db.hot.append_fast` (Postgres only).
@@ -107,7 +108,7 @@ class Database:
                         hide_password=False
                     )
                     self._raw_pool = await asyncpg.create_pool(
-                        dsn, min_size=0, max_size=self._pool_size, reset=_no_reset
+                        dsn, min_size=0, max_size=self._pool_size, **self.raw_options
                     )
         if self.raw_holders >= self._pool_size:
             self.raw_waits += 1

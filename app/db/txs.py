@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 import orjson
 from asyncpg.exceptions import IntegrityConstraintViolationError
-from sqlalchemy import insert, select, update
+from sqlalchemy import case, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -56,9 +56,62 @@ UPDATABLE = (
     "snapshot",
     "snapshot_version",
     "clock",
+    "bots",
+    "look_by",
 )
 #: Of those, the JSON columns (encoded as text for asyncpg).
 _JSON = ("scores", "snapshot", "clock")
+
+#: A move moves a stored ``next_bot_at`` forward when it falls due within this share of the
+#: move's own horizon (``LookBy.refresh``): earlier, and the sweep would look for nothing.
+REFRESH_SHARE = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class LookBy:
+    """What a move writes to ``matches.next_bot_at``: a bound, not a time, so that most moves
+    leave that **indexed** column as it is and their row update stays a HOT update (no new
+    index entries, a fraction of the WAL; docs/PERFORMANCE.md "The match row").
+
+    The sweep must look at the match by ``due`` (a bot's turn, a clock running out, a turn
+    abandoned). A stored time no later than ``due`` is kept — the sweep then looks early,
+    finds nothing due and stores the true time (``app.services.match.bot_turns``, "wait") —
+    unless it falls before ``refresh`` (already past, or soon: the look would be wasted), or
+    no time is stored. Times are timezone-aware UTC.
+    """
+
+    due: datetime
+    refresh: datetime
+
+    @classmethod
+    def after(cls, at: datetime, due: datetime) -> LookBy:
+        """The bound for a move at ``at`` whose next look is due at ``due`` (``refresh``: a
+        quarter of the way, :data:`REFRESH_SHARE`).
+        """
+        return cls(due, at + max(timedelta(0), due - at) * REFRESH_SHARE)
+
+
+#: The ``SET`` text of a :class:`LookBy` with its two parameters ``{due}`` and ``{refresh}``
+#: (asyncpg numbering); its value changes only when the stored time is null, later than the
+#: due time or earlier than the refresh time.
+LOOK_BY_SET = (
+    "next_bot_at = CASE WHEN next_bot_at IS NULL OR next_bot_at > {due} "
+    "OR next_bot_at < {refresh} THEN {due} ELSE next_bot_at END"
+)
+
+
+def sql_values(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` for a SQLAlchemy ``UPDATE matches`` (a :class:`LookBy` becomes its ``CASE``)."""
+    look = values.get("look_by")
+    if look is None:
+        return values
+    out = {k: v for k, v in values.items() if k != "look_by"}
+    stored = matches.c.next_bot_at
+    out["next_bot_at"] = case(
+        (or_(stored.is_(None), stored > look.due, stored < look.refresh), look.due),
+        else_=stored,
+    )
+    return out
 
 
 class Tx(Protocol):
@@ -208,7 +261,7 @@ class SqlTx:
         assert set(values) <= set(UPDATABLE)
         extra = {"notes": matches.c.notes + 1} if _is_note(values) else {}
         await self.conn.execute(
-            update(matches).where(matches.c.id == match_id).values(**values, **extra)
+            update(matches).where(matches.c.id == match_id).values(**sql_values(values), **extra)
         )
 
     async def last_seen(self, match_id: str, seat: int) -> datetime | None:
@@ -351,10 +404,16 @@ def json_text(value: Any) -> str:
 
 def set_clause(values: dict[str, Any], first: int) -> tuple[str, list[Any]]:
     """``"a = $n, b = $n+1"`` and the arguments, keys sorted: one statement text per key set,
-    so asyncpg's statement cache serves it.
+    so asyncpg's statement cache serves it. A :class:`LookBy` takes two parameters.
     """
     keys, sets = _set_text(frozenset(values), first)
-    return sets, [json_text(values[k]) if k in _JSON else values[k] for k in keys]
+    args: list[Any] = []
+    for k in keys:
+        if k == "look_by":
+            args += (values[k].due, values[k].refresh)
+        else:
+            args.append(json_text(values[k]) if k in _JSON else values[k])
+    return sets, args
 
 
 @functools.lru_cache(maxsize=64)
@@ -364,4 +423,12 @@ def _set_text(columns: frozenset[str], first: int) -> tuple[tuple[str, ...], str
     """
     assert columns <= set(UPDATABLE)
     keys = tuple(sorted(columns))
-    return keys, ", ".join(f"{k} = ${i}" for i, k in enumerate(keys, first))
+    sets, i = [], first
+    for k in keys:
+        if k == "look_by":
+            sets.append(LOOK_BY_SET.format(due=f"${i}::timestamptz", refresh=f"${i + 1}"))
+            i += 2
+        else:
+            sets.append(f"{k} = ${i}")
+            i += 1
+    return keys, ", ".join(sets)

@@ -41,8 +41,9 @@ class Live:
     #: path and the frames read the typed clock without parsing it again each move.
     parsed_clock: Any = field(default=None, repr=False)
     parsed_for: Any = field(default=None, repr=False)
-    #: (version, for spectators) → the computed aids at that version (app/services/match/aids.py).
-    aids: dict[tuple[int, bool], dict[str, Any]] = field(default_factory=dict, repr=False)
+    #: (version, for spectators, with their extra aids) → the computed aids at that version
+    #: (app/services/match/insight/aids.py).
+    aids: dict[tuple[int, bool, bool], dict[str, Any]] = field(default_factory=dict, repr=False)
 
     RECENT = 64
 

@@ -3,7 +3,7 @@
 On ``SIGTERM`` (wired in :mod:`app.server`) the instance, within ``DRAIN_TIMEOUT`` seconds:
 
 1. :func:`begin` — refuses new work: ``/readyz`` says no, new requests get 503 ``unavailable``
-   and new websockets are refused (:mod:`app.api.draining`), and frames that would write
+   and new websockets are refused (:mod:`app.api.shell.draining`), and frames that would write
    (actions, chat, clock requests) arriving on open sockets are no longer taken
    (:func:`taking`; the client sends them again on its next socket, or over REST).
 2. :func:`close_sockets` — waits for the frames in flight to finish, sends every socket what
@@ -90,8 +90,9 @@ def _left(deadline: float) -> float:
 async def close_sockets(rt: Runtime) -> int:
     """Wait for the frames in flight and for their batches to reach the sockets' outboxes
     (through each hub), flush every socket's outbox and close it with :data:`SERVICE_RESTART`,
-    then wait for the sockets' handlers to leave their hubs — all within the phase
-    :data:`SOCKETS`. Returns how many sockets were closed.
+    then wait for the sockets' handlers to leave their hubs, and close every other admitted
+    socket (``rt.admitted``: the tournament page's) — all within the phase :data:`SOCKETS`.
+    Returns how many sockets were closed.
     """
     deadline = by(rt, SOCKETS)
     pause = os.environ.get(TEST_PAUSE) if rt.settings.environment == "test" else None
@@ -114,7 +115,12 @@ async def close_sockets(rt: Runtime) -> int:
         if time.monotonic() >= deadline:
             break
         await asyncio.sleep(0.02)
-    return len(connections)
+    # Sockets no hub holds (the tournament page's) have no outbox to flush: closed now.
+    others = await asyncio.gather(
+        *(close(SERVICE_RESTART, RESTART_REASON) for close in list(rt.admitted)),
+        return_exceptions=True,
+    )
+    return len(connections) + sum(1 for closed in others if closed is True)
 
 
 async def finish(rt: Runtime) -> None:

@@ -101,3 +101,14 @@ class RateLimited(ServiceError):
     ) -> None:
         super().__init__(message, reason=reason, params=params)
         self.retry_after = retry_after
+
+
+class PushFailed(ServiceError):
+    """No push service took a test alert (HTTP 502: the fault is upstream, not the caller's).
+
+    ``reason``: ``push_undelivered``; ``params``: ``{"devices", "dropped"}`` (``dropped``: the
+    subscriptions ended because their push service said they are gone or their keys are bad).
+    """
+
+    code = "push_failed"
+    status = 502

@@ -1,5 +1,5 @@
-"""The series of one instance read when scraped: limits' refusals, bot pool, database pools,
-sockets closed.
+"""The series of one instance read when scraped: limits' refusals, bot pool, database pools
+and statements, sockets closed, the time each subscriber of a hook takes.
 
 :func:`watch_parts` hands :class:`app.services.metrics.Metrics` functions reading the live
 parts' own tallies (plain integers they keep), so the hot path pays nothing for them. It
@@ -9,8 +9,10 @@ imports no runtime: the runtime passes its parts in.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from sqlalchemy import event
 
 from app.bots.pool import BotPool
 from app.db.session import Database
@@ -18,6 +20,16 @@ from app.realtime.connection import Connection
 from app.services.limits.accounts import AccountLimits
 from app.services.limits.rates import FrameBudget, RateLimiter, SocketCaps
 from app.services.metrics import Metrics
+
+
+class Timed(Protocol):
+    """A hook whose subscribers are timed (:class:`app.services.runtime.Hook`)."""
+
+    name: str
+
+    def tallies(self) -> list[tuple[str, float, int]]:
+        """``(subscriber, seconds, calls)`` per subscriber."""
+        ...
 
 
 def watch_parts(
@@ -28,6 +40,7 @@ def watch_parts(
     caps: SocketCaps,
     bots: BotPool,
     db: Database,
+    hooks: Iterable[Timed] = (),
 ) -> None:
     """Register the scrape-time series of these parts with ``metrics``.
 
@@ -35,8 +48,13 @@ def watch_parts(
     use). Series: ``carcassonne_rate_limit_refusals_total{limit}``,
     ``carcassonne_bot_decisions_pending``, ``carcassonne_bot_queue_waiting``,
     ``carcassonne_db_connections_in_use{pool}``, ``carcassonne_db_pool_waits_total``,
-    ``carcassonne_websocket_closes_total{code,by}``.
+    ``carcassonne_db_statements_total{pool}`` (:func:`count_statements`),
+    ``carcassonne_websocket_closes_total{code,by}``,
+    ``carcassonne_hook_subscriber_seconds_total{hook,subscriber}`` and
+    ``carcassonne_hook_subscriber_calls_total{hook,subscriber}`` (each subscriber of
+    ``hooks``: seconds spent in it, calls).
     """
+    statements = count_statements(db)
     bots.on_think = metrics.bot_think.observe
 
     def refusals() -> Iterable[Metric]:
@@ -79,6 +97,14 @@ def watch_parts(
             "Checkouts of the write path's pool that found every connection taken",
             value=db.raw_waits,
         )
+        sent = CounterMetricFamily(
+            "carcassonne_db_statements",
+            "SQL statements sent to the primary database, by pool (transaction control excluded)",
+            labels=["pool"],
+        )
+        for pool, count in statements.items():
+            sent.add_metric([pool], count)
+        yield sent
 
     def closes() -> Iterable[Metric]:
         family = CounterMetricFamily(
@@ -91,5 +117,87 @@ def watch_parts(
             family.add_metric([str(code), by], count)
         yield family
 
-    for source in (refusals, bot_pool, database, closes):
+    hooks = list(hooks)
+
+    def subscribers() -> Iterable[Metric]:
+        seconds = CounterMetricFamily(
+            "carcassonne_hook_subscriber_seconds",
+            "Seconds spent in each subscriber of an in-process hook (move committed: what "
+            "each feature costs a move), by hook and subscriber",
+            labels=["hook", "subscriber"],
+        )
+        calls = CounterMetricFamily(
+            "carcassonne_hook_subscriber_calls",
+            "Calls of each subscriber of an in-process hook, by hook and subscriber",
+            labels=["hook", "subscriber"],
+        )
+        for hook in hooks:
+            for name, spent, count in hook.tallies():
+                seconds.add_metric([hook.name, name], spent)
+                calls.add_metric([hook.name, name], count)
+        yield seconds
+        yield calls
+
+    for source in (refusals, bot_pool, database, closes, subscribers):
         metrics.add_source(source)
+
+
+def count_statements(db: Database) -> dict[str, int]:
+    """Count the SQL statements ``db`` sends from now on: ``{"sqlalchemy": n, "asyncpg": n}``,
+    the dict kept up to date (read it when scraped).
+
+    SQLAlchemy's through its ``before_cursor_execute`` event; the hot pool's (Postgres) through
+    its connection class (:func:`_counting_connection`; set before the pool's first use).
+    Transaction control (BEGIN, COMMIT, ROLLBACK, savepoints) is not counted: Postgres counts
+    the commits. Cost: an integer increment and one Python call per statement.
+    """
+    counts = {"sqlalchemy": 0}
+
+    def executed(*_: Any) -> None:
+        counts["sqlalchemy"] += 1
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", executed)
+    if db.is_postgres:
+        counts["asyncpg"] = 0
+        db.raw_options["connection_class"] = _counting_connection(counts)
+    return counts
+
+
+#: What asyncpg's own transactions send with ``execute`` and no arguments.
+_TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
+
+def _counting_connection(counts: dict[str, int]) -> type:
+    """An ``asyncpg.Connection`` counting in ``counts["asyncpg"]`` the statements sent through
+    its query methods (``execute``, ``executemany``, ``fetch``, ``fetchval``, ``fetchrow``,
+    ``fetchmany``; prepared statements and cursors, unused by the app, are not counted).
+    """
+    import asyncpg  # Postgres only (the SQLAlchemy dialect has imported it already)
+
+    class CountingConnection(asyncpg.Connection):  # type: ignore[misc]
+        async def execute(self, query: str, *args: Any, **options: Any) -> Any:
+            if args or not query.startswith(_TRANSACTION_CONTROL):
+                counts["asyncpg"] += 1
+            return await super().execute(query, *args, **options)
+
+        async def executemany(self, query: str, *args: Any, **options: Any) -> Any:
+            counts["asyncpg"] += 1
+            return await super().executemany(query, *args, **options)
+
+        async def fetch(self, query: str, *args: Any, **options: Any) -> Any:
+            counts["asyncpg"] += 1
+            return await super().fetch(query, *args, **options)
+
+        async def fetchval(self, query: str, *args: Any, **options: Any) -> Any:
+            counts["asyncpg"] += 1
+            return await super().fetchval(query, *args, **options)
+
+        async def fetchrow(self, query: str, *args: Any, **options: Any) -> Any:
+            counts["asyncpg"] += 1
+            return await super().fetchrow(query, *args, **options)
+
+        async def fetchmany(self, query: str, *args: Any, **options: Any) -> Any:
+            counts["asyncpg"] += 1
+            return await super().fetchmany(query, *args, **options)
+
+    return CountingConnection

@@ -34,8 +34,9 @@ TTL = 24 * 3600
 
 @dataclass(frozen=True)
 class Delivery:
-    """The outcome of one push: ``ok``; ``gone`` when the push service says the subscription
-    no longer exists (404/410: delete it); ``status`` (HTTP status, 0 on a network error).
+    """The outcome of one push: ``ok``; ``gone`` when the subscription can never be sent to
+    (the push service says it no longer exists, 404/410, or its keys encrypt nothing: delete
+    it); ``status`` (HTTP status, 0 when nothing was answered).
     """
 
     ok: bool
@@ -87,6 +88,20 @@ class PushSender:
         """Whether keys are loaded."""
         return self._vapid is not None
 
+    @staticmethod
+    def keys_usable(p256dh: str) -> bool:
+        """Whether ``p256dh`` (base64url) is a point on P-256 that a payload can be encrypted
+        to (a right-sized key may still be no point: every push to it would fail).
+        """
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        try:
+            raw = base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4))
+            ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+        except (ValueError, TypeError):
+            return False
+        return True
+
     def check_endpoint(self, endpoint: str) -> str | None:
         """Why ``endpoint`` may not be used (None: it may): the scheme or the host."""
         parts = urlsplit(endpoint)
@@ -101,7 +116,9 @@ class PushSender:
         self, endpoint: str, p256dh: str, auth: str, payload: dict[str, Any]
     ) -> Delivery:
         """Encrypt ``payload`` (JSON) to the subscription's keys and POST it to its push
-        service, with urgency ``high`` and a day's TTL. Never raises: the outcome says.
+        service, with urgency ``high`` and a day's TTL. Never raises (but for cancellation):
+        the outcome says — keys nothing can be encrypted to are ``gone``, any other failure
+        (network, an unexpected answer, a bug of the library) is a plain failure.
         """
         import aiohttp
         from pywebpush import WebPushException, webpush_async
@@ -109,6 +126,10 @@ class PushSender:
         assert self._vapid is not None, "load_keys first"
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession()
+        host = urlsplit(endpoint).hostname
+        if not self.keys_usable(p256dh):
+            log.info("push to %s skipped: its keys are no P-256 point", host)
+            return Delivery(False, True, 0)
         try:
             response = await webpush_async(
                 {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},
@@ -122,10 +143,13 @@ class PushSender:
             )
         except WebPushException as exc:
             status = exc.status_code or 0
-            log.info("push to %s refused: %s", urlsplit(endpoint).hostname, status)
+            log.info("push to %s refused: %s", host, status)
             return Delivery(False, status in (404, 410), int(status or 0))
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
-            log.info("push to %s failed: %s", urlsplit(endpoint).hostname, type(exc).__name__)
+            log.info("push to %s failed: %s", host, type(exc).__name__)
+            return Delivery(False, False, 0)
+        except Exception:  # noqa: BLE001 - one device's trouble never reaches the others
+            log.warning("push to %s failed unexpectedly", host, exc_info=True)
             return Delivery(False, False, 0)
         status = getattr(response, "status", 201)
         return Delivery(True, False, int(status))

@@ -31,8 +31,8 @@ const screens = {
   profile: () => import('./screens/profile.js'),
   replay: () => import('./screens/replay.js'),
   leaderboard: () => import('./screens/leaderboard.js'),
-  tournaments: () => import('./screens/tournaments.js'),
-  tournament: () => import('./screens/tournament.js'),
+  tournaments: () => import('./screens/tournaments/list.js'),
+  tournament: () => import('./screens/tournaments/page.js'),
 };
 
 let cleanup = null;

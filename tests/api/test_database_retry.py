@@ -10,7 +10,7 @@ import asyncio
 
 from starlette.types import Message, Receive, Scope, Send
 
-from app.api.database_retry import RetryWhileDatabaseRestarts
+from app.api.shell.database_retry import RetryWhileDatabaseRestarts
 
 
 async def test_after_the_body_the_app_waits_for_the_client_to_leave() -> None:

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from app.api.app import create_app
 from app.services.identity import Tokens
-from tests.api.conftest import SECRET, make_settings
+from tests.support.app import SECRET, make_settings
 from tests.support.client import Api
 
 pytestmark = pytest.mark.timeout(60)

@@ -192,3 +192,30 @@ async def test_a_full_queue_decides_with_normal_at_once(monkeypatch: pytest.Monk
             task.cancel()
     finally:
         pool.close()
+
+
+async def test_one_owner_floods_only_its_own_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables of computers only (an arena of computers) hold at most OWNER_SHARE decisions:
+    past it their own tables get Normal at once, while a person's table still waits for a
+    worker's search. Before, they filled the whole queue and a person's Strong opponent
+    answered in 32.8 s instead of 2.3 s.
+    """
+    monkeypatch.setattr(pool_module, "OWNER_SHARE", 2)
+    pool = BotPool(workers=1, think=0.05, target=_hang, grace=10)
+    try:
+        state = _state()
+        flood = [
+            asyncio.create_task(pool.decide(f"c{i}", 1, state, "strong", seed=i)) for i in range(2)
+        ]
+        await asyncio.sleep(0.1)
+        started = time.perf_counter()
+        extra = await pool.decide("c-extra", 1, state, "strong", seed=9)
+        assert time.perf_counter() - started < 0.5 and extra[0] in legal_actions(state)
+        assert pool.fallbacks == 1
+        person = asyncio.create_task(pool.decide("ann", 1, state, "strong", seed=3, owner="ann"))
+        await asyncio.sleep(0.2)
+        assert not person.done() and pool.fallbacks == 1  # waits for a worker: no fallback
+        for task in [*flood, person]:
+            task.cancel()
+    finally:
+        pool.close()

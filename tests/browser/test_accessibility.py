@@ -1,4 +1,4 @@
-"""axe-core on every screen in both themes (tests/browser/axe.py): no serious or critical
+"""axe-core on every screen in both themes (tests/support/browser/axe.py): no serious or critical
 violation on the start screen, the tables, creating a table, the waiting room, a live match
 (with and without its text board), the tile guide, the account screen, the ratings, the
 replay viewer, the tournaments and a player's profile. Screenshots: ``test-artifacts/axe-*``.
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.axe import violations
-from tests.browser.ui import Player, create_private_lobby, start_against_a_bot
+from tests.support.browser.axe import violations
+from tests.support.browser.ui import Player, create_private_lobby, start_against_a_bot
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -58,7 +58,7 @@ def test_every_screen_has_no_serious_violation(
         page.wait_for_selector("#match")
         page.wait_for_selector("#tray")
         _check(page, "match", scheme, found, artifacts)
-        page.keyboard.press("t")  # the text board (match/textBoard.js)
+        page.keyboard.press("t")  # the text board (match/access/textBoard.js)
         page.wait_for_selector("#text-board:not([hidden])")
         _check(page, "match-text-board", scheme, found, artifacts)
         player_id = page.evaluate("JSON.parse(localStorage.getItem('carcassonne.player')).id")
@@ -103,8 +103,11 @@ FOCUS = """() => {
     ring = focused !== plain;
   }
   const r = e.getBoundingClientRect();
+  // Named as a person would tell it apart: a checkbox by its label (four checkboxes in a row
+  // are four stops, not one focus that stopped moving).
+  const label = e.labels && e.labels.length ? e.labels[0].textContent : '';
   const name = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' '
-    + (e.getAttribute('aria-label') || e.textContent || e.value || '').trim().slice(0, 30);
+    + (e.getAttribute('aria-label') || label || e.textContent || e.value || '').trim().slice(0, 30);
   return { name, parts, ring, shown: r.width > 0 && r.height > 0 };
 }"""
 

@@ -1,4 +1,4 @@
-"""Every screen's text at WCAG AA contrast in both themes (tests/browser/contrast.py): the
+"""Every screen's text at WCAG AA contrast in both themes (tests/support/browser/contrast.py): the
 start screen, the tables, creating a table, the waiting room, the tile guide, the account
 screen, the ratings, the replay viewer's record screen; and, around one match played to its end
 against the computer, the waiting room, the match's end screen, a replay at a middle move and
@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.contrast import LOW_CONTRAST
-from tests.browser.ui import (
+from tests.support.browser.contrast import LOW_CONTRAST
+from tests.support.browser.ui import (
     Player,
     create_private_lobby,
     sign_in_with_token,

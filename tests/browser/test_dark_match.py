@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.contrast import LOW_CONTRAST
-from tests.browser.ui import Player, create_private_lobby, start_against_a_bot
+from tests.support.browser.contrast import LOW_CONTRAST
+from tests.support.browser.ui import Player, create_private_lobby, start_against_a_bot
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.ui import TIMEOUT_MS
+from tests.support.browser.ui import TIMEOUT_MS
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 

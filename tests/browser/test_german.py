@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_names_and_panel import OVERFLOW
-from tests.browser.ui import Player, join_by_code
+from tests.match.test_names_and_panel_browser import OVERFLOW
+from tests.support.browser.ui import Player, join_by_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 RECORD = Path(__file__).resolve().parents[1] / "engine" / "records" / "record_md_example.json"

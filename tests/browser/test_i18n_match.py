@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_wof_end_table import BOXES, SHOW, _finished_view
-from tests.browser.ui import Player, create_private_lobby, start_against_a_bot
+from tests.match.test_wof_end_table_browser import BOXES, SHOW, _finished_view
+from tests.support.browser.ui import Player, create_private_lobby, start_against_a_bot
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.browser.ui import Player
+from tests.support.browser.fixtures import CHROMIUM, CHROMIUM_ARGS
+from tests.support.browser.ui import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.browser.test_i18n_match import SHOWN, WIDER_THAN_SCREEN, _english_in
-from tests.browser.ui import Player, create_private_lobby, start_against_a_bot
+from tests.support.browser.ui import Player, create_private_lobby, start_against_a_bot
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.browser.ui import (
+from tests.support.browser.ui import (
     Player,
     create_private_lobby,
     join_by_code,

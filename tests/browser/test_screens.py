@@ -9,7 +9,7 @@ import re
 import httpx
 import pytest
 
-from tests.browser.ui import Player, Server, create_private_lobby
+from tests.support.browser.ui import Player, Server, create_private_lobby
 
 pytestmark = pytest.mark.browser
 

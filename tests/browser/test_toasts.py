@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import running_server
-from tests.browser.ui import TIMEOUT_MS, Player, create_private_lobby, join_by_code
+from tests.support.browser.fixtures import running_server
+from tests.support.browser.ui import TIMEOUT_MS, Player, create_private_lobby, join_by_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -179,6 +179,10 @@ def test_toasts_on_opening_screens_cover_no_control(
     # Leaving the match gives the toasts back to the page.
     page.click("#match .back")
     page.wait_for_selector("#create-lobby")
+    # The screen laid out first: Tess's match listed under "Your matches" and the open tables
+    # loaded (both arrive after the first paint and push the filters down).
+    page.wait_for_selector("#my-matches:not([hidden]) #my-matches-list li")
+    page.wait_for_selector('.refresh-note:has-text("Updated")')
     page.evaluate(TOAST, [["Back at the tables"], "info"])
     found = _check(page, artifacts, f"toasts-after-match-{size}")
     assert page.locator("#toasts.in-area").count() == 0

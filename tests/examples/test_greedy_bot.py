@@ -21,9 +21,10 @@ import pytest
 
 from app.engine import replay
 from app.engine.events import TilePlaced
-from tests.browser.conftest import running_server
+from tests.support.browser.fixtures import running_server
 
-pytestmark = pytest.mark.timeout(420)
+# A whole match against the computer, the example as a process.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(420)]
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse battery"
 

@@ -9,7 +9,8 @@ import pytest
 
 from app.realtime.backends import create_broker
 from app.realtime.broker import MemoryBroker, RedisBroker
-from tests.support.services import check_redis, free_port, run_async
+from tests.support.servers import free_port
+from tests.support.services import check_redis, run_async
 
 pytestmark = pytest.mark.timeout(60)
 

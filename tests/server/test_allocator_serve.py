@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from app.allocator import MARKER, allocator_env, find_jemalloc
-from tests.support.services import free_port, unavailable
-from tests.support.wait import START_TIMEOUT, wait_until
+from tests.support.servers import AppServer, running
+from tests.support.services import unavailable
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -54,36 +52,12 @@ def _serve(tmp_path: Path, allocator: str) -> Iterator[tuple[int, Path]]:
     """``python -m app.cli serve`` (the console script's code) until the block ends; yields
     the pid the test started and the log file.
     """
-    port = free_port()
+    code = "from app.cli import main; main(['serve', '--port', '{port}'])"
     log = tmp_path / f"serve-{allocator}.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-            env=_clean_env(tmp_path, allocator),
-            cwd=tmp_path,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-
-    def answers() -> bool:
-        if proc.poll() is not None:
-            raise RuntimeError(f"serve exited with {proc.returncode}: {log.read_text()[-2000:]}")
-        try:
-            return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    try:
-        wait_until(answers, timeout=START_TIMEOUT, interval=0.1, message="serve did not start")
-        yield proc.pid, log
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    server = AppServer(_clean_env(tmp_path, allocator), log, code=code, cwd=tmp_path)
+    with running(server):
+        assert server.proc is not None
+        yield server.proc.pid, log
 
 
 def _process(pid: int) -> tuple[str, dict[str, str]]:

@@ -49,7 +49,8 @@ def _bench(*args: str) -> str:
 @pytest.mark.parametrize("bare", [None, "asyncpg", "sqlalchemy"])
 def test_a_small_load_runs_and_reports(bare: str | None) -> None:
     """Two matches played for 3 s: one ``latency`` row with actions, a CPU figure and no
-    errors, for our server and for both bare pipelines.
+    errors, and the lines of what a move cost under it, for our server and for both bare
+    pipelines.
     """
     extra = ["--bare", bare] if bare else []
     out = _bench(
@@ -72,3 +73,16 @@ def test_a_small_load_runs_and_reports(bare: str | None) -> None:
     assert float(row[5]) > 0, out[-3000:]  # server CPU per action
     assert len(row) == 10, f"errors reported: {row[10:]}"  # games is the last column
     assert ("bare pipeline" in out) == (bare is not None)
+    # Under the row, what a move cost: loop stalls and GC pauses, the stores and statements
+    # per action, and (our server's /metrics) each move-committed subscriber's time.
+    assert "stalls over 20 ms" in out and "GC: " in out and "over 10 ms" in out, out[-3000:]
+    per_action = [line for line in out.splitlines() if line.strip().startswith("per action:")]
+    assert len(per_action) == 1 and "commits" in per_action[0], out[-3000:]
+    assert "WAL bytes" in per_action[0] and "Redis" in per_action[0], per_action
+    if bare is None:
+        assert "statements (asyncpg" in per_action[0], per_action
+        assert "match-row updates" in per_action[0], per_action
+        assert "move committed, µs per action: delivery " in out, out[-3000:]
+    else:
+        assert "statements n/a" in per_action[0], per_action
+        assert "move committed" not in out, out[-3000:]

@@ -17,8 +17,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.conftest import Server, new_match
-from tests.server.test_processes import act, recv
+from tests.support.processes import Server, act, new_match, recv
 from tests.support.proxy import TcpProxy
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(180)]

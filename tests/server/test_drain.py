@@ -23,9 +23,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from tests.server.conftest import Server, rest
-from tests.server.test_processes import act, recv
 from tests.support.frames import Follower
+from tests.support.processes import Server, act, recv, rest
 from tests.support.proxy import TcpProxy
 from tests.support.wait import wait_until
 

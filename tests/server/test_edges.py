@@ -11,7 +11,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.conftest import Server, new_match
+from tests.support.processes import Server, new_match
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -2,69 +2,19 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
-from tests.server.conftest import Server, new_match, rest
 from tests.support.frames import seen
-from tests.support.services import free_port, unavailable
-from tests.support.wait import START_TIMEOUT, wait_until
+from tests.support.processes import Server, act, new_match, play_until, recv, recv_version, rest
+from tests.support.servers import free_port
+from tests.support.wait import wait_until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(120)]
-
-
-def recv(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
-    """The next frame that is not presence or clock."""
-    while True:
-        frame: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
-        if frame["t"] not in ("presence", "clock"):
-            return frame
-
-
-def recv_version(ws: ClientConnection, version: int, timeout: float = 10) -> list[dict[str, Any]]:
-    """Frames up to (and including) the events frame of ``version``."""
-    frames = []
-    deadline = time.monotonic() + timeout
-    while True:
-        frame = recv(ws, max(0.1, deadline - time.monotonic()))
-        frames.append(frame)
-        if frame["t"] == "events" and frame["v"] >= version:
-            return frames
-
-
-def act(ws: ClientConnection, state: dict[str, Any], version: int, action_id: str) -> None:
-    """Send the first legal placement, or a pass."""
-    if state["phase"] == "place_tile":
-        x, y, r = state["legal_placements"][0]
-        d: dict[str, Any] = {"type": "place_tile", "at": [x, y], "rotation": r}
-    else:
-        d = {"type": "pass"}
-    ws.send(json.dumps({"t": "action", "v": version, "id": action_id, "d": d}))
-
-
-def play_until(
-    ws: dict[int, ClientConnection],
-    state: dict[str, Any],
-    version: int,
-    target: int,
-    watcher: ClientConnection,
-) -> tuple[dict[str, Any], int]:
-    """Players act in turn until ``version`` reaches ``target``; returns the new state."""
-    while version < target:
-        seat = state["seat"]
-        if seat in ws:
-            act(ws[seat], state, version, f"a{version}")
-        frame = recv(watcher)
-        assert frame["t"] == "events" and frame["v"] == version + 1, frame
-        state, version = seen(frame), frame["v"]
-    return state, version
 
 
 def test_two_instances_share_one_match(
@@ -146,67 +96,6 @@ def test_sigkill_mid_match_loses_no_acknowledged_action(
         for b in rest(restarted, "GET", f"/api/matches/{match_id}/events?since={last}")["batches"]
     ]
     assert 2 in seats, "the bot seat kept playing after the restart"
-
-
-@pytest.fixture
-def private_redis(tmp_path: Path) -> Any:
-    """A Redis server of this test only, so it can be stopped and started again."""
-    port = free_port()
-
-    class Redis:
-        url = f"redis://127.0.0.1:{port}/0"
-        proc: subprocess.Popen[bytes] | None = None
-
-        def start(self) -> None:
-            try:
-                self.proc = subprocess.Popen(
-                    [
-                        "redis-server",
-                        "--port",
-                        str(port),
-                        "--bind",
-                        "127.0.0.1",
-                        "--save",
-                        "",
-                        "--appendonly",
-                        "no",
-                        "--dir",
-                        str(tmp_path),
-                    ],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-            except FileNotFoundError as exc:
-                unavailable("redis-server", str(exc))
-            try:
-                wait_until(
-                    self._answers,
-                    timeout=START_TIMEOUT,
-                    interval=0.1,
-                    message="private redis did not start",
-                )
-            except BaseException:
-                self.stop()
-                raise
-
-        def _answers(self) -> bool:
-            import redis
-
-            try:
-                return bool(redis.Redis.from_url(self.url, socket_connect_timeout=0.2).ping())
-            except redis.RedisError:
-                return False
-
-        def stop(self) -> None:
-            if self.proc is not None:
-                self.proc.kill()
-                self.proc.wait(5)
-                self.proc = None
-
-    server = Redis()
-    server.start()
-    yield server
-    server.stop()
 
 
 def _health_if(server: Server, status: int) -> httpx.Response | None:

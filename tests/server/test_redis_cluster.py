@@ -20,10 +20,9 @@ from websockets.sync.client import ClientConnection, connect
 from app.services.errors import RateLimited
 from app.services.limits.accounts import AccountLimits
 from app.services.limits.rates import RateLimiter
-from app.services.spectators import SpectatorCounts
-from tests.server.conftest import Server, new_match, rest
-from tests.server.test_processes import act, play_until, recv
+from app.services.sockets.spectators import SpectatorCounts
 from tests.support.frames import seen
+from tests.support.processes import Server, act, new_match, play_until, recv, rest
 from tests.support.redis_cluster import LocalCluster
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(400)]

@@ -7,9 +7,7 @@ acknowledged action lost, nothing duplicated, no socket behind the database for 
 every record replays to the stored scores, no 5xx, no traceback (see the script's docstring).
 
 Postgres restarts on a cluster of the run's own (``--postgres private``: ``initdb`` into a
-temporary folder) where the server binaries are installed, so other tests on the machine's
-cluster are never cut off; without them the run uses the machine's cluster and restarts it
-only under ``CI=true`` (the machine is the run's alone) or ``SOAK_PG_RESTART=1``.
+temporary folder), never the machine's: the other workers' tests use that one meanwhile.
 """
 
 from __future__ import annotations
@@ -26,29 +24,31 @@ from pathlib import Path
 import pytest
 
 from app.settings import ROOT
-from tests.support.services import IN_CI, check_postgres, unavailable
+from tests.support.services import unavailable
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(900)]
 
 
-def _postgres_args() -> list[str]:
-    """A private cluster where the server binaries are (and, as root, a ``postgres`` user to
-    run them); else the machine's, checked, restarted only under CI or ``SOAK_PG_RESTART=1``.
+def _private_postgres() -> None:
+    """The run restarts Postgres: only ever a cluster of its own (``--postgres private``:
+    ``initdb`` into a temporary folder, run as ``postgres`` when root). Without the server
+    binaries (or that user) the test is skipped, or fails under ``CI=true``: it never falls
+    back to the machine's cluster.
     """
-    runnable = os.geteuid() != 0
-    with contextlib.suppress(KeyError):
-        runnable = runnable or bool(pwd.getpwnam("postgres"))
-    if list(Path("/usr/lib/postgresql").glob("*/bin/initdb")) and runnable:
-        return ["--postgres", "private"]
-    check_postgres()
-    restart = IN_CI or os.environ.get("SOAK_PG_RESTART") == "1"
-    return ["--postgres", "machine", "--pg-restarts", "1" if restart else "0"]
+    if not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
+        unavailable("Postgres server binaries", "no /usr/lib/postgresql/*/bin/initdb")
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            unavailable("the postgres user", "root cannot run a private cluster without it")
 
 
 def test_short_soak_passes_every_check(tmp_path: Path) -> None:
     if shutil.which("redis-server") is None:  # the run's Redis is a private redis-server
         unavailable("redis-server", "not on PATH")
-    args = ["--short", "--seed", "3", "--logs", str(tmp_path / "soak"), *_postgres_args()]
+    _private_postgres()
+    args = ["--short", "--seed", "3", "--logs", str(tmp_path / "soak"), "--postgres", "private"]
     proc = subprocess.Popen(
         [sys.executable, "benchmarks/soak.py", *args],
         cwd=ROOT,

@@ -8,7 +8,7 @@ import contextlib
 import socket
 import threading
 
-from tests.support.services import free_port
+from tests.support.servers import free_port
 
 
 class TcpProxy:

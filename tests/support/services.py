@@ -1,17 +1,22 @@
-"""Real backing services for the tests: a fresh Postgres database per session, Redis, SQLite.
+"""Real backing services for the tests: Postgres, Redis and SQLite, apart for each worker.
 
-Postgres and Redis are the machine's (127.0.0.1:5432 user ``postgres``, 127.0.0.1:6379). When
-one is missing the tests that need it are skipped with the reason, except under ``CI=true``,
-where they fail: CI must run them.
+Postgres and Redis are the machine's (127.0.0.1:5432 user ``postgres``, 127.0.0.1:6379), used
+as a client only. Each pytest-xdist worker (each session) gets its own Postgres database,
+cloned from a migrated template (:mod:`tests.support.postgres`), its own SQLite file, copied
+from a migrated one, and its own Redis key and channel prefix; servers take free ports. When
+Postgres or Redis is missing the tests that need it are skipped with the reason, except under
+``CI=true``, where they fail: CI must run them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import os
 import secrets
-import socket
+import shutil
+import tempfile
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
@@ -21,12 +26,9 @@ import pytest
 
 from app.db.migrate import upgrade
 from app.settings import ROOT
+from tests.support import postgres as pg
 
-__all__ = ["channel_prefix", "postgres_url", "redis_url", "sqlite_url"]
-
-PG_ADMIN_URL = os.environ.get(
-    "TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-)
+PG_ADMIN_URL = pg.PG_ADMIN_URL
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 MIGRATIONS = ROOT / "migrations"
 T = TypeVar("T")
@@ -61,43 +63,29 @@ def unavailable(what: str, why: str) -> None:
     pytest.skip(f"{message}; start it or run under CI=true to make this a failure")
 
 
-def _asyncpg_dsn(url: str) -> str:
-    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
-
-
-async def _pg(url: str, *statements: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(_asyncpg_dsn(url), timeout=5)
+def create_pg_database(migrated: bool = False) -> str:
+    """A new database next to the admin one (empty, or ``migrated``: cloned from the
+    migrated template); returns its SQLAlchemy URL.
+    """
     try:
-        for statement in statements:
-            await conn.execute(statement)
-    finally:
-        await conn.close()
-
-
-def create_pg_database() -> str:
-    """A new empty database next to the admin one; returns its SQLAlchemy URL."""
-    name = f"carc_test_{secrets.token_hex(5)}"
-    try:
-        run_async(lambda: _pg(PG_ADMIN_URL, f'CREATE DATABASE "{name}"'))
+        if migrated:
+            return run_async(pg.create_migrated)
+        return run_async(pg.create_empty)
     except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
         unavailable("Postgres", f"{type(exc).__name__}: {exc}")
-    base, _, _ = PG_ADMIN_URL.rpartition("/")
-    return f"{base}/{name}"
+        raise  # unreachable: unavailable() skips or fails
 
 
 def drop_pg_database(url: str) -> None:
     """Drop a database made by :func:`create_pg_database` (closing its connections)."""
-    name = url.rpartition("/")[2]
     with contextlib.suppress(Exception):  # best effort
-        run_async(lambda: _pg(PG_ADMIN_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        run_async(lambda: pg.drop(url))
 
 
 def check_postgres(url: str = PG_ADMIN_URL) -> None:
     """Skip (or fail under CI) when the admin database does not answer."""
     try:
-        run_async(lambda: _pg(url, "SELECT 1"))
+        run_async(lambda: pg.execute(url, "SELECT 1"))
     except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
         unavailable("Postgres", f"{type(exc).__name__}: {exc}")
 
@@ -114,19 +102,11 @@ def check_redis(url: str = REDIS_URL) -> None:
         unavailable("Redis", f"{type(exc).__name__}: {exc}")
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
-    """A fresh, migrated Postgres database for this test session."""
-    url = create_pg_database()
+    """A migrated Postgres database of this worker's own (cloned from the template)."""
+    url = create_pg_database(migrated=True)
     try:
-        upgrade(url, MIGRATIONS)
         yield url
     finally:
         drop_pg_database(url)
@@ -139,16 +119,37 @@ def redis_url() -> str:
     return REDIS_URL
 
 
+_SQLITE_TEMPLATE: list[Path] = []
+
+
+def migrated_sqlite() -> Path:
+    """A SQLite file at the migrations' head, made once per process: copy it, never write it
+    (``shutil.copyfile`` costs a millisecond, migrating a new file a second or more).
+    """
+    if not _SQLITE_TEMPLATE:
+        path = Path(tempfile.mkdtemp(prefix="carcassonne-sqlite-")) / "template.db"
+        upgrade(f"sqlite+aiosqlite:///{path}", MIGRATIONS)
+        atexit.register(shutil.rmtree, path.parent, True)
+        _SQLITE_TEMPLATE.append(path)
+    return _SQLITE_TEMPLATE[0]
+
+
+def sqlite_copy(folder: Path, name: str = "test.db") -> str:
+    """The URL of a new migrated SQLite file in ``folder`` (a copy of :func:`migrated_sqlite`)."""
+    path = folder / name
+    shutil.copyfile(migrated_sqlite(), path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
 @pytest.fixture(scope="session")
 def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A migrated SQLite file for this test session."""
-    path: Path = tmp_path_factory.mktemp("db") / "test.db"
-    url = f"sqlite+aiosqlite:///{path}"
-    upgrade(url, MIGRATIONS)
-    return url
+    """A migrated SQLite file of this worker's own."""
+    return sqlite_copy(tmp_path_factory.mktemp("db"))
 
 
 @pytest.fixture(scope="session")
-def channel_prefix() -> str:
-    """A broker channel prefix of this session (keeps parallel runs apart on one Redis)."""
-    return f"test-{secrets.token_hex(4)}"
+def channel_prefix(worker_id: str) -> str:
+    """The Redis key and channel prefix of this worker (keeps workers and parallel runs apart
+    on one Redis): ``test-<worker>-<random>``.
+    """
+    return f"test-{worker_id}-{secrets.token_hex(4)}"

@@ -30,7 +30,8 @@ from app.api.schemas import (
 from app.services.clock import requests as clock_requests
 from app.services.community import chat
 from app.services.lobby import lobby, series
-from app.services.match import analyses, play, reads
+from app.services.match import play, reads
+from app.services.match.insight import analyses
 from app.services.records import history, ratings, replays, shuffle
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])

@@ -50,7 +50,9 @@ async def subscribe(
     body: NewSubscription, rt: RuntimeDep, player: CurrentPlayer, token: BearerToken
 ) -> dict[str, Any]:
     """Turn alerts on for this device: store its subscription (for this login: logging out
-    ends it). 422 when the endpoint is not a push service over https or the keys are bad.
+    ends it). At most ``PUSH_SUBSCRIPTIONS_PER_PLAYER`` devices: the oldest is replaced. 422
+    when the endpoint is not a push service over https or the keys are bad
+    (``push_keys_invalid``: no P-256 point).
     """
     return await push.subscribe(
         rt, player, rt.tokens.session(token), body.model_dump(exclude={"lang"}), body.lang
@@ -70,7 +72,10 @@ async def devices(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     return {"devices": await push.devices(rt, player)}
 
 
-@router.post("/test", responses=errors(401))
+@router.post("/test", responses=errors(401, 429, 502))
 async def test(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, int]:
-    """Send "alerts are on" to each of the caller's devices: ``{"devices", "delivered"}``."""
+    """Send "alerts are on" to each of the caller's devices: ``{"devices", "delivered"}``.
+    429 past ``PUSH_TESTS_PER_PLAYER``; 502 ``push_failed`` (reason ``push_undelivered``,
+    ``params`` ``{"devices", "dropped"}``) when no device's push service took it.
+    """
     return await push.test_alert(rt, player)

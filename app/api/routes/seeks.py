@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Response
+from fastapi import APIRouter, Path, Request, Response
 
-from app.api.deps import CurrentPlayer, RuntimeDep
+from app.api.deps import CurrentPlayer, RuntimeDep, client_address
 from app.api.responses import errors
 from app.api.schemas import NewSeek, SeekOut, SeekQueue
 from app.services.lobby import seeks
@@ -19,7 +19,9 @@ SeekId = Annotated[str, Path(pattern=r"^[0-9a-f]{16}$", description="the seek's 
 
 
 @router.post("", status_code=201, response_model=SeekOut, responses=errors(401, 404, 409, 413, 429))
-async def create(body: NewSeek, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def create(
+    body: NewSeek, rt: RuntimeDep, player: CurrentPlayer, request: Request
+) -> dict[str, Any]:
     """Wait in a pool (one open seek per player); paired at once when the pool allows."""
     await rt.seek_limiter.hit(player)
     return await seeks.create_seek(
@@ -29,6 +31,7 @@ async def create(body: NewSeek, rt: RuntimeDep, player: CurrentPlayer) -> dict[s
         preset=body.preset,
         rated=body.rated,
         time_control=body.time_control,
+        address=client_address(request),
     )
 
 

@@ -321,7 +321,10 @@ async def verdict(
         and int(clock.get("turn_since", now)) + abandon_ms <= now
     ):
         return "computer", clock, None  # left without a trace (its instance died): the old rule
-    due = [c.next_due(clock), now + abandon_ms]
+    # A look may come before the turn could be abandoned (a move stores its next look as a
+    # bound, app.db.txs.LookBy): look again when it could, not a whole ``abandon_after`` on.
+    abandon_at = int(clock.get("turn_since", now)) + abandon_ms
+    due = [c.next_due(clock), abandon_at if abandon_at > now else now + abandon_ms]
     if state.phase == PLAGUE and deciding:
         due.append(int(deciding["since"]) + plague_ms)
     return "wait", clock, from_ms(min(d for d in due if d is not None))

@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.db.models import utcnow
 from app.services import queries as player_queries
 from app.services.community import push, queries
-from app.services.community.socket_revocation import close_revoked_player
+from app.services.community.socket_revocation import close_ended_session, close_revoked_player
 from app.services.errors import Conflict, NotFound, Unauthorized, ValidationFailed
 from app.services.identity import new_session
 from app.services.runtime import Runtime
@@ -75,9 +75,11 @@ def _verify_dummy(hasher: PasswordHash, password: str) -> None:
     hasher.verify(password, _dummy_hash(hasher))
 
 
-async def _dummy_check(rt: Runtime, password: str) -> None:
-    """Spend one hash on an unknown username, as a wrong password does (no timing oracle)."""
-    await rt.offload.run(_verify_dummy, _hash_for(rt), password)
+async def _dummy_check(rt: Runtime, password: str, client: str) -> None:
+    """Spend one hash on an unknown username, as a wrong password does (no timing oracle);
+    ``client``: the caller's address (its turn in the hashing queue).
+    """
+    await rt.offload.run(_verify_dummy, _hash_for(rt), password, key=client)
 
 
 def clean_username(username: Any) -> str:
@@ -131,7 +133,7 @@ async def register(
     username = clean_username(username)
     check_password(password, username)
     await rt.account_limits.registration(client)
-    digest = await rt.offload.run(_hash_for(rt).hash, password)
+    digest = await rt.offload.run(_hash_for(rt).hash, password, key=client)
     now = utcnow()
     try:
         async with rt.db.transaction() as conn:
@@ -189,17 +191,17 @@ async def login(
     key = username.lower()
     await rt.account_limits.password_attempt(key, client)
     if not USERNAME_RE.fullmatch(username):  # cannot exist: answer as for an unknown user
-        await _dummy_check(rt, password)
+        await _dummy_check(rt, password, client)
         await rt.account_limits.password_failed(key)
         raise Unauthorized(WRONG)
     async with rt.db.reading() as conn:
         row = await queries.login_row(conn, key)
     if row is None:
-        await _dummy_check(rt, password)  # the same cost as a real check
+        await _dummy_check(rt, password, client)  # the same cost as a real check
         await rt.account_limits.password_failed(key)
         raise Unauthorized(WRONG)
     verify = _hash_for(rt).verify_and_update
-    valid, new_hash = await rt.offload.run(verify, password, row.password_hash)
+    valid, new_hash = await rt.offload.run(verify, password, row.password_hash, key=client)
     if not valid:
         await rt.account_limits.password_failed(key)
         raise Unauthorized(WRONG)
@@ -242,7 +244,7 @@ async def _verified(rt: Runtime, player_id: str, password: Any, client: str) -> 
     ok = (
         isinstance(password, str)
         and len(password) <= MAX_PASSWORD
-        and await rt.offload.run(_hash_for(rt).verify, password, row.password_hash)
+        and await rt.offload.run(_hash_for(rt).verify, password, row.password_hash, key=client)
     )
     if not ok:
         await rt.account_limits.password_failed(row.username_key)
@@ -262,7 +264,7 @@ async def change_password(
     """
     row = await _verified(rt, player_id, password, client)
     check_password(new_password, row.username, "new_password")
-    digest = await rt.offload.run(_hash_for(rt).hash, new_password)
+    digest = await rt.offload.run(_hash_for(rt).hash, new_password, key=client)
     async with rt.db.transaction() as conn:
         await queries.update_account(
             conn, player_id, {"password_hash": digest, "updated_at": utcnow()}
@@ -288,8 +290,10 @@ async def sign_out_everywhere(rt: Runtime, player_id: str) -> str:
 
 async def delete_account(rt: Runtime, player_id: str, password: Any, client: str) -> None:
     """Delete the caller's account after checking its password. Its matches stay, with the
-    name replaced by "Deleted player" in seats and records; its ratings are removed; its
-    sockets close. ``client``: the caller's address (password checks are limited).
+    name replaced by "Deleted player" in seats and records; its ratings are removed; every
+    token is revoked in the same transaction — its sessions' and its API tokens' — and their
+    sockets and bot streams close (here at once, elsewhere within the sweep's seconds).
+    ``client``: the caller's address (password checks are limited).
 
     Raises :class:`NotFound`, :class:`RateLimited`, :class:`Unauthorized`.
     """
@@ -297,9 +301,11 @@ async def delete_account(rt: Runtime, player_id: str, password: Any, client: str
     async with rt.db.transaction() as conn:
         ids = await queries.delete_account(conn, player_id, DELETED_NAME)
         token = await rt.revocations.revoke(conn, player_id)  # every device is signed out
+        api_ids = await player_queries.revoke_api_tokens(conn, player_id, utcnow())
         for match_id in ids:
             await _anonymise_match(conn, match_id, player_id)
     await revoked(rt, player_id, token)
+    await close_ended_session(rt, player_id, *map(player_queries.api_token_session, api_ids))
     for match_id in ids:
         rt.cache.drop(match_id)
 

@@ -11,12 +11,20 @@ language of that device. The service worker (``frontend/sw.js``) shows it and op
 
 A device's subscription ends when its owner turns the alert off, when that login logs out
 (its ``session``), when every device is signed out (password change, sign-out everywhere,
-account deletion: all of the player's), and when its push service answers 404/410 or fails
-five times in a row.
+account deletion: all of the player's), when its push service answers 404/410 or fails
+five times in a row, when its keys turn out to encrypt nothing, and when the player
+subscribes more devices than ``PUSH_SUBSCRIPTIONS_PER_PLAYER`` (the oldest goes).
+
+Pushes to a player's devices go out together, each on its own: one device's failure (a push
+service down, keys that encrypt nothing, a library error) never stops the others', and never
+reaches the move that caused the alert. A test alert that no push service took is a 502
+``push_failed`` (reason ``push_undelivered``), never a 500; test alerts are counted per
+player (``PUSH_TESTS_PER_PLAYER``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import logging
@@ -26,7 +34,7 @@ from typing import Any
 from app.db.models import utcnow
 from app.services.cache import Live
 from app.services.community import queries
-from app.services.errors import NotFound, ValidationFailed
+from app.services.errors import NotFound, PushFailed, ValidationFailed
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -79,8 +87,11 @@ async def subscribe(
 ) -> dict[str, Any]:
     """Store a browser's push subscription (``{"endpoint", "keys": {"p256dh", "auth"}}``, as
     ``PushSubscription.toJSON()`` gives it) for the player's login ``session`` (None: guest).
-    Returns ``{"id"}``. Raises :class:`ValidationFailed` for an endpoint that is not a known
-    push service over https, or keys of the wrong size (p256dh: 65 bytes, auth: 16).
+    Returns ``{"id"}``. A player keeps at most ``PUSH_SUBSCRIPTIONS_PER_PLAYER`` devices: past
+    it, the oldest subscriptions are deleted (counted and trimmed under a lock on the player's
+    row, so concurrent subscriptions never leave more). Raises :class:`ValidationFailed` for
+    an endpoint that is not a known push service over https, keys of the wrong size (p256dh:
+    65 bytes, auth: 16), or a p256dh that is no P-256 point (reason ``push_keys_invalid``).
     """
     endpoint = subscription.get("endpoint")
     if not isinstance(endpoint, str) or len(endpoint) > 1000:
@@ -92,6 +103,11 @@ async def subscribe(
     keys: dict[str, Any] = given if isinstance(given, dict) else {}
     p256dh = _key(keys.get("p256dh"), "p256dh", 65)
     auth = _key(keys.get("auth"), "auth", 16)
+    if not rt.push.keys_usable(p256dh):
+        raise ValidationFailed(
+            "keys.p256dh: not a P-256 public key (nothing can be encrypted to it)",
+            reason="push_keys_invalid",
+        )
     row = {
         "id": queries.subscription_id(endpoint),
         "player_id": player_id,
@@ -104,7 +120,9 @@ async def subscribe(
         "created_at": utcnow(),
     }
     async with rt.db.transaction() as conn:
+        await queries.lock_player(conn, player_id, rt.db.is_postgres)
         await queries.save(conn, row)
+        await queries.trim(conn, player_id, rt.settings.push_subscriptions_per_player)
     return {"id": row["id"]}
 
 
@@ -129,33 +147,58 @@ async def forget(rt: Runtime, player_id: str, session: str | None = None) -> Non
         await queries.remove_for(conn, player_id, session)
 
 
-async def _send_all(rt: Runtime, rows: list[Any], payload_of: Any) -> int:
-    """Send ``payload_of(row)`` to each subscription; returns how many push services took
-    theirs. Gone or failing subscriptions are noted (and deleted when due).
+async def _send_one(rt: Runtime, r: Any, payload: dict[str, Any]) -> str:
+    """Send one push and note its outcome: ``"delivered"``, ``"dropped"`` (the subscription
+    was deleted: gone, or keys that encrypt nothing) or ``"failed"``. Never raises (but for
+    cancellation): a database error noting it is logged and counts as failed.
     """
-    await ensure_keys(rt)
-    delivered = 0
-    for r in rows:
-        outcome = await rt.push.send(r.endpoint, r.p256dh, r.auth, payload_of(r))
+    outcome = await rt.push.send(r.endpoint, r.p256dh, r.auth, payload)
+    try:
         async with rt.db.transaction() as conn:
             if outcome.ok:
-                delivered += 1
                 await queries.succeeded(conn, r.id)
             else:
                 await queries.failed(conn, r.id, outcome.gone)
-    return delivered
+    except Exception:
+        log.exception("could not note the push outcome of subscription %s", r.id[:12])
+    if outcome.ok:
+        return "delivered"
+    return "dropped" if outcome.gone else "failed"
+
+
+async def _send_all(rt: Runtime, rows: list[Any], payload_of: Any) -> dict[str, int]:
+    """Send ``payload_of(row)`` to each subscription, all at once and each on its own (one
+    device's failure never holds up or stops another's). Returns ``{"delivered", "dropped",
+    "failed"}``: how many push services took theirs, how many subscriptions were deleted
+    (gone, unusable keys), how many failed otherwise (kept; deleted after five in a row).
+    """
+    await ensure_keys(rt)
+    outcomes = await asyncio.gather(*(_send_one(rt, r, payload_of(r)) for r in rows))
+    return {k: outcomes.count(k) for k in ("delivered", "dropped", "failed")}
 
 
 async def test_alert(rt: Runtime, player_id: str) -> dict[str, int]:
-    """Send "alerts are on" to each of the player's devices: ``{"devices", "delivered"}``."""
+    """Send "alerts are on" to each of the player's devices: ``{"devices", "delivered"}``
+    (``{"devices": 0, "delivered": 0}`` when none). Raises :class:`RateLimited` past
+    ``PUSH_TESTS_PER_PLAYER``, and :class:`PushFailed` (502, reason ``push_undelivered``,
+    ``params`` ``{"devices", "dropped"}``) when the player has devices and none took it.
+    """
+    await rt.account_limits.push_test(player_id)
     async with rt.db.reading() as conn:
         rows = await queries.of_player(conn, player_id)
 
     def payload(r: Any) -> dict[str, Any]:
-        title, body = _TEST_WORDS[r.lang]
+        title, body = _TEST_WORDS.get(r.lang, _TEST_WORDS["en"])
         return {"type": "test", "title": title, "body": body, "url": "/#/lobbies"}
 
-    return {"devices": len(rows), "delivered": await _send_all(rt, rows, payload)}
+    sent = await _send_all(rt, rows, payload)
+    if rows and not sent["delivered"]:
+        raise PushFailed(
+            "no push service took the test alert: turn alerts off and on again on the device",
+            reason="push_undelivered",
+            params={"devices": len(rows), "dropped": sent["dropped"]},
+        )
+    return {"devices": len(rows), "delivered": sent["delivered"]}
 
 
 def turn_alert_due(live: Live, acted_seat: int) -> tuple[str, int, int] | None:
@@ -195,7 +238,7 @@ async def alert_turn(
         host = host or "?"
 
         def payload(r: Any) -> dict[str, Any]:
-            title, body, unnamed = _WORDS[r.lang]
+            title, body, unnamed = _WORDS.get(r.lang, _WORDS["en"])
             table = live.name or unnamed.format(host=host)
             return {
                 "type": "turn",
@@ -207,7 +250,7 @@ async def alert_turn(
                 "url": f"/#/match/{live.match_id}",
             }
 
-        return await _send_all(rt, rows, payload)
+        return (await _send_all(rt, rows, payload))["delivered"]
     except Exception:
         log.exception("turn alert for match %s failed", live.match_id)
         return 0

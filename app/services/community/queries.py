@@ -194,6 +194,31 @@ async def save(conn: AsyncConnection, row: dict[str, Any]) -> None:
     await conn.execute(insert(push_subscriptions).values(**row))
 
 
+async def lock_player(conn: AsyncConnection, player_id: str, postgres: bool) -> None:
+    """Hold the player's row ``FOR UPDATE`` until the commit (Postgres; SQLite serialises
+    writers itself): the player's subscriptions are counted and trimmed one writer at a time.
+    """
+    if postgres:
+        await conn.execute(select(players.c.id).where(players.c.id == player_id).with_for_update())
+
+
+async def trim(conn: AsyncConnection, player_id: str, keep: int) -> int:
+    """Delete the player's oldest subscriptions beyond the newest ``keep``; returns how many."""
+    newest = (
+        select(push_subscriptions.c.id)
+        .where(push_subscriptions.c.player_id == player_id)
+        .order_by(push_subscriptions.c.created_at.desc(), push_subscriptions.c.id.desc())
+        .limit(keep)
+    )
+    done = await conn.execute(
+        delete(push_subscriptions).where(
+            push_subscriptions.c.player_id == player_id,
+            push_subscriptions.c.id.not_in(newest.scalar_subquery()),
+        )
+    )
+    return int(done.rowcount or 0)
+
+
 async def remove(conn: AsyncConnection, player_id: str, endpoint_id: str) -> int:
     """Delete one of the player's subscriptions; returns how many rows went (0 or 1)."""
     done = await conn.execute(

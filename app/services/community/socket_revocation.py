@@ -1,9 +1,13 @@
-"""Sockets outlive no token: a revoked token's open sockets close on every instance.
+"""Sockets outlive no token: a revoked token's open sockets (and bot event streams) close on
+every instance.
 
 A token is revoked when its player's ``token_generation`` moves past the token's (a password
 change, "sign out everywhere", account deletion, a guest registering as an account) or its
-session is logged out (``ended_sessions``). Every instance keeps its open sockets by player
-(:class:`app.services.open_sockets.OpenSockets`); the instance that revokes closes its own at once
+session is logged out (``ended_sessions``). An API token's sockets are held under the session
+``api:<token id>``, which has ended once the token is revoked or its account deleted
+(:func:`app.services.queries.ended_among` reads the token itself). Every instance keeps its
+open sockets by player
+(:class:`app.services.sockets.held.OpenSockets`); the instance that revokes closes its own at once
 (:meth:`OpenSockets.close_player`, :meth:`OpenSockets.close_session`), and every instance
 compares the tokens of all its sockets with the database every :data:`SWEEP_EVERY` seconds in
 two queries (:func:`revocation_sweep`), so a revocation made anywhere closes them within that
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from app.db.errors import log_failure
 from app.services import queries
@@ -39,15 +44,28 @@ async def close_revoked_player(rt: Runtime, player: str, generation: int) -> Non
     await rt.open_sockets.close_revoked(player, generation=generation)
 
 
-async def close_ended_session(rt: Runtime, player: str, session: str) -> None:
-    """After a logout on this instance: close the sockets of ``session`` here now."""
-    await rt.open_sockets.close_revoked(player, sessions={session})
+async def close_ended_session(rt: Runtime, player: str, *sessions: str) -> None:
+    """After a logout (or API tokens revoked) on this instance: close ``player``'s sockets of
+    ``sessions`` here now.
+    """
+    await rt.open_sockets.close_revoked(player, sessions=set(sessions))
+
+
+async def is_revoked(rt: Runtime, player: str, generation: int, session: str | None) -> bool:
+    """Whether a token of ``player`` with ``generation`` and ``session`` is revoked now, read
+    from the database as :func:`sweep_once` reads it (no cache): for one long-lived holder
+    about to send something (a bot's event stream).
+    """
+    async with rt.db.reading() as conn:
+        current = (await queries.generations(conn, [player])).get(player)
+        ended = session is not None and bool(await queries.ended_among(conn, [session]))
+    return ended or (current is not None and generation < current)
 
 
 async def sweep_once(rt: Runtime) -> int:
     """Compare the tokens of every socket here with the database (generations and ended
-    sessions, two queries per :data:`CHUNK` ids) and close the revoked ones; returns how many
-    were closed.
+    sessions, two queries per :data:`CHUNK` ids) and close the revoked ones, and the ones
+    whose token has expired since it opened; returns how many were closed.
     """
     closed = 0
     ids = rt.open_sockets.players()
@@ -62,6 +80,7 @@ async def sweep_once(rt: Runtime) -> int:
     for player in ids:
         # A deleted guest row has no generation: nothing of it can be revoked.
         closed += await rt.open_sockets.close_revoked(player, generations.get(player), ended)
+    closed += await rt.open_sockets.close_expired(time.time())
     return closed
 
 

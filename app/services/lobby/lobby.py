@@ -42,6 +42,10 @@ from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
 from app.services.spectator_delay import parse_spectator_delay
 
+#: An open table unchanged this long is no longer listed, nor counted in its host's budget
+#: (``LOBBIES_PER_HOST``): what never starts stops taking room.
+IDLE = timedelta(days=1)
+
 
 def _rules_from(preset: str | None, rules: dict[str, Any] | None) -> tuple[str | None, Options]:
     if rules is not None:
@@ -89,7 +93,9 @@ async def create_lobby(
     Raises :class:`ValidationFailed` (seats, preset, rules, name, time control, time-out
     policy, aid policy, spectator delay — its message names the field, e.g.
     ``time_control.seconds``, ``timeout_policy.after``, ``aids.mode``,
-    ``spectator_delay.moves``), :class:`NotFound` (player).
+    ``spectator_delay.moves``), :class:`NotFound` (player), :class:`Conflict` (the host has
+    ``LOBBIES_PER_HOST`` open tables changed in the last :data:`IDLE`, each with others seated:
+    ``lobby_budget``; at the budget the oldest table where nobody else sits is closed instead).
     """
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValidationFailed(
@@ -110,6 +116,7 @@ async def create_lobby(
     code = secrets.token_urlsafe(8)
     async with rt.db.transaction() as conn:
         host = await player_name(conn, player_id)
+        replaced = await _make_room(rt, conn, player_id)
         # No name: none stored; each client words "{host}'s table" in its reader's language.
         title = _clean_title(name) if name else None
         table = [empty_seat(i) for i in range(seats)]
@@ -142,7 +149,32 @@ async def create_lobby(
             ),
         )
         row = await sql.lobby(conn, code)
+    if replaced is not None:
+        await announce(rt, replaced)
     return lobby_json(row, lobby_presence(rt, code))
+
+
+async def _make_room(rt: Runtime, conn: AsyncConnection, host_id: str) -> Any | None:
+    """Keep ``host_id`` within ``LOBBIES_PER_HOST`` open tables before a new one: at the
+    budget, the oldest table where nobody else sits is closed (returned, to announce after the
+    commit: a table left behind is replaced, as one would expect); when every one has others
+    seated, raises :class:`Conflict` (``lobby_budget``).
+    """
+    budget = rt.settings.lobbies_per_host
+    hosted = await sql.open_hosted(conn, host_id, utcnow() - IDLE)
+    if len(hosted) < budget:
+        return None
+    for row in hosted:
+        alone = all(s.get("player") in (None, host_id) and not s.get("bot") for s in row.seats)
+        if alone:
+            mine = await locked(rt, conn, row.code)
+            if mine.status == "open":
+                return await save(rt, conn, mine, status="closed")
+    raise Conflict(
+        f"you host {budget} open tables with players already: start or leave one first",
+        reason="lobby_budget",
+        params={"max": budget},
+    )
 
 
 def _clean_title(name: str) -> str:
@@ -172,7 +204,8 @@ async def list_open(
     """
     wanted = filters or TableFilters()
     async with rt.db.reading() as conn:
-        rows, live = await sql.open_public(conn, limit if wanted.empty else limit * 5)
+        since = utcnow() - IDLE
+        rows, live = await sql.open_public(conn, limit if wanted.empty else limit * 5, since)
     rows = [r for r in rows if wanted.admits(r)][:limit]
     spectators = await rt.spectators.counts([m.id for m in live])  # across instances
     return {

@@ -51,15 +51,20 @@ async def insert_lobby(conn: AsyncConnection, values: dict[str, Any]) -> None:
     await conn.execute(insert(lobbies).values(**values))
 
 
-async def open_public(conn: AsyncConnection, limit: int) -> tuple[list[Any], list[Any]]:
-    """Open public lobbies and live public matches (``id, name, seats, turn, clock``).
-
-    Newest first, at most ``limit`` of each.
+async def open_public(
+    conn: AsyncConnection, limit: int, since: datetime
+) -> tuple[list[Any], list[Any]]:
+    """Open public lobbies changed since ``since`` and live public matches (``id, name,
+    seats, turn, clock``). Newest first, at most ``limit`` of each.
     """
     rows = (
         await conn.execute(
             select(lobbies)
-            .where(lobbies.c.status == "open", lobbies.c.private.is_(False))
+            .where(
+                lobbies.c.status == "open",
+                lobbies.c.private.is_(False),
+                lobbies.c.updated_at >= since,
+            )
             .order_by(lobbies.c.created_at.desc())
             .limit(limit)
         )
@@ -73,6 +78,20 @@ async def open_public(conn: AsyncConnection, limit: int) -> tuple[list[Any], lis
         )
     ).all()
     return list(rows), list(live)
+
+
+async def open_hosted(conn: AsyncConnection, host_id: str, since: datetime) -> list[Any]:
+    """The open lobbies ``host_id`` hosts that changed since ``since``, oldest first."""
+    query = (
+        select(lobbies)
+        .where(
+            lobbies.c.status == "open",
+            lobbies.c.host_id == host_id,
+            lobbies.c.updated_at >= since,
+        )
+        .order_by(lobbies.c.created_at)
+    )
+    return list((await conn.execute(query)).all())
 
 
 async def insert_match(conn: AsyncConnection, values: dict[str, Any]) -> None:

@@ -69,9 +69,16 @@ def spread(rt: Runtime, created_at: datetime, now: datetime) -> float | None:
 
 
 def fits(rt: Runtime, a: Any, b: Any, now: datetime) -> bool:
-    """True when seeks ``a`` and ``b`` may meet: casual, or ratings within both ranges."""
+    """True when seeks ``a`` and ``b`` may meet: casual, or rated from two client addresses
+    with ratings within both ranges (two rated seeks of one address never meet: one person
+    with two accounts would rate themself).
+    """
     if a.rating is None or b.rating is None:
         return True
+    mine = getattr(a, "address", None)
+    one_address = mine is not None and mine == getattr(b, "address", None)
+    if one_address and not rt.settings.seek_rated_same_address:
+        return False
     ranges = [spread(rt, a.created_at, now), spread(rt, b.created_at, now)]
     bounded = [r for r in ranges if r is not None]
     limit = min(bounded) if bounded else math.inf
@@ -112,12 +119,16 @@ async def create_seek(
     preset: str,
     rated: bool,
     time_control: dict[str, Any] | None,
+    address: str | None = None,
 ) -> dict[str, Any]:
     """Join the pool for ``players`` (2–5), ``preset``, ``rated`` and ``time_control`` (None:
-    untimed), then pair the pool. Returns Seek JSON (``status`` may already be ``matched``).
+    untimed), then pair the pool. ``address``: the client's (rated seeks of one address never
+    pair with each other: :func:`fits`). Returns Seek JSON (``status`` may already be
+    ``matched``).
 
     Raises :class:`ValidationFailed` (players, preset, time control — the message names the
-    field), :class:`Conflict` (already seeking; rated without an account),
+    field), :class:`Conflict` (already seeking; rated without an account or as a bot account:
+    ``bot_not_rated``),
     :class:`NotFound` (player).
     """
     if not MIN_SEATS <= players <= MAX_SEATS:
@@ -144,6 +155,7 @@ async def create_seek(
             if rated:
                 seat = {"player": player_id, "bot": False}
                 await ratings.check_lobby(conn, True, preset, [seat])
+                await ratings.refuse_bot_account(conn, True, player_id)
                 mine_rated = (await ratings.of_player(conn, player_id)).get(preset)
                 rating = (
                     mine_rated["rating"]
@@ -155,6 +167,7 @@ async def create_seek(
                 dict(
                     id=seek_id,
                     player_id=player_id,
+                    address=address[:64] if address else None,
                     pool=pool,
                     players=players,
                     preset=preset,

@@ -21,6 +21,7 @@ import zlib
 from typing import Any
 
 from app.bots import DEFAULT_LEVEL, choose_action
+from app.bots.pool import NOBODY
 from app.db.hot import Tx, write_tx
 from app.db.hot import due_matches as due_before
 from app.db.models import utcnow
@@ -153,7 +154,9 @@ async def bot_advice(rt: Runtime, match_id: str) -> tuple[int, Action] | None:
         return None
     level = str(live.seats[state.seat].get("level") or DEFAULT_LEVEL)
     seed = zlib.crc32(f"{match_id}:{version}".encode())
-    actions = await rt.bots.decide(match_id, version, state, level, seed)
+    people = [s["player"] for s in live.seats if s.get("player") and not s.get("bot")]
+    owner = people[0] if people else NOBODY  # whose table: the fair share of the workers
+    actions = await rt.bots.decide(match_id, version, state, level, seed, owner)
     return version, actions[0]
 
 

@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 def _kind(frame: str) -> str:
     head = frame[:24]
-    for kind in ("presence", "chat", "error", "pong", "clock", "snapshot", "events"):
+    for kind in ("presence", "chat", "error", "pong", "aids", "clock", "snapshot", "events"):
         if f'"t":"{kind}"' in head or f'"t": "{kind}"' in head:
             return kind
     return "other"
@@ -52,7 +52,8 @@ class DelayedConnection(Connection):
     What the hub pushes is filtered here: batches, snapshots and clock frames of the live match
     are never sent (they only wake the feed), presence frames carry the visible version, the
     players' chat frames wait until the cutoff passes their time (the spectators' own go at
-    once), errors and pongs go at once. The feed (a
+    once), errors, pongs and the answers to ``aids`` (computed on the visible position:
+    app/services/match/insight/aids.py) go at once. The feed (a
     task started by :meth:`start_feed`, stopped with the socket) sends a snapshot of the
     visible position whenever it moves on, and a full one once the match has ended.
     """

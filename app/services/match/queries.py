@@ -14,11 +14,11 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.analyses import match_analyses
-from app.db.community import match_players
+from app.db.community import accounts, match_players
 from app.db.models import match_actions, matches, utcnow
 from app.db.session import Database, as_utc
 
@@ -267,20 +267,59 @@ async def analysis(conn: AsyncConnection, match_id: str) -> Any:
     return (await conn.execute(query)).first()
 
 
-async def pending_analyses(conn: AsyncConnection, since: datetime) -> tuple[int, dict[str, int]]:
-    """``(all, by requester)``: analyses ``queued`` or ``running`` asked for after ``since``
-    (older ones count as abandoned: their instance stopped).
+#: The Postgres advisory lock the analysis queue is counted and taken under.
+ANALYSIS_QUEUE_LOCK = 27_182_818
+
+
+async def lock_analysis_queue(conn: AsyncConnection, postgres: bool) -> None:
+    """Hold the analysis queue's lock until the commit (Postgres: a transaction-level advisory
+    lock; SQLite serialises writers itself): requests are counted and queued one at a time.
     """
+    if postgres:
+        await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": ANALYSIS_QUEUE_LOCK})
+
+
+async def pending_analyses(
+    conn: AsyncConnection, since: datetime, player_id: str | None = None
+) -> dict[str, int]:
+    """Analyses ``queued`` or ``running`` asked for after ``since`` (older ones count as
+    abandoned: their instance stopped): ``{"all", "people", "guests", "mine"}`` — in all, asked
+    for by people (``requested_by`` set), by guests (people without an account), by
+    ``player_id``.
+    """
+    member = accounts.c.player_id.is_not(None)
     query = (
-        select(match_analyses.c.requested_by, func.count())
+        select(match_analyses.c.requested_by, member, func.count())
+        .select_from(
+            match_analyses.outerjoin(
+                accounts, accounts.c.player_id == match_analyses.c.requested_by
+            )
+        )
         .where(
             match_analyses.c.status.in_(("queued", "running")),
             match_analyses.c.requested_at > since,
         )
-        .group_by(match_analyses.c.requested_by)
+        .group_by(match_analyses.c.requested_by, member)
     )
-    rows = (await conn.execute(query)).all()
-    return sum(int(n) for _, n in rows), {str(who): int(n) for who, n in rows if who}
+    counts = {"all": 0, "people": 0, "guests": 0, "mine": 0}
+    for who, is_member, n in (await conn.execute(query)).all():
+        counts["all"] += int(n)
+        if who is None:
+            continue
+        counts["people"] += int(n)
+        if not is_member:
+            counts["guests"] += int(n)
+        if who == player_id:
+            counts["mine"] += int(n)
+    return counts
+
+
+async def is_member(conn: AsyncConnection, player_id: str) -> bool:
+    """Whether ``player_id`` has an account (False: a guest)."""
+    found = await conn.execute(
+        select(accounts.c.player_id).where(accounts.c.player_id == player_id)
+    )
+    return found.first() is not None
 
 
 async def put_analysis(conn: AsyncConnection, match_id: str, values: dict[str, Any]) -> None:

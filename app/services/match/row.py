@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from app.db.txs import LookBy
 from app.engine import DEPLOY, PLAGUE
 from app.services.cache import Live
 from app.services.clock import clocks
@@ -40,12 +41,26 @@ def next_bot_at(rt: Runtime, live: Live, move: Committed) -> datetime | None:
     return move.at + timedelta(seconds=rt.settings.abandon_after)
 
 
+def computer_seats(live: Live, clock: dict[str, Any] | None) -> int:
+    """Seats the computer plays, bot seats included, once it holds a person's seat (handed
+    over by time-outs or a vote); 0 while it holds none. The count of ``matches.bots``, which
+    the caps on computer matches read (app/services/lobby/lobby.py ``check_bot_caps``).
+    """
+    handed = sum(
+        1 for i, s in enumerate(live.seats) if not s.get("bot") and clocks.is_auto(clock, i)
+    )
+    if not handed:
+        return 0
+    return handed + sum(1 for s in live.seats if s.get("bot"))
+
+
 def row_values(rt: Runtime, live: Live, move: Committed, active_before: int) -> dict[str, Any]:
     """The match-row columns ``move`` sets (their names in :data:`app.db.hot.UPDATABLE`).
 
     The match clock (:func:`app.services.clock.clocks.after_action`; ``active_before``: the
     turn's holder before the move) is written with every move and set on ``live``; its next
-    due time folds into ``next_bot_at``.
+    due time folds into the next look (``look_by``, :class:`app.db.txs.LookBy`: a bound on
+    ``next_bot_at``, which most moves then leave as it is; null once the match is over).
     """
     state = live.state
     clock, parsed, clock_due = clocks.after_action(
@@ -57,13 +72,20 @@ def row_values(rt: Runtime, live: Live, move: Committed, active_before: int) -> 
         "turn": state.turn,
         "scores": list(state.scores),
         "updated_at": move.at,
-        "next_bot_at": clocks.earliest(next_bot_at(rt, live, move), clock_due)
-        if not state.is_over
-        else None,
     }
+    due = None if state.is_over else clocks.earliest(next_bot_at(rt, live, move), clock_due)
+    if due is None or live.clock is None:
+        # Over, or a match from before clocks: its sweep hands a turn to the computer when it
+        # looks while the person is away (clocks.verdict), so it must not look early.
+        values["next_bot_at"] = due
+    else:  # a bound: most moves leave the indexed column as it is (a HOT update)
+        values["look_by"] = LookBy.after(move.at, due)
     if clock is not None and parsed is not None:
         values["clock"] = clock
         clocks.set_clock(live, clock, parsed)
+        handed = computer_seats(live, clock)
+        if handed:  # the computer plays people's seats now: they count against its caps
+            values["bots"] = handed
     if state.is_over:
         values.update(
             status="finished",

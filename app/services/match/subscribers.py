@@ -12,8 +12,8 @@
    socket on it, hears on their devices (:func:`app.services.community.push.alert_turn`, in
    the background);
 5. the analysis — a rated match that just ended is queued for the Strong computer player's
-   analysis (:func:`app.services.match.analyses.analyse_if_rated`, in the background; setting
-   ``ANALYSE_RATED``).
+   analysis (:func:`app.services.match.insight.analyses.analyse_if_rated`, in the background;
+   setting ``ANALYSE_RATED``).
 
 The clock is not a subscriber: its new state is part of the move's own statement
 (:mod:`app.services.match.row`), so it commits or fails with the move.
@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from app.services.cache import Live
 from app.services.community import push
-from app.services.match import analyses, bot_turns, delivery
+from app.services.match import bot_turns, delivery
 from app.services.match.committed import Committed
+from app.services.match.insight import analyses
 from app.services.records import history
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime

@@ -3,7 +3,11 @@ each with scopes — ``read`` (the data export, one's own matches) and ``play`` 
 browser session of the player may do in lobbies and matches: seats, actions, the event
 stream). A token is ``cat_`` + 43 URL-safe characters, shown once; only its SHA-256 is kept.
 Listing shows names, scopes and dates, never a token. Revoking is immediate on every instance
-(each use reads the row).
+(each use reads the row); deleting the account revokes every token it made
+(:func:`app.services.community.accounts.delete_account`), and a token whose account is gone is
+refused even if its row were left live. The sockets and bot streams a token opened are held
+under :func:`socket_session`: the sockets sweep ends them on every instance within seconds
+(:mod:`app.services.community.socket_revocation`).
 """
 
 from __future__ import annotations
@@ -34,16 +38,14 @@ TOUCH_EVERY = timedelta(minutes=5)
 #: The "token generation" of a socket opened with an API token: above any player's, so a
 #: password change or "sign out everywhere" (which end sessions, not API tokens) leaves it.
 SOCKET_GENERATION = 2**62
-#: How long the ended-session row of a revoked token is kept: far past the sockets sweep
-#: (app/services/community/socket_revocation.py), which closes its sockets within seconds.
-ENDED_KEPT = timedelta(days=1)
 
 
 def socket_session(token_id: str) -> str:
-    """The session name under which sockets opened with API token ``token_id`` are held: a
-    revoked token's sockets close like a logged-out session's (``api:<id>``).
+    """The session name under which sockets and bot streams opened with API token
+    ``token_id`` are held (``api:<id>``): the sweep ends them once the token is revoked or its
+    account deleted, like a logged-out session's.
     """
-    return f"api:{token_id}"
+    return queries.api_token_session(token_id)
 
 
 @dataclass(frozen=True)
@@ -147,34 +149,36 @@ async def revoke(rt: Runtime, player_id: str, token_id: str) -> None:
     async with rt.db.transaction() as conn:
         row = (
             await conn.execute(
-                select(api_tokens.c.revoked_at).where(
+                select(api_tokens.c.id).where(
                     api_tokens.c.id == token_id, api_tokens.c.player_id == player_id
                 )
             )
         ).first()
         if row is None:
             raise NotFound("no such API token")
-        if row.revoked_at is None:
-            now = utcnow()
-            await conn.execute(
-                update(api_tokens).where(api_tokens.c.id == token_id).values(revoked_at=now)
-            )
-            session = socket_session(token_id)
-            if not await queries.is_session_ended(conn, session):
-                await queries.end_session(conn, session, player_id, now, now + ENDED_KEPT)
+        await queries.revoke_api_tokens(conn, player_id, utcnow(), token_id)
     await close_ended_session(rt, player_id, socket_session(token_id))
 
 
 async def verify(rt: Runtime, token: str) -> Held:
-    """The holder of an API token. Raises :class:`Unauthorized` for an unknown or revoked one."""
+    """The holder of an API token: read on every use, so a revocation or an account deletion
+    made on any instance is in force from the next one. Raises :class:`Unauthorized`: reason
+    ``token_unknown``, or ``token_revoked`` for a revoked token and for a token whose account
+    was deleted (even if its row were left unrevoked).
+    """
+    query = (
+        select(api_tokens, accounts.c.player_id.label("account"))
+        .outerjoin(accounts, accounts.c.player_id == api_tokens.c.player_id)
+        .where(api_tokens.c.token_hash == _digest(token))
+    )
     async with rt.db.reading() as conn:
-        row = (
-            await conn.execute(select(api_tokens).where(api_tokens.c.token_hash == _digest(token)))
-        ).first()
+        row = (await conn.execute(query)).first()
     if row is None:
         raise Unauthorized("unknown API token", reason="token_unknown")
     if row.revoked_at is not None:
         raise Unauthorized("this API token was revoked", reason="token_revoked")
+    if row.account is None:
+        raise Unauthorized("this API token's account was deleted", reason="token_revoked")
     now = utcnow()
     last = row.last_used_at
     if last is not None and last.tzinfo is None:

@@ -8,12 +8,14 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import String, and_, func, insert, or_, select, true, update
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import accounts, match_players
-from app.db.models import matches, players, utcnow
+from app.db.models import lobbies, matches, players, seeks, utcnow
 from app.db.platform import bot_challenges
+from app.db.tournaments import tournament_entrants, tournaments
 
 
 async def player(conn: AsyncConnection, player_id: str) -> Any:
@@ -46,6 +48,36 @@ async def matches_played(conn: AsyncConnection, player_id: str) -> int:
         .where(match_players.c.player_id == player_id)
     )
     return int((await conn.execute(query)).scalar_one())
+
+
+async def open_play(conn: AsyncConnection, player_id: str) -> str | None:
+    """What the player still has open — ``"seat"`` at an open table, ``"seek"`` in Play now,
+    ``"entry"`` in a tournament not over — or None.
+    """
+    seated = select(lobbies.c.code).where(
+        lobbies.c.status == "open", sql_cast(lobbies.c.seats, String).contains(f'"{player_id}"')
+    )
+    if (await conn.execute(seated.limit(1))).first() is not None:
+        return "seat"
+    seeking = select(seeks.c.id).where(seeks.c.player_id == player_id, seeks.c.status == "open")
+    if (await conn.execute(seeking.limit(1))).first() is not None:
+        return "seek"
+    entered = (
+        select(tournament_entrants.c.number)
+        .select_from(
+            tournament_entrants.join(
+                tournaments, tournaments.c.id == tournament_entrants.c.tournament_id
+            )
+        )
+        .where(
+            tournament_entrants.c.player_id == player_id,
+            tournament_entrants.c.status.in_(("registered", "checked_in")),
+            tournaments.c.status.in_(("registering", "running")),
+        )
+    )
+    if (await conn.execute(entered.limit(1))).first() is not None:
+        return "entry"
+    return None
 
 
 async def make_bot(conn: AsyncConnection, player_id: str) -> None:
@@ -94,23 +126,32 @@ async def claim_challenge(
     return bool(result.rowcount)
 
 
-async def open_challenges(conn: AsyncConnection, bot_id: str) -> list[Any]:
-    """The bot's open challenges, oldest first."""
+async def open_challenges(
+    conn: AsyncConnection, bot_id: str, since: datetime | None = None
+) -> list[Any]:
+    """The bot's open challenges made since ``since`` (None: all), oldest first."""
     query = (
         select(bot_challenges)
         .where(bot_challenges.c.bot_id == bot_id, bot_challenges.c.status == "open")
+        .where(bot_challenges.c.created_at >= since if since is not None else true())
         .order_by(bot_challenges.c.created_at, bot_challenges.c.id)
     )
     return list((await conn.execute(query)).all())
 
 
-async def count_open(conn: AsyncConnection, bot_id: str) -> int:
-    """How many open challenges the bot has."""
-    query = (
-        select(func.count())
-        .select_from(bot_challenges)
-        .where(bot_challenges.c.bot_id == bot_id, bot_challenges.c.status == "open")
+async def count_open(
+    conn: AsyncConnection, bot_id: str, since: datetime, challenger: str | None = None
+) -> int:
+    """How many open challenges made since ``since`` the bot has (from ``challenger`` only,
+    when given).
+    """
+    query = select(func.count()).where(
+        bot_challenges.c.bot_id == bot_id,
+        bot_challenges.c.status == "open",
+        bot_challenges.c.created_at >= since,
     )
+    if challenger is not None:
+        query = query.where(bot_challenges.c.challenger_id == challenger)
     return int((await conn.execute(query)).scalar_one())
 
 

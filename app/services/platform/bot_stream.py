@@ -8,28 +8,42 @@ Lines, one JSON object each::
                                       "time_control", "socket": "/ws/matches/<id>"}}
     {"type": "match_end",   "match": {"id", "seat", "scores", "winners"}}
 
-and an empty line every :data:`KEEP_ALIVE` seconds when nothing else was sent. On connecting
-the bot first gets every open challenge and a ``match_start`` for each of its live matches, so a
-bot that restarts picks up where it was. The stream reads the database every ``poll`` seconds
-(any instance's challenges and matches; no state of its own beyond what it has sent).
+and an empty line at once (so the response's headers leave at once) and then every
+:data:`KEEP_ALIVE` seconds when nothing else was sent. On connecting the bot first gets every
+open challenge and a ``match_start`` for each of its live matches, so a bot that restarts picks
+up where it was. The stream reads the database every ``poll`` seconds (any instance's
+challenges and matches; no state of its own beyond what it has sent).
+
+The stream outlives no credential: it is held in ``rt.open_sockets`` like a socket of its
+token, so a revocation, logout or account deletion ends it at once on the instance that made it
+and within the sockets sweep's 2 s on the others; and it checks its credential again, from the
+database, before delivering any event, so nothing committed after the revocation reaches it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
 
+from app.db.models import utcnow
 from app.services.clock import rules as clock_rules
+from app.services.errors import Unauthorized
 from app.services.platform import bot_queries as q
-from app.services.platform.bots import challenge_json
+from app.services.platform import credentials
+from app.services.platform.bots import CHALLENGE_TTL, challenge_json
+from app.services.platform.credentials import Credential
 from app.services.runtime import Runtime
 
-#: Seconds without a line after which an empty line is sent (proxies close silent streams).
-KEEP_ALIVE = 10.0
+#: Seconds without a line after which an empty line is sent: under every proxy's idle limit and
+#: well under a client's read timeout (httpx's default is 5 s).
+KEEP_ALIVE = 2.0
+#: The keep-alive line.
+EMPTY = b"\n"
 
 
 def _line(kind: str, key: str, value: dict[str, Any]) -> bytes:
@@ -71,35 +85,57 @@ def _end(row: Any) -> dict[str, Any]:
     }
 
 
-async def events(rt: Runtime, bot_id: str, poll: float) -> AsyncIterator[bytes]:
-    """The stream's lines for bot ``bot_id`` until the client goes away (the caller stops
-    iterating). ``poll``: seconds between database reads.
+async def events(rt: Runtime, credential: Credential, poll: float) -> AsyncIterator[bytes]:
+    """The stream's lines for the bot of ``credential`` (a verified bearer token:
+    :func:`app.services.platform.credentials.verify`) until the client goes away (the caller
+    stops iterating) or the credential no longer holds (revoked, logged out, expired, account
+    deleted: the stream just ends; the bot's next request gets its 401). ``poll``: seconds
+    between database reads.
     """
+    bot_id = credential.player_id
+    ended = asyncio.Event()
+
+    async def end(_frame: str, _code: int, _reason: str) -> None:
+        ended.set()
+
     challenges_sent: set[str] = set()
     live: set[str] = set()
-    quiet_since = time.monotonic()
-    while True:
-        lines: list[bytes] = []
-        async with rt.db.reading() as conn:
-            waiting = await q.open_challenges(conn, bot_id)
-            rows = await q.bot_matches(conn, bot_id, live)
-        for row in waiting:
-            if row.id not in challenges_sent:
-                challenges_sent.add(row.id)
-                lines.append(_line("challenge", "challenge", await challenge_json(rt, row)))
-        for row in rows:
-            if row.status == "live" and row.id not in live:
-                live.add(row.id)
-                lines.append(_line("match_start", "match", _start(row)))
-            elif row.status != "live" and row.id in live:
-                live.discard(row.id)
-                lines.append(_line("match_end", "match", _end(row)))
-        now = time.monotonic()
-        if lines:
-            quiet_since = now
-            for line in lines:
-                yield line
-        elif now - quiet_since >= KEEP_ALIVE:
-            quiet_since = now
-            yield b"\n"
-        await asyncio.sleep(poll)
+    with rt.open_sockets.hold(
+        bot_id, credential.generation, credential.session, end, credential.expires
+    ):
+        yield EMPTY
+        quiet_since = time.monotonic()
+        while not ended.is_set():
+            lines: list[bytes] = []
+            async with rt.db.reading() as conn:
+                waiting = await q.open_challenges(conn, bot_id, utcnow() - CHALLENGE_TTL)
+                rows = await q.bot_matches(conn, bot_id, live)
+            for row in waiting:
+                if row.id not in challenges_sent:
+                    challenges_sent.add(row.id)
+                    lines.append(_line("challenge", "challenge", await challenge_json(rt, row)))
+            for row in rows:
+                if row.status == "live" and row.id not in live:
+                    live.add(row.id)
+                    lines.append(_line("match_start", "match", _start(row)))
+                elif row.status != "live" and row.id in live:
+                    live.discard(row.id)
+                    lines.append(_line("match_end", "match", _end(row)))
+            now = time.monotonic()
+            if lines:
+                # Read after the events: valid now, so they were committed before any revocation.
+                try:
+                    await credentials.recheck(rt, credential)
+                except Unauthorized:
+                    return
+                if ended.is_set():
+                    return
+                quiet_since = now
+                for line in lines:
+                    yield line
+            elif now - quiet_since >= KEEP_ALIVE:
+                quiet_since = now
+                yield EMPTY
+            pause = min(poll, max(0.0, quiet_since + KEEP_ALIVE - time.monotonic()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ended.wait(), pause)

@@ -16,6 +16,7 @@ from datetime import timedelta
 from typing import Any
 
 from app.db.models import utcnow
+from app.db.session import as_utc
 from app.engine import PRESETS
 from app.services.clock import table_options
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
@@ -24,8 +25,12 @@ from app.services.lobby import seats as lobby_seats
 from app.services.platform import bot_queries as q
 from app.services.runtime import Runtime
 
-#: Open challenges one bot may have waiting.
+#: Open challenges one bot may have waiting, and of them from one challenger.
 MAX_OPEN = 20
+MAX_OPEN_PER_CHALLENGER = 2
+#: A challenge the bot has not answered this long after it was made has expired (status
+#: ``expired``; accepting it is refused).
+CHALLENGE_TTL = timedelta(minutes=10)
 #: The status of a challenge while one accept request seats its bot.
 ACCEPTING = "accepting"
 #: After this long a claim is taken for dead (its request never finished): accept again.
@@ -37,7 +42,8 @@ async def become_bot(rt: Runtime, player_id: str) -> dict[str, Any]:
     ``{"id", "name", "username", "bot_account": true}``.
 
     Raises :class:`Forbidden` (a guest: reason ``account_needed``), :class:`Conflict` (the
-    account has sat in a match: reason ``bot_has_played``).
+    account has sat in a match: reason ``bot_has_played``; it has a seat at an open table, a
+    Play now seek or a tournament entry: ``bot_has_open_play``, ``params.open`` naming which).
     """
     async with rt.db.transaction() as conn:
         row = await q.player(conn, player_id)
@@ -48,6 +54,13 @@ async def become_bot(rt: Runtime, player_id: str) -> dict[str, Any]:
                 raise Conflict(
                     "an account that has played a match cannot become a bot: register a new one",
                     reason="bot_has_played",
+                )
+            held = await q.open_play(conn, player_id)
+            if held is not None:  # it would keep them as a bot, untagged where it sits
+                raise Conflict(
+                    "leave your open tables, seeks and tournaments before becoming a bot",
+                    reason="bot_has_open_play",
+                    params={"open": held},
                 )
             await q.make_bot(conn, player_id)
     return {"id": row.id, "name": row.name, "username": row.username, "bot_account": True}
@@ -83,6 +96,16 @@ def _clock_fields(stored: dict[str, Any] | None) -> dict[str, Any]:
     return {"time_control": fields["time_control"], "timeout_policy": fields["timeout_policy"]}
 
 
+def _expired(row: Any) -> bool:
+    return row.status == "open" and as_utc(row.created_at) < utcnow() - CHALLENGE_TTL
+
+
+def _status(row: Any) -> str:
+    if row.status == ACCEPTING:
+        return "open"
+    return "expired" if _expired(row) else str(row.status)
+
+
 async def challenge_json(rt: Runtime, row: Any) -> dict[str, Any]:
     """The Challenge JSON of docs/BOT_API.md for a ``bot_challenges`` row."""
     async with rt.db.reading() as conn:
@@ -97,7 +120,7 @@ async def challenge_json(rt: Runtime, row: Any) -> dict[str, Any]:
         "rated": bool(row.rated),
         **_clock_fields(row.time_control),
         # Being accepted is still open to the outside: it becomes accepted, or open again.
-        "status": "open" if row.status == ACCEPTING else row.status,
+        "status": _status(row),
         "match_id": row.match_id,
     }
 
@@ -120,7 +143,14 @@ async def _new(
         bot = await q.player(conn, bot_id)
         if bot is None or not bot.bot_account:
             raise NotFound("no such bot", reason="no_such_bot")
-        if await q.count_open(conn, bot_id) >= MAX_OPEN:
+        fresh = now - CHALLENGE_TTL
+        if await q.count_open(conn, bot_id, fresh, challenger) >= MAX_OPEN_PER_CHALLENGER:
+            raise Conflict(
+                f"you have {MAX_OPEN_PER_CHALLENGER} challenges waiting for this bot already",
+                reason="challenges_waiting",
+                params={"max": MAX_OPEN_PER_CHALLENGER},
+            )
+        if await q.count_open(conn, bot_id, fresh) >= MAX_OPEN:
             raise Conflict(
                 "this bot has too many challenges waiting: try again soon", reason="bot_busy"
             )
@@ -220,13 +250,16 @@ async def accept(rt: Runtime, challenge_id: str, bot_id: str, address: str) -> d
     """The bot accepts: a match challenge starts a new match (the challenger hosts seat 0, the
     bot seat 1); a lobby invitation seats the bot in the lobby. Accepting again answers the
     same. Raises :class:`NotFound`, :class:`Forbidden` (not this challenge's bot),
-    :class:`Conflict` (declined or cancelled; the lobby full or started).
+    :class:`Conflict` (declined or cancelled; ``challenge_expired`` after
+    :data:`CHALLENGE_TTL`; the lobby full or started).
     """
     row = await _mine(rt, challenge_id)
     if row.bot_id != bot_id:
         raise Forbidden("this challenge is for another bot", reason="not_your_challenge")
     if row.status == "accepted":
         return await challenge_json(rt, row)
+    if _expired(row):
+        raise Conflict("this challenge has expired", reason="challenge_expired")
     async with rt.db.transaction() as conn:
         stale = utcnow() - ACCEPT_STALE
         claimed = await q.claim_challenge(conn, challenge_id, "open", ACCEPTING, stale)

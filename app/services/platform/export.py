@@ -92,6 +92,18 @@ def record_of(row: Any, computer: set[int], bots: set[str]) -> dict[str, Any]:
     return record
 
 
+async def count_request(rt: Runtime, player_id: str, address: str) -> None:
+    """Count one export request against the quotas (docs/API.md § Export): per player, an
+    account or a guest, whichever token it sends (a session token, any of its API tokens);
+    for a guest also per client ``address``, every guest of one address together (a new
+    guest is free to make, so a per-player count alone would not bound one address).
+    Raises :class:`RateLimited` (429, with the seconds to wait).
+    """
+    async with rt.db.reading() as conn:
+        registered = await q.has_account(conn, player_id)
+    await rt.account_limits.export(player_id, None if registered else address)
+
+
 async def _player_exists(rt: Runtime, player_id: str) -> None:
     from app.services.records.queries import player as player_by_id
 

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.db.community import match_fairness, match_players
+from app.db.community import accounts, match_fairness, match_players
 from app.db.models import match_actions, matches, players
 from app.db.tournaments import tournament_games, tournaments
 
@@ -186,3 +186,11 @@ async def bot_accounts(conn: AsyncConnection, player_ids: Sequence[str]) -> set[
         select(players.c.id).where(players.c.id.in_(player_ids), players.c.bot_account.is_(True))
     )
     return {str(r[0]) for r in rows}
+
+
+async def has_account(conn: AsyncConnection, player_id: str) -> bool:
+    """Whether ``player_id`` is an account's player (False: a guest, or no such player)."""
+    found = await conn.execute(
+        select(accounts.c.player_id).where(accounts.c.player_id == player_id)
+    )
+    return found.first() is not None

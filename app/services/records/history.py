@@ -22,7 +22,7 @@ from app.db.errors import log_failure
 from app.db.models import utcnow
 from app.engine import export_record, load_state
 from app.services.errors import NotFound
-from app.services.records import queries, ratings, shuffle, statistics, verdict
+from app.services.records import queries, rating_guards, ratings, shuffle, statistics, verdict
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
 
@@ -127,6 +127,9 @@ async def settle(rt: Runtime, match_id: str) -> bool:
         unrated = None
         if rows[0].rated and rows[0].preset:
             unrated = await ratings.unrated_reason(conn, match_id, [r.seat for r in rows])
+            if unrated is None:
+                ids = [r.player_id for r in rows if r.player_id]
+                unrated = await rating_guards.too_new(conn, rt.settings, match_id, ids)
         if unrated is not None:
             await queries.update_seat(conn, match_id, None, {"rated": False, "unrated": unrated})
         elif rows[0].rated and rows[0].preset:
@@ -135,6 +138,7 @@ async def settle(rt: Runtime, match_id: str) -> bool:
                 match_id,
                 rows[0].preset,
                 [(r.seat, r.player_id, p) for r, p in zip(rows, places, strict=True)],
+                rt.settings,
             )
     return True
 

@@ -329,3 +329,67 @@ async def commitment(conn: AsyncConnection, match_id: str) -> str | None:
     query = select(match_fairness.c.commitment).where(match_fairness.c.match_id == match_id)
     value = (await conn.execute(query)).scalar()
     return None if value is None else str(value)
+
+
+# -- rated play's guards (app/services/records/rating_guards.py) ----------------------------
+
+
+async def account_ages(conn: AsyncConnection, player_ids: Sequence[str]) -> dict[str, datetime]:
+    """``{player_id: account created_at}`` of the ids that have an account."""
+    query = select(accounts.c.player_id, accounts.c.created_at).where(
+        accounts.c.player_id.in_(player_ids)
+    )
+    return {r[0]: r[1] for r in await conn.execute(query)}
+
+
+async def experience(conn: AsyncConnection, player_id: str, besides: str) -> tuple[int, int]:
+    """``(finished matches, distinct opponents with an id)`` of a player, ``besides`` (a match
+    id) left out.
+    """
+    mine = match_players.alias("mine")
+    other = match_players.alias("other")
+    played = select(func.count(func.distinct(mine.c.match_id))).where(
+        mine.c.player_id == player_id,
+        mine.c.finished_at.is_not(None),
+        mine.c.match_id != besides,
+    )
+    met = (
+        select(func.count(func.distinct(other.c.player_id)))
+        .select_from(mine.join(other, other.c.match_id == mine.c.match_id))
+        .where(
+            mine.c.player_id == player_id,
+            mine.c.finished_at.is_not(None),
+            mine.c.match_id != besides,
+            other.c.player_id.is_not(None),
+            other.c.player_id != player_id,
+        )
+    )
+    return int((await conn.execute(played)).scalar_one()), int(
+        (await conn.execute(met)).scalar_one()
+    )
+
+
+async def changes_against(
+    conn: AsyncConnection, player_id: str, opponent: str, preset: str, since: datetime
+) -> list[Any]:
+    """``player_id``'s rating changes in ``preset`` from matches finished since ``since`` in
+    which ``opponent`` sat too (rows of ``rating_changes``).
+    """
+    query = (
+        select(rating_changes)
+        .select_from(
+            rating_changes.join(
+                match_players,
+                and_(
+                    match_players.c.match_id == rating_changes.c.match_id,
+                    match_players.c.player_id == opponent,
+                ),
+            )
+        )
+        .where(
+            rating_changes.c.player_id == player_id,
+            rating_changes.c.preset == preset,
+            match_players.c.finished_at >= since,
+        )
+    )
+    return list((await conn.execute(query)).all())

@@ -25,8 +25,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.db.models import utcnow
 from app.engine import PRESETS
 from app.services.errors import Conflict, NotFound, ValidationFailed
-from app.services.records import queries
+from app.services.records import queries, rating_guards
 from app.services.runtime import Runtime
+from app.settings import Settings
 
 MODEL = PlackettLuce()
 MU, SIGMA = MODEL.mu, MODEL.sigma
@@ -100,6 +101,19 @@ async def check_lobby(
             raise Conflict("rated: only players with an account can sit at a rated table")
 
 
+async def refuse_bot_account(conn: AsyncConnection, rated: bool, player_id: str) -> None:
+    """Rated play with strangers (Play now, rated tournaments) is for people: a bot account
+    there would move its opponents' games to the bots' pool (docs/BOT_API.md) without their
+    asking. A rated table that invites a bot is the host's choice and is not refused here.
+    Raises :class:`Conflict` (reason ``bot_not_rated``).
+    """
+    if rated and await queries.bot_accounts(conn, [player_id]):
+        raise Conflict(
+            "a bot account plays rated games only at tables that invite it",
+            reason="bot_not_rated",
+        )
+
+
 #: Why a match of a rated table ended unrated: a seat's own player made fewer than a third of
 #: the seat's moves (a sock account that never connected, a seat the computer played).
 NOT_PLAYED = "not_played"
@@ -120,11 +134,17 @@ async def unrated_reason(conn: AsyncConnection, match_id: str, seats: Sequence[i
 
 
 async def rate_match(
-    conn: AsyncConnection, match_id: str, preset: str, seats: Sequence[tuple[int, str | None, int]]
+    conn: AsyncConnection,
+    match_id: str,
+    preset: str,
+    seats: Sequence[tuple[int, str | None, int]],
+    settings: Settings | None = None,
 ) -> None:
     """Update the ratings of a finished rated match: ``seats`` are ``(seat, player_id,
     placement)``. Seats whose player has no account (deleted meanwhile) or no id are skipped,
-    and a match with fewer than two rated seats changes nothing. Idempotent per match.
+    and a match with fewer than two rated seats changes nothing. Idempotent per match. With
+    ``settings``, each gain is bounded per opponent
+    (:func:`app.services.records.rating_guards.bounded`).
     """
     people = [(seat, pid, place) for seat, pid, place in seats if pid]
     if not people:
@@ -144,6 +164,9 @@ async def rate_match(
         (current[p].mu, current[p].sigma) if p in current else (MU, SIGMA) for _, p, _ in people
     ]
     after = new_ratings(before, [place for _, _, place in people])
+    if settings is not None:
+        ids = [pid for _, pid, _ in people if pid]
+        after = await rating_guards.bounded(conn, settings, preset, ids, before, after)
     now = utcnow()
     for (seat, pid, _), (mu0, s0), (mu1, s1) in zip(people, before, after, strict=True):
         assert pid is not None

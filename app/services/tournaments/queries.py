@@ -14,6 +14,15 @@ from app.db.models import matches
 from app.db.tournaments import tournament_entrants, tournament_games, tournaments
 
 
+def public_status(row: Any) -> str:
+    """The status Tournament JSON shows for a tournament row: ``registering``, ``running``,
+    ``finished``, or ``cancelled`` (stored as finished at round 0: :func:`cancel_unstarted`).
+    """
+    if row.status == "finished" and int(row.round) == 0:
+        return "cancelled"
+    return str(row.status)
+
+
 async def insert_tournament(conn: AsyncConnection, values: dict[str, Any]) -> None:
     """Add a tournament row (``values``: every column)."""
     await conn.execute(insert(tournaments).values(**values))
@@ -39,7 +48,7 @@ async def update_tournament(
 
 
 async def listed(conn: AsyncConnection, limit: int) -> list[Any]:
-    """Public tournaments not finished, then the recently finished, newest first."""
+    """Public tournaments not over, then the recently finished or cancelled, newest first."""
     query = (
         select(tournaments, func.count(tournament_entrants.c.number).label("entrants"))
         .outerjoin(
@@ -49,7 +58,10 @@ async def listed(conn: AsyncConnection, limit: int) -> list[Any]:
         )
         .where(tournaments.c.private.is_(False))
         .group_by(tournaments.c.id)
-        .order_by((tournaments.c.status == "finished").asc(), tournaments.c.created_at.desc())
+        .order_by(
+            tournaments.c.status.in_(("finished", "cancelled")).asc(),
+            tournaments.c.created_at.desc(),
+        )
         .limit(limit)
     )
     return list((await conn.execute(query)).all())
@@ -62,13 +74,86 @@ async def running(conn: AsyncConnection) -> list[str]:
 
 
 async def due_to_start(conn: AsyncConnection, now: datetime) -> list[str]:
-    """Ids of tournaments in registration whose start time has come."""
+    """Ids of tournaments in registration whose start time has come and that have enough
+    checked-in entrants to start (two, and a table's seats): one read for the sweep, so a
+    tournament nobody checked in to costs no locked transaction on every pass.
+    """
+    ready = (
+        select(func.count())
+        .where(
+            tournament_entrants.c.tournament_id == tournaments.c.id,
+            tournament_entrants.c.status == "checked_in",
+        )
+        .scalar_subquery()
+    )
     query = select(tournaments.c.id).where(
         tournaments.c.status == "registering",
         tournaments.c.starts_at.is_not(None),
         tournaments.c.starts_at <= now,
+        ready >= 2,
+        ready >= tournaments.c.seats,
     )
     return [r[0] for r in await conn.execute(query)]
+
+
+async def has_overdue(conn: AsyncConnection, before: datetime) -> bool:
+    """True when a tournament still in registration had its start time before ``before``."""
+    query = (
+        select(tournaments.c.id)
+        .where(
+            tournaments.c.status == "registering",
+            tournaments.c.starts_at.is_not(None),
+            tournaments.c.starts_at < before,
+        )
+        .limit(1)
+    )
+    return (await conn.execute(query)).first() is not None
+
+
+async def cancel_unstarted(conn: AsyncConnection, before: datetime, now: datetime) -> list[str]:
+    """Cancel the tournaments still in registration whose start time was before ``before``;
+    returns their ids. A cancelled tournament is stored ``finished`` at round 0 (one that
+    started has paired round 1), which a release without cancellation reads as finished:
+    :func:`public_status` names it ``cancelled``.
+    """
+    query = (
+        update(tournaments)
+        .where(
+            tournaments.c.status == "registering",
+            tournaments.c.starts_at.is_not(None),
+            tournaments.c.starts_at < before,
+        )
+        .values(status="finished", version=tournaments.c.version + 1, updated_at=now)
+        .returning(tournaments.c.id)
+    )
+    return [r[0] for r in await conn.execute(query)]
+
+
+async def computers_of(conn: AsyncConnection, host_id: str) -> int:
+    """Computer entrants still in the tournaments ``host_id`` organises that are not over."""
+    query = (
+        select(func.count())
+        .select_from(
+            tournament_entrants.join(
+                tournaments, tournaments.c.id == tournament_entrants.c.tournament_id
+            )
+        )
+        .where(
+            tournaments.c.host_id == host_id,
+            tournaments.c.status.in_(("registering", "running")),
+            tournament_entrants.c.bot.is_(True),
+            tournament_entrants.c.status.in_(("registered", "checked_in")),
+        )
+    )
+    return int((await conn.execute(query)).scalar_one())
+
+
+async def registering_of(conn: AsyncConnection, host_id: str) -> int:
+    """How many tournaments ``host_id`` organises that are still in registration."""
+    query = select(func.count()).where(
+        tournaments.c.host_id == host_id, tournaments.c.status == "registering"
+    )
+    return int((await conn.execute(query)).scalar_one())
 
 
 async def paused(conn: AsyncConnection) -> list[str]:

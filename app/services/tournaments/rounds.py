@@ -13,7 +13,7 @@ end) racing for it pair it once; the unique ``(tournament_id, round, table_numbe
 
 **Results** come from the match history (:mod:`app.services.records.history`): the places it
 settles (a seat that left is last) become tournament points
-(:func:`app.services.tournaments.standings.points_for_places`). A person whose seat left a
+(:func:`app.services.tournaments.formats.standings.points_for_places`). A person whose seat left a
 game is dropped from the next rounds; registered players who did not check in are dropped at
 the start (no-shows).
 """
@@ -38,16 +38,16 @@ from app.services.lobby import queries as lobby_sql
 from app.services.lobby.core import COLOURS
 from app.services.records import queries as records_sql
 from app.services.runtime import Runtime
-from app.services.tournaments import knockout
 from app.services.tournaments import queries as sql
-from app.services.tournaments.pairing import (
+from app.services.tournaments.formats import knockout
+from app.services.tournaments.formats.pairing import (
     PairingImpossible,
     Table,
     arena_tables,
     round_robin_round,
     swiss_round,
 )
-from app.services.tournaments.standings import (
+from app.services.tournaments.formats.standings import (
     BYE_POINTS,
     places_of_scores,
     points_for_places,

@@ -1,7 +1,7 @@
 """Seeding a knock-out: the organiser's seeded list (:func:`set_seeds`), or a knock-out
 seeded from a finished Swiss (or any finished 2-player tournament): its final standings, best
 first, become the knock-out's entrants — numbered in that order, so starting number = seed
-(:mod:`app.services.tournaments.knockout`) — checked in at once.
+(:mod:`app.services.tournaments.formats.knockout`) — checked in at once.
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from app.db.models import utcnow
 from app.db.session import as_utc
 from app.services.errors import Conflict, Forbidden, NotFound
 from app.services.runtime import Runtime
-from app.services.tournaments import knockout
 from app.services.tournaments import queries as sql
+from app.services.tournaments.formats import knockout
 from app.services.tournaments.rounds import pair_until_pending
 from app.services.tournaments.tournaments import announce, total_rounds, view
 
@@ -43,9 +43,11 @@ async def start(rt: Runtime, tid: str, host_id: str) -> dict[str, Any]:
 
 async def start_scheduled(rt: Runtime, tid: str) -> bool:
     """The sweep: start tournament ``tid`` if it is still in registration and its start time
-    has come (under its row lock: one instance starts it, once). With fewer than two
-    checked-in entrants it stays in registration and is tried again on the next pass (the
-    organiser may also start it by hand). Returns whether it started.
+    has come (under its row lock: one instance starts it, once). The sweep asks only for
+    tournaments with enough checked-in entrants
+    (:func:`app.services.tournaments.queries.due_to_start`); one found short after all stays
+    in registration (the organiser may also start it by hand) until enough check in or the
+    sweep cancels it. Returns whether it started.
     """
     async with rt.db.transaction() as conn:
         t = await sql.tournament(conn, tid, lock=True)

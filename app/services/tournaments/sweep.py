@@ -1,9 +1,11 @@
 """When a tournament moves on by itself: a match's end (a ``move_committed`` subscriber) and the
 sweep every instance runs (:data:`SWEEP_EVERY` seconds): start the tournaments whose start
-time has come (once: :func:`app.services.tournaments.starting.start_scheduled` holds the
-row lock), hold the clocks of paused tournaments that run again, settle tournament matches whose
-history was missed, and advance every running tournament
-(:func:`app.services.tournaments.rounds.advance`; its row lock keeps instances apart).
+time has come and that have enough checked-in entrants (once:
+:func:`app.services.tournaments.starting.start_scheduled` holds the row lock), cancel those
+still short of entrants :data:`START_GRACE` after their start time, hold the clocks of paused
+tournaments that run again, settle tournament matches whose history was missed, and advance
+every running tournament (:func:`app.services.tournaments.rounds.advance`; its row lock keeps
+instances apart).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from app.services.match.committed import Committed
 from app.services.records import history
 from app.services.records import queries as records_sql
 from app.services.runtime import Runtime
-from app.services.tournaments import pause
+from app.services.tournaments import live, pause
 from app.services.tournaments import queries as sql
 from app.services.tournaments.rounds import advance
 from app.services.tournaments.starting import start_scheduled
@@ -29,6 +31,9 @@ log = logging.getLogger(__name__)
 
 #: Seconds between two looks of the sweep at the running tournaments.
 SWEEP_EVERY = 2.0
+#: A scheduled tournament still short of checked-in entrants this long after its start time is
+#: cancelled (until then the sweep starts it as soon as enough check in).
+START_GRACE = timedelta(minutes=15)
 #: A finished match whose history nobody settled after this long is settled by the sweep.
 SETTLE_LATE = timedelta(seconds=10)
 
@@ -74,8 +79,16 @@ async def sweep(rt: Runtime) -> None:
 
 async def sweep_once(rt: Runtime) -> int:
     """One pass of :func:`sweep`; returns how many tournaments changed."""
+    now = utcnow()
     async with rt.db.reading() as conn:
-        due = await sql.due_to_start(conn, utcnow())
+        due = await sql.due_to_start(conn, now)
+        overdue = await sql.has_overdue(conn, now - START_GRACE)
+    if overdue:
+        async with rt.db.transaction() as conn:
+            cancelled = await sql.cancel_unstarted(conn, now - START_GRACE, now)
+        for tid in cancelled:
+            log.info("tournament %s cancelled: too few checked in by its start", tid)
+            await live.publish(rt, tid)
     for tid in due:
         await start_scheduled(rt, tid)
     async with rt.db.reading() as conn:

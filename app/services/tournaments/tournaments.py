@@ -25,10 +25,11 @@ from app.services.lobby.core import player_name
 from app.services.records import ratings
 from app.services.runtime import Runtime
 from app.services.spectator_delay import parse_spectator_delay
-from app.services.tournaments import knockout, live
+from app.services.tournaments import live
 from app.services.tournaments import queries as sql
-from app.services.tournaments.pairing import round_robin_rounds
-from app.services.tournaments.standings import GameResult, pod_standings, swiss_standings
+from app.services.tournaments.formats import knockout
+from app.services.tournaments.formats.pairing import round_robin_rounds
+from app.services.tournaments.formats.standings import GameResult, pod_standings, swiss_standings
 
 FORMATS = ("swiss", "round_robin", "arena", "knockout")
 #: Formats that take players who register after the start.
@@ -38,6 +39,9 @@ MAX_ENTRANTS = 64
 MAX_SWISS_ROUNDS = 15
 #: How far ahead a start time may be.
 MAX_SCHEDULE_DAYS = 60
+#: Tournaments one organiser may have in registration at once (an ownership budget: what never
+#: starts is cancelled by the sweep, app/services/tournaments/sweep.py).
+MAX_REGISTERING = 5
 #: Statuses of an entrant still in the tournament.
 ACTIVE = ("registered", "checked_in")
 
@@ -70,7 +74,8 @@ async def create(
 
     Raises :class:`ValidationFailed` (format, rounds, cycles, seats, duration, preset, time
     control, spectator delay, name, a start time not in the next :data:`MAX_SCHEDULE_DAYS`
-    days).
+    days), :class:`Conflict` (``tournament_budget``: the host already has
+    :data:`MAX_REGISTERING` tournaments in registration).
     """
     if starts_at is not None:
         if starts_at.tzinfo is None:
@@ -102,6 +107,12 @@ async def create(
     async with rt.db.transaction() as conn:
         if await player_name(conn, host_id) is None:
             raise NotFound("no such player")
+        if await sql.registering_of(conn, host_id) >= MAX_REGISTERING:
+            raise Conflict(
+                f"at most {MAX_REGISTERING} of your tournaments can be in registration at once",
+                reason="tournament_budget",
+                params={"max": MAX_REGISTERING},
+            )
         await sql.insert_tournament(
             conn,
             dict(
@@ -137,7 +148,8 @@ async def register(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
     the tournament registers; a Swiss or an arena also takes **late joiners** while it runs
     (checked in at once, with no points: paired from the next round, or the arena's next
     table; a Swiss's earlier rounds count as not played). Raises :class:`NotFound`,
-    :class:`Conflict` (a round-robin started, finished, full, rated without an account).
+    :class:`Conflict` (a round-robin started, finished, full, rated without an account or as
+    a bot account: ``bot_not_rated``).
     """
     async with rt.db.transaction() as conn:
         row = await _tournament(conn, tid, lock=True)
@@ -153,6 +165,7 @@ async def register(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
         else:
             seat = {"player": player_id, "bot": False}
             await ratings.check_lobby(conn, row.rated, row.preset, [seat], None)
+            await ratings.refuse_bot_account(conn, row.rated, player_id)
             name = await player_name(conn, player_id)
             if name is None:
                 raise NotFound("no such player")
@@ -165,9 +178,11 @@ async def register(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
 
 
 async def add_computer(rt: Runtime, tid: str, host_id: str, level: str) -> dict[str, Any]:
-    """Host only: enter a computer player (checked in from the start). Raises
-    :class:`Forbidden`, :class:`Conflict` (started, full, rated), :class:`ValidationFailed`
-    (level).
+    """Host only: enter a computer player (checked in from the start). An organiser has at
+    most ``BOT_MATCHES_PER_ADDRESS`` computer entrants in their tournaments not over (each
+    computer table costs the worker pools as a match against the computer does). Raises
+    :class:`Forbidden`, :class:`Conflict` (started, full, rated; ``computer_budget``),
+    :class:`ValidationFailed` (level).
     """
     if level not in LEVELS:
         raise ValidationFailed(f"level: one of {', '.join(LEVELS)}")
@@ -176,6 +191,14 @@ async def add_computer(rt: Runtime, tid: str, host_id: str, level: str) -> dict[
         _require_host(row, host_id)
         if row.rated:
             raise Conflict("rated: computer players cannot enter a rated tournament")
+        budget = rt.settings.bot_matches_per_address
+        if await sql.computers_of(conn, host_id) >= budget:
+            raise Conflict(
+                f"at most {budget} computer players in your tournaments at once: one must "
+                "finish first",
+                reason="computer_budget",
+                params={"max": budget},
+            )
         count = sum(1 for e in await sql.entrants(conn, tid) if e.bot)
         name = f"Computer {count + 1}"
         await add_entrant(conn, tid, player_id=None, name=name, bot=True, level=level)
@@ -194,13 +217,17 @@ async def check_in(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
 
 async def withdraw(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
     """Leave the tournament: before the start the entry is withdrawn, during it the player is
-    not paired again (a live game of theirs plays on; its result counts).
+    not paired again (a live game of theirs plays on; its result counts). Raises
+    :class:`NotFound` (not registered), :class:`Conflict` (over: ``tournament_finished``; a
+    dropped entrant, who stays dropped: ``tournament_dropped``).
     """
     async with rt.db.transaction() as conn:
         row = await _tournament(conn, tid, lock=True)
         if row.status == "finished":
             raise Conflict("the tournament is over", reason="tournament_finished")
         mine = await _own_entry(conn, tid, player_id)
+        if mine.status == "dropped":  # stays dropped: withdrawing must not open a way back
+            raise Conflict("dropped from this tournament", reason="tournament_dropped")
         await sql.set_entrant_status(conn, tid, [mine.number], "withdrawn")
         await sql.update_tournament(conn, tid, {"updated_at": utcnow()})
     await announce(rt, tid)
@@ -212,6 +239,37 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
     format's tie-breaks, every round's tables (with their match ids), and ``me`` (the viewer's
     entry, or null). Raises :class:`NotFound`.
     """
+    return for_viewer(await read(rt, tid), viewer)
+
+
+def viewer_key(data: dict[str, Any], viewer: str | None) -> tuple[bool, int | None]:
+    """What of Tournament JSON ``data`` depends on ``viewer``: ``(is_host, the starting number
+    of their entry or None)``. Viewers with equal keys see the same JSON.
+    """
+    if viewer is None:
+        return False, None
+    number = next((e["number"] for e in data["entrants"] if e["player"] == viewer), None)
+    return viewer == data["host"], number
+
+
+def for_key(data: dict[str, Any], key: tuple[bool, int | None]) -> dict[str, Any]:
+    """Tournament JSON ``data`` (as :func:`read` gives it) for viewers with ``key``
+    (:func:`viewer_key`): ``is_host`` and ``me`` set, the rest shared (not copied).
+    """
+    is_host, number = key
+    mine = None if number is None else next(e for e in data["entrants"] if e["number"] == number)
+    return {**data, "is_host": is_host, "me": mine}
+
+
+def for_viewer(data: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """Tournament JSON ``data`` (as :func:`read` gives it) as ``viewer`` sees it."""
+    return for_key(data, viewer_key(data, viewer))
+
+
+async def read(rt: Runtime, tid: str) -> dict[str, Any]:
+    """Tournament JSON as nobody in particular sees it (``is_host`` false, ``me`` null): the
+    part every viewer shares (:func:`for_viewer` adds theirs). Raises :class:`NotFound`.
+    """
     async with rt.db.reading() as conn:
         row = await _tournament(conn, tid)
         people = await sql.entrants(conn, tid)
@@ -219,12 +277,11 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
         states = await sql.match_states(conn, [g.match_id for g in games if g.match_id])
     by_number = {e.number: e for e in people}
     lines = standings_of(row, people, games)
-    mine = next((e for e in people if viewer and e.player_id == viewer), None)
     return {
         "id": row.id,
         "name": row.name,
         "host": row.host_id,
-        "is_host": viewer == row.host_id,
+        "is_host": False,
         "private": bool(row.private),
         "format": row.format,
         "cycles": row.cycles,
@@ -233,7 +290,7 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
         "rated": bool(row.rated),
         **table_options.lobby_fields(row.time_control),
         "spectator_delay": getattr(row, "spectator_delay", None),
-        "status": row.status,
+        "status": sql.public_status(row),
         "round": row.round,
         "paused": row.paused_at is not None,
         "seats": row.seats,
@@ -256,7 +313,7 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
         if row.format != "knockout"
         else knockout.seeding(row.seeds, [int(e.number) for e in people if e.status in ACTIVE]),
         "messages": await chat.notices(rt, tid),
-        "me": None if mine is None else _entrant_json(mine),
+        "me": None,
     }
 
 

@@ -94,6 +94,7 @@ export default {
   'replay.backToLive': 'Zurück zur laufenden Partie',
   'replay.rewind': 'Die bisherigen Züge zurückverfolgen',
   'rating.changes': 'Änderungen der Wertung',
+  'rating.unrated.new_account': 'Nicht gewertet: Ein Konto an diesem Tisch ist neu (gewertet wird nach einem Tag und ein paar beendeten Partien).',
   'rating.unrated.not_played': 'Nicht gewertet: Nicht alle haben ihre Züge selbst gemacht (mindestens ein Drittel).',
   'replay.check.revealed': 'Startwert aufgedeckt',
   'replay.check.published': 'Zusage zu Beginn veröffentlicht',

@@ -95,6 +95,7 @@ export default {
   'replay.backToLive': 'Back to the live game',
   'replay.rewind': 'Step back through the moves so far',
   'rating.changes': 'Rating changes',
+  'rating.unrated.new_account': 'Unrated: an account at this table is new (rated play counts after a day and a few finished matches).',
   'rating.unrated.not_played': 'Unrated: not every player made their own moves (at least a third of them).',
   'replay.check.revealed': 'Seed revealed',
   'replay.check.published': 'Commitment published at the start',

@@ -94,6 +94,7 @@ export default {
   'replay.backToLive': 'Retour à la partie en cours',
   'replay.rewind': 'Revoir les coups joués jusqu’ici',
   'rating.changes': 'Évolution des classements',
+  'rating.unrated.new_account': 'Non classée : un compte à cette table est nouveau (le classement compte après un jour et quelques parties terminées).',
   'rating.unrated.not_played': 'Non classée : tous les joueurs n’ont pas joué eux-mêmes leurs coups (au moins un tiers).',
   'replay.check.revealed': 'Graine révélée',
   'replay.check.published': 'Engagement publié au début',

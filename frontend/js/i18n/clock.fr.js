@@ -1,4 +1,4 @@
-/** French messages for time controls, clocks, leaving, votes and proposals (match/clock.js, screens/timecontrol.js, the start screen's list of your matches). Keys as in clock.en.js; see ../i18n.js. */
+/** French messages for time controls, clocks, leaving, votes and proposals (match/status/clock.js, screens/timecontrol.js, the start screen's list of your matches). Keys as in clock.en.js; see ../i18n.js. */
 export default {
   'clock.days': '{d} j {h} h',
   'clock.aria': 'Temps restant',

@@ -1,5 +1,5 @@
 /**
- * Deutsche Texte der Turnierseiten (screens/tournaments.js, screens/tournament.js):
+ * Deutsche Texte der Turnierseiten (screens/tournaments/list.js, screens/tournaments/page.js):
  * ``tournament.*`` und der Menüeintrag.
  */
 export default {
@@ -28,6 +28,7 @@ export default {
   'tournament.none': 'Noch keine Turniere: richte das erste aus.',
   'tournament.status.registering': 'Anmeldung offen',
   'tournament.status.running': 'Runde {round} von {rounds}',
+  'tournament.status.cancelled': 'Abgesagt: zu wenige angemeldet',
   'tournament.status.finished': 'Beendet',
   'tournament.paused': 'Pausiert: alle Uhren stehen',
   'tournament.register': 'Anmelden',

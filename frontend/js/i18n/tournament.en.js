@@ -1,5 +1,5 @@
 /**
- * English messages of the tournament screens (screens/tournaments.js, screens/tournament.js):
+ * English messages of the tournament screens (screens/tournaments/list.js, screens/tournaments/page.js):
  * ``tournament.*`` and the nav link.
  */
 export default {
@@ -28,6 +28,7 @@ export default {
   'tournament.none': 'No tournaments yet: organise the first one.',
   'tournament.status.registering': 'Registration open',
   'tournament.status.running': 'Round {round} of {rounds}',
+  'tournament.status.cancelled': 'Cancelled: too few checked in',
   'tournament.status.finished': 'Finished',
   'tournament.paused': 'Paused: every clock is held',
   'tournament.register': 'Register',

@@ -1,5 +1,5 @@
 /**
- * Messages français des pages de tournoi (screens/tournaments.js, screens/tournament.js) :
+ * Messages français des pages de tournoi (screens/tournaments/list.js, screens/tournaments/page.js) :
  * ``tournament.*`` et le lien du menu.
  */
 export default {
@@ -28,6 +28,7 @@ export default {
   'tournament.none': 'Aucun tournoi pour le moment : organisez le premier.',
   'tournament.status.registering': 'Inscriptions ouvertes',
   'tournament.status.running': 'Ronde {round} sur {rounds}',
+  'tournament.status.cancelled': 'Annulé : trop peu de présents',
   'tournament.status.finished': 'Terminé',
   'tournament.paused': 'En pause : toutes les pendules sont arrêtées',
   'tournament.register': "S'inscrire",

@@ -10,8 +10,8 @@ import { swatch } from '../board/pieces.js';
 import { t, has } from '../i18n.js';
 import { active, first } from '../expansions/index.js';
 import { showRatingChanges } from '../widgets/ratings.js';
-import { verdictOf, verdictTitle } from './verdict.js';
-import { seriesEnd } from './series.js';
+import { verdictOf, verdictTitle } from './status/verdict.js';
+import { seriesEnd } from './status/series.js';
 
 /**
  * A category's column head in the current language (an expansion names its own: the wheel's

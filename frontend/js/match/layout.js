@@ -31,9 +31,9 @@ export function buildLayout(m) {
   const infoBox = h('div.match-info');
   const logList = h('ol.log#log', { 'aria-label': t('match.logLabel') });
   const endLayer = h('div.end-layer');
-  // Moves, scores and whose turn it is, for screen readers (match/attention.js).
+  // Moves, scores and whose turn it is, for screen readers (match/access/attention.js).
   const announcer = h('div.visually-hidden#announcer', { 'aria-live': 'polite', 'aria-atomic': 'true' });
-  // The match in words, with its choices as lists (match/textBoard.js); hidden until turned on.
+  // The match in words, with its choices as lists (match/access/textBoard.js); hidden until turned on.
   const textBoard = h('section.text-board#text-board', { 'aria-labelledby': 'tb-title', hidden: true });
   const textBoardToggle = h('button.btn.small.ghost#text-board-toggle', { type: 'button', 'aria-pressed': 'false',
     'aria-controls': 'text-board', title: t('tb.toggleTitle'), onclick: m.hooks.toggleTextBoard }, t('tb.toggle'));

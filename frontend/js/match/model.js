@@ -77,7 +77,7 @@ export class MatchModel {
 
   /**
    * The seat the person looking plays: the seat to act when it is one of the other people's
-   * playing on this device (hot-seat: match/hotSeat.js), else this device's own seat (null: a
+   * playing on this device (hot-seat: match/access/hotSeat.js), else this device's own seat (null: a
    * spectator).
    */
   you() {

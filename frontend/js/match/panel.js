@@ -4,7 +4,7 @@
  * as the pig, the rules) and the log.
  */
 
-import { verdictOf } from './verdict.js';
+import { verdictOf } from './status/verdict.js';
 import { h, clear, toast } from '../dom.js';
 import { COLOURS, colourOf, swatch, meepleIcon } from '../board/pieces.js';
 import { describe, joinTurn } from '../words.js';
@@ -67,7 +67,7 @@ export function addLog(m, events, { quiet = false, auto = false, defer = false }
   const news = new Map(); // expansion → the score lines it toasts together (the wheel's, once the pig has landed)
   for (const line of lines) {
     const top = m.ui.logItems[0];
-    if (auto && line.kind === 'move') line.computer = true; // marked in the log (match/clock.js)
+    if (auto && line.kind === 'move') line.computer = true; // marked in the log (match/status/clock.js)
     if (line.tag === 'deployed' && top && top.tag === 'placed' && top.seat === line.seat) {
       // One line per turn: "Ann placed a tile and deployed a knight in a city".
       m.ui.logItems[0] = joinTurn(top, line);

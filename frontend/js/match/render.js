@@ -5,7 +5,7 @@
  * animations. What an expansion adds (the wheel, the Plague) its module draws (``../expansions/``).
  */
 
-import { verdictOf } from './verdict.js';
+import { verdictOf } from './status/verdict.js';
 import { cellKey } from '../board/board.js';
 import { scoringDetail, joinNames } from '../words.js';
 import { t, has } from '../i18n.js';

@@ -16,7 +16,7 @@ import * as api from '../api.js';
 import { toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { MAX_LOG } from './ui.js';
-import { forGood, renderClockUI } from './clock.js';
+import { forGood, renderClockUI } from './status/clock.js';
 import { collect } from '../expansions/index.js';
 
 /** Milliseconds a view left incomplete by a catch-up waits for its end before a REST reload. */

@@ -9,32 +9,45 @@ import { COLOURS, COLOUR_ORDER, swatch } from '../board/pieces.js';
 import { decorateSeats } from '../widgets/ratings.js';
 import { t } from '../i18n.js';
 import { botTag } from '../widgets/botTag.js';
-import * as localSeats from '../localSeats.js';
+import * as localSeats from '../stored/localSeats.js';
 
 /**
  * "Someone here": seat another person playing on this device (hot-seat). They get a guest
  * identity of their own (``POST /api/players``), which joins the table; the match screen passes
- * the device to them on their turns (match/hotSeat.js).
+ * the device to them on their turns (match/access/hotSeat.js). While the name is being typed the form
+ * is ``room.localDraft``, so a table update re-rendering the room keeps it open with its text.
  */
-function localSeatButton(room) {
+function localSeatButton(room, seat) {
   const box = h('span.local-seat');
-  const open = () => {
+  const draft = room.localDraft;
+  if (draft && draft.seat === seat) {
     const name = h('input#local-name', { type: 'text', maxlength: 32, 'aria-label': t('room.localName'),
-      placeholder: t('room.localName') });
+      placeholder: t('room.localName'), value: draft.value, oninput: () => { draft.value = name.value; } });
     const add = async (e) => {
       e.preventDefault();
       const wanted = name.value.trim();
       if (!wanted) { name.focus(); return; }
-      await room.act(async () => {
+      room.localDraft = null; // the seat the answer fills is drawn without the form
+      const seated = await room.act(async () => {
         const made = await api.createPlayer(wanted);
         const person = { id: made.player.id, name: made.player.name, token: made.token };
         localSeats.add(room.code, person);
         return api.post(`/api/lobbies/${encodeURIComponent(room.code)}/join`, {}, { token: person.token });
       });
+      if (!seated && !room.localDraft) { // refused (the toast says why): the name stays to edit
+        room.localDraft = draft;
+        room.hooks.render();
+      }
     };
-    box.replaceChildren(h('form.local-form', { onsubmit: add }, name,
+    box.append(h('form.local-form', { onsubmit: add }, name,
       h('button.btn.small.primary#local-add', { type: 'submit' }, t('room.localSeat'))));
-    name.focus();
+    return box;
+  }
+  const open = () => {
+    room.localDraft = { seat, value: '' }; // one form at a time: another seat's closes
+    room.hooks.render();
+    const input = document.getElementById('local-name');
+    if (input) input.focus();
   };
   box.append(h('button.btn.small.secondary.add-local', { type: 'button', onclick: open, title: t('room.localHelp') },
     t('room.localButton')));
@@ -48,8 +61,8 @@ function emptySeat(room, i) {
     room.hostCanEdit()
       ? h('div.seat-actions', {},
         h('button.btn.small.secondary.add-bot', { onclick: () => room.act(() => api.addBot(room.code)) }, t('room.addBot')),
-        inviteButton(room), localSeatButton(room))
-      : room.mySeat() ? h('div.seat-actions', {}, localSeatButton(room)) : null);
+        inviteButton(room), localSeatButton(room, i))
+      : room.mySeat() ? h('div.seat-actions', {}, localSeatButton(room, i)) : null);
 }
 
 /**
@@ -157,10 +170,26 @@ function startRow(room) {
   } }, filled < 2 ? t('room.needTwo') : t('room.start', { n: filled }));
 }
 
+/**
+ * The hot-seat form open at a seat someone has since taken moves to the first empty seat (and
+ * closes when none is left).
+ */
+function keepLocalDraft(room) {
+  const draft = room.localDraft;
+  if (!draft) return;
+  const { lobby } = room;
+  const taken = (i) => lobby.seats.some((s) => s.seat === i && (s.player || s.bot));
+  if (draft.seat < lobby.max_seats && !taken(draft.seat)) return;
+  const free = [...Array(lobby.max_seats).keys()].find((i) => !taken(i));
+  if (free === undefined) room.localDraft = null;
+  else draft.seat = free;
+}
+
 /** The players panel: seats, my colour, "take a seat", start. */
 export function seatsPanel(room) {
   const { lobby } = room;
   const filled = room.filled();
+  keepLocalDraft(room);
   const seats = h('ol.seats#seats');
   for (let i = 0; i < lobby.max_seats; i += 1) seats.appendChild(seatRow(room, i));
   decorateSeats(seats, lobby);

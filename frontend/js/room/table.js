@@ -21,6 +21,8 @@ export class RoomTable {
     this.alive = true;
     this.wasSeated = false;
     this.presets = {};
+    this.localDraft = null; // the hot-seat form while open: {value}, kept across re-renders (seats.js)
+    this.seen = ''; // the table last rendered, as JSON: a repeat (the answer and its echo) renders nothing
   }
 
   /** The seat of the person looking, or null. */
@@ -44,11 +46,18 @@ export class RoomTable {
     return this.isHost() && this.lobby.status === 'open';
   }
 
-  /** Adopt a table from the server (older versions are ignored); a started match is followed. */
+  /**
+   * Adopt a table from the server (older versions are ignored, and a table equal to the one
+   * shown is not drawn again: the answer to ``act`` and the socket's echo of it arrive both);
+   * a started match is followed.
+   */
   update(next) {
     if (!this.alive || !next) return;
     const held = this.lobby;
     if (held && next.version !== undefined && held.version !== undefined && next.version < held.version) return;
+    const seen = JSON.stringify(next);
+    if (seen === this.seen) return;
+    this.seen = seen;
     this.lobby = next;
     if (next.status === 'started' && next.match_id) {
       toast(t('room.started'), 'success');

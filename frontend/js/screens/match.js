@@ -40,19 +40,19 @@ import { render, renderInteraction, celebrate } from '../match/render.js';
 import { renderPlayers, addLog, renderLog } from '../match/panel.js';
 import { renderTray } from '../match/tray.js';
 import { hoverCell, selectCell, rotate, cancelSelection, confirmPlacement, pickSpot, pass, clearPending, retryAction, sendAction } from '../match/play.js';
-import { renderTextBoard, toggle as toggleTextBoard } from '../match/textBoard.js';
+import { renderTextBoard, toggle as toggleTextBoard } from '../match/access/textBoard.js';
 import { resync, applySnapshot, onMessage, loadHistory } from '../match/sync.js';
 import { connect, stopBanner } from '../match/connection.js';
 import { showEnd, showRemaining, showKeys, share } from '../match/dialogs.js';
-import { onKey } from '../match/keyboard.js';
-import { attend, watchTurn, resetAttention } from '../match/attention.js';
-import { loadLocalSeats, watchHandover, dropCover } from '../match/hotSeat.js';
+import { onKey } from '../match/access/keyboard.js';
+import { attend, watchTurn, resetAttention } from '../match/access/attention.js';
+import { loadLocalSeats, watchHandover, dropCover } from '../match/access/hotSeat.js';
 import { chatBox } from '../widgets/chat.js';
 import { isMissing, isRefused, missingPanel, refusedPanel } from '../widgets/missing.js';
-import { codeFor, known, remember, showInAddress } from '../inviteCodes.js';
+import { codeFor, known, remember, showInAddress } from '../stored/inviteCodes.js';
 import * as session from '../session.js';
-import { decoratePlayers, tick } from '../match/clock.js';
-import { loadSeries } from '../match/series.js';
+import { decoratePlayers, tick } from '../match/status/clock.js';
+import { loadSeries } from '../match/status/series.js';
 
 /** The hooks the parts call each other through (``m.hooks``), bound to screen ``m``. */
 function makeHooks(m) {
@@ -170,7 +170,7 @@ export function mount(root, ctx) {
 
   // The clocks tick, and whatever an expansion counts down (the Plague's decision).
   const ticker = setInterval(() => {
-    tick(m); // the clocks and the leave countdowns (match/clock.js)
+    tick(m); // the clocks and the leave countdowns (match/status/clock.js)
     if (m.model.match) collect(m.model, 'tick', m);
   }, 500);
 

@@ -9,7 +9,7 @@ import * as api from '../api.js';
 import { h, clear, onVisibility } from '../dom.js';
 import { t } from '../i18n.js';
 import { tableName } from '../tableName.js';
-import { formatClock } from '../match/clock.js';
+import { formatClock } from '../match/status/clock.js';
 import { timeLabel } from '../widgets/rules.js';
 
 const REFRESH_MS = 20_000;

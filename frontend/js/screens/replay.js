@@ -17,14 +17,14 @@ import * as api from '../api.js';
 import { Board } from '../board/board.js';
 import { h, clear } from '../dom.js';
 import { t, has } from '../i18n.js';
-import { codeFor, known, remember, showInAddress } from '../inviteCodes.js';
+import { codeFor, known, remember, showInAddress } from '../stored/inviteCodes.js';
 import { isMissing, isRefused, missingPanel, refusedPanel } from '../widgets/missing.js';
 import { errorPanel } from '../widgets/errorPanel.js';
 import { swatch, meepleIcon } from '../board/pieces.js';
 import { describe } from '../words.js';
 import { tableName } from '../tableName.js';
 import { analysisPanel } from '../replay/analysis.js';
-import * as saved from '../savedReplays.js';
+import * as saved from '../stored/savedReplays.js';
 
 const COLOURS = ['red', 'blue', 'green', 'yellow', 'black'];
 const CATEGORIES = ['city', 'road', 'cloister', 'farm'];

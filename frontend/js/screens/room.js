@@ -54,6 +54,25 @@ function delayTag(lobby) {
   return h('span', {}, ' · ', h('span.badge#room-delay', `${t('create.delay')} ${behind}`));
 }
 
+/**
+ * Re-rendering the room replaces its nodes (the chat box's move): the returned function gives
+ * the focus and caret back to the field someone was typing in, the same node when it was kept
+ * (the chat) or the new one with its id (the hot-seat name).
+ */
+function keptFocus() {
+  const el = document.activeElement;
+  if (!el || !['INPUT', 'TEXTAREA'].includes(el.tagName)) return () => {};
+  const { id } = el;
+  let at = null;
+  try { at = el.selectionStart; } catch { /* a field with no caret */ }
+  return () => {
+    const now = el.isConnected ? el : id ? document.getElementById(id) : null;
+    if (!now || now === document.activeElement) return;
+    now.focus();
+    if (at !== null) try { now.setSelectionRange(at, at); } catch { /* a field with no caret */ }
+  };
+}
+
 export function mount(root, ctx) {
   const wrap = h('section.room', {}, h('div.loading', {}, h('div.spinner'), t('room.opening')));
   root.appendChild(wrap);
@@ -81,18 +100,12 @@ export function mount(root, ctx) {
         h('p', t('room.closed')), h('a.btn', { href: '#/lobbies' }, t('app.backToTables'))));
       return;
     }
-    // Re-rendering moves the chat box: keep the caret of someone typing.
-    const typing = document.activeElement;
-    const chatFocus = typing && chat.node.contains(typing) && typing.tagName === 'INPUT'
-      ? { input: typing, at: typing.selectionStart } : null;
+    const focus = keptFocus();
     clear(wrap).append(head(room, ctx.go),
       h('div.room-grid', {}, seatsPanel(room),
         h('div.room-side', {}, chat.node, invitePanel(lobby), rulesPanel(room, editing))));
     chat.refresh();
-    if (chatFocus) {
-      chatFocus.input.focus();
-      chatFocus.input.setSelectionRange(chatFocus.at, chatFocus.at);
-    }
+    focus();
   }
 
   (async () => {

@@ -89,8 +89,14 @@ export function turnAlertsPanel() {
     }
   });
   test.addEventListener('click', async () => {
-    const sent = await api.post('/api/push/test');
-    toast(t('alerts.testSent', { n: sent.delivered }), sent.delivered ? 'success' : 'error');
+    try {
+      const sent = await api.post('/api/push/test');
+      toast(t('alerts.testSent', { n: sent.delivered }), sent.delivered ? 'success' : 'error');
+    } catch (err) {
+      // 502 push_failed (no push service took it), 429 (too many tests): the server's reason.
+      toast(err.code ? api.friendly(err) : t('alerts.failed'), 'error');
+      if (err.code === 'push_failed') show(await state().catch(() => 'off'));
+    }
   });
   state().then(show, () => show('off'));
   return h('div.panel#turn-alerts', {}, h('h2', t('alerts.title')), line, h('div.row', {}, toggle, test));

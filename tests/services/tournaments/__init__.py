@@ -1,1 +1,0 @@
-"""Tests of tournaments: pairing, standings and the service."""

@@ -1,0 +1,121 @@
+"""The suite's own layout, checked: tests sit by feature, browser and process tests say so in
+their names and markers, and servers are started from one place.
+
+- Every folder of ``tests/`` is a feature of ``app/services/`` or one of :data:`OTHER_FOLDERS`,
+  and every feature of ``app/services/`` has its folder.
+- No test module sits at the top of ``tests/`` but this one.
+- ``test_*_browser.py`` modules (and those of ``tests/browser/``) carry the ``browser`` marker;
+  no other module asks for the ``browser`` fixture.
+- ``test_*_processes.py`` modules carry the ``slow`` marker (they run first: see
+  ``tests/conftest.py``).
+- Only ``tests/support/servers.py`` starts ``app.server``/``carcassonne serve`` processes
+  (``subprocess.Popen`` beside ``serve``), in ``tests/`` and ``benchmarks/`` alike.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from app.settings import ROOT
+
+TESTS = ROOT / "tests"
+#: Folders of ``tests/`` that are not a service feature, and what each holds.
+OTHER_FOLDERS = {
+    "api": "the HTTP shell: schema-driven fuzzing, bodies, static files, error shapes",
+    "bots": "the computer players",
+    "browser": "the client as a whole: every screen, languages, themes",
+    "budget": "what a move costs: statements, commits, WAL, HOT updates, objects",
+    "conformance": "the published record corpus",
+    "db": "migrations, group commit, the read replica",
+    "engine": "the rules",
+    "examples": "examples/",
+    "instance": "instance-wide parts: health, metrics, settings, monitoring files",
+    "realtime": "brokers, hubs, the wire protocol",
+    "server": "whole instances as processes: drain, SIGKILL, Redis Cluster, the soak",
+    "support": "fixtures and helpers (no tests)",
+}
+
+
+def _features() -> set[str]:
+    services = ROOT / "app" / "services"
+    return {p.name for p in services.iterdir() if (p / "__init__.py").exists()}
+
+
+def _modules() -> list[Path]:
+    return sorted(p for p in TESTS.rglob("test_*.py") if "support" not in p.parts)
+
+
+def test_every_folder_is_a_feature_or_a_known_part() -> None:
+    folders = {p.name for p in TESTS.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    unknown = folders - _features() - set(OTHER_FOLDERS)
+    assert not unknown, f"tests/ folders that are no feature of app/services/: {unknown}"
+    missing = _features() - folders
+    assert not missing, f"app/services/ features without a tests/ folder: {missing}"
+
+
+def test_no_test_module_at_the_top() -> None:
+    top = [p.name for p in TESTS.glob("test_*.py") if p.name != "test_layout.py"]
+    assert top == [], f"put these in their feature's folder: {top}"
+
+
+def test_browser_tests_are_named_and_marked() -> None:
+    wrong = []
+    for path in _modules():
+        text = path.read_text()
+        named = path.name.endswith("_browser.py") or path.parent.name == "browser"
+        marked = "pytest.mark.browser" in text
+        asks = re.search(r"def test_\w+\([^)]*\bbrowser\b", text) is not None
+        if named and path.parent.name != "browser" and not marked:
+            wrong.append(f"{path.relative_to(ROOT)}: named a browser test, not marked")
+        if asks and not (named and marked):
+            wrong.append(f"{path.relative_to(ROOT)}: drives the browser, not *_browser.py")
+    assert wrong == []
+
+
+def test_process_tests_are_marked_slow() -> None:
+    unmarked = [
+        str(p.relative_to(ROOT))
+        for p in _modules()
+        if p.name.endswith("_processes.py") and "pytest.mark.slow" not in p.read_text()
+    ]
+    assert unmarked == []
+
+
+def _popen_calls(text: str) -> list[str]:
+    """The text of every ``Popen(...)`` call (up to its closing parenthesis)."""
+    calls = []
+    for start in (m.end() for m in re.finditer(r"Popen\(", text)):
+        depth, end = 1, start
+        while depth and end < len(text):
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            end += 1
+        calls.append(text[start:end])
+    return calls
+
+
+def test_servers_are_started_from_one_place() -> None:
+    starter = TESTS / "support" / "servers.py"
+    places = []
+    for path in sorted([*TESTS.rglob("*.py"), *(ROOT / "benchmarks").rglob("*.py")]):
+        if path == starter:
+            continue
+        text = path.read_text()
+        runs_code = any(
+            re.search(r"sys\.executable,\s*\"-c\"|\"app\.cli\"|carcassonne|\bserve\b", call)
+            for call in _popen_calls(text)
+        )
+        if runs_code and re.search(r"app\.server import serve|\bserve\b", text):
+            places.append(str(path.relative_to(ROOT)))
+    assert places == [], f"start servers with tests/support/servers.py: {places}"
+
+
+def test_no_app_folder_holds_more_than_twelve_modules() -> None:
+    """A folder past a dozen modules is asking to be grouped by what its modules do."""
+    crowded = {}
+    for folder in [ROOT / "app", *(ROOT / "app").rglob("*")]:
+        if folder.is_dir() and folder.name != "__pycache__":
+            modules = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
+            if len(modules) > 12:
+                crowded[str(folder.relative_to(ROOT))] = len(modules)
+    assert not crowded, f"group these by what their modules do: {crowded}"
