@@ -1,7 +1,8 @@
 """Bot accounts in a real browser (docs/BOT_API.md): a bot's profile shows BOT and a challenge
 form; challenging it from there, a bot program (here a thread reading the bot's event stream)
 accepts and the page opens the match, where the bot's seat says BOT. A host invites the bot
-into a lobby seat from the waiting room; once it accepts, its seat says BOT.
+into a lobby seat from the waiting room (the open list survives the table's updates); once it
+accepts, its seat says BOT.
 """
 
 from __future__ import annotations
@@ -102,14 +103,25 @@ def test_challenge_a_bot_from_its_profile_and_invite_one_to_a_seat(
         auth = {"Authorization": f"Bearer {ann['token']}"}
         lobby = http.post("/api/lobbies", json={"seats": 3}, headers=auth).json()
     page.goto(f"/#/lobby/{lobby['code']}")
-    page.click("#seats .invite-bot-btn >> nth=0")
-    page.wait_for_selector("select.bot-choice")
+    # The list opens at the last seat; then someone joins (the first free seat): the table's
+    # update re-renders the room, and the host's open list stays open where it was.
+    page.click("#seats .invite-bot-btn >> nth=1")
+    page.wait_for_selector('#seats li.seat[data-seat="2"] select.bot-choice')
+    with httpx.Client(base_url=server, timeout=30) as http:
+        bob = _account(http, "bob")
+        r = http.post(
+            f"/api/lobbies/{lobby['code']}/join",
+            headers={"Authorization": f"Bearer {bob['token']}"},
+        )
+        assert r.status_code == 200, r.text
+    page.wait_for_selector('#seats li.seat[data-seat="1"]:not(.empty)')
+    assert page.locator('#seats li.seat[data-seat="2"] select.bot-choice').count() == 1
     box = {}
     thread = _accept_next(server, bot_token, box)
     page.select_option("select.bot-choice", bot_id)
     thread.join(30)
     assert "error" not in box and box["accepted"]["lobby_code"] == lobby["code"], box
-    page.locator("#seats li.seat .tag.botaccount").wait_for()
+    page.locator('#seats li.seat[data-seat="2"] .tag.botaccount').wait_for()
     page.screenshot(path=str(artifacts / "bot-lobby-seat.png"))
     assert not errors, errors
     context.close()

@@ -61,33 +61,43 @@ function emptySeat(room, i) {
     room.hostCanEdit()
       ? h('div.seat-actions', {},
         h('button.btn.small.secondary.add-bot', { onclick: () => room.act(() => api.addBot(room.code)) }, t('room.addBot')),
-        inviteButton(room), localSeatButton(room, i))
+        inviteButton(room, i), localSeatButton(room, i))
       : room.mySeat() ? h('div.seat-actions', {}, localSeatButton(room, i)) : null);
 }
 
 /**
- * The host's "invite a bot": a list of the bot accounts (docs/BOT_API.md) to send an invitation
- * to; the bot takes the seat when its program accepts.
+ * The host's "invite a bot" at empty seat ``seat``: a list of the bot accounts (docs/BOT_API.md)
+ * to send an invitation to; the bot takes the seat when its program accepts. While the list is
+ * open it is ``room.botPicker`` (``{seat, bots}``), so a table update re-rendering the room (a
+ * player connecting, another joining) keeps it open instead of dropping the host's choice.
  */
-function inviteButton(room) {
+function inviteButton(room, seat) {
   const box = h('span.invite-bot');
-  const open = async () => {
-    const { bots } = await room.act(() => api.listBots()) || { bots: [] };
-    const others = (bots || []).filter((b) => !room.lobby.seats.some((s) => s.player === b.id));
-    const select = h('select.bot-choice', { 'aria-label': t('botAccount.chooseBot') },
+  const picker = room.botPicker;
+  if (picker && picker.seat === seat) {
+    const others = picker.bots.filter((b) => !room.lobby.seats.some((s) => s.player === b.id));
+    const select = h(`select.bot-choice#bot-choice-${seat}`, { 'aria-label': t('botAccount.chooseBot') },
       h('option', { value: '' }, others.length ? t('botAccount.chooseBot') : t('botAccount.noBots')),
       others.map((b) => h('option', { value: b.id }, `${b.name} (@${b.username})`)));
     select.addEventListener('change', async () => {
       const bot = others.find((b) => b.id === select.value);
       if (!bot) return;
+      room.botPicker = null; // the answer's table is drawn without the list
       const sent = await room.act(() => api.inviteBot(room.code, bot.id), t('botAccount.invited', { name: bot.name }));
-      if (sent) box.replaceChildren(button);
+      if (!sent) { room.botPicker = picker; } // refused (the toast says why): choose again
+      room.hooks.render();
     });
-    box.replaceChildren(select);
-    select.focus();
+    box.append(select);
+    return box;
+  }
+  const open = async () => {
+    const { bots } = await room.act(() => api.listBots()) || { bots: [] };
+    room.botPicker = { seat, bots: bots || [] }; // one list at a time: another seat's closes
+    room.hooks.render();
+    const select = document.getElementById(`bot-choice-${seat}`);
+    if (select) select.focus();
   };
-  const button = h('button.btn.small.ghost.invite-bot-btn', { type: 'button', onclick: open }, t('botAccount.invite'));
-  box.append(button);
+  box.append(h('button.btn.small.ghost.invite-bot-btn', { type: 'button', onclick: open }, t('botAccount.invite')));
   return box;
 }
 
@@ -190,6 +200,8 @@ export function seatsPanel(room) {
   const { lobby } = room;
   const filled = room.filled();
   keepLocalDraft(room);
+  const picker = room.botPicker;
+  if (picker && lobby.seats.some((s) => s.seat === picker.seat && (s.player || s.bot))) room.botPicker = null;
   const seats = h('ol.seats#seats');
   for (let i = 0; i < lobby.max_seats; i += 1) seats.appendChild(seatRow(room, i));
   decorateSeats(seats, lobby);

@@ -22,6 +22,7 @@ export class RoomTable {
     this.wasSeated = false;
     this.presets = {};
     this.localDraft = null; // the hot-seat form while open: {value}, kept across re-renders (seats.js)
+    this.botPicker = null; // the host's open "invite a bot" list: {seat, bots}, kept likewise (seats.js)
     this.seen = ''; // the table last rendered, as JSON: a repeat (the answer and its echo) renders nothing
   }
 

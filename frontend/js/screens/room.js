@@ -57,11 +57,11 @@ function delayTag(lobby) {
 /**
  * Re-rendering the room replaces its nodes (the chat box's move): the returned function gives
  * the focus and caret back to the field someone was typing in, the same node when it was kept
- * (the chat) or the new one with its id (the hot-seat name).
+ * (the chat) or the new one with its id (the hot-seat name, the host's open bot list).
  */
 function keptFocus() {
   const el = document.activeElement;
-  if (!el || !['INPUT', 'TEXTAREA'].includes(el.tagName)) return () => {};
+  if (!el || !['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)) return () => {};
   const { id } = el;
   let at = null;
   try { at = el.selectionStart; } catch { /* a field with no caret */ }
@@ -69,7 +69,7 @@ function keptFocus() {
     const now = el.isConnected ? el : id ? document.getElementById(id) : null;
     if (!now || now === document.activeElement) return;
     now.focus();
-    if (at !== null) try { now.setSelectionRange(at, at); } catch { /* a field with no caret */ }
+    if (typeof at === 'number') try { now.setSelectionRange(at, at); } catch { /* a field with no caret */ }
   };
 }
 
