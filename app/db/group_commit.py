@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from app.db.txs import DUPLICATE
+from app.db.txs import DUPLICATE, LOOK_BY_SET
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +67,7 @@ WITH input AS (
         turn = i.turn,
         scores = i.scores::json,
         updated_at = i.at,
-        next_bot_at = CASE WHEN m.next_bot_at IS NULL OR m.next_bot_at > i.due
-            OR m.next_bot_at < i.refresh THEN i.due ELSE m.next_bot_at END,
+        {look_by},
         clock = CASE WHEN i.sets_clock THEN i.new_clock::json ELSE m.clock END
     FROM input i
     WHERE m.id = i.id AND m.version = i.expected AND m.status = 'live'
@@ -79,7 +78,7 @@ INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, creat
 SELECT i.id, i.expected + 1, i.seat, i.client_id, i.action, i.events, i.at, i.published
 FROM input i JOIN bumped b ON b.id = i.id
 RETURNING match_id
-"""
+""".replace("{look_by}", LOOK_BY_SET.format(due="i.due", refresh="i.refresh"))
 
 
 #: The columns every batched move sets (the batch statement sets them all).
