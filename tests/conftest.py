@@ -15,6 +15,8 @@ thread while pytest starts, takes that compile out of the request.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import anyio
 import pytest
 
@@ -41,11 +43,24 @@ def _order(item: pytest.Item) -> int:
     return 0 if item.get_closest_marker("slow") is not None else 2
 
 
+def _needs_the_machine(item: pytest.Item) -> bool:
+    """True for a test of real server processes that kills, pauses or restarts them (its
+    module ``*_processes.py``, or a slow test of ``tests/server/``): timing-sensitive, and each
+    loads the machine with instances (and private Postgres or Redis) of its own.
+    """
+    path = Path(str(item.path))
+    if path.stem.endswith("_processes"):
+        return True
+    return path.parent.name == "server" and item.get_closest_marker("slow") is not None
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Order the run: process tests, browser tests, the rest (stable within each). A browser
-    test file goes to one worker whole (``--dist loadgroup``): its module fixtures (servers,
-    signed-in players) are set up once; every other test goes wherever a worker is free.
+    """Order the run: process tests, browser tests, the rest (stable within each), and group
+    it for ``--dist loadgroup``: the tests that need the machine (:func:`_needs_the_machine`)
+    are one group, so they run one after another on one worker and never overlap each other; a
+    browser test file goes to one worker whole (its module fixtures: servers, signed-in players,
+    are set up once); every other test goes wherever a worker is free.
     """
     for item in items:  # a test that drives the browser is a browser test, marked or not
         if "browser" in getattr(item, "fixturenames", ()) and not item.get_closest_marker(
@@ -54,5 +69,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
     items.sort(key=_order)
     for item in items:
-        if _order(item) == 1 and item.get_closest_marker("xdist_group") is None:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        if _needs_the_machine(item):
+            item.add_marker(pytest.mark.xdist_group("processes"))
+        elif _order(item) == 1:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.partition("::")[0]))

@@ -22,6 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from app.settings import ROOT
 
 TESTS = ROOT / "tests"
@@ -140,6 +142,7 @@ GROUPED_SUITE = {
 }
 
 
+@pytest.mark.slow  # two worker processes of its own: left out of make test-fast
 def test_an_xdist_group_runs_on_one_worker(tmp_path: Path) -> None:
     """What ``tests/conftest.py`` relies on for a browser file's servers: the group is honoured."""
     for name, text in GROUPED_SUITE.items():
