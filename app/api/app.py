@@ -53,7 +53,7 @@ from app.services.errors import RateLimited, ServiceError
 from app.services.lobby.series_games import on_move_committed as count_series_games
 from app.services.match.subscribers import subscribe as subscribe_to_moves
 from app.services.runtime import Runtime
-from app.services.timers import LOOPS
+from app.services.timers import LOOPS, outage_checked
 from app.services.tournaments.sweep import on_move_committed as count_tournament_games
 from app.settings import Settings, get_settings
 
@@ -208,15 +208,20 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
 
     @app.get("/readyz", tags=["ops"], responses={503: {"description": "not ready"}})
     async def readyz(rt: RuntimeDep) -> JSONResponse:
-        """Readiness: ``{"ok", "database", "broker", "draining"}``; 503 when the database or
-        the broker does not answer within :data:`PING_TIMEOUT` s, or the instance drains.
+        """Readiness: ``{"ok", "database", "broker", "draining", "clocks"}``; 503 when the
+        database or the broker does not answer within :data:`PING_TIMEOUT` s, the instance
+        drains, or its outage check has not run yet (``clocks``: the clocks are credited for
+        any time nobody served; :func:`app.services.timers.outage_checked`).
         """
-        db_ok, broker_ok = await asyncio.gather(_answers(rt.db.ping()), _answers(rt.broker.ping()))
+        db_ok, broker_ok, clocks_ok = await asyncio.gather(
+            _answers(rt.db.ping()), _answers(rt.broker.ping()), _answers(outage_checked(rt))
+        )
         body: dict[str, Any] = {
-            "ok": db_ok and broker_ok and not rt.draining,
+            "ok": db_ok and broker_ok and clocks_ok and not rt.draining,
             "database": db_ok,
             "broker": broker_ok,
             "draining": rt.draining,
+            "clocks": clocks_ok,
         }
         return JSONResponse(body, status_code=200 if body["ok"] else 503)
 

@@ -36,11 +36,25 @@ def _credited(rt: Runtime) -> asyncio.Event:
     return _CREDITED.setdefault(rt, asyncio.Event())
 
 
+async def outage_checked(rt: Runtime) -> bool:
+    """Whether this instance's outage check has run (``/readyz``: until then a read or a move
+    could see a clock not yet credited for the time nobody served; docs/API.md § Health).
+    True at once when the instance runs no bot sweep (``create_app(with_loops=False)``); else
+    waits for the check (the caller bounds the wait).
+    """
+    event = _CREDITED.get(rt)
+    if event is None:
+        return True
+    await event.wait()
+    return True
+
+
 async def bot_sweep(rt: Runtime) -> None:
     """First credit an outage to running clocks (before any deadline is looked at), then
     forever: play every due turn and settle every due clock (``FOR UPDATE SKIP LOCKED`` keeps
     instances apart).
     """
+    credited = _credited(rt)  # from the first step: /readyz waits for it from now on
     while True:
         # Shielded: a transaction cancelled halfway (a quick shutdown) must not wedge the pool.
         check = asyncio.ensure_future(outage.start_and_credit(rt))
@@ -54,7 +68,7 @@ async def bot_sweep(rt: Runtime) -> None:
         except Exception:
             log_failure(log, "outage check failed; retrying")
             await asyncio.sleep(rt.settings.instance_heartbeat)
-    _credited(rt).set()
+    credited.set()
     while True:
         await asyncio.sleep(rt.settings.bot_poll_interval)
         try:

@@ -63,7 +63,13 @@ def test_catalogue_and_presets(api: Api) -> None:
 
 def test_health_and_metrics(api: Api, client: TestClient) -> None:
     assert api.get("/healthz") == {"ok": True}
-    assert api.get("/readyz") == {"ok": True, "database": True, "broker": True, "draining": False}
+    assert api.get("/readyz") == {
+        "ok": True,
+        "database": True,
+        "broker": True,
+        "draining": False,
+        "clocks": True,
+    }
     text = client.get("/metrics").text
     for name in (
         "carcassonne_matches_live",

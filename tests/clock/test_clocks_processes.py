@@ -55,7 +55,10 @@ def test_sigkill_during_a_running_clock_costs_no_time_and_times_out_once(
     time.sleep(OUTAGE)  # nobody serves
 
     # Two instances come up together; the first through the outage check credits the gap.
-    b, c = Server(env, tmp_path / "b.log"), Server(env, tmp_path / "c.log")
+    # Each taken as started once ready: its outage check has run (/readyz "clocks").
+    b, c = (
+        Server(env, tmp_path / f"{n}.log", ready_path="/readyz", ready_status=200) for n in "bc"
+    )
     servers += [b, c]
     spawned = time.monotonic()
     with ThreadPoolExecutor(2) as pool:

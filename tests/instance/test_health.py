@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 
 import pytest
@@ -23,13 +24,14 @@ from starlette.websockets import WebSocketDisconnect
 import app.api.app as app_module
 from app.db.models import match_actions
 from app.realtime.protocol import parse_broker_message
-from app.services import drain
+from app.services import drain, timers
 from app.services.match import delivery
+from app.settings import Settings
 from tests.support.client import Api, place_first, receive
 
 pytestmark = pytest.mark.timeout(60)
 
-READY = {"ok": True, "database": True, "broker": True, "draining": False}
+READY = {"ok": True, "database": True, "broker": True, "draining": False, "clocks": True}
 
 
 async def _no(*_: object) -> bool:
@@ -65,6 +67,30 @@ def test_a_database_that_does_not_answer_is_not_ready_within_the_ping_timeout(
     monkeypatch.setattr(app_module, "PING_TIMEOUT", 0.2)
     r = client.get("/readyz")
     assert (r.status_code, r.json()["database"]) == (503, False)
+
+
+def test_not_ready_until_the_outage_check_has_credited_the_clocks(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An instance that starts after nobody served first credits that time to the running
+    clocks (app/services/clock/outage.py); until its check has run it is not ready.
+    """
+    held = threading.Event()
+
+    async def slow_check(rt: object) -> int:
+        while not held.is_set():  # another instance holds the check's lock, say
+            await asyncio.sleep(0.01)
+        return 0
+
+    monkeypatch.setattr(timers.outage, "start_and_credit", slow_check)
+    monkeypatch.setattr(app_module, "PING_TIMEOUT", 0.2)
+    with TestClient(app_module.create_app(settings)) as client:
+        try:
+            r = client.get("/readyz")
+        finally:
+            held.set()  # the check ends (the app's shutdown waits for it)
+        assert (r.status_code, r.json()) == (503, {**READY, "ok": False, "clocks": False})
+        assert client.get("/readyz").json() == READY
 
 
 def test_draining_refuses_new_requests_and_sockets(api: Api, client: TestClient) -> None:

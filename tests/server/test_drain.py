@@ -95,7 +95,13 @@ def test_sigterm_refuses_new_work_then_closes_with_1012_and_exits_0(
             timeout=3,
             message="readyz never said no while draining",
         )
-        assert ready.json() == {"ok": False, "database": True, "broker": True, "draining": True}
+        assert ready.json() == {
+            "ok": False,
+            "database": True,
+            "broker": True,
+            "draining": True,
+            "clocks": True,
+        }
         alive = httpx.get(f"{a.url}/healthz", timeout=5)
         assert (alive.status_code, alive.json()) == (200, {"ok": True})
         refused = httpx.get(f"{a.url}/api/matches/{match_id}", timeout=5)
@@ -155,7 +161,13 @@ def test_readyz_names_the_part_down_while_healthz_stays_alive(
         down = httpx.get(f"{server.url}/readyz", timeout=10)
         print(f"\nreadyz with the database cut off answered in {time.monotonic() - cut:.2f} s")
         assert down.status_code == 503
-        assert down.json() == {"ok": False, "database": False, "broker": True, "draining": False}
+        assert down.json() == {
+            "ok": False,
+            "database": False,
+            "broker": True,
+            "draining": False,
+            "clocks": True,
+        }
         alive = httpx.get(f"{server.url}/healthz", timeout=5)
         assert (alive.status_code, alive.json()) == (200, {"ok": True})
         proxy.resume()
