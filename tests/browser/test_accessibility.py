@@ -108,7 +108,12 @@ FOCUS = """() => {
   const label = e.labels && e.labels.length ? e.labels[0].textContent : '';
   const name = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' '
     + (e.getAttribute('aria-label') || label || e.textContent || e.value || '').trim().slice(0, 30);
-  return { name, parts, ring, shown: r.width > 0 && r.height > 0 };
+  // Which element, not which name: four "Watch" links of four live matches are four stops.
+  if (!e.dataset.walkStop) {
+    window.walkStops = (window.walkStops || 0) + 1;
+    e.dataset.walkStop = String(window.walkStops);
+  }
+  return { name, key: e.dataset.walkStop, parts, ring, shown: r.width > 0 && r.height > 0 };
 }"""
 
 
@@ -119,6 +124,7 @@ def _walk(page: Any, name: str, problems: dict[str, list[str]]) -> None:
     """
     page.evaluate("document.activeElement && document.activeElement.blur()")
     seen: list[str] = []
+    keys: list[str] = []
     run, stuck = 0, False
     for _ in range(25):
         page.keyboard.press("Tab")
@@ -127,10 +133,11 @@ def _walk(page: Any, name: str, problems: dict[str, list[str]]) -> None:
             continue
         if not stop["ring"] or not stop["shown"]:
             problems.setdefault(name, []).append(stop["name"])
-        run = run + 1 if seen and seen[-1] == stop["name"] else 1
+        run = run + 1 if keys and keys[-1] == stop["key"] else 1
         stuck = stuck or run > stop["parts"] + 1
         seen.append(stop["name"])
-    if stuck or len(set(seen)) < 5:
+        keys.append(stop["key"])
+    if stuck or len(set(keys)) < 5:
         problems.setdefault(name, []).append(f"trapped: {seen[-5:]}")
 
 

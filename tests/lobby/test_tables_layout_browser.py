@@ -133,3 +133,32 @@ def test_a_long_table_name_fits_a_phone(server: str, browser: Any, artifacts: Pa
             assert viewer.errors == []
         finally:
             viewer.context.close()
+
+
+def test_a_watch_link_keeps_the_focus_and_says_which_match(server: str, browser: Any) -> None:
+    """The lists refresh every 3 s; a keyboard user on a Watch link stays on it (the same
+    match), and the link's name says which match it watches, not only "Watch".
+    """
+    host = _post(server, "/api/players", name="Rosalind")["token"]
+    guest = _post(server, "/api/players", name="Tobias")["token"]
+    code = _post(server, "/api/lobbies", host, seats=2, private=False)["code"]
+    _post(server, f"/api/lobbies/{code}/join", guest)
+    match_id = _post(server, f"/api/lobbies/{code}/start", host)["match_id"]
+    viewer = Player.open(browser, server, "Quentin")
+    page = viewer.page
+    try:
+        page.goto("/#/lobbies")
+        link = page.locator(f'#live-matches li[data-match="{match_id}"] a.watch')
+        link.focus()
+        assert link.get_attribute("aria-label") == "Watch: Rosalind’s table"
+        # Wait for the next refresh of the lists: the link is a new node then.
+        link.evaluate("a => { a.dataset.drawnBefore = '1'; }")
+        page.wait_for_function(
+            "sel => { const a = document.querySelector(sel); return a && !a.dataset.drawnBefore; }",
+            arg=f'#live-matches li[data-match="{match_id}"] a.watch',
+        )
+        assert page.evaluate("document.activeElement.getAttribute('href')") == (
+            f"#/match/{match_id}"
+        )
+    finally:
+        viewer.context.close()

@@ -34,6 +34,7 @@ export default {
   'lobbies.spectators': "Zuschauer",
   'lobbies.watching': "{n} schauen zu",
   'lobbies.watch': "Zuschauen",
+  'lobbies.actionOn': "{action}: {name}",
   'lobbies.updated': "Stand {time} · aktualisiert sich selbst",
   'lobbies.refreshFailed': "Aktualisieren fehlgeschlagen: {why}",
   // A table whose host gave it no name (tableName.js): the server sends only the host's name.

@@ -27,6 +27,7 @@ export default {
   'lobbies.spectators': "Spectators",
   'lobbies.watching': "{n} watching",
   'lobbies.watch': "Watch",
+  'lobbies.actionOn': "{action}: {name}",
   'lobbies.updated': "Updated {time} · refreshes automatically",
   'lobbies.refreshFailed': "Could not refresh: {why}",
   // A table whose host gave it no name (tableName.js): the server sends only the host's name.

@@ -34,6 +34,7 @@ export default {
   'lobbies.spectators': "Spectateurs",
   'lobbies.watching': "{n} spectateurs",
   'lobbies.watch': "Regarder",
+  'lobbies.actionOn': "{action} : {name}",
   'lobbies.updated': "Mis à jour à {time} · actualisation automatique",
   'lobbies.refreshFailed': "Actualisation impossible : {why}",
   // A table whose host gave it no name (tableName.js): the server sends only the host's name.

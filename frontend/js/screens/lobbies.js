@@ -25,6 +25,27 @@ export function extractCode(text) {
   return m ? decodeURIComponent(m[1]) : t;
 }
 
+/** An open table's "Join" (or "View" when full) link, named with the table for screen readers. */
+function joinLink(lobby, filled) {
+  const action = filled >= lobby.max_seats ? tr('lobbies.view') : tr('lobbies.join');
+  return h('a.btn.join', { href: `#/lobby/${encodeURIComponent(lobby.code)}`,
+    'aria-label': tr('lobbies.actionOn', { action, name: tableName(lobby) }) }, action);
+}
+
+/**
+ * Fill ``list`` again (``draw``): the lists refresh every few seconds, and a link someone had
+ * tabbed to keeps the focus (the same href in the new list) instead of dropping it to the page.
+ */
+function refill(list, draw) {
+  const active = document.activeElement;
+  const href = active && list.contains(active) ? active.getAttribute('href') : null;
+  clear(list);
+  draw();
+  if (!href) return;
+  const again = [...list.querySelectorAll('a[href]')].find((a) => a.getAttribute('href') === href);
+  if (again) again.focus();
+}
+
 export function mount(root, ctx) {
   const openList = h('ul.card-list#open-lobbies', { 'aria-live': 'polite' });
   const liveList = h('ul.card-list#live-matches', { 'aria-live': 'polite' });
@@ -70,8 +91,10 @@ export function mount(root, ctx) {
   let stopped = false;
   let timer = null;
 
-  function renderOpen(lobbies) {
-    clear(openList);
+  const renderOpen = (lobbies) => refill(openList, () => drawOpen(lobbies));
+  const renderLive = (matches) => refill(liveList, () => drawLive(matches));
+
+  function drawOpen(lobbies) {
     if (!lobbies.length) {
       openList.appendChild(h('li.empty', filters.active() ? tr('filters.none') : tr('lobbies.noOpen')));
       return;
@@ -89,12 +112,11 @@ export function mount(root, ctx) {
           [host && l.name ? tr('lobbies.hostTable', { name: host.name }) : null, rulesSummary(l.rules, l.preset),
             timeLabel(l.time_control, l.time_label), policyLabel(l.aids)].filter(Boolean).join(' · '))),
         h('span.badge', `${filled}/${l.max_seats}`),
-        h('a.btn.join', { href: `#/lobby/${encodeURIComponent(l.code)}` }, filled >= l.max_seats ? tr('lobbies.view') : tr('lobbies.join'))));
+        joinLink(l, filled)));
     }
   }
 
-  function renderLive(matches) {
-    clear(liveList);
+  function drawLive(matches) {
     if (!matches.length) {
       liveList.appendChild(h('li.empty', tr('lobbies.noLive')));
       return;
@@ -106,7 +128,9 @@ export function mount(root, ctx) {
           h('small', [...(m.players || []), m.turn !== undefined ? tr('lobbies.turn', { n: m.turn }) : null,
             timeLabel(m.time_control, m.time_label)].filter((x) => x !== null).join(' · '))),
         h('span.badge', { title: tr('lobbies.spectators') }, tr('lobbies.watching', { n: m.spectators || 0 })),
-        h('a.btn.secondary.watch', { href: `#/match/${encodeURIComponent(m.id)}` }, tr('lobbies.watch'))));
+        h('a.btn.secondary.watch', { href: `#/match/${encodeURIComponent(m.id)}`,
+          'aria-label': tr('lobbies.actionOn', { action: tr('lobbies.watch'), name: tableName(m, tr('lobbies.match')) }) },
+        tr('lobbies.watch'))));
     }
   }
 
