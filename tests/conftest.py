@@ -15,8 +15,6 @@ thread while pytest starts, takes that compile out of the request.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import anyio
 import pytest
 
@@ -44,14 +42,12 @@ def _order(item: pytest.Item) -> int:
 
 
 def _needs_the_machine(item: pytest.Item) -> bool:
-    """True for a test of real server processes that kills, pauses or restarts them (its
-    module ``*_processes.py``, or a slow test of ``tests/server/``): timing-sensitive, and each
-    loads the machine with instances (and private Postgres or Redis) of its own.
+    """True for a test marked ``machine``: it kills, stops, pauses or cuts a server, Redis or
+    Postgres, and the timing it checks (a crash costs no time, a drain closes with 1012) wants
+    no other such test beside it. ``tests/test_layout.py`` checks the marker is where those
+    calls are.
     """
-    path = Path(str(item.path))
-    if path.stem.endswith("_processes"):
-        return True
-    return path.parent.name == "server" and item.get_closest_marker("slow") is not None
+    return item.get_closest_marker("machine") is not None
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -8,6 +8,9 @@ their names and markers, and servers are started from one place.
   no other module asks for the ``browser`` fixture.
 - ``test_*_processes.py`` modules carry the ``slow`` marker (they run first: see
   ``tests/conftest.py``).
+- A module that starts app servers and kills, stops, pauses or cuts one of them, or Redis or
+  Postgres under them, carries the ``machine`` marker (those tests run one after another on
+  one worker); no other module does.
 - ``--dist loadgroup`` keeps an ``xdist_group`` on one worker (pytest 9.2 renamed the node id
   attribute pytest-xdist 3.8 writes the group into, and every test went anywhere; pinned below
   9.2 in ``pyproject.toml`` until pytest-xdist follows).
@@ -87,6 +90,29 @@ def test_process_tests_are_marked_slow() -> None:
         if p.name.endswith("_processes.py") and "pytest.mark.slow" not in p.read_text()
     ]
     assert unmarked == []
+
+
+#: What a test that disrupts real processes calls: SIGKILL (``kill``), a drain (SIGTERM), a cut
+#: connection (``cut``), a Redis of its own to pause or stop, a Postgres of its own to restart,
+#: a client stopped (SIGSTOP).
+DISRUPTIONS = re.compile(r"\.kill\(|\.cut\(\)|private_redis|SIGSTOP|SIGTERM|--postgres")
+#: Modules that start app servers as processes (themselves, or through a benchmark's run).
+STARTS_SERVERS = re.compile(r"from tests\.support\.(processes|servers) import|\"benchmarks/")
+
+
+def test_tests_that_disrupt_processes_are_marked_machine() -> None:
+    marked, disrupting = set(), set()
+    for p in _modules():
+        if p.name == "test_layout.py":
+            continue
+        text = p.read_text()
+        name = str(p.relative_to(ROOT))
+        if "pytest.mark.machine" in text:
+            marked.add(name)
+        if STARTS_SERVERS.search(text) and DISRUPTIONS.search(text):
+            disrupting.add(name)
+    assert sorted(disrupting - marked) == [], "disrupts processes, not marked machine"
+    assert sorted(marked - disrupting) == [], "marked machine, disrupts nothing"
 
 
 def _popen_calls(text: str) -> list[str]:

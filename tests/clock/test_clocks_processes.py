@@ -16,7 +16,13 @@ import pytest
 from tests.support.processes import Server, rest
 from tests.support.wait import wait_until
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(400)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.machine,
+    pytest.mark.timeout(400),
+]
 
 TURN_MS = 30_000
 HEARTBEAT = 0.5

@@ -20,7 +20,13 @@ from websockets.sync.client import connect
 from tests.support.frames import seen
 from tests.support.processes import Server, act, new_match, recv
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(400)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.machine,
+    pytest.mark.timeout(400),
+]
 
 KILL_AFTER_COMMIT = "CARCASSONNE_TEST_KILL_AFTER_COMMIT"
 

@@ -20,7 +20,13 @@ from websockets.sync.client import connect
 from tests.support.processes import Server, act, new_match, recv
 from tests.support.proxy import TcpProxy
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(180)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.machine,
+    pytest.mark.timeout(180),
+]
 
 #: Seconds the database stays out of reach.
 OUTAGE = 2.0

@@ -28,7 +28,13 @@ from tests.support.processes import Server, act, recv, rest
 from tests.support.proxy import TcpProxy
 from tests.support.wait import wait_until
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(400)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.machine,
+    pytest.mark.timeout(400),
+]
 
 DRAIN_TIMEOUT = 10.0
 TEST_PAUSE = "CARCASSONNE_TEST_DRAIN_PAUSE"

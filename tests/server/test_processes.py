@@ -14,7 +14,13 @@ from tests.support.processes import Server, act, new_match, play_until, recv, re
 from tests.support.servers import free_port
 from tests.support.wait import wait_until
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(120)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.machine,
+    pytest.mark.timeout(120),
+]
 
 
 def test_two_instances_share_one_match(

@@ -25,7 +25,13 @@ from tests.support.frames import seen
 from tests.support.processes import Server, act, new_match, play_until, recv, rest
 from tests.support.redis_cluster import LocalCluster
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(400)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.machine,
+    pytest.mark.timeout(400),
+]
 
 
 @pytest.fixture

@@ -26,7 +26,13 @@ import pytest
 from app.settings import ROOT
 from tests.support.services import unavailable
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(900)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.machine,
+    pytest.mark.timeout(900),
+]
 
 
 def _private_postgres() -> None:
