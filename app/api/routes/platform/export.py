@@ -6,7 +6,7 @@ and for guests the client address's too (``EXPORT_REQUESTS_PER_ADDRESS``).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -54,6 +54,27 @@ async def _started(lines: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
         yield line
 
 
+async def _export(
+    rt: RuntimeDep,
+    who_id: str,
+    request: Request,
+    max_records: int | None,
+    pieces: Callable[[int], AsyncIterator[bytes]],
+    media_type: str,
+    headers: dict[str, str] | None = None,
+) -> StreamingResponse:
+    """The streamed answer of an export route: the request counted against the quotas
+    (raises RateLimited), at most ``max_records`` records (the ``EXPORT_MAX_RECORDS`` cap
+    whatever is asked), and the stream's first, empty, item awaited before the 200 so that
+    its NotFound (an unknown player or tournament) is the answer instead.
+    """
+    await export.count_request(rt, who_id, client_address(request))
+    cap = rt.settings.export_max_records
+    lines = pieces(min(max_records or cap, cap))
+    await lines.__anext__()
+    return StreamingResponse(_started(lines), media_type=media_type, headers=headers)
+
+
 @router.get(
     "/players/{player_id}/matches",
     response_class=StreamingResponse,
@@ -83,11 +104,9 @@ async def player_matches(
         rated=rated,
         with_private=who.player_id == player_id,
     )
-    await export.count_request(rt, who.player_id, client_address(request))
-    limit = min(max or rt.settings.export_max_records, rt.settings.export_max_records)
-    lines = export.stream(rt, f, limit)
-    await lines.__anext__()  # NotFound for an unknown player, before the 200
-    return StreamingResponse(_started(lines), media_type=NDJSON)
+    return await _export(
+        rt, who.player_id, request, max, lambda limit: export.stream(rt, f, limit), NDJSON
+    )
 
 
 @router.get(
@@ -106,11 +125,14 @@ async def tournament_matches(
     exported record per line, with ``"tournament": {"id", "round", "table"}`` (docs/API.md §
     Export). A private match only for its players and the tournament's host.
     """
-    await export.count_request(rt, who.player_id, client_address(request))
-    limit = min(max or rt.settings.export_max_records, rt.settings.export_max_records)
-    lines = export.tournament_stream(rt, tournament_id, who.player_id, limit)
-    await lines.__anext__()  # NotFound for an unknown tournament, before the 200
-    return StreamingResponse(_started(lines), media_type=NDJSON)
+    return await _export(
+        rt,
+        who.player_id,
+        request,
+        max,
+        lambda limit: export.tournament_stream(rt, tournament_id, who.player_id, limit),
+        NDJSON,
+    )
 
 
 @router.get(
@@ -128,15 +150,15 @@ async def tournament_records_zip(
     """A tournament's finished matches as a zip of exported records, one JSON file per match
     (``round-01-table-02-<match id>.json``), the same records and rules as the NDJSON export.
     """
-    await export.count_request(rt, who.player_id, client_address(request))
-    limit = min(max or rt.settings.export_max_records, rt.settings.export_max_records)
-    pieces = export_zip.tournament_zip(rt, tournament_id, who.player_id, limit)
-    await pieces.__anext__()  # NotFound for an unknown tournament, before the 200
     name = f"tournament-{tournament_id}-records.zip"
-    return StreamingResponse(
-        _started(pieces),
-        media_type=ZIP,
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    return await _export(
+        rt,
+        who.player_id,
+        request,
+        max,
+        lambda limit: export_zip.tournament_zip(rt, tournament_id, who.player_id, limit),
+        ZIP,
+        {"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
 
