@@ -68,6 +68,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if item.get_closest_marker("xdist_group") is not None:
             continue
         if _needs_the_machine(item):
-            item.add_marker(pytest.mark.xdist_group("processes"))
+            item.add_marker(pytest.mark.xdist_group("machine"))
         elif _order(item) == 1:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.partition("::")[0]))
