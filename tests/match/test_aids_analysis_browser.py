@@ -43,6 +43,18 @@ SPOT_ON_SCREEN = """async ([x, y, spot]) => {
   const [px, py] = spotPoint(tile.dataset.tile, spot, Number(tile.dataset.rotation));
   return [box.left + (px * box.width) / 100, box.top + (py * box.height) / 100];
 }"""
+#: True when nothing covers the point ``[x, y]`` of the board (a toast at the board's foot does
+#: for seconds: the pointer would move over the toast, and the board would see no move).
+BOARD_AT = "([x, y]) => !!document.elementFromPoint(x, y)?.closest('#board')"
+
+
+def _point_at(page: Any, x: int, y: int, spot: str) -> None:
+    """Move the pointer onto the segment ``spot`` of the tile at ``(x, y)`` once the board is
+    uncovered there.
+    """
+    point = page.evaluate(SPOT_ON_SCREEN, [x, y, spot])
+    page.wait_for_function(BOARD_AT, arg=point)
+    page.mouse.move(point[0], point[1], steps=2)
 
 
 def _act(http: httpx.Client, match_id: str, token: str, state: dict[str, Any], v: int) -> None:
@@ -175,8 +187,7 @@ def test_aids_on_the_match_screen_and_the_analysis_in_the_replay(
             key=lambda f: (not f["complete"], len(f["tiles"])),
         )
         fx, fy, spot = free["parts"][0]
-        point = page.evaluate(SPOT_ON_SCREEN, [fx, fy, spot])
-        page.mouse.move(point[0], point[1])
+        _point_at(page, fx, fy, spot)
         expected = f"{free['kind']}:{free['value']}"
         page.wait_for_selector(f'#board[data-feature="{expected}"][data-feature-owners=""]')
         assert page.locator("#board .feature-cell").count() == len(free["tiles"])
@@ -192,8 +203,7 @@ def test_aids_on_the_match_screen_and_the_analysis_in_the_replay(
         ppage.wait_for_selector("#board .impossible-hole")
         ppage.wait_for_selector("#players [data-projected]", state="attached")
         ppage.screenshot(path=str(artifacts / "aids-match-phone.png"))
-        point = ppage.evaluate(SPOT_ON_SCREEN, [fx, fy, spot])
-        ppage.mouse.move(point[0], point[1])
+        _point_at(ppage, fx, fy, spot)
         ppage.wait_for_selector(f'#board[data-feature="{expected}"] .feature-cell')
         ppage.screenshot(path=str(artifacts / "aids-feature-unoccupied-phone.png"))
         ppage.click(".panel-toggle")
