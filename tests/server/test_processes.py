@@ -92,7 +92,7 @@ def test_sigkill_mid_match_loses_no_acknowledged_action(
         # The catch-up: its last batch carries the position, the ones before it do not (the
         # bot may have moved since the read above: then the catch-up is more than one batch).
         view = Follower(seen(acked[-1]), last)
-        caught_up = None
+        caught_up = view.state  # nothing to catch up if the last action never committed
         while view.version < match["version"] or caught_up is None:
             caught_up = view.feed(recv(p0))
         state, version = play_until({0: p0, 1: p1}, caught_up, view.version, view.version + 9, p0)
