@@ -8,6 +8,7 @@ has a ``responseReceived`` not from the disk cache and no ``requestServedFromCac
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -87,7 +88,9 @@ def test_the_last_language_chosen_wins(server: str, browser: Any) -> None:
     """Another language's catalogue comes over the network: a reader who picks French and then,
     before it arrived, English reads English — the late French catalogue changes nothing.
     """
-    context = browser.new_context(base_url=server, locale="de-DE")
+    # No service worker: once it claims the page (a race with the choice of French), it fetches
+    # the catalogue itself and the page's route never sees the request.
+    context = browser.new_context(base_url=server, locale="de-DE", service_workers="block")
     try:
         page = context.new_page()
         held: list[Any] = []
@@ -95,7 +98,10 @@ def test_the_last_language_chosen_wins(server: str, browser: Any) -> None:
         page.goto("/#/tiles")
         page.wait_for_selector("#topbar .lang-select")
         page.select_option("#topbar .lang-select", "fr")
-        page.wait_for_timeout(200)
+        # The route's handler runs only while Playwright is called (a sleep would starve it).
+        deadline = time.monotonic() + 15
+        while not held and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
         assert len(held) == 1 and page.evaluate("document.documentElement.lang") == "de"
         page.select_option("#topbar .lang-select", "en")
         page.wait_for_function("document.documentElement.lang === 'en'")
