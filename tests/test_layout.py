@@ -143,15 +143,50 @@ def test_servers_are_started_from_one_place() -> None:
     assert places == [], f"start servers with tests/support/servers.py: {places}"
 
 
-def test_no_app_folder_holds_more_than_twelve_modules() -> None:
-    """A folder past a dozen modules is asking to be grouped by what its modules do."""
+def _crowded(top: Path, suffix: str) -> dict[str, int]:
+    """``{folder: modules}`` for the folders under ``top`` (itself included) holding more than
+    twelve ``suffix`` modules directly (``__init__.py`` not counted).
+    """
     crowded = {}
-    for folder in [ROOT / "app", *(ROOT / "app").rglob("*")]:
+    for folder in [top, *top.rglob("*")]:
         if folder.is_dir() and folder.name != "__pycache__":
-            modules = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
+            modules = [p for p in folder.glob(f"*{suffix}") if p.name != "__init__.py"]
             if len(modules) > 12:
                 crowded[str(folder.relative_to(ROOT))] = len(modules)
+    return crowded
+
+
+def test_no_app_folder_holds_more_than_twelve_modules() -> None:
+    """A folder past a dozen modules is asking to be grouped by what its modules do."""
+    crowded = _crowded(ROOT / "app", ".py")
     assert not crowded, f"group these by what their modules do: {crowded}"
+
+
+def test_no_client_folder_holds_more_than_twelve_modules() -> None:
+    """The same rule for the client (``frontend/js``: widgets by what they serve, the message
+    catalogue by language).
+    """
+    crowded = _crowded(ROOT / "frontend" / "js", ".js")
+    assert not crowded, f"group these by what their modules do: {crowded}"
+
+
+CLIENT_IMPORT = re.compile(
+    r"""(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)['"](\.{1,2}/[^'"]+)['"]""", re.M
+)
+
+
+def test_every_client_import_names_a_file() -> None:
+    """Every relative ``import`` (static or ``import()``) in ``frontend/js`` names a file that
+    exists: a moved module with a forgotten importer fails here, not in a person's browser.
+    """
+    client = ROOT / "frontend" / "js"
+    missing = []
+    for module in sorted(client.rglob("*.js")):
+        for spec in CLIENT_IMPORT.findall(module.read_text(encoding="utf-8")):
+            if not (module.parent / spec).resolve().is_file():
+                missing.append(f"{module.relative_to(ROOT)}: {spec}")
+    assert len(list(client.rglob("*.js"))) > 50
+    assert missing == [], missing
 
 
 GROUPED_SUITE = {

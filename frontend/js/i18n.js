@@ -9,7 +9,7 @@
  *   t('unit.point', { n: 3 })             → "3 points" (plural forms by Intl.PluralRules)
  *   errorText(code, message, reason, params) → the catalogue's words for a server error
  *
- * A catalogue (./i18n/<lang>.js plus the area parts ./i18n/<area>.<lang>.js, merged by
+ * A catalogue (./i18n/<lang>/common.js plus the area parts ./i18n/<lang>/<area>.js, merged by
  * ./i18n/catalogue.<lang>.js; only the reader's language is downloaded) is
  * a flat object ``key → string`` or ``key → {one, other, …}`` (CLDR plural categories, chosen
  * by ``params.n``). ``{name}`` placeholders are filled from

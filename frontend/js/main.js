@@ -18,7 +18,7 @@ import { h, clear, toast } from './dom.js';
 import { t, languageSelect, onLangChange, ready as catalogueReady } from './i18n.js';
 import { themeToggle } from './theme.js';
 import { soundToggle } from './sound.js';
-import { errorPanel } from './widgets/errorPanel.js';
+import { errorPanel } from './widgets/page/errorPanel.js';
 
 const screens = {
   start: () => import('./screens/start.js'),

@@ -3,7 +3,7 @@
  * 10 points"). Input: the engine's event JSON (app/engine/events.py) and the seat names.
  * Consecutive PointsScored events for one shared feature are told as one sentence.
  *
- * Every sentence comes from the message catalogue (i18n/log.<lang>.js). A log line is a
+ * Every sentence comes from the message catalogue (i18n/<lang>/log.js). A log line is a
  * structured entry (kind, seat, cells, …) whose ``text`` is built when it is read, in the
  * language of that moment: a log kept across a language switch shows the new language.
  */

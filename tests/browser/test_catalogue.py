@@ -43,7 +43,7 @@ def _parts() -> dict[str, list[Path]]:
     for lang in LANGS:
         whole = I18N.parent / "i18n" / f"catalogue.{lang}.js"
         found = re.findall(
-            r"^import \w+ from '\./([\w.]+\.js)';", whole.read_text(encoding="utf-8"), re.MULTILINE
+            r"^import \w+ from '\./([\w./]+\.js)';", whole.read_text(encoding="utf-8"), re.MULTILINE
         )
         parts[lang] = [whole.parent / rel for rel in found]
     return parts
@@ -89,13 +89,12 @@ def _placeholders(entry: Any) -> set[str]:
 
 def test_every_language_has_the_same_parts(catalogues):
     areas = {
-        lang: sorted(
-            p.name.replace(f".{lang}.js", "").replace(f"{lang}.js", "common") for p in parts
-        )
-        for lang, parts in catalogues.items()
+        lang: sorted((p.parent.name, p.stem) for p in parts) for lang, parts in catalogues.items()
     }
-    assert areas["de"] == areas["en"] and areas["fr"] == areas["en"], areas
-    assert len(areas["en"]) >= 6
+    assert all(folder == lang for lang in LANGS for folder, _ in areas[lang]), areas
+    stems = {lang: [stem for _, stem in areas[lang]] for lang in LANGS}
+    assert stems["de"] == stems["en"] and stems["fr"] == stems["en"], stems
+    assert len(stems["en"]) >= 6
 
 
 def test_every_english_key_is_translated_into_german_and_french(catalogues):
@@ -132,12 +131,12 @@ def test_no_key_is_defined_twice(catalogues):
         owners: dict[str, list[str]] = {}
         for path, entries in parts.items():
             for key in entries:
-                owners.setdefault(key, []).append(path.name)
+                owners.setdefault(key, []).append(f"{path.parent.name}/{path.name}")
             # Twice in one file: the import keeps only the last, so read the text.
             written = Counter(KEY_LINE.findall(path.read_text(encoding="utf-8")))
             twice = sorted(k for k, n in written.items() if n > 1)
             if twice:
-                problems[f"{path.name}: twice in the file"] = twice
+                problems[f"{path.parent.name}/{path.name}: twice in the file"] = twice
         across = sorted(
             f"{k} ({', '.join(files)})" for k, files in owners.items() if len(files) > 1
         )

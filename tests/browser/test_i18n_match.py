@@ -29,12 +29,12 @@ ENGLISH_PIECES = """async (lang) => {
   const pieces = new Set();
   // Words the other language shares ("points", "Inquisition") are not English leftovers.
   let theirs = '';
-  for (const part of [...parts.map((p) => `${p}.${lang}`), lang]) {
-    theirs += JSON.stringify((await import(`/js/i18n/${part}.js`)).default);
+  for (const part of [...parts, 'common']) {
+    theirs += JSON.stringify((await import(`/js/i18n/${lang}/${part}.js`)).default);
   }
   for (const part of parts) {
-    const en = (await import(`/js/i18n/${part}.en.js`)).default;
-    const other = (await import(`/js/i18n/${part}.${lang}.js`)).default;
+    const en = (await import(`/js/i18n/en/${part}.js`)).default;
+    const other = (await import(`/js/i18n/${lang}/${part}.js`)).default;
     for (const [key, value] of Object.entries(en)) {
       if (JSON.stringify(value) === JSON.stringify(other[key])) continue;
       for (const form of typeof value === 'object' ? Object.values(value) : [value]) {

@@ -1,20 +1,20 @@
 /**
- * The whole English catalogue, merged from its parts (./en.js and ./<area>.en.js) so that each
+ * The whole English catalogue, merged from its parts (./en/common.js and ./en/<area>.js) so that each
  * area's strings live beside each other and a key is defined once. i18n.js loads only the
  * reader's language (one of these three files and its parts).
  */
 
-import common from './en.js';
-import log from './log.en.js';
-import match from './match.en.js';
-import screens from './screens.en.js';
-import clock from './clock.en.js';
-import account from './account.en.js';
-import playnow from './playnow.en.js';
-import stats from './stats.en.js';
-import errors from './errors.en.js';
-import bots from './bots.en.js';
-import tournament from './tournament.en.js';
-import aids from './aids.en.js';
+import common from './en/common.js';
+import log from './en/log.js';
+import match from './en/match.js';
+import screens from './en/screens.js';
+import clock from './en/clock.js';
+import account from './en/account.js';
+import playnow from './en/playnow.js';
+import stats from './en/stats.js';
+import errors from './en/errors.js';
+import bots from './en/bots.js';
+import tournament from './en/tournament.js';
+import aids from './en/aids.js';
 
 export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots, ...tournament, ...aids };

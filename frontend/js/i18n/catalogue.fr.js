@@ -1,20 +1,20 @@
 /**
- * The whole French catalogue, merged from its parts (./fr.js and ./<area>.fr.js) so that each
+ * The whole French catalogue, merged from its parts (./fr/common.js and ./fr/<area>.js) so that each
  * area's strings live beside each other and a key is defined once. i18n.js loads only the
  * reader's language (one of these three files and its parts).
  */
 
-import common from './fr.js';
-import log from './log.fr.js';
-import match from './match.fr.js';
-import screens from './screens.fr.js';
-import clock from './clock.fr.js';
-import account from './account.fr.js';
-import playnow from './playnow.fr.js';
-import stats from './stats.fr.js';
-import errors from './errors.fr.js';
-import bots from './bots.fr.js';
-import tournament from './tournament.fr.js';
-import aids from './aids.fr.js';
+import common from './fr/common.js';
+import log from './fr/log.js';
+import match from './fr/match.js';
+import screens from './fr/screens.js';
+import clock from './fr/clock.js';
+import account from './fr/account.js';
+import playnow from './fr/playnow.js';
+import stats from './fr/stats.js';
+import errors from './fr/errors.js';
+import bots from './fr/bots.js';
+import tournament from './fr/tournament.js';
+import aids from './fr/aids.js';
 
 export default { ...common, ...log, ...match, ...screens, ...clock, ...account, ...playnow, ...stats, ...errors, ...bots, ...tournament, ...aids };

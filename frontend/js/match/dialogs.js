@@ -9,7 +9,7 @@ import { tileSvg } from '../board/tiles.js';
 import { swatch } from '../board/pieces.js';
 import { t, has } from '../i18n.js';
 import { active, first } from '../expansions/index.js';
-import { showRatingChanges } from '../widgets/ratings.js';
+import { showRatingChanges } from '../widgets/player/ratings.js';
 import { verdictOf, verdictTitle } from './status/verdict.js';
 import { seriesEnd } from './status/series.js';
 

@@ -8,11 +8,11 @@ import { verdictOf } from './status/verdict.js';
 import { h, clear, toast } from '../dom.js';
 import { COLOURS, colourOf, swatch, meepleIcon } from '../board/pieces.js';
 import { describe, joinTurn } from '../words.js';
-import { rulesSummary } from '../widgets/rules.js';
+import { rulesSummary } from '../widgets/table/rules.js';
 import { FOLLOWERS } from './model.js';
 import { MAX_LOG } from './ui.js';
 import { t } from '../i18n.js';
-import { botTag } from '../widgets/botTag.js';
+import { botTag } from '../widgets/player/botTag.js';
 import { active, collect } from '../expansions/index.js';
 import { projectedScore, remainingTable } from './aids.js';
 

@@ -6,9 +6,9 @@
 import * as api from '../api.js';
 import { h } from '../dom.js';
 import { COLOURS, COLOUR_ORDER, swatch } from '../board/pieces.js';
-import { decorateSeats } from '../widgets/ratings.js';
+import { decorateSeats } from '../widgets/player/ratings.js';
 import { t } from '../i18n.js';
-import { botTag } from '../widgets/botTag.js';
+import { botTag } from '../widgets/player/botTag.js';
 import * as localSeats from '../stored/localSeats.js';
 
 /**

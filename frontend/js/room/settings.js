@@ -6,10 +6,10 @@
 
 import * as api from '../api.js';
 import { h } from '../dom.js';
-import { rulesEditor } from '../widgets/rulesEditor.js';
-import { seatPicker } from '../widgets/seatPicker.js';
-import { rulesLines, rulesSummary, timeLabel, atZeroText } from '../widgets/rules.js';
-import { timeControlPicker, timeoutPolicyPicker, timeSummary } from '../widgets/timecontrol.js';
+import { rulesEditor } from '../widgets/table/rulesEditor.js';
+import { seatPicker } from '../widgets/table/seatPicker.js';
+import { rulesLines, rulesSummary, timeLabel, atZeroText } from '../widgets/table/rules.js';
+import { timeControlPicker, timeoutPolicyPicker, timeSummary } from '../widgets/table/timecontrol.js';
 import { t } from '../i18n.js';
 import { aidPolicyPicker, policyLabel } from '../match/aids.js';
 

@@ -8,8 +8,8 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, toast } from '../dom.js';
 import { t } from '../i18n.js';
-import { turnAlertsPanel } from '../widgets/turnAlerts.js';
-import { lengthLimit } from '../widgets/limit.js';
+import { turnAlertsPanel } from '../widgets/player/turnAlerts.js';
+import { lengthLimit } from '../widgets/page/limit.js';
 
 function field(id, label, attrs) {
   const input = h(`input#${id}`, { name: id, ...attrs });

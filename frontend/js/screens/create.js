@@ -7,12 +7,12 @@
 import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, clear } from '../dom.js';
-import { atZeroText } from '../widgets/rules.js';
-import { timeControlPicker, timeoutPolicyPicker } from '../widgets/timecontrol.js';
-import { loadPresets, rulesEditor } from '../widgets/rulesEditor.js';
-import { seatPicker } from '../widgets/seatPicker.js';
+import { atZeroText } from '../widgets/table/rules.js';
+import { timeControlPicker, timeoutPolicyPicker } from '../widgets/table/timecontrol.js';
+import { loadPresets, rulesEditor } from '../widgets/table/rulesEditor.js';
+import { seatPicker } from '../widgets/table/seatPicker.js';
 import { t, lang, LANGS } from '../i18n.js';
-import { lengthLimit } from '../widgets/limit.js';
+import { lengthLimit } from '../widgets/page/limit.js';
 import { aidPolicyPicker } from '../match/aids.js';
 
 /** The spectator delays a host may choose: ``[kind, amount]`` (the server takes 1–60 moves or

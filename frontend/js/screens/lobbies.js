@@ -5,16 +5,16 @@
  * strangers, and the queue of who waits in which pool.
  */
 
-import { ratedTag } from '../widgets/ratings.js';
+import { ratedTag } from '../widgets/player/ratings.js';
 import * as api from '../api.js';
 import { t as tr } from '../i18n.js';
 import { tableName } from '../tableName.js';
 import { h, clear, toast, onVisibility } from '../dom.js';
-import { rulesSummary, timeLabel } from '../widgets/rules.js';
+import { rulesSummary, timeLabel } from '../widgets/table/rules.js';
 import { policyLabel } from '../match/aids.js';
 import { myMatchesPanel } from './myMatches.js';
 import { playNowPanel } from './playNow.js';
-import { tableFilters } from '../widgets/tableFilters.js';
+import { tableFilters } from '../widgets/table/tableFilters.js';
 
 const REFRESH_MS = 3000;
 

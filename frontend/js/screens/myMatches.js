@@ -10,7 +10,7 @@ import { h, clear, onVisibility } from '../dom.js';
 import { t } from '../i18n.js';
 import { tableName } from '../tableName.js';
 import { formatClock } from '../match/status/clock.js';
-import { timeLabel } from '../widgets/rules.js';
+import { timeLabel } from '../widgets/table/rules.js';
 
 const REFRESH_MS = 20_000;
 

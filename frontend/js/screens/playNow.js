@@ -11,7 +11,7 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { t as tr } from '../i18n.js';
 import { h, clear, toast } from '../dom.js';
-import { timeLabel } from '../widgets/rules.js';
+import { timeLabel } from '../widgets/table/rules.js';
 
 const POLL_MS = 1000;
 const PRESETS = ['standard', 'first_edition', 'river', 'wheel_of_fortune'];

@@ -1,6 +1,6 @@
 /**
  * A player's profile: matches played and won, ratings by preset, statistics (rating graph, win
- * rate by players, points by feature: widgets/statistics.js), and their matches (newest
+ * rate by players, points by feature: widgets/player/statistics.js), and their matches (newest
  * first, paginated), each linking to its replay (``#/replay/ID``) — or to the live match.
  */
 
@@ -8,12 +8,12 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
-import { statusText } from '../widgets/tournamentStatus.js';
+import { statusText } from '../widgets/page/tournamentStatus.js';
 import { tableName } from '../tableName.js';
 import { swatch } from '../board/pieces.js';
-import { statisticsPanel } from '../widgets/statistics.js';
-import { botTag } from '../widgets/botTag.js';
-import { challengePanel } from '../widgets/challenge.js';
+import { statisticsPanel } from '../widgets/player/statistics.js';
+import { botTag } from '../widgets/player/botTag.js';
+import { challengePanel } from '../widgets/player/challenge.js';
 
 const PER_PAGE = 10;
 

@@ -12,12 +12,12 @@
 import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, clear } from '../dom.js';
-import { loadPresets } from '../widgets/rulesEditor.js';
-import { rulesSummary, timeLabel } from '../widgets/rules.js';
-import { ratedTag } from '../widgets/ratings.js';
-import { errorPanel } from '../widgets/errorPanel.js';
-import { chatBox } from '../widgets/chat.js';
-import { isMissing, missingPanel } from '../widgets/missing.js';
+import { loadPresets } from '../widgets/table/rulesEditor.js';
+import { rulesSummary, timeLabel } from '../widgets/table/rules.js';
+import { ratedTag } from '../widgets/player/ratings.js';
+import { errorPanel } from '../widgets/page/errorPanel.js';
+import { chatBox } from '../widgets/page/chat.js';
+import { isMissing, missingPanel } from '../widgets/page/missing.js';
 import { t } from '../i18n.js';
 import { tableName } from '../tableName.js';
 import { RoomTable } from '../room/table.js';

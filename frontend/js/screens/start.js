@@ -12,7 +12,7 @@ import * as session from '../session.js';
 import { h, toast } from '../dom.js';
 import { tileSvg, allTileTypes } from '../board/tiles.js';
 import { t } from '../i18n.js';
-import { lengthLimit } from '../widgets/limit.js';
+import { lengthLimit } from '../widgets/page/limit.js';
 import { myMatchesPanel } from './myMatches.js';
 
 const NAME_RE = /^[\p{L}\p{N} _\-.']{1,24}$/u;

@@ -14,7 +14,7 @@
 import { h, clear } from '../../dom.js';
 import { t } from '../../i18n.js';
 import { tableName } from '../../tableName.js';
-import { timeLabel, policyLabel } from '../../widgets/rules.js';
+import { timeLabel, policyLabel } from '../../widgets/table/rules.js';
 
 const WARN_MS = 10_000;
 const NOTIFY_KEY = 'carcassonne.notifyTurn';

@@ -6,10 +6,10 @@
 import * as api from '../../api.js';
 import { h, clear } from '../../dom.js';
 import { t } from '../../i18n.js';
-import { timeControlPicker } from '../../widgets/timecontrol.js';
+import { timeControlPicker } from '../../widgets/table/timecontrol.js';
 import { presetName } from '../profile.js';
-import { statusText } from '../../widgets/tournamentStatus.js';
-import { timeLabel } from '../../widgets/rules.js';
+import { statusText } from '../../widgets/page/tournamentStatus.js';
+import { timeLabel } from '../../widgets/table/rules.js';
 
 const PRESETS = ['standard', 'first_edition', 'river', 'wheel_of_fortune'];
 

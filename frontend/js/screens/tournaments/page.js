@@ -12,8 +12,8 @@ import * as session from '../../session.js';
 import { h, clear, append, toast } from '../../dom.js';
 import { t } from '../../i18n.js';
 import { presetName } from '../profile.js';
-import { timeLabel } from '../../widgets/rules.js';
-import { statusText } from '../../widgets/tournamentStatus.js';
+import { timeLabel } from '../../widgets/table/rules.js';
+import { statusText } from '../../widgets/page/tournamentStatus.js';
 
 const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, '').replace(/\.$/, ''));
 /** True once the tournament is finished or was cancelled (a start time nobody checked in for). */

@@ -1,0 +1,21 @@
+/** German messages for bot accounts; see ../en/bots.js. */
+export default {
+  'botAccount.tag': 'BOT',
+  'botAccount.pool': '{preset} gegen Bots',
+  'botAccount.tagTitle': 'Ein Programm spielt dieses Konto',
+  'botAccount.challenge': 'Diesen Bot herausfordern',
+  'botAccount.rules': 'Regeln',
+  'botAccount.rated': 'Gewertet',
+  'botAccount.waiting': 'Warte, bis {name} annimmt …',
+  'botAccount.declined': '{name} hat die Herausforderung abgelehnt.',
+  'botAccount.cancel': 'Zurückziehen',
+  'botAccount.loginToChallenge': 'Melde dich an, um diesen Bot herauszufordern.',
+  'botAccount.invite': '+ Bot einladen',
+  'botAccount.chooseBot': 'Bot wählen',
+  'botAccount.noBots': 'Noch keine Bot-Konten.',
+  'botAccount.invited': 'Einladung an {name} gesendet: Der Platz gehört ihm, sobald er annimmt.',
+  'error.reason.not_a_bot': 'Das kann nur ein Bot-Konto.',
+  'error.reason.no_such_bot': 'Diesen Bot gibt es nicht.',
+  'error.reason.bot_busy': 'Auf diesen Bot warten zu viele Herausforderungen. Versuch es gleich noch einmal.',
+  'error.reason.challenge_closed': 'Diese Herausforderung ist nicht mehr offen.',
+};

@@ -1,0 +1,21 @@
+/** French messages for bot accounts; see ../en/bots.js. */
+export default {
+  'botAccount.tag': 'BOT',
+  'botAccount.pool': '{preset} contre des bots',
+  'botAccount.tagTitle': 'Un programme joue ce compte',
+  'botAccount.challenge': 'Défier ce bot',
+  'botAccount.rules': 'Règles',
+  'botAccount.rated': 'Classée',
+  'botAccount.waiting': 'En attente de la réponse de {name}…',
+  'botAccount.declined': '{name} a refusé le défi.',
+  'botAccount.cancel': 'Retirer',
+  'botAccount.loginToChallenge': 'Connectez-vous pour défier ce bot.',
+  'botAccount.invite': '+ Inviter un bot',
+  'botAccount.chooseBot': 'Choisir un bot',
+  'botAccount.noBots': 'Aucun compte bot pour l’instant.',
+  'botAccount.invited': 'Invitation envoyée à {name} : la place est à lui dès qu’il accepte.',
+  'error.reason.not_a_bot': 'Seul un compte bot peut faire cela.',
+  'error.reason.no_such_bot': 'Ce bot n’existe pas.',
+  'error.reason.bot_busy': 'Trop de défis attendent ce bot. Réessayez bientôt.',
+  'error.reason.challenge_closed': 'Ce défi n’est plus ouvert.',
+};
