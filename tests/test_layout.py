@@ -220,3 +220,84 @@ def test_an_xdist_group_runs_on_one_worker(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     workers = {p.read_text() for p in tmp_path.glob("*.worker")}
     assert len(workers) == 1, f"one group ran on {sorted(workers)}"
+
+
+ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
+LAYOUT_ITEM = re.compile(r"^(\s*)- `([^`]+/)` — (.*)$")
+LAYOUT_TOKEN = re.compile(r"`([^`]+)`|[()]")
+MODULE_NAME = re.compile(r"[A-Za-z_][\w.]*/?")
+
+
+def _layout_items() -> list[tuple[Path, str]]:
+    """``(folder, text)`` of each entry of docs/ARCHITECTURE.md's "The layout" list, nested
+    entries resolved against their parents.
+    """
+    section = ARCHITECTURE.read_text(encoding="utf-8").split("## The layout", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    items: list[tuple[Path, str]] = []
+    parents: list[tuple[int, Path]] = []
+    for line in section.splitlines():
+        item = LAYOUT_ITEM.match(line)
+        if item:
+            indent = len(item.group(1))
+            while parents and parents[-1][0] >= indent:
+                parents.pop()
+            folder = (parents[-1][1] if parents else ROOT) / item.group(2)
+            parents.append((indent, folder))
+            items.append((folder, item.group(3)))
+        elif items and line.startswith(" ") and line.strip():
+            items[-1] = (items[-1][0], f"{items[-1][1]} {line.strip()}")
+    return items
+
+
+def _named(folder: Path, text: str) -> list[tuple[Path, str]]:
+    """Each module name in backticks in ``text`` with the folder it must be in: a name after a
+    ``sub/`` and inside the parentheses that follow it belongs to ``sub/``.
+    """
+    stack, pending, depth, out = [(folder, -1)], "", 0, []
+    for token in LAYOUT_TOKEN.finditer(text):
+        if token.group(0) == "(":
+            depth += 1
+            if pending:
+                stack.append((stack[-1][0] / pending, depth))
+            pending = ""
+        elif token.group(0) == ")":
+            if stack[-1][1] == depth:
+                stack.pop()
+            depth -= 1
+            pending = ""
+        elif MODULE_NAME.fullmatch(token.group(1)):
+            out.append((stack[-1][0], token.group(1)))
+            pending = token.group(1) if token.group(1).endswith("/") else ""
+    return out
+
+
+def _exists(folder: Path, name: str) -> bool:
+    if name.endswith("/"):
+        return (folder / name).is_dir()
+    return any((folder / f"{name}{suffix}").is_file() for suffix in ("", ".py", ".js"))
+
+
+def test_the_architecture_layout_names_only_what_exists() -> None:
+    """docs/ARCHITECTURE.md's layout: every folder it lists exists, and every module name in
+    backticks under a folder is a module or folder directly in it.
+    """
+    items = _layout_items()
+    assert len(items) >= 25, len(items)
+    missing = [str(folder.relative_to(ROOT)) for folder, _ in items if not folder.is_dir()]
+    for folder, text in items:
+        for where, name in _named(folder, text):
+            if not _exists(where, name):
+                missing.append(f"{where.relative_to(ROOT)}/{name}")
+    assert missing == [], f"docs/ARCHITECTURE.md names what does not exist: {missing}"
+
+
+DOC_PATH = re.compile(r"`((?:app|frontend|tests|migrations|benchmarks|docs)/[^`<>{}*\s]+)`")
+
+
+def test_the_architecture_paths_exist() -> None:
+    """Every repository path in backticks anywhere in docs/ARCHITECTURE.md exists."""
+    paths = DOC_PATH.findall(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert len(paths) >= 10
+    missing = [p for p in paths if not (ROOT / p.rstrip("/")).exists()]
+    assert missing == [], f"docs/ARCHITECTURE.md names what does not exist: {missing}"
