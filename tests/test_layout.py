@@ -20,9 +20,11 @@ their names and markers, and servers are started from one place.
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -301,3 +303,37 @@ def test_the_architecture_paths_exist() -> None:
     assert len(paths) >= 10
     missing = [p for p in paths if not (ROOT / p.rstrip("/")).exists()]
     assert missing == [], f"docs/ARCHITECTURE.md names what does not exist: {missing}"
+
+
+def _functions(top: Path) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """``(where, node)`` of every function and method under ``top``."""
+    for path in sorted(top.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                yield f"{path.relative_to(ROOT)}:{node.lineno} {node.name}", node
+
+
+def test_no_app_function_is_longer_than_eighty_lines() -> None:
+    """A function past 80 lines (``def`` to its last line) is asking to be split by what it
+    does.
+    """
+    long = {
+        where: node.end_lineno - node.lineno + 1
+        for where, node in _functions(ROOT / "app")
+        if node.end_lineno is not None and node.end_lineno - node.lineno + 1 > 80
+    }
+    assert long == {}, f"split these by what they do: {long}"
+
+
+def test_no_app_function_takes_more_than_six_positional_parameters() -> None:
+    """Past six, a call site's meaning hangs on the order: the rest are keyword-only (after
+    ``*``), or the values belong together in a type. ``self`` and ``cls`` do not count.
+    """
+    crowded = {}
+    for where, node in _functions(ROOT / "app"):
+        positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
+        if positional[:1] in (["self"], ["cls"]):
+            positional = positional[1:]
+        if len(positional) > 6:
+            crowded[where] = len(positional)
+    assert crowded == {}, f"make the rest keyword-only: {crowded}"

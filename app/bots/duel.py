@@ -46,7 +46,7 @@ class Game:
 
 
 def play_game(
-    options: Options, players: int, seed: int, a_seat: int, a: str, b: str, think: float
+    options: Options, players: int, seed: int, a_seat: int, a: str, b: str, *, think: float
 ) -> Game:
     """One game: level ``a`` in ``a_seat``, level ``b`` elsewhere, deck from ``seed``."""
     state = new_game(options, [f"P{i}" for i in range(players)], seed=seed)
@@ -69,7 +69,8 @@ def play_game(
 
 
 def _play(args: tuple[Options, int, int, int, str, str, float]) -> Game:
-    return play_game(*args)
+    options, players, seed, a_seat, a, b, think = args
+    return play_game(options, players, seed, a_seat, a, b, think=think)
 
 
 @dataclass

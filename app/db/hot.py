@@ -91,6 +91,7 @@ async def append_fast(
     match_id: str,
     expected: int,
     expected_clock: dict[str, Any] | None,
+    *,
     seat: int,
     client_id: str | None,
     action: str,
@@ -127,7 +128,7 @@ async def append_fast(
                 return False
             await conn.execute(update(matches).where(*where).values(**sql_values(values)))
             await SqlTx(conn, postgres=False).append_action(
-                match_id, expected + 1, seat, client_id, action, events, at, published=published
+                match_id, expected + 1, seat, client_id, action, events, at=at, published=published
             )
             return True
     move = Append(

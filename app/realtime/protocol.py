@@ -177,6 +177,7 @@ def events_frame(
     seat: int,
     action_id: str | None,
     events_json: str,
+    *,
     state: Any = None,
     by: str | None = None,
     clock: Any = None,

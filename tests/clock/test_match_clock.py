@@ -26,7 +26,7 @@ POLICIES = [None, {"kind": "skip"}, {"kind": "handover", "after": 2}]
 def _clocks(control: Any, policy: Any) -> list[dict[str, Any]]:
     """A clock through the life of a match: start, moves, leaving, a vote, a switch."""
     tc = c.TimeControl.from_json(control)
-    start = c.new_clock(tc, 3, [0, 1], 0, 0, T0, c.TimeoutPolicy.from_json(policy))
+    start = c.new_clock(tc, 3, [0, 1], 0, 0, now=T0, policy=c.TimeoutPolicy.from_json(policy))
     moved = c.advance(start, now=T0 + 5_000, seat=1, active=1, deciding=False, over=False)
     deciding = c.advance(moved, now=T0 + 6_000, seat=0, active=1, deciding=True, over=False)
     timed_out = c.note_actor(deciding, 1, by_computer=True, timed_out=True)
@@ -47,7 +47,7 @@ def test_every_clock_of_a_match_round_trips_exactly(control: Any, policy: Any) -
 
 
 def test_an_old_clock_round_trips_and_the_rules_add_only_what_they_set() -> None:
-    old = c.new_clock(c.TimeControl.from_json(CONTROLS[1]), 2, [0, 1], 0, 0, T0)
+    old = c.new_clock(c.TimeControl.from_json(CONTROLS[1]), 2, [0, 1], 0, 0, now=T0)
     for key in ("policy", "turn_active", "turn_since", "deciding"):
         del old[key]
     old["live_remaining"] = [1, 2]  # a key the typed clock does not know rides along

@@ -69,12 +69,12 @@ async def _append(
         match_id,
         expected,
         clock,
-        0,
-        client_id,
-        '{"type": "pass"}',
-        "[]",
-        values["updated_at"],
-        values,
+        seat=0,
+        client_id=client_id,
+        action='{"type": "pass"}',
+        events="[]",
+        at=values["updated_at"],
+        values=values,
     )
 
 

@@ -58,7 +58,7 @@ def test_bad_frames(text: str) -> None:
 
 
 def test_server_frames_are_json() -> None:
-    frame = json.loads(events_frame(4, 1, None, '[{"type":"TurnEnded","seat":1}]', {"a": 1}))
+    frame = json.loads(events_frame(4, 1, None, '[{"type":"TurnEnded","seat":1}]', state={"a": 1}))
     assert frame == {
         "t": "events",
         "v": 4,

@@ -95,8 +95,8 @@ def start_clock(
         humans,
         host,
         state.active,
-        now,
-        c.TimeoutPolicy.from_json(policy),
+        now=now,
+        policy=c.TimeoutPolicy.from_json(policy),
     )
     due = c.next_due(clock)
     return clock, None if due is None else from_ms(due)
@@ -279,6 +279,7 @@ async def verdict(
     state: GameState,
     seats: list[dict[str, Any]],
     clock: dict[str, Any] | None,
+    *,
     present_window: timedelta,
 ) -> tuple[str, dict[str, Any] | None, datetime | None]:
     """What the sweep does with a due match (the caller holds its row lock).

@@ -144,6 +144,7 @@ def new_clock(
     humans: list[int],
     host: int | None,
     active: int,
+    *,
     now: int,
     policy: TimeoutPolicy | None = None,
 ) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from app.bots.pool import NOBODY
 from app.db.hot import Tx, write_tx
 from app.db.hot import due_matches as due_before
 from app.db.models import utcnow
-from app.engine import PLAGUE, legal_actions
+from app.engine import PLAGUE, GameState, legal_actions
 from app.engine.actions import Action
 from app.engine.game import end_game
 from app.realtime.protocol import snapshot_frame
@@ -91,7 +91,7 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
             state = live.state
             seat = state.seat
             what, clock, due = await clocks.verdict(
-                rt, tx, match_id, state, live.seats, live.clock, PRESENT_WINDOW
+                rt, tx, match_id, state, live.seats, live.clock, present_window=PRESENT_WINDOW
             )
             changed = clock != live.clock
             live.clock = clock
@@ -113,17 +113,20 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
                     return False  # the match moved on while the bot thought: think again later
                 if changed:
                     await tx.update_match(match_id, {"clock": clock})
-                if skip:
-                    action = clocks.skip_action(state)
-                elif advice is not None:
-                    action = advice[1]
-                else:
-                    action = choose_action(state, random.Random(f"{match_id}:{row.version}"))
+                action = _computer_action(state, skip, advice, f"{match_id}:{row.version}")
                 by = None if what == "bot" else clocks.BY_COMPUTER
                 if by is not None and state.phase != PLAGUE and not skip:
                     rt.spawn(history.seat_taken_over(rt, match_id, seat))  # ratings: a leaver
                 move = await apply_and_store(
-                    rt, tx, live, seat, action, None, "bot", by, what == "timeout"
+                    rt,
+                    tx,
+                    live,
+                    seat,
+                    action,
+                    client_id=None,
+                    actor="bot",
+                    by=by,
+                    timed_out=what == "timeout",
                 )
                 assert move is not None
         if what == "end":
@@ -142,6 +145,19 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
         await history.match_finished(rt, match_id)
         return False
     return True
+
+
+def _computer_action(
+    state: GameState, skip: bool, advice: tuple[int, Action] | None, seed: str
+) -> Action:
+    """What the computer plays for the seat: the ``skip`` policy's placement, else the worker's
+    advice, else a quick choice drawn with ``seed`` (the match and its version).
+    """
+    if skip:
+        return clocks.skip_action(state)
+    if advice is not None:
+        return advice[1]
+    return choose_action(state, random.Random(seed))
 
 
 async def bot_advice(rt: Runtime, match_id: str) -> tuple[int, Action] | None:

@@ -54,6 +54,7 @@ async def apply_and_store(
     live: Live,
     seat: int,
     action: Action,
+    *,
     client_id: str | None,
     actor: Actor = "player",
     by: str | None = None,
@@ -121,13 +122,13 @@ async def _store(
             move.match_id,
             move.version - 1,
             clock_before,
-            move.seat,
-            move.client_id,
-            move.action_json,
-            move.events_json,
-            move.at,
-            values,
-            move.published,
+            seat=move.seat,
+            client_id=move.client_id,
+            action=move.action_json,
+            events=move.events_json,
+            at=move.at,
+            values=values,
+            published=move.published,
         )
     await tx.append_action(
         move.match_id,
@@ -136,9 +137,9 @@ async def _store(
         move.client_id,
         move.action_json,
         move.events_json,
-        move.at,
-        move.by,
-        move.published,
+        at=move.at,
+        by=move.by,
+        published=move.published,
     )
     await tx.update_match(move.match_id, values)
     return True
@@ -224,7 +225,7 @@ async def submit_action(
                 if earlier is not None:
                     return earlier
                 action = action_from_json({**data, "seat": seat})
-                move = await apply_and_store(rt, None, live, seat, action, client_id)
+                move = await apply_and_store(rt, None, live, seat, action, client_id=client_id)
             if move is None:
                 found, live = await _submit_locked(
                     rt, match_id, player_id, version, client_id, data
@@ -286,6 +287,6 @@ async def _submit_locked(
             )
         live = await live_for(rt, tx, row)
         action = action_from_json({**data, "seat": seat})
-        move = await apply_and_store(rt, tx, live, seat, action, client_id)
+        move = await apply_and_store(rt, tx, live, seat, action, client_id=client_id)
         assert move is not None
     return move, live

@@ -280,7 +280,7 @@ async def fetch_frames(
                     seat,
                     action_id,
                     events,
-                    whole if last else None,
+                    state=whole if last else None,
                     by=by,
                     clock=clock if last else None,
                 ),

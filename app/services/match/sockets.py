@@ -153,7 +153,9 @@ class MatchSocket:
             if isinstance(conn, DelayedConnection):
                 await _first_delayed_frame(rt, socket, conn, match_id)
             else:
-                await _first_frames(rt, socket, hub, conn, match_id, seat, self._since, away)
+                await _first_frames(
+                    rt, socket, hub, conn, match_id, seat, since=self._since, away=away
+                )
             if seat is None:
                 await rt.spectators.changed(match_id)  # the lobby list counts them everywhere
         except BaseException as exc:
@@ -177,6 +179,7 @@ async def _first_frames(
     conn: Connection,
     match_id: str,
     seat: int | None,
+    *,
     since: int | None,
     away: bool,
 ) -> None:

@@ -180,6 +180,7 @@ async def challenge(
     bot_id: str,
     preset: str,
     rated: bool,
+    *,
     time_control: dict[str, Any] | None,
     timeout_policy: dict[str, Any] | None = None,
 ) -> dict[str, Any]:

@@ -238,7 +238,7 @@ async def _arena_step(rt: Runtime, conn: AsyncConnection, t: Any) -> bool:
     by_number = {int(e.number): e for e in people}
     active = {n for n, _ in free}
     for table in tables:
-        await _seat_table(rt, conn, t, number, table, by_number, active)
+        await _seat_table(rt, conn, t, number, table, by_number=by_number, active=active)
     await sql.update_tournament(conn, t.id, {"round": number})
     return True
 
@@ -267,7 +267,7 @@ async def _pair(rt: Runtime, conn: AsyncConnection, t: Any, games: list[Any]) ->
             return False
     by_number = {int(e.number): e for e in people}
     for table in tables:
-        await _seat_table(rt, conn, t, number, table, by_number, set(active))
+        await _seat_table(rt, conn, t, number, table, by_number=by_number, active=set(active))
     await sql.update_tournament(conn, t.id, {"round": number})
     return True
 
@@ -297,6 +297,7 @@ async def _seat_table(
     t: Any,
     number: int,
     table: Table,
+    *,
     by_number: dict[int, Any],
     active: set[int],
 ) -> None:

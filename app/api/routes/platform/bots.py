@@ -112,7 +112,13 @@ async def challenge(
     """
     body = body or NewChallenge()
     return await bots.challenge(
-        rt, player, bot_id, body.preset, body.rated, body.time_control, body.timeout_policy
+        rt,
+        player,
+        bot_id,
+        body.preset,
+        body.rated,
+        time_control=body.time_control,
+        timeout_policy=body.timeout_policy,
     )
 
 

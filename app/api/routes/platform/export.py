@@ -60,6 +60,7 @@ async def _export(
     request: Request,
     max_records: int | None,
     pieces: Callable[[int], AsyncIterator[bytes]],
+    *,
     media_type: str,
     headers: dict[str, str] | None = None,
 ) -> StreamingResponse:
@@ -85,6 +86,7 @@ async def player_matches(
     who: Reader,
     request: Request,
     player_id: Annotated[str, Path(pattern=CODE_PATTERN)],
+    *,
     since: Annotated[str | None, Query(description="finished at or after (ISO 8601 / ms)")] = None,
     until: Annotated[str | None, Query(description="finished before (ISO 8601 / ms)")] = None,
     preset: PresetName = None,
@@ -105,7 +107,12 @@ async def player_matches(
         with_private=who.player_id == player_id,
     )
     return await _export(
-        rt, who.player_id, request, max, lambda limit: export.stream(rt, f, limit), NDJSON
+        rt,
+        who.player_id,
+        request,
+        max,
+        lambda limit: export.stream(rt, f, limit),
+        media_type=NDJSON,
     )
 
 
@@ -131,7 +138,7 @@ async def tournament_matches(
         request,
         max,
         lambda limit: export.tournament_stream(rt, tournament_id, who.player_id, limit),
-        NDJSON,
+        media_type=NDJSON,
     )
 
 
@@ -157,8 +164,8 @@ async def tournament_records_zip(
         request,
         max,
         lambda limit: export_zip.tournament_zip(rt, tournament_id, who.player_id, limit),
-        ZIP,
-        {"Content-Disposition": f'attachment; filename="{name}"'},
+        media_type=ZIP,
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
 
