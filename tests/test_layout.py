@@ -16,6 +16,15 @@ their names and markers, and servers are started from one place.
   9.2 in ``pyproject.toml`` until pytest-xdist follows).
 - Only ``tests/support/servers.py`` starts ``app.server``/``carcassonne serve`` processes
   (``subprocess.Popen`` beside ``serve``), in ``tests/`` and ``benchmarks/`` alike.
+
+And the app's own shape:
+
+- No folder of ``app/`` or ``frontend/js/`` holds more than twelve modules directly; every
+  relative import of the client names a file.
+- No function of ``app/`` is longer than 80 lines or takes more than six positional
+  parameters.
+- Use-case modules of ``app/services/`` build no SQL (their feature's queries modules do).
+- ``docs/ARCHITECTURE.md`` names only folders, modules and paths that exist.
 """
 
 from __future__ import annotations
@@ -337,3 +346,39 @@ def test_no_app_function_takes_more_than_six_positional_parameters() -> None:
         if len(positional) > 6:
             crowded[where] = len(positional)
     assert crowded == {}, f"make the rest keyword-only: {crowded}"
+
+
+#: What a use-case module may take from SQLAlchemy: its errors, the connection type and the
+#: event hooks (the statement counter of app/services/instance_metrics.py) — no SQL builder.
+SQLALCHEMY_FOR_USE_CASES = {"sqlalchemy.exc", "sqlalchemy.ext.asyncio", "sqlalchemy.event"}
+TABLE_MODULES = {"app.db.models", "app.db.community", "app.db.platform", "app.db.tournaments"}
+TABLE_MODULES |= {"app.db.analyses", "app.db.push"}
+
+
+def _is_queries(path: Path) -> bool:
+    return path.stem == "queries" or path.stem.endswith("_queries")
+
+
+def test_use_case_modules_build_no_sql() -> None:
+    """The SQL of a feature sits in its queries modules (``queries.py``, ``*_queries.py``): a
+    use-case module of ``app/services/`` imports no SQLAlchemy statement builder and no table.
+    """
+    found = []
+    for path in sorted((ROOT / "app" / "services").rglob("*.py")):
+        if _is_queries(path):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [f"{node.module}.{a.name}" for a in node.names]
+            for name in names:
+                module, _, leaf = name.rpartition(".")
+                builder = name.startswith("sqlalchemy") and not any(
+                    name == ok or name.startswith(f"{ok}.") for ok in SQLALCHEMY_FOR_USE_CASES
+                )
+                table = module in TABLE_MODULES and leaf != "utcnow"
+                if builder or table:
+                    found.append(f"{path.relative_to(ROOT)}: {name}")
+    assert found == [], f"move the SQL to the feature's queries module: {found}"
