@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import AsyncIterator, Coroutine
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -98,8 +98,41 @@ async def _answers(ping: Coroutine[Any, Any, bool]) -> bool:
 
 
 def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> FastAPI:
-    """A new app. ``with_loops``: run the background loops (bot sweep, heartbeats)."""
+    """A new app. ``with_loops``: run the background loops (bot sweep, heartbeats).
+
+    ``settings``: None reads them from the environment (:func:`app.settings.get_settings`).
+    Built in this order: the exception handlers, the middleware, the routers, the ops
+    endpoints (``/healthz``, ``/readyz``, ``/metrics`` when on the public port), the frontend.
+    """
     settings = settings or get_settings()
+    # The interactive docs and the schema are for developers: not served in production
+    # (docs/API.md and the docs/ folder are the reference there).
+    documented = settings.environment != "production"
+    app = FastAPI(
+        title="Carcassonne online",
+        version="0.1.0",
+        lifespan=_lifespan(settings, with_loops),
+        docs_url="/docs" if documented else None,
+        redoc_url="/redoc" if documented else None,
+        openapi_url="/openapi.json" if documented else None,
+        description="Lobbies, matches and spectators. Errors: "
+        '{"error": {"code", "message"}}. See docs/API.md.',
+    )
+    _add_exception_handlers(app)
+    _add_middleware(app, settings)
+    _add_routers(app)
+    _add_ops_endpoints(app, settings)
+    frontend = settings.frontend_dir
+    if frontend.is_dir():  # the client's static files: / serves index.html, /static/... too
+        app.mount("/static", static_app(frontend), name="static")
+        app.mount("/", static_app(frontend, html=True), name="frontend")
+    return app
+
+
+def _lifespan(
+    settings: Settings, with_loops: bool
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The app's lifespan: builds, starts and at the end closes its :class:`Runtime`."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -123,19 +156,11 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
                 await drain.finish(runtime)
             await runtime.close()
 
-    # The interactive docs and the schema are for developers: not served in production
-    # (docs/API.md and the docs/ folder are the reference there).
-    documented = settings.environment != "production"
-    app = FastAPI(
-        title="Carcassonne online",
-        version="0.1.0",
-        lifespan=lifespan,
-        docs_url="/docs" if documented else None,
-        redoc_url="/redoc" if documented else None,
-        openapi_url="/openapi.json" if documented else None,
-        description="Lobbies, matches and spectators. Errors: "
-        '{"error": {"code", "message"}}. See docs/API.md.',
-    )
+    return lifespan
+
+
+def _add_exception_handlers(app: FastAPI) -> None:
+    """Register the handlers that turn every error into ``{"error": {"code", "message"}}``."""
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
@@ -174,12 +199,19 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         log.exception("unexpected error", exc_info=exc)
         return _error(500, "internal", "something went wrong on our side")
 
+
+def _add_middleware(app: FastAPI, settings: Settings) -> None:
+    """Add the middleware, innermost first (the last added runs first on a request)."""
     # JSON and static files over ~1 KB, gzip when asked (websocket scopes pass through as they are).
     app.add_middleware(RetryWhileDatabaseRestarts)  # the innermost: a request waits for a restart
     app.add_middleware(GZipMiddleware, minimum_size=MIN_GZIP_BYTES, compresslevel=GZIP_LEVEL)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RefuseWhileDraining)  # a draining instance reads nothing
     app.add_middleware(RequestContext)  # the outermost: every log line knows its request
+
+
+def _add_routers(app: FastAPI) -> None:
+    """Include the API's and the sockets' routers, in this order."""
     for routes in (
         players,
         accounts,
@@ -198,6 +230,10 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         tournament_sockets,
     ):
         app.include_router(routes.router)
+
+
+def _add_ops_endpoints(app: FastAPI, settings: Settings) -> None:
+    """Add ``/healthz``, ``/readyz`` and, when ``METRICS_ON_PUBLIC_PORT``, ``/metrics``."""
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> dict[str, bool]:
@@ -231,9 +267,3 @@ def create_app(settings: Settings | None = None, *, with_loops: bool = True) -> 
         async def metrics(rt: RuntimeDep) -> Response:
             """Prometheus text format (off the public port in production: ``METRICS_PORT``)."""
             return Response(await render(rt), media_type=CONTENT_TYPE_LATEST)
-
-    frontend = settings.frontend_dir
-    if frontend.is_dir():  # the client's static files: / serves index.html, /static/... too
-        app.mount("/static", static_app(frontend), name="static")
-        app.mount("/", static_app(frontend, html=True), name="frontend")
-    return app
