@@ -128,6 +128,42 @@ class Runtime:
         self.revocations = Revocations(self.db, self.tokens)
         self.metrics = Metrics()
         self.bots = BotPool(settings.bot_workers, settings.bot_think)
+        self._set_up_limits(settings)
+        #: Open bot event streams per bot account on this instance (docs/BOT_API.md).
+        self.bot_streams: Counter[str] = Counter()
+        #: Open sockets by player, closed when their token is revoked.
+        self.open_sockets = OpenSockets()
+        #: Every admitted socket's ``close(code, reason)`` while it is open
+        #: (app/api/socket_admission.py; True: closed now): the drain closes with 1012 those
+        #: no hub closed.
+        self.admitted: set[Callable[[int, str], Awaitable[bool]]] = set()
+        self.offload = Offload(
+            settings.hash_threads, settings.hash_queue, settings.hash_queue_per_address
+        )
+        #: Web Push: keys and the HTTP session for turn alerts (app/services/push.py).
+        self.push = PushSender(settings)
+        self.socket_caps = SocketCaps(
+            settings.ws_sockets_per_token, settings.ws_sockets_per_address
+        )
+        self.spectators = SpectatorCounts(
+            settings.redis_url,
+            settings.channel_prefix,
+            self.broker.instance_id,
+            self._local_spectators,
+        )
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loops: list[asyncio.Task[Any]] = []
+        self._watch_parts()
+        #: True once a drain began (SIGTERM): no new request, socket or frame is taken
+        #: (app/services/drain.py).
+        self.draining = False
+        #: When the drain began (``time.monotonic()``); set with ``draining``.
+        self.drain_started = 0.0
+        #: Socket frames being handled that write (actions, chat, clock requests).
+        self.in_flight = 0
+
+    def _set_up_limits(self, settings: Settings) -> None:
+        """Set up the request rate limiters and the per-account limits, in this order."""
         redis, prefix = settings.redis_url, settings.channel_prefix
         self.action_limiter = RateLimiter(
             settings.action_rate,
@@ -176,30 +212,9 @@ class Runtime:
             exports_per_address=settings.export_requests_per_address,
             push_tests=settings.push_tests_per_player,
         )
-        #: Open bot event streams per bot account on this instance (docs/BOT_API.md).
-        self.bot_streams: Counter[str] = Counter()
-        #: Open sockets by player, closed when their token is revoked.
-        self.open_sockets = OpenSockets()
-        #: Every admitted socket's ``close(code, reason)`` while it is open
-        #: (app/api/socket_admission.py; True: closed now): the drain closes with 1012 those
-        #: no hub closed.
-        self.admitted: set[Callable[[int, str], Awaitable[bool]]] = set()
-        self.offload = Offload(
-            settings.hash_threads, settings.hash_queue, settings.hash_queue_per_address
-        )
-        #: Web Push: keys and the HTTP session for turn alerts (app/services/push.py).
-        self.push = PushSender(settings)
-        self.socket_caps = SocketCaps(
-            settings.ws_sockets_per_token, settings.ws_sockets_per_address
-        )
-        self.spectators = SpectatorCounts(
-            settings.redis_url,
-            settings.channel_prefix,
-            self.broker.instance_id,
-            self._local_spectators,
-        )
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._loops: list[asyncio.Task[Any]] = []
+
+    def _watch_parts(self) -> None:
+        """Hand the metrics the delivery lag and the parts' scrape-time tallies."""
         self.hubs.on_batch_lag = self.metrics.delivery_lag.observe
         watch_parts(
             self.metrics,
@@ -210,13 +225,6 @@ class Runtime:
             db=self.db,
             hooks=[self.move_committed],
         )
-        #: True once a drain began (SIGTERM): no new request, socket or frame is taken
-        #: (app/services/drain.py).
-        self.draining = False
-        #: When the drain began (``time.monotonic()``); set with ``draining``.
-        self.drain_started = 0.0
-        #: Socket frames being handled that write (actions, chat, clock requests).
-        self.in_flight = 0
 
     def _local_spectators(self, match_id: str) -> int:
         hub = self.hubs.get(self.channel("match", match_id))
