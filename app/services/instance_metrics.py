@@ -19,7 +19,7 @@ from app.db.session import Database
 from app.realtime.connection import Connection
 from app.services.limits.accounts import AccountLimits
 from app.services.limits.rates import FrameBudget, RateLimiter, SocketCaps
-from app.services.metrics import Metrics
+from app.services.metrics import Metrics, Source
 
 
 class Timed(Protocol):
@@ -56,6 +56,20 @@ def watch_parts(
     """
     statements = count_statements(db)
     bots.on_think = metrics.bot_think.observe
+    for source in (
+        _refusals(limiters, accounts, caps),
+        _bot_pool(bots),
+        _database(db, statements),
+        _closes,
+        _subscribers(list(hooks)),
+    ):
+        metrics.add_source(source)
+
+
+def _refusals(
+    limiters: Callable[[], Iterable[RateLimiter]], accounts: AccountLimits, caps: SocketCaps
+) -> Source:
+    """The source of ``carcassonne_rate_limit_refusals_total{limit}``."""
 
     def refusals() -> Iterable[Metric]:
         family = CounterMetricFamily(
@@ -71,6 +85,12 @@ def watch_parts(
         family.add_metric(["socket frames"], FrameBudget.refusals)
         yield family
 
+    return refusals
+
+
+def _bot_pool(bots: BotPool) -> Source:
+    """The source of the bot pool's gauges (decisions pending, waiting for a worker)."""
+
     def bot_pool() -> Iterable[Metric]:
         yield GaugeMetricFamily(
             "carcassonne_bot_decisions_pending",
@@ -82,6 +102,12 @@ def watch_parts(
             "Of those, waiting for a free worker process",
             value=max(0, bots.pending - bots.workers),
         )
+
+    return bot_pool
+
+
+def _database(db: Database, statements: dict[str, int]) -> Source:
+    """The source of the database series: connections in use, pool waits, statements sent."""
 
     def database() -> Iterable[Metric]:
         used = GaugeMetricFamily(
@@ -106,18 +132,24 @@ def watch_parts(
             sent.add_metric([pool], count)
         yield sent
 
-    def closes() -> Iterable[Metric]:
-        family = CounterMetricFamily(
-            "carcassonne_websocket_closes",
-            "Websockets closed in this process, by close code and by whom (server: closed "
-            "here; client: the receive loop saw the client's close, or its answer to ours)",
-            labels=["code", "by"],
-        )
-        for (code, by), count in sorted(Connection.closes.items()):
-            family.add_metric([str(code), by], count)
-        yield family
+    return database
 
-    hooks = list(hooks)
+
+def _closes() -> Iterable[Metric]:
+    """Yield ``carcassonne_websocket_closes_total{code,by}`` (this process's closes)."""
+    family = CounterMetricFamily(
+        "carcassonne_websocket_closes",
+        "Websockets closed in this process, by close code and by whom (server: closed "
+        "here; client: the receive loop saw the client's close, or its answer to ours)",
+        labels=["code", "by"],
+    )
+    for (code, by), count in sorted(Connection.closes.items()):
+        family.add_metric([str(code), by], count)
+    yield family
+
+
+def _subscribers(hooks: list[Timed]) -> Source:
+    """The source of the seconds and calls of each subscriber of ``hooks``."""
 
     def subscribers() -> Iterable[Metric]:
         seconds = CounterMetricFamily(
@@ -138,8 +170,7 @@ def watch_parts(
         yield seconds
         yield calls
 
-    for source in (refusals, bot_pool, database, closes, subscribers):
-        metrics.add_source(source)
+    return subscribers
 
 
 def count_statements(db: Database) -> dict[str, int]:
