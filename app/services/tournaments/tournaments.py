@@ -77,26 +77,8 @@ async def create(
     days), :class:`Conflict` (``tournament_budget``: the host already has
     :data:`MAX_REGISTERING` tournaments in registration).
     """
-    if starts_at is not None:
-        if starts_at.tzinfo is None:
-            starts_at = starts_at.replace(tzinfo=UTC)
-        if not utcnow() < starts_at <= utcnow() + timedelta(days=MAX_SCHEDULE_DAYS):
-            raise ValidationFailed(
-                f"starts_at: a time in the next {MAX_SCHEDULE_DAYS} days",
-                reason="tournament_start_time",
-            )
-    if format not in FORMATS:
-        raise ValidationFailed(f"format: one of {', '.join(FORMATS)}", reason="tournament_format")
-    if format == "swiss" and not (rounds and 1 <= rounds <= MAX_SWISS_ROUNDS):
-        raise ValidationFailed(f"rounds: 1 to {MAX_SWISS_ROUNDS} for a Swiss")
-    if format == "arena" and not (duration_minutes and 1 <= duration_minutes <= MAX_ARENA_MINUTES):
-        raise ValidationFailed(f"duration_minutes: 1 to {MAX_ARENA_MINUTES} for an arena")
-    if not 2 <= seats <= (5 if format == "arena" else 2):
-        raise ValidationFailed("seats: 2 (Swiss, round-robin, knock-out) or 2-5 (arena)")
-    if cycles not in (1, 2):
-        raise ValidationFailed("cycles: 1 (single round-robin) or 2 (double)")
-    if preset not in PRESETS:
-        raise ValidationFailed(f"preset: one of {', '.join(PRESETS)}")
+    starts_at = _check_start(starts_at)
+    _check_format(format, rounds, cycles, seats, duration_minutes, preset)
     title = " ".join(name.split())[:64]
     if not title:
         raise ValidationFailed("name: give the tournament a name")
@@ -105,14 +87,7 @@ async def create(
     tid = secrets.token_hex(6)
     now = utcnow()
     async with rt.db.transaction() as conn:
-        if await player_name(conn, host_id) is None:
-            raise NotFound("no such player")
-        if await sql.registering_of(conn, host_id) >= MAX_REGISTERING:
-            raise Conflict(
-                f"at most {MAX_REGISTERING} of your tournaments can be in registration at once",
-                reason="tournament_budget",
-                params={"max": MAX_REGISTERING},
-            )
+        await _check_host(conn, host_id)
         await sql.insert_tournament(
             conn,
             dict(
@@ -141,6 +116,54 @@ async def create(
             ),
         )
     return await view(rt, tid, host_id)
+
+
+def _check_start(starts_at: datetime | None) -> datetime | None:
+    """Check the start time is in the next :data:`MAX_SCHEDULE_DAYS` days; naive means UTC."""
+    if starts_at is not None:
+        if starts_at.tzinfo is None:
+            starts_at = starts_at.replace(tzinfo=UTC)
+        if not utcnow() < starts_at <= utcnow() + timedelta(days=MAX_SCHEDULE_DAYS):
+            raise ValidationFailed(
+                f"starts_at: a time in the next {MAX_SCHEDULE_DAYS} days",
+                reason="tournament_start_time",
+            )
+    return starts_at
+
+
+def _check_format(
+    format: str,
+    rounds: int | None,
+    cycles: int,
+    seats: int,
+    duration_minutes: int | None,
+    preset: str,
+) -> None:
+    """Check the format and its rounds, duration, seats and cycles, and the preset."""
+    if format not in FORMATS:
+        raise ValidationFailed(f"format: one of {', '.join(FORMATS)}", reason="tournament_format")
+    if format == "swiss" and not (rounds and 1 <= rounds <= MAX_SWISS_ROUNDS):
+        raise ValidationFailed(f"rounds: 1 to {MAX_SWISS_ROUNDS} for a Swiss")
+    if format == "arena" and not (duration_minutes and 1 <= duration_minutes <= MAX_ARENA_MINUTES):
+        raise ValidationFailed(f"duration_minutes: 1 to {MAX_ARENA_MINUTES} for an arena")
+    if not 2 <= seats <= (5 if format == "arena" else 2):
+        raise ValidationFailed("seats: 2 (Swiss, round-robin, knock-out) or 2-5 (arena)")
+    if cycles not in (1, 2):
+        raise ValidationFailed("cycles: 1 (single round-robin) or 2 (double)")
+    if preset not in PRESETS:
+        raise ValidationFailed(f"preset: one of {', '.join(PRESETS)}")
+
+
+async def _check_host(conn: AsyncConnection, host_id: str) -> None:
+    """Raise :class:`NotFound` (no such player) or :class:`Conflict` (``tournament_budget``)."""
+    if await player_name(conn, host_id) is None:
+        raise NotFound("no such player")
+    if await sql.registering_of(conn, host_id) >= MAX_REGISTERING:
+        raise Conflict(
+            f"at most {MAX_REGISTERING} of your tournaments can be in registration at once",
+            reason="tournament_budget",
+            params={"max": MAX_REGISTERING},
+        )
 
 
 async def register(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
