@@ -97,21 +97,10 @@ async def create_lobby(
     ``LOBBIES_PER_HOST`` open tables changed in the last :data:`IDLE`, each with others seated:
     ``lobby_budget``; at the budget the oldest table where nobody else sits is closed instead).
     """
-    if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise ValidationFailed(
-            f"a lobby has {MIN_SEATS} to {MAX_SEATS} seats",
-            reason="lobby_seats",
-            params={"min": MIN_SEATS, "max": MAX_SEATS},
-        )
+    _check_seats(seats)
     preset_name, options = _rules_from(preset, rules)
     best_of = series.check_best_of(best_of)
-    control = table_options.stored(
-        table_options.parse_time_control(time_control),
-        None if timeout_policy is None else table_options.parse_timeout_policy(timeout_policy),
-        table_options.aids_of(None, rated).to_json()
-        if aids is None
-        else table_options.parse_aids(aids),
-    )
+    control = _table_control(time_control, timeout_policy, aids, rated)
     delay = parse_spectator_delay(spectator_delay)
     code = secrets.token_urlsafe(8)
     async with rt.db.transaction() as conn:
@@ -119,10 +108,7 @@ async def create_lobby(
         replaced = await _make_room(rt, conn, player_id)
         # No name: none stored; each client words "{host}'s table" in its reader's language.
         title = _clean_title(name) if name else None
-        table = [empty_seat(i) for i in range(seats)]
-        table[0].update(player=player_id, name=host, colour=COLOURS[0])
-        if await sql.is_bot_account(conn, player_id):
-            table[0]["bot_account"] = True
+        table = await _host_table(conn, player_id, host, seats)
         await ratings.check_lobby(conn, rated, preset_name, table, options.to_json())
         now = utcnow()
         await sql.insert_lobby(
@@ -152,6 +138,43 @@ async def create_lobby(
     if replaced is not None:
         await announce(rt, replaced)
     return lobby_json(row, lobby_presence(rt, code))
+
+
+def _check_seats(seats: int) -> None:
+    """Raise :class:`ValidationFailed` (``lobby_seats``) unless ``seats`` is a table's size."""
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise ValidationFailed(
+            f"a lobby has {MIN_SEATS} to {MAX_SEATS} seats",
+            reason="lobby_seats",
+            params={"min": MIN_SEATS, "max": MAX_SEATS},
+        )
+
+
+def _table_control(
+    time_control: dict[str, Any] | None,
+    timeout_policy: dict[str, Any] | None,
+    aids: dict[str, Any] | str | None,
+    rated: bool,
+) -> dict[str, Any]:
+    """Check the time control, time-out policy and aid policy; their stored form."""
+    return table_options.stored(
+        table_options.parse_time_control(time_control),
+        None if timeout_policy is None else table_options.parse_timeout_policy(timeout_policy),
+        table_options.aids_of(None, rated).to_json()
+        if aids is None
+        else table_options.parse_aids(aids),
+    )
+
+
+async def _host_table(
+    conn: AsyncConnection, player_id: str, host: str, seats: int
+) -> list[dict[str, Any]]:
+    """The new table's ``seats`` empty seats but seat 0, the host's (marked if a bot account)."""
+    table = [empty_seat(i) for i in range(seats)]
+    table[0].update(player=player_id, name=host, colour=COLOURS[0])
+    if await sql.is_bot_account(conn, player_id):
+        table[0]["bot_account"] = True
+    return table
 
 
 async def _make_room(rt: Runtime, conn: AsyncConnection, host_id: str) -> Any | None:
