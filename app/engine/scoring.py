@@ -195,52 +195,62 @@ def final_scoring(s: GameState, events: list[Event]) -> None:
             )
     farms = by_kind[FIELD]
     if s.options.farm_scoring == "modern":
-        for root in farms:
-            counts = follower_counts(s, s.f_followers[root])
-            majority = leaders(counts)
-            cities = completed_cities(s, root)
-            award(
-                s,
-                events,
-                majority,
-                farm_points(s, root),
-                category="farm",
-                final=True,
-                rule="farm: 3 points per completed city supplied",
-                tiles=s.f_tiles[root],
-                cities=len(cities),
-                majority=majority,
-                counts=counts,
-            )
+        _score_farms_modern(s, events, farms)
     else:
-        # Original scoring: each completed city once, 4 points to the farmer majority over all
-        # farms touching it (RULES.md §4.4).
-        city_farms: dict[int, list[int]] = {}
-        for root in farms:
-            for city in sorted(completed_cities(s, root)):
-                city_farms.setdefault(city, []).append(root)
-        for city in sorted(city_farms):
-            gids = [g for farm in city_farms[city] for g in s.f_followers[farm]]
-            counts = follower_counts(s, gids)
-            majority = leaders(counts)
-            award(
-                s,
-                events,
-                majority,
-                4,
-                category="farm",
-                final=True,
-                rule="original farm scoring: 4 points per completed city to its farmer majority",
-                tiles=s.f_tiles[city],
-                pennants=s.f_pennants[city],
-                cities=1,
-                majority=majority,
-                counts=counts,
-            )
+        _score_farms_original(s, events, farms)
     best = max(s.scores)
     s.winners = tuple(seat for seat, v in enumerate(s.scores) if v == best)
     s.phase = GAME_OVER
     events.append(GameEnded(tuple(s.scores), s.winners))
+
+
+def _score_farms_modern(s: GameState, events: list[Event], farms: list[int]) -> None:
+    """Score ``farms`` the modern way: 3 per completed city each supplies (RULES.md §4.3)."""
+    for root in farms:
+        counts = follower_counts(s, s.f_followers[root])
+        majority = leaders(counts)
+        cities = completed_cities(s, root)
+        award(
+            s,
+            events,
+            majority,
+            farm_points(s, root),
+            category="farm",
+            final=True,
+            rule="farm: 3 points per completed city supplied",
+            tiles=s.f_tiles[root],
+            cities=len(cities),
+            majority=majority,
+            counts=counts,
+        )
+
+
+def _score_farms_original(s: GameState, events: list[Event], farms: list[int]) -> None:
+    """Score ``farms`` the original way: 4 per completed city to its farmers (RULES.md §4.4)."""
+    # Original scoring: each completed city once, 4 points to the farmer majority over all
+    # farms touching it (RULES.md §4.4).
+    city_farms: dict[int, list[int]] = {}
+    for root in farms:
+        for city in sorted(completed_cities(s, root)):
+            city_farms.setdefault(city, []).append(root)
+    for city in sorted(city_farms):
+        gids = [g for farm in city_farms[city] for g in s.f_followers[farm]]
+        counts = follower_counts(s, gids)
+        majority = leaders(counts)
+        award(
+            s,
+            events,
+            majority,
+            4,
+            category="farm",
+            final=True,
+            rule="original farm scoring: 4 points per completed city to its farmer majority",
+            tiles=s.f_tiles[city],
+            pennants=s.f_pennants[city],
+            cities=1,
+            majority=majority,
+            counts=counts,
+        )
 
 
 def score_breakdown(state: GameState) -> list[dict[str, dict[str, int]]]:
