@@ -29,10 +29,8 @@ import hmac
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
-
-from app.db.models import lobbies, matches
 from app.services.errors import Forbidden, NotFound, ValidationFailed
+from app.services.lobby import series_queries
 from app.services.runtime import Runtime
 
 #: The series lengths a table may choose.
@@ -110,25 +108,16 @@ async def of_match(
     private match without its seat or invite code).
     """
     async with rt.db.reading() as conn:
-        m = (
-            await conn.execute(
-                select(matches.c.lobby_code, matches.c.private, matches.c.seats).where(
-                    matches.c.id == match_id
-                )
-            )
-        ).first()
-        if m is None:
-            raise NotFound("no such match")
-        row = (
-            await conn.execute(select(lobbies.c.series).where(lobbies.c.code == m.lobby_code))
-        ).first()
+        m = await series_queries.series_game(conn, match_id)
+    if m is None:
+        raise NotFound("no such match")
     seated = player_id is not None and any(s.get("player") == player_id for s in m.seats)
     holds_code = code is not None and hmac.compare_digest(code.encode(), m.lobby_code.encode())
     if m.private and not seated and not holds_code:
         raise Forbidden(
             "this match is private: open it with its invite code", reason="match_private"
         )
-    series = row.series if row is not None else None
+    series = m.series
     ids = [g["match"] for g in series["games"]] if series else []
     if series is None or match_id not in ids:
         raise NotFound("this match is not part of a series", reason="no_series")

@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncConnection
-
 from app.db.errors import log_failure
-from app.db.models import lobbies, matches, utcnow
+from app.db.models import utcnow
 from app.db.session import as_utc
 from app.services.cache import Live
-from app.services.lobby import core
+from app.services.lobby import core, series_queries
 from app.services.lobby.lobby import deal_match
 from app.services.lobby.series import decided_winners, game_points, is_running, rotated
 from app.services.records import history
@@ -45,7 +42,7 @@ async def count_game(rt: Runtime, match_id: str) -> bool:
     a series game, not settled yet, or counted already — a result counts once).
     """
     async with rt.db.transaction() as conn:
-        code = await _lobby_of_match(conn, match_id)
+        code = await series_queries.lobby_of_match(conn, match_id)
         if code is None:
             return False
         row = await core.locked(rt, conn, code)
@@ -69,7 +66,7 @@ async def count_game(rt: Runtime, match_id: str) -> bool:
         values: dict[str, Any] = {}
         if winners is None:
             first = len(games) % n
-            address = await _started_from(conn, match_id)
+            address = await series_queries.started_from(conn, match_id) or "series"
             next_id = await deal_match(rt, conn, row, rotated(series["seats"], first), address)
             games.append({"match": next_id, "first": first, "points": None})
             values["match_id"] = next_id
@@ -87,31 +84,6 @@ async def count_game(rt: Runtime, match_id: str) -> bool:
     return True
 
 
-async def _lobby_of_match(conn: AsyncConnection, match_id: str) -> str | None:
-    found = (
-        await conn.execute(select(matches.c.lobby_code).where(matches.c.id == match_id))
-    ).first()
-    return None if found is None else str(found.lobby_code)
-
-
-async def _is_series_game(conn: AsyncConnection, match_id: str) -> bool:
-    found = (
-        await conn.execute(
-            select(lobbies.c.best_of)
-            .join(matches, matches.c.lobby_code == lobbies.c.code)
-            .where(matches.c.id == match_id)
-        )
-    ).first()
-    return found is not None and int(found.best_of or 1) > 1
-
-
-async def _started_from(conn: AsyncConnection, match_id: str) -> str:
-    found = (
-        await conn.execute(select(matches.c.started_from).where(matches.c.id == match_id))
-    ).first()
-    return str(found.started_from) if found is not None and found.started_from else "series"
-
-
 def on_move_committed(rt: Runtime, live: Live, move: Any) -> None:
     """Subscriber of ``rt.move_committed`` (``move``: the match package's ``Committed``, of
     which only ``match_id`` is read): a match that just ended may be a series game.
@@ -126,7 +98,7 @@ async def game_ended(rt: Runtime, match_id: str) -> None:
     """
     try:
         async with rt.db.reading() as conn:
-            if not await _is_series_game(conn, match_id):
+            if not await series_queries.is_series_game(conn, match_id):
                 return  # most matches: nothing to wait for
         for _ in range(20):
             async with rt.db.reading() as conn:
@@ -145,27 +117,16 @@ async def sweep_once(rt: Runtime) -> int:
     """
     since = utcnow() - SWEEP_WINDOW
     async with rt.db.reading() as conn:
-        rows = (
-            await conn.execute(
-                select(lobbies.c.match_id, lobbies.c.series, matches.c.finished_at)
-                .join(matches, matches.c.id == lobbies.c.match_id)
-                .where(
-                    lobbies.c.best_of.is_not(None),
-                    lobbies.c.status == "started",
-                    matches.c.status == "finished",
-                    matches.c.finished_at >= since,
-                )
-            )
-        ).all()
+        games = await series_queries.finished_series_games(conn, since)
     counted = 0
-    for r in rows:
-        if is_running(r.series):
-            await _settle_if_late(rt, str(r.match_id), r.finished_at)
-            counted += int(await count_game(rt, str(r.match_id)))
+    for g in games:
+        if is_running(g.series):
+            await _settle_if_late(rt, g.match_id, g.finished_at)
+            counted += int(await count_game(rt, g.match_id))
     return counted
 
 
-async def _settle_if_late(rt: Runtime, match_id: str, finished_at: Any) -> None:
+async def _settle_if_late(rt: Runtime, match_id: str, finished_at: datetime | None) -> None:
     """Settle the history of a game nobody settled :data:`SETTLE_LATE` after its end (a match
     ended early by a vote ends without a move, so no subscriber settles it); never sooner,
     not to race the records subscriber.
