@@ -18,14 +18,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import insert, select, update
-
-from app.db.community import accounts
 from app.db.models import utcnow
-from app.db.platform import api_tokens
 from app.services import queries
 from app.services.community.socket_revocation import close_ended_session
 from app.services.errors import Forbidden, NotFound, Unauthorized, ValidationFailed
+from app.services.platform import token_queries
+from app.services.platform.token_queries import Token
 from app.services.runtime import Runtime
 
 PREFIX = "cat_"
@@ -66,14 +64,14 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _public(row: Any) -> dict[str, Any]:
+def _public(token: Token) -> dict[str, Any]:
     return {
-        "id": row.id,
-        "name": row.name,
-        "scopes": row.scopes.split(","),
-        "created_at": row.created_at.isoformat(),
-        "last_used_at": row.last_used_at.isoformat() if row.last_used_at else None,
-        "revoked": row.revoked_at is not None,
+        "id": token.id,
+        "name": token.name,
+        "scopes": list(token.scopes),
+        "created_at": token.created_at.isoformat(),
+        "last_used_at": token.last_used_at.isoformat() if token.last_used_at else None,
+        "revoked": token.revoked_at is not None,
     }
 
 
@@ -101,44 +99,29 @@ async def create(
         raise ValidationFailed("name: 1–64 printable characters")
     wanted = parse_scopes(scopes)
     token = PREFIX + secrets.token_urlsafe(32)
-    now = utcnow()
-    values = {
-        "id": secrets.token_hex(8),
-        "player_id": player_id,
-        "name": name,
-        "scopes": ",".join(wanted),
-        "token_hash": _digest(token),
-        "created_at": now,
-        "last_used_at": None,
-        "revoked_at": None,
-    }
+    made = Token(
+        id=secrets.token_hex(8),
+        player_id=player_id,
+        name=name,
+        scopes=tuple(wanted),
+        created_at=utcnow(),
+        last_used_at=None,
+        revoked_at=None,
+    )
     async with rt.db.transaction() as conn:
-        account = await conn.execute(
-            select(accounts.c.player_id).where(accounts.c.player_id == player_id)
-        )
-        if account.first() is None:
+        if not await token_queries.has_account(conn, player_id):
             raise Forbidden("API tokens are for registered accounts", reason="account_needed")
-        live = await conn.execute(
-            select(api_tokens.c.id).where(
-                api_tokens.c.player_id == player_id, api_tokens.c.revoked_at.is_(None)
-            )
-        )
-        if len(live.all()) >= MAX_TOKENS:
+        if await token_queries.live_count(conn, player_id) >= MAX_TOKENS:
             raise ValidationFailed(f"at most {MAX_TOKENS} live API tokens: revoke one first")
-        await conn.execute(insert(api_tokens).values(**values))
-    row = type("Row", (), values)
-    return _public(row), token
+        await token_queries.insert_token(conn, made, _digest(token))
+    return _public(made), token
 
 
 async def listing(rt: Runtime, player_id: str) -> list[dict[str, Any]]:
     """The player's tokens, newest first (revoked ones too, marked), never the tokens."""
     async with rt.db.reading() as conn:
-        rows = await conn.execute(
-            select(api_tokens)
-            .where(api_tokens.c.player_id == player_id)
-            .order_by(api_tokens.c.created_at.desc(), api_tokens.c.id)
-        )
-        return [_public(r) for r in rows]
+        tokens = await token_queries.tokens_of(conn, player_id)
+    return [_public(t) for t in tokens]
 
 
 async def revoke(rt: Runtime, player_id: str, token_id: str) -> None:
@@ -147,14 +130,7 @@ async def revoke(rt: Runtime, player_id: str, token_id: str) -> None:
     seconds). Raises :class:`NotFound`.
     """
     async with rt.db.transaction() as conn:
-        row = (
-            await conn.execute(
-                select(api_tokens.c.id).where(
-                    api_tokens.c.id == token_id, api_tokens.c.player_id == player_id
-                )
-            )
-        ).first()
-        if row is None:
+        if not await token_queries.owns(conn, player_id, token_id):
             raise NotFound("no such API token")
         await queries.revoke_api_tokens(conn, player_id, utcnow(), token_id)
     await close_ended_session(rt, player_id, socket_session(token_id))
@@ -166,26 +142,20 @@ async def verify(rt: Runtime, token: str) -> Held:
     ``token_unknown``, or ``token_revoked`` for a revoked token and for a token whose account
     was deleted (even if its row were left unrevoked).
     """
-    query = (
-        select(api_tokens, accounts.c.player_id.label("account"))
-        .outerjoin(accounts, accounts.c.player_id == api_tokens.c.player_id)
-        .where(api_tokens.c.token_hash == _digest(token))
-    )
     async with rt.db.reading() as conn:
-        row = (await conn.execute(query)).first()
-    if row is None:
+        found = await token_queries.by_hash(conn, _digest(token))
+    if found is None:
         raise Unauthorized("unknown API token", reason="token_unknown")
-    if row.revoked_at is not None:
+    held, account_alive = found
+    if held.revoked_at is not None:
         raise Unauthorized("this API token was revoked", reason="token_revoked")
-    if row.account is None:
+    if not account_alive:
         raise Unauthorized("this API token's account was deleted", reason="token_revoked")
     now = utcnow()
-    last = row.last_used_at
+    last = held.last_used_at
     if last is not None and last.tzinfo is None:
         last = last.replace(tzinfo=now.tzinfo)
     if last is None or now - last > TOUCH_EVERY:
         async with rt.db.transaction() as conn:
-            await conn.execute(
-                update(api_tokens).where(api_tokens.c.id == row.id).values(last_used_at=now)
-            )
-    return Held(row.id, row.player_id, frozenset(row.scopes.split(",")))
+            await token_queries.touch(conn, held.id, now)
+    return Held(held.id, held.player_id, frozenset(held.scopes))
