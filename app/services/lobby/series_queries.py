@@ -12,6 +12,7 @@ Errors: each function raises only what the connection raises
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -31,6 +32,17 @@ class SeriesGame:
     private: bool
     seats: list[dict[str, Any]]
     series: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """The current game ``match_id`` of a started series table that finished at
+    ``finished_at`` (UTC; naive on SQLite), with the table's ``series`` JSON (None if unset).
+    """
+
+    match_id: str
+    series: dict[str, Any] | None
+    finished_at: datetime | None
 
 
 async def series_game(conn: AsyncConnection, match_id: str) -> SeriesGame | None:
@@ -55,3 +67,57 @@ async def series_game(conn: AsyncConnection, match_id: str) -> SeriesGame | None
         seats=list(m.seats),
         series=row.series if row is not None else None,
     )
+
+
+async def lobby_of_match(conn: AsyncConnection, match_id: str) -> str | None:
+    """Reads the invite code of the table match ``match_id`` was dealt at; None when there
+    is no such match. One statement.
+    """
+    found = (
+        await conn.execute(select(matches.c.lobby_code).where(matches.c.id == match_id))
+    ).first()
+    return None if found is None else str(found.lobby_code)
+
+
+async def is_series_game(conn: AsyncConnection, match_id: str) -> bool:
+    """Whether match ``match_id`` was dealt at a table playing a series (its lobby's
+    ``best_of`` above 1); False for no such match or lobby. One statement (a join).
+    """
+    found = (
+        await conn.execute(
+            select(lobbies.c.best_of)
+            .join(matches, matches.c.lobby_code == lobbies.c.code)
+            .where(matches.c.id == match_id)
+        )
+    ).first()
+    return found is not None and int(found.best_of or 1) > 1
+
+
+async def started_from(conn: AsyncConnection, match_id: str) -> str | None:
+    """Reads the client address match ``match_id`` was started from (``matches.started_from``);
+    None when there is no such match or it holds no address. One statement.
+    """
+    found = (
+        await conn.execute(select(matches.c.started_from).where(matches.c.id == match_id))
+    ).first()
+    return str(found.started_from) if found is not None and found.started_from else None
+
+
+async def finished_series_games(conn: AsyncConnection, since: datetime) -> list[FinishedGame]:
+    """Reads the current games of started series tables (``best_of`` set, status ``started``)
+    that are finished, at or after ``since`` (UTC), with their tables' series JSON; in no
+    particular order. One statement (a join).
+    """
+    rows = (
+        await conn.execute(
+            select(lobbies.c.match_id, lobbies.c.series, matches.c.finished_at)
+            .join(matches, matches.c.id == lobbies.c.match_id)
+            .where(
+                lobbies.c.best_of.is_not(None),
+                lobbies.c.status == "started",
+                matches.c.status == "finished",
+                matches.c.finished_at >= since,
+            )
+        )
+    ).all()
+    return [FinishedGame(str(r.match_id), r.series, r.finished_at) for r in rows]
