@@ -146,10 +146,10 @@ async def verify(rt: Runtime, token: str) -> Held:
         found = await token_queries.by_hash(conn, _digest(token))
     if found is None:
         raise Unauthorized("unknown API token", reason="token_unknown")
-    held, account_alive = found
+    held = found.token
     if held.revoked_at is not None:
         raise Unauthorized("this API token was revoked", reason="token_revoked")
-    if not account_alive:
+    if not found.account_alive:
         raise Unauthorized("this API token's account was deleted", reason="token_revoked")
     now = utcnow()
     last = held.last_used_at

@@ -35,6 +35,16 @@ class Token:
     revoked_at: datetime | None
 
 
+@dataclass(frozen=True)
+class Found:
+    """A token found by its hash: the stored ``token`` and ``account_alive`` (False once its
+    account was deleted, even if the token's row were left unrevoked).
+    """
+
+    token: Token
+    account_alive: bool
+
+
 def _token(row: Any) -> Token:
     return Token(
         id=str(row.id),
@@ -105,9 +115,9 @@ async def owns(conn: AsyncConnection, player_id: str, token_id: str) -> bool:
     return row is not None
 
 
-async def by_hash(conn: AsyncConnection, token_hash: str) -> tuple[Token, bool] | None:
-    """The token stored with ``token_hash`` and whether its account is still there (False once
-    the account was deleted); None for no such token. One statement (an outer join).
+async def by_hash(conn: AsyncConnection, token_hash: str) -> Found | None:
+    """Reads the token stored with ``token_hash`` (SHA-256, hex) and whether its account is
+    still there, as a :class:`Found`; None for no such token. One statement (an outer join).
     """
     query = (
         select(api_tokens, accounts.c.player_id.label("account"))
@@ -115,7 +125,7 @@ async def by_hash(conn: AsyncConnection, token_hash: str) -> tuple[Token, bool] 
         .where(api_tokens.c.token_hash == token_hash)
     )
     row = (await conn.execute(query)).first()
-    return None if row is None else (_token(row), row.account is not None)
+    return None if row is None else Found(_token(row), row.account is not None)
 
 
 async def touch(conn: AsyncConnection, token_id: str, at: datetime) -> None:
