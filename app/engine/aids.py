@@ -30,7 +30,7 @@ from app.engine.errors import InvalidOptions
 from app.engine.events import Event
 from app.engine.game import apply_in_place, end_game
 from app.engine.scoring import completed_points, farm_points, incomplete_points
-from app.engine.state import DEPLOY, GAME_OVER, PLACE_TILE, GameState, Pos, find
+from app.engine.state import DEPLOY, GAME_OVER, GameState, Pos, find
 from app.engine.tiles import KIND_NAMES, ROTATED
 
 #: Every aid a policy may grant, in the order the client lists them.
@@ -125,10 +125,11 @@ def _aid_set(raw: Any, field: str) -> frozenset[str]:
 
 def tiles_to_place(state: GameState) -> dict[str, int]:
     """Tile id → how many are still to be placed: the undrawn tiles plus the drawn tile while
-    it waits for its placement (public counts; never their order).
+    it waits for its placement — also through an expansion's phase between the draw and the
+    placement (the Wheel's Plague decision) — (public counts; never their order).
     """
     counts = state.remaining_counts()
-    if state.phase == PLACE_TILE and state.tile is not None:
+    if state.tile is not None:
         counts[state.tile] = counts.get(state.tile, 0) + 1
     return dict(sorted(counts.items()))
 

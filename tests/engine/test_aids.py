@@ -33,7 +33,7 @@ from app.engine.board import fits, spot_of
 from app.engine.events import Event, PointsScored
 from app.engine.game import end_game
 from app.engine.scoring import score_completed
-from app.engine.state import GameState, find
+from app.engine.state import PLACE_TILE, GameState, find
 from app.engine.tiles import KIND_NAMES, ROTATED
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -75,6 +75,21 @@ def test_an_impossible_hole_is_never_filled_and_every_other_cell_fits_a_tile_to_
             assert fitting == (pos not in holes), (pos, s.turn)
         for pos in holes:
             assert pos not in final_board, f"hole {pos} at turn {s.turn} was filled"
+
+
+def test_the_tile_drawn_before_a_plague_decision_is_still_to_place() -> None:
+    """The Wheel's Plague pauses the turn after the draw (RULES.md §10): the drawn tile waits
+    for its placement through the decision, so it is still to place and no cell it fits is
+    an impossible hole (seed 6851 marked (5, -2) at turn 69; that tile filled it at turn 70).
+    """
+    states = _random_game(6851, Options(tileset="wheel_of_fortune"))
+    paused = [s for s in states if s.tile is not None and s.phase not in (PLACE_TILE, DEPLOY)]
+    assert paused, "this game has a decision between a draw and its placement"
+    for s in paused:
+        assert tiles_to_place(s).get(s.tile, 0) >= 1, (s.turn, s.phase, s.tile)
+    marked = next(s for s in paused if s.turn == 69)
+    assert (5, -2) not in impossible_holes(marked)
+    assert (5, -2) in states[-1].board
 
 
 @PROPERTY
