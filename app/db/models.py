@@ -127,7 +127,7 @@ class Match(Base):
     #: match ended early): the version watch compares it (``app/services/match/delivery.py``).
     notes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: The client address that started the match, and its computer seats: live matches with
-    #: computer players are capped per address (``app/services/lobby/lobby.py``, ``start``).
+    #: computer players are capped per address (``app/services/lobby/dealing.py``, ``start``).
     started_from: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bots: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -64,7 +64,7 @@ import pytest
 
 from app.engine import DEPLOY, PLACE_TILE, GameState, legal_follower_spots, legal_placements
 from app.services import identity
-from app.services.lobby import lobby, seats
+from app.services.lobby import dealing, lobby, seats
 from app.services.match import play, reads, subscribers
 from app.services.match.sockets import match_hub_factory
 from app.services.runtime import Runtime
@@ -261,7 +261,7 @@ async def _new_match(rt: Runtime, time_control: dict[str, Any] | None) -> str:
         )
     )["code"]
     await seats.join(rt, code, people[1])
-    match_id = await lobby.start(rt, code, people[0])
+    match_id = await dealing.start(rt, code, people[0])
     live = await reads.current(rt, match_id)
     assert (live.clock is not None and live.clock.get("control")) or time_control is None
     hub = await rt.hubs.acquire(

@@ -14,7 +14,7 @@ from app.db import hot
 from app.services import identity
 from app.services.clock import requests as clock_requests
 from app.services.errors import Conflict, StaleVersion
-from app.services.lobby import lobby, seats
+from app.services.lobby import dealing, lobby, seats
 from app.services.match import play, reads
 from app.services.match import queries as outbox
 from app.services.runtime import Runtime
@@ -37,7 +37,7 @@ async def _new_match(rt: Runtime) -> tuple[str, list[str]]:
         )
     )["code"]
     await seats.join(rt, code, players[1])
-    return await lobby.start(rt, code, players[0]), players
+    return await dealing.start(rt, code, players[0]), players
 
 
 async def _first_move(rt: Runtime, match_id: str) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from app.api.schemas import (
     Started,
 )
 from app.services.community import chat
-from app.services.lobby import lobby, seats
+from app.services.lobby import dealing, lobby, seats
 from app.services.lobby.filters import TableFilters
 from app.services.match import delay
 
@@ -181,7 +181,7 @@ async def start(
     ``BOT_MATCHES_PER_INSTANCE`` per running instance.
     """
     address = request.client.host if request.client else "unknown"
-    return {"match_id": await lobby.start(rt, code, player, address)}
+    return {"match_id": await dealing.start(rt, code, player, address)}
 
 
 @router.get("/{code}/chat", response_model=ChatOut, responses=errors(401, 403, 404))

@@ -29,7 +29,7 @@ from app.api.schemas import (
 )
 from app.services.clock import requests as clock_requests
 from app.services.community import chat
-from app.services.lobby import lobby, series
+from app.services.lobby import dealing, series
 from app.services.match import play, reads
 from app.services.match.insight import analyses
 from app.services.records import history, ratings, replays, shuffle
@@ -191,7 +191,7 @@ async def get_series(
 @router.post("/{match_id}/rematch", response_model=RematchOut, responses=errors(401, 403, 404, 409))
 async def rematch(match_id: MatchId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
     """A new lobby with the same seats (the same one for every asker)."""
-    return {"code": await lobby.rematch(rt, match_id, player)}
+    return {"code": await dealing.rematch(rt, match_id, player)}
 
 
 @router.get(

@@ -6,7 +6,7 @@ polled its pool is paired: the pool's open seeks are locked (``FOR UPDATE SKIP L
 Postgres, so instances pairing at once take disjoint seeks; SQLite serialises writers in this
 process), grouped oldest first into groups of the pool's player count whose ratings fit each
 member's range, and each group becomes a lobby with every seat filled, dealt by
-:func:`app.services.lobby.lobby.deal` — the same start path as a host's (clocks, history, the fair
+:func:`app.services.lobby.dealing.deal` — the same start path as a host's (clocks, history, the fair
 bag, the rated checks). A seek joins at most one match: it leaves the pool (``matched``) in
 the transaction that creates the match.
 
@@ -34,7 +34,7 @@ from app.db.models import utcnow
 from app.engine import PRESETS
 from app.services.clock import table_options
 from app.services.errors import Conflict, NotFound, ServiceError, ValidationFailed
-from app.services.lobby import lobby
+from app.services.lobby import dealing
 from app.services.lobby import queries as sql
 from app.services.lobby.core import COLOURS, MAX_SEATS, MIN_SEATS, player_name
 from app.services.records import ratings
@@ -312,7 +312,7 @@ async def _start(rt: Runtime, conn: AsyncConnection, group: list[Any]) -> str:
         ),
     )
     row = await sql.lobby(conn, code)
-    match_id, _ = await lobby.deal(rt, conn, row, ORIGIN)
+    match_id, _ = await dealing.deal(rt, conn, row, ORIGIN)
     changed = await sql.set_status(conn, [r.id for r in group], "matched", match_id)
     if changed != len(group):  # cannot happen under the pool lock; never two matches per seek
         raise RuntimeError("a seek left the pool while it was being paired")

@@ -17,7 +17,7 @@ from app.db.models import utcnow
 from app.db.session import as_utc
 from app.services.cache import Live
 from app.services.lobby import core, series_queries
-from app.services.lobby.lobby import deal_match
+from app.services.lobby.dealing import deal_match
 from app.services.lobby.series import decided_winners, game_points, is_running, rotated
 from app.services.records import history
 from app.services.records import queries as records_sql

@@ -44,7 +44,7 @@ def next_bot_at(rt: Runtime, live: Live, move: Committed) -> datetime | None:
 def computer_seats(live: Live, clock: dict[str, Any] | None) -> int:
     """Seats the computer plays, bot seats included, once it holds a person's seat (handed
     over by time-outs or a vote); 0 while it holds none. The count of ``matches.bots``, which
-    the caps on computer matches read (app/services/lobby/lobby.py ``check_bot_caps``).
+    the caps on computer matches read (app/services/lobby/dealing.py ``check_bot_caps``).
     """
     handed = sum(
         1 for i, s in enumerate(live.seats) if not s.get("bot") and clocks.is_auto(clock, i)

@@ -20,6 +20,7 @@ from app.db.session import as_utc
 from app.engine import PRESETS
 from app.services.clock import table_options
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from app.services.lobby import dealing
 from app.services.lobby import lobby as lobbies
 from app.services.lobby import seats as lobby_seats
 from app.services.platform import bot_queries as q
@@ -300,7 +301,7 @@ async def _seat_the_bot(rt: Runtime, row: Any, bot_id: str, address: str) -> str
             timeout_policy=policy,
         )
         await lobby_seats.join(rt, table["code"], bot_id)
-        match_id = await lobbies.start(rt, table["code"], row.challenger_id, address)
+        match_id = await dealing.start(rt, table["code"], row.challenger_id, address)
     return match_id
 
 

@@ -33,7 +33,7 @@ from app.services.clock import rules as c
 from app.services.clock import table_options
 from app.services.clock.requests import change_clock
 from app.services.errors import Conflict, Forbidden, NotFound, ServiceError, ValidationFailed
-from app.services.lobby import lobby
+from app.services.lobby import dealing
 from app.services.lobby import queries as lobby_sql
 from app.services.lobby.core import COLOURS
 from app.services.records import queries as records_sql
@@ -370,5 +370,5 @@ async def _deal(
     found = await lobby_sql.lobby(conn, code)
     # Each table is its own origin: the per-address cap on computer matches is for people
     # starting tables by hand; the per-instance cap still holds.
-    match_id, _ = await lobby.deal(rt, conn, found, f"tournament:{t.id}:{number}.{table.number}")
+    match_id, _ = await dealing.deal(rt, conn, found, f"tournament:{t.id}:{number}.{table.number}")
     return match_id
