@@ -21,6 +21,7 @@ from app.engine import PRESETS
 from app.services.errors import ValidationFailed
 from app.services.platform import export, export_zip
 from app.services.platform.export_queries import ExportFilter
+from app.services.runtime import Runtime
 
 router = APIRouter(prefix="/api/export", tags=["export"])
 
@@ -55,7 +56,7 @@ async def _started(lines: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
 
 
 async def _export(
-    rt: RuntimeDep,
+    rt: Runtime,
     who_id: str,
     request: Request,
     max_records: int | None,
