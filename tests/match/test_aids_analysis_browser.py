@@ -35,25 +35,30 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-# The screen point of follower spot ``spot`` of the tile at (x, y) (the board's own geometry).
-SPOT_ON_SCREEN = """async ([x, y, spot]) => {
+# The screen point of the first follower spot among ``parts`` ([x, y, spot] each) that nothing
+# covers, or null: computed afresh on each poll (the board may re-centre or a toast at its foot
+# may cover a point for seconds; a point off the screen is covered too), with the board's own
+# geometry. The tile is scrolled into view first.
+UNCOVERED_SPOT = """async (parts) => {
   const { spotPoint } = await import(new URL('js/board/tiles.js', document.baseURI));
-  const tile = document.querySelector(`#board [data-tile-at="${x},${y}"]`);
-  const box = tile.querySelector('.tile-edge').getBoundingClientRect();
-  const [px, py] = spotPoint(tile.dataset.tile, spot, Number(tile.dataset.rotation));
-  return [box.left + (px * box.width) / 100, box.top + (py * box.height) / 100];
+  for (const [x, y, spot] of parts) {
+    const tile = document.querySelector(`#board [data-tile-at="${x},${y}"]`);
+    if (!tile) continue;
+    tile.scrollIntoView({ block: 'center', inline: 'center' });
+    const box = tile.querySelector('.tile-edge').getBoundingClientRect();
+    const [px, py] = spotPoint(tile.dataset.tile, spot, Number(tile.dataset.rotation));
+    const point = [box.left + (px * box.width) / 100, box.top + (py * box.height) / 100];
+    if (document.elementFromPoint(point[0], point[1])?.closest('#board')) return point;
+  }
+  return null;
 }"""
-#: True when nothing covers the point ``[x, y]`` of the board (a toast at the board's foot does
-#: for seconds: the pointer would move over the toast, and the board would see no move).
-BOARD_AT = "([x, y]) => !!document.elementFromPoint(x, y)?.closest('#board')"
 
 
-def _point_at(page: Any, x: int, y: int, spot: str) -> None:
-    """Move the pointer onto the segment ``spot`` of the tile at ``(x, y)`` once the board is
-    uncovered there.
+def _point_at(page: Any, parts: list[list[Any]]) -> None:
+    """Move the pointer onto the first segment of ``parts`` (``[x, y, spot]`` each, the spots of
+    one feature) that the board shows uncovered.
     """
-    point = page.evaluate(SPOT_ON_SCREEN, [x, y, spot])
-    page.wait_for_function(BOARD_AT, arg=point)
+    point = page.wait_for_function(UNCOVERED_SPOT, arg=parts, polling=100).json_value()
     page.mouse.move(point[0], point[1], steps=2)
 
 
@@ -186,8 +191,7 @@ def test_aids_on_the_match_screen_and_the_analysis_in_the_replay(
             ),
             key=lambda f: (not f["complete"], len(f["tiles"])),
         )
-        fx, fy, spot = free["parts"][0]
-        _point_at(page, fx, fy, spot)
+        _point_at(page, free["parts"])
         expected = f"{free['kind']}:{free['value']}"
         page.wait_for_selector(f'#board[data-feature="{expected}"][data-feature-owners=""]')
         assert page.locator("#board .feature-cell").count() == len(free["tiles"])
@@ -203,7 +207,7 @@ def test_aids_on_the_match_screen_and_the_analysis_in_the_replay(
         ppage.wait_for_selector("#board .impossible-hole")
         ppage.wait_for_selector("#players [data-projected]", state="attached")
         ppage.screenshot(path=str(artifacts / "aids-match-phone.png"))
-        _point_at(ppage, fx, fy, spot)
+        _point_at(ppage, free["parts"])
         ppage.wait_for_selector(f'#board[data-feature="{expected}"] .feature-cell')
         ppage.screenshot(path=str(artifacts / "aids-feature-unoccupied-phone.png"))
         ppage.click(".panel-toggle")

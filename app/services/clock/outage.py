@@ -63,7 +63,9 @@ async def start_and_credit(rt: Runtime) -> int:
                 len(rows),
             )
         await queries.forget_heartbeats_before(conn, now - KEEP)
-        await queries.insert_heartbeat(conn, instance, now)
+        # Stamped at the end, not at ``now``: crediting many clocks takes time, and an instance
+        # checking right after this one must not count that time as a gap.
+        await queries.insert_heartbeat(conn, instance, utcnow())
     return gap_ms
 
 
