@@ -23,6 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SECRET_KEY = "dev-only-change-me"
 
 
+#: Match JSON keys renamed in this release → the name the previous release's client reads; the
+#: Match JSON carries both until the next release (expand/contract across a rolling upgrade).
+RENAMED_MATCH_KEYS = {"decision_timeout": "plague_timeout"}
+
+
 class Settings(BaseSettings):
     """The service's configuration; field names are the environment variables (any case).
 
@@ -109,9 +114,12 @@ class Settings(BaseSettings):
     #: Seconds between two heartbeats of an instance into ``instance_heartbeats``; a gap longer
     #: than two of them with no instance beating is credited to running clocks.
     instance_heartbeat: float = Field(default=2.0, gt=0)
-    #: Seconds a human seat has for a Wheel of Fortune Plague decision, connected or not, before
-    #: a bot chooses for it (the same database-driven sweep as bot turns).
-    plague_timeout: float = Field(default=30.0, gt=0)
+    #: Seconds a human seat has for an expansion's off-turn decision (the Wheel of Fortune's
+    #: Plague), connected or not, before the computer chooses for it (the same database-driven
+    #: sweep as bot turns). ``PLAGUE_TIMEOUT``, its name before, is still read.
+    decision_timeout: float = Field(
+        default=30.0, gt=0, validation_alias=AliasChoices("decision_timeout", "plague_timeout")
+    )
     #: Analyse every rated match when it ends (the Strong computer player, in the worker pool).
     analyse_rated: bool = True
     #: Seconds between two sweeps of the database for due bot turns (any instance may take one).

@@ -39,6 +39,7 @@ from app.engine import (
     PlaceFollower,
     PlaceTile,
     apply_in_place,
+    held_points,
     new_game,
     replay,
 )
@@ -70,7 +71,7 @@ def _worths(root: GameState, plan: list[Action], frac: float) -> list[float]:
         events = apply_in_place(done, action)
     if done.phase == DEPLOY:
         events = apply_in_place(done, Pass(done.seat))
-    return worth(done, events, frac, strong._crown_points(done))
+    return worth(done, events, frac, held_points(done))
 
 
 def _turn(

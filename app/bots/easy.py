@@ -2,8 +2,9 @@
 
 One time in three it plays the placement :mod:`app.bots.heuristic` would (the move that scores
 most now), otherwise any legal placement. It puts followers on roads, cities and cloisters now
-and then (never a farmer), takes points that are right there only sometimes, and takes back
-the cheapest follower on a Plague. It only ever looks at what ``view(seat)`` shows.
+and then (never a farmer), takes points that are right there only sometimes, and answers an
+expansion's off-turn decision as :mod:`app.bots.heuristic` does. It only ever looks at what
+``view(seat)`` shows.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ farm is worth *now*. :func:`worth` turns that into an estimate of each seat's fi
 * roads and farms count as the final scoring says;
 * a follower in supply is worth ``FOLLOWER`` points scaled by the share of tiles still to come
   (it can still be deployed; at the end it is worth nothing);
-* Wheel of Fortune: a follower on a crown space is worth its crown points (§6.6) while the pig
-  may still get there.
+* an expansion's pieces are worth what it says they hold now
+  (:func:`app.engine.held_points`, e.g. a follower on a crown space of the Wheel of Fortune).
 
 Pure functions of public data; no I/O.
 """
@@ -31,14 +31,14 @@ CROWN_HOPE = 0.75
 
 
 def worth(
-    state: GameState, events: Iterable[Event], frac: float, crown_points: Sequence[float] = ()
+    state: GameState, events: Iterable[Event], frac: float, held: Sequence[float] = ()
 ) -> list[float]:
     """Estimated final score per seat of a game just ended by the final scoring.
 
     ``state``: the game after its final scoring; ``events``: the events of the action that ran
     it (its ``PointsScored(final=True)`` are re-weighted); ``frac``: share of the deck still to
-    come in the real game (1 at the start, 0 at the end); ``crown_points``: per seat, the crown
-    points at stake for its followers on crown spaces (Wheel of Fortune).
+    come in the real game (1 at the start, 0 at the end); ``held``: per seat, the points its
+    pieces hold in the game's expansions (:func:`app.engine.held_points`).
     """
     out = [float(v) for v in state.scores]
     for e in events:
@@ -49,7 +49,7 @@ def worth(
                 out[e.seat] += CLOISTER_HOPE * frac * (9 - e.points)
     for seat, supply in enumerate(state.supply):
         out[seat] += FOLLOWER * frac * supply
-    for seat, points in enumerate(crown_points):
+    for seat, points in enumerate(held):
         out[seat] += CROWN_HOPE * min(1.0, 3 * frac) * points
     return out
 

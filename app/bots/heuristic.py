@@ -4,8 +4,9 @@ Placing a tile: try every legal placement on a copy of the state (followed by a 
 those with the best immediate gain (own points minus the best opponent's); ties are broken at
 random. Deploying: a follower that scores at once wins; otherwise, with followers to spare, a
 random cloister, city or road spot (fields rarely, as farmers never come back); else pass.
-Wheel of Fortune: a free crown space counts as a spot like the others; a Plague decision takes
-back the cheapest follower (a thief before a knight, a farmer, then a monk).
+An expansion's extra spots count as spots like the others; an expansion's off-turn decision
+(:func:`app.engine.deciding`) picks at random among the choices the expansion prefers
+(:func:`app.engine.preferred_decisions`).
 
 Gains count only what the action itself causes: events after the next tile is drawn (the pig's
 move, its action and crown scoring) depend on the hidden deck and are ignored, so the bot never
@@ -19,20 +20,18 @@ import random
 from app.engine import (
     DEPLOY,
     PLACE_TILE,
-    PLAGUE,
     Action,
     GameState,
     Pass,
     PlaceFollower,
     PlaceTile,
-    RemoveFollower,
     apply_in_place,
+    deciding,
+    is_decision,
     legal_actions,
+    preferred_decisions,
 )
 from app.engine.events import PointsScored, TileDrawn
-
-#: Plague: which follower to take back first (cheapest to lose first).
-_PLAGUE_ORDER = {"road": 0, "city": 1, "field": 2, "cloister": 3}
 
 
 def _gain(state: GameState, actions: list[Action], seat: int) -> int:
@@ -85,10 +84,6 @@ def choose_action(state: GameState, rng: random.Random) -> Action:
         if fields and supply >= 5 and rng.random() < 0.1:
             return rng.choice(fields)
         return Pass(seat)
-    if state.phase == PLAGUE:
-        choices = [a for a in actions if isinstance(a, RemoveFollower)]
-        rank = min(_PLAGUE_ORDER.get(a.spot.partition(":")[0], 9) for a in choices)
-        return rng.choice(
-            [a for a in choices if _PLAGUE_ORDER.get(a.spot.partition(":")[0], 9) == rank]
-        )
+    if deciding(state):
+        return rng.choice(preferred_decisions(state, [a for a in actions if is_decision(a)]))
     return actions[0]

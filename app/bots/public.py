@@ -14,31 +14,13 @@ Only the public engine API is used (``GameState.to_json`` / ``load_state``, ``ap
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from typing import Any
 
-from app.engine import GameState, catalogue_json, load_state
+from app.engine import GameState, draw_stage, load_state
 
 #: Position JSON: ``GameState.to_json()`` with ``seed`` removed and the undrawn part of
 #: ``deck`` sorted canonically; ``drawn`` says how many deck entries are really known.
 Position = dict[str, Any]
-
-
-@lru_cache(maxsize=1)
-def _river_stage() -> dict[str, int]:
-    """Tile id → draw stage with the River (RULES.md §5.2): 0 river, 1 the lake, 2 land."""
-    stage: dict[str, int] = {}
-    for tile in catalogue_json():
-        tid = str(tile["id"])
-        if tile["river"]:
-            stage[tid] = 1 if str(tile["edges"]).count("I") == 1 else 0  # I: a river edge
-        else:
-            stage[tid] = 2
-    return stage
-
-
-def _stage(options_json: dict[str, Any], tid: str) -> int:
-    return _river_stage().get(tid, 2) if options_json.get("river") else 0
 
 
 def public_position(state: GameState) -> Position:
@@ -46,11 +28,12 @@ def public_position(state: GameState) -> Position:
 
     Shape: ``{"format", "rules", "players", "seed": None, "deck", "partial", "actions",
     "drawn"}`` where ``deck[:drawn]`` are the tiles drawn so far in order and ``deck[drawn:]``
-    the undrawn tiles sorted by (River stage, tile id). Safe to hand to any bot process.
+    the undrawn tiles sorted by (draw stage, tile id; :func:`app.engine.draw_stage`). Safe to
+    hand to any bot process.
     """
     data = state.to_json()
     drawn = len(data["deck"]) - state.tiles_remaining
-    rest = sorted(data["deck"][drawn:], key=lambda t: (_stage(data["rules"], t), t))
+    rest = sorted(data["deck"][drawn:], key=lambda t: (draw_stage(state.options, t), t))
     data["deck"] = data["deck"][:drawn] + rest
     data["seed"] = None
     data["drawn"] = drawn
@@ -91,13 +74,12 @@ def unseen(state: GameState) -> list[str]:
 
 def sample_future(state: GameState, rng: random.Random, horizon: int | None) -> list[str]:
     """A random draw order for the unseen tiles of a redacted ``state`` from their public
-    counts, respecting the River's stages (river tiles, then the lake, then land), cut after
+    counts, respecting the deck's draw stages (:func:`app.engine.draw_stage`), cut after
     ``horizon`` tiles (None: all of them).
     """
-    rules = state.options.to_json()
     stages: dict[int, list[str]] = {}
     for tid in unseen(state):
-        stages.setdefault(_stage(rules, tid), []).append(tid)
+        stages.setdefault(draw_stage(state.options, tid), []).append(tid)
     order: list[str] = []
     for key in sorted(stages):
         group = stages[key]

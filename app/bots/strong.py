@@ -13,10 +13,11 @@
    the imagined end the same way. The choice with the best mean margin wins; the scores of
    step 1 break ties and stand alone when no time is left.
 
-Handles every rule set the engine plays: the River (its draw stages are kept when imagining),
-first-edition farm and small-city scoring (the engine scores), the Wheel of Fortune (crown
-spaces are spots; the pig moves in imagined draws; Plague decisions in playouts are random,
-the bot's own take back the cheapest follower as :mod:`app.bots.heuristic` does).
+Handles every rule set the engine plays, through the engine's generic verbs: the deck's draw
+stages are kept when imagining (:func:`app.engine.draw_stage`), the engine scores every
+variant, an expansion's pieces count what :func:`app.engine.held_points` says, its extra spots
+are spots, and its off-turn decisions (:func:`app.engine.deciding`) are random in playouts and
+answered as :mod:`app.bots.heuristic` does for the bot's own.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from app.bots.public import exhausted, sample_future, with_future
 from app.engine import (
     DEPLOY,
     PLACE_TILE,
-    PLAGUE,
     Action,
     Event,
     GameState,
@@ -39,28 +39,18 @@ from app.engine import (
     PlaceFollower,
     PlaceTile,
     apply_in_place,
+    held_points,
     legal_actions,
     legal_placements,
 )
-from app.engine.expansions import wheel_of_fortune as _wheel
 
 #: Choices kept for the search, and how many draws each imagined future has per player.
 SHORTLIST = 6
 ROUNDS = 2
 
 
-def _crown_points(state: GameState) -> list[float]:
-    out = [0.0] * len(state.players)
-    if state.options.tileset != "wheel_of_fortune":
-        return out
-    for capacity, held in zip(_wheel.CROWNS, _wheel.wheel_state(state).crowns, strict=True):
-        for seat in held:
-            out[seat] += _wheel.crown_points(capacity, len(held))
-    return out
-
-
 def _value(state: GameState, events: Sequence[Event], frac: float, seat: int) -> float:
-    return margin(worth(state, events, frac, _crown_points(state)), seat)
+    return margin(worth(state, events, frac, held_points(state)), seat)
 
 
 def _choices(root: GameState, seat: int, frac: float) -> list[tuple[float, list[Action]]]:
@@ -84,9 +74,14 @@ def _choices(root: GameState, seat: int, frac: float) -> list[tuple[float, list[
     return scored
 
 
+#: The spots a playout puts a follower on now and then: the base game's, farms aside (an
+#: expansion's own spots are left to the real search).
+_PLAYOUT_SPOTS = ("road", "city", "cloister")
+
+
 def _light_move(state: GameState, rng: random.Random) -> Action:
     """The playout policy: a random placement; now and then a follower on a road, city or
-    cloister; a random Plague choice.
+    cloister; a random choice of an expansion's off-turn decision.
     """
     seat = state.seat
     if state.phase == PLACE_TILE:
@@ -95,9 +90,7 @@ def _light_move(state: GameState, rng: random.Random) -> Action:
     actions = legal_actions(state)
     if state.phase == DEPLOY:
         spots = [
-            a
-            for a in actions
-            if isinstance(a, PlaceFollower) and not a.spot.startswith(("field", "crown"))
+            a for a in actions if isinstance(a, PlaceFollower) and a.spot.startswith(_PLAYOUT_SPOTS)
         ]
         if spots and rng.random() < 0.3:
             return rng.choice(spots)
@@ -171,7 +164,7 @@ def plan(
     """
     deadline = time.perf_counter() + think
     seat = root.seat
-    if root.phase == PLAGUE or root.phase not in (PLACE_TILE, DEPLOY):
+    if root.phase not in (PLACE_TILE, DEPLOY):  # an expansion's decision: no search
         return [heuristic.choose_action(root, rng)]
     total = max(len(root.deck), 1)
     frac = root.tiles_remaining / total

@@ -28,7 +28,16 @@ from app.engine.errors import (
     WrongPhase,
 )
 from app.engine.events import Event, event_to_json
-from app.engine.expansions import EXPANSIONS
+from app.engine.expansions import (
+    EXPANSIONS,
+    deciding,
+    draw_stage,
+    held_points,
+    is_decision,
+    preferred_decisions,
+    record_decisions,
+    replay_keys,
+)
 from app.engine.expansions.wheel_of_fortune import PLAGUE, RemoveFollower
 from app.engine.game import (
     apply,
@@ -76,14 +85,21 @@ __all__ = [
     "apply",
     "apply_in_place",
     "catalogue_json",
+    "deciding",
+    "draw_stage",
     "event_from_json",
     "event_to_json",
     "export_record",
+    "held_points",
+    "is_decision",
     "legal_actions",
     "legal_follower_spots",
     "legal_placements",
     "load_state",
     "new_game",
+    "preferred_decisions",
+    "record_decisions",
+    "replay_keys",
     "replay",
     "score_breakdown",
     "view",

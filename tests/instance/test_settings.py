@@ -26,6 +26,16 @@ def test_environment_variables(monkeypatch: pytest.MonkeyPatch) -> None:
     assert settings.bot_delay == 0.1
 
 
+def test_a_renamed_setting_is_still_read_under_its_old_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An instance of this release reads the environment the release before was given."""
+    monkeypatch.setenv("PLAGUE_TIMEOUT", "5")
+    assert Settings(_env_file=None).decision_timeout == 5.0  # type: ignore[call-arg]
+    monkeypatch.setenv("DECISION_TIMEOUT", "7")
+    assert Settings(_env_file=None).decision_timeout == 7.0  # type: ignore[call-arg]
+
+
 @pytest.mark.parametrize("environment", ["production", "test"])
 def test_placeholder_secret_is_refused_outside_development(
     monkeypatch: pytest.MonkeyPatch, environment: str
@@ -59,7 +69,7 @@ def test_deck_seed_is_for_development_and_tests_only(monkeypatch: pytest.MonkeyP
         Settings(_env_file=None)  # type: ignore[call-arg]
     monkeypatch.delenv("DECK_SEED")
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
-    assert settings.deck_seed is None and settings.plague_timeout == 30.0
+    assert settings.deck_seed is None and settings.decision_timeout == 30.0
 
 
 def test_metrics_stay_off_the_public_port_in_production() -> None:

@@ -54,7 +54,7 @@ def wof(
     backend: tuple[str, str | None], channel_prefix: str, frontend: Path
 ) -> Iterator[TestClient]:
     """The app with the fixed test deck and a Plague timeout no test waits for."""
-    yield from _client(backend, channel_prefix, frontend, plague_timeout=600.0)
+    yield from _client(backend, channel_prefix, frontend, decision_timeout=600.0)
 
 
 @pytest.fixture
@@ -62,7 +62,7 @@ def quick_plague(
     backend: tuple[str, str | None], channel_prefix: str, frontend: Path
 ) -> Iterator[TestClient]:
     """The fixed test deck, a 0.4 s Plague timeout, and abandoned seats left alone for long."""
-    yield from _client(backend, channel_prefix, frontend, plague_timeout=0.4, abandon_after=600.0)
+    yield from _client(backend, channel_prefix, frontend, decision_timeout=0.4, abandon_after=600.0)
 
 
 def _start(api: Api) -> tuple[str, list[tuple[str, str, dict[str, str]]]]:
@@ -137,7 +137,8 @@ def test_preset_catalogue_icons_and_the_fixed_deck(wof: TestClient) -> None:
         "plague",
     ]
     assert len(m["state"]["wheel"]["cells"]) == 16
-    assert m["plague_timeout"] == 600.0
+    assert m["decision_timeout"] == 600.0
+    assert m["plague_timeout"] == 600.0  # its name before, for the previous release's client
     assert "seed" not in json.dumps(m) and "deck" not in m["state"]
 
 

@@ -57,7 +57,7 @@ def wof_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         ENVIRONMENT="test",
         SECRET_KEY=SECRET,
         DECK_SEED=str(WOF_SEED),
-        PLAGUE_TIMEOUT="300",
+        DECISION_TIMEOUT="300",
     ) as base:
         yield base
 

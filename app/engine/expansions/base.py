@@ -18,7 +18,13 @@ every hook's default leaves the base game as it is). The base game (:mod:`app.en
 * scoring — :meth:`~Expansion.feature_completed`, :meth:`~Expansion.final_scoring`;
 * view — :meth:`~Expansion.view`, :meth:`~Expansion.view_delta`;
 * snapshot — :meth:`~Expansion.state_from_json`, :meth:`~Expansion.state_from_position_2`;
-* record — :meth:`~Expansion.record_export`, :meth:`~Expansion.record_replay`.
+* record — :meth:`~Expansion.record_export`, :meth:`~Expansion.record_replay`,
+  :meth:`~Expansion.record_decisions`;
+* off-turn decisions and the computer players — :attr:`~Expansion.off_turn_phases`,
+  :attr:`~Expansion.decision_types`, :meth:`~Expansion.preferred_decisions`,
+  :meth:`~Expansion.held_points`, :meth:`~Expansion.draw_stage`: what the services, the clocks
+  and the bots ask through the registry's generic verbs (``deciding``, ``is_decision``, …) so
+  that none of them names an expansion.
 
 Hooks run inside the engine's pure core: no I/O, no clock, no global random state. An
 expansion keeps its state in ``GameState.expansion_state[id]`` (an immutable value it replaces).
@@ -99,12 +105,20 @@ class Expansion:
 
     ``id``: the stable id views and snapshots use (``"river"``, ``"wheel_of_fortune"``);
     ``phases``: the phases it adds (decisions it asks for that the base game does not know);
-    ``event_types``: its event classes (:class:`~app.engine.events.ExpansionEvent`).
+    ``event_types``: its event classes (:class:`~app.engine.events.ExpansionEvent`);
+    ``off_turn_phases``: those of its phases in which the game waits for an *off-turn decision*
+    (a seat other than the one whose turn it is may be asked; a table gives it its own short
+    limit, never the turn's clock); ``decision_types``: the actions that answer one;
+    ``replay_keys``: the keys of its view a replay's position carries.
     """
 
     id: str = ""
     phases: frozenset[str] = frozenset()
     event_types: tuple[type[Any], ...] = ()
+    off_turn_phases: frozenset[str] = frozenset()
+    decision_types: tuple[type[Action], ...] = ()
+    #: The keys of its view (:meth:`view`) a replay's position carries along with the base's.
+    replay_keys: tuple[str, ...] = ()
 
     def is_active(self, options: Options) -> bool:
         """Whether a game with ``options`` plays this expansion."""
@@ -239,3 +253,30 @@ class Expansion:
         its decisions go through.
         """
         return RecordReplay()
+
+    def record_decisions(self, entry: dict[str, Any]) -> list[dict[str, Any]]:
+        """The off-turn decisions a record ``entry`` carries before its tile, in play order,
+        one item per decision action (the items themselves: a caller may mark them, e.g.
+        ``"by": "computer"``).
+        """
+        return []
+
+    # ------------------------------------------------------------------ computer players
+
+    def preferred_decisions(self, s: GameState, choices: list[Action]) -> list[Action]:
+        """Among the legal ``choices`` of an off-turn decision, the ones a plain computer
+        player picks from (default: all of them).
+        """
+        return choices
+
+    def held_points(self, s: GameState) -> list[float] | None:
+        """Points per seat that this expansion's pieces would be worth if the game ended now
+        and that the base game's scoring does not see (a bot's evaluation), or None.
+        """
+        return None
+
+    def draw_stage(self, tile: str) -> int | None:
+        """The stage of the deck ``tile`` is drawn in (0 first; tiles of one stage are drawn
+        before any of the next), or None when this expansion does not order the deck.
+        """
+        return None

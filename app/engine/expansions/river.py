@@ -98,6 +98,10 @@ class River(Expansion):
         river = [t.id for t in RIVER_TILES if t.id not in (SPRING, LAKE) for _ in range(t.count)]
         return shuffled(river, rng) + [LAKE] + shuffled(land, rng)
 
+    def draw_stage(self, tile: str) -> int:
+        """0 for a river tile, 1 for the lake, 2 for a land tile (§5.2 rules 2 and 6)."""
+        return 1 if tile == LAKE else 0 if TILE_TYPES[tile].river else 2
+
     def check_draw_order(self, draw_order: Sequence[str]) -> None:
         """RULES.md §5.2 rules 2 and 6 (record.md "draw_order"): the river tiles are drawn
         before the lake, and the lake before any land tile. A shorter test order may leave
@@ -105,7 +109,7 @@ class River(Expansion):
         """
         stage = 0
         for tid in draw_order:
-            now = 1 if tid == LAKE else 0 if TILE_TYPES[tid].river else 2
+            now = self.draw_stage(tid)
             if now < stage:
                 raise InvalidOptions(
                     f"with the River the river tiles come first, then the lake {LAKE}, then "

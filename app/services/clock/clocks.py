@@ -20,12 +20,14 @@ from app.db.hot import Tx
 from app.db.session import as_utc
 from app.engine import (
     PLACE_TILE,
-    PLAGUE,
     Action,
     GameState,
     Pass,
     PlaceTile,
+    deciding,
+    is_decision,
     legal_placements,
+    record_decisions,
 )
 from app.realtime.hub import NOTE_ALL
 from app.realtime.protocol import broker_message, dumps
@@ -131,7 +133,7 @@ def after_action(
         now=now,
         seat=state.seat,
         active=state.active,
-        deciding=state.phase == PLAGUE,
+        deciding=deciding(state),
         over=state.is_over,
     )
     due = c.next_due(clock)
@@ -294,7 +296,7 @@ async def verdict(
     now = now_ms()
     seat = state.seat
     grace = int(rt.settings.leave_grace * 1000)
-    plague_ms = int(rt.settings.plague_timeout * 1000)
+    decision_ms = int(rt.settings.decision_timeout * 1000)
     abandon_ms = int(rt.settings.abandon_after * 1000)
     humans = [i for i, s in enumerate(seats) if not s.get("bot")]
     present = await present_seats(rt, tx, match_id, humans, present_window)
@@ -305,14 +307,14 @@ async def verdict(
     if seats[seat].get("bot"):
         return "bot", clock, None
     if clock is None:  # a match from before clocks: the old rules
-        if state.phase == PLAGUE or seat not in present:
+        if deciding(state) or seat not in present:
             return "computer", None, None
         return "wait", None, from_ms(now + abandon_ms)
     if is_auto(clock, seat):
         return "computer", clock, None
-    deciding = clock.get("deciding")
-    if state.phase == PLAGUE and deciding:
-        if int(deciding["since"]) + plague_ms <= now:
+    decision = clock.get("deciding")
+    if deciding(state) and decision:
+        if int(decision["since"]) + decision_ms <= now:
             return "computer", clock, None
     elif timed_out(clock, seat):
         return "timeout", clock, None
@@ -326,8 +328,8 @@ async def verdict(
     # bound, app.db.txs.LookBy): look again when it could, not a whole ``abandon_after`` on.
     abandon_at = int(clock.get("turn_since", now)) + abandon_ms
     due = [c.next_due(clock), abandon_at if abandon_at > now else now + abandon_ms]
-    if state.phase == PLAGUE and deciding:
-        due.append(int(deciding["since"]) + plague_ms)
+    if deciding(state) and decision:
+        due.append(int(decision["since"]) + decision_ms)
     return "wait", clock, from_ms(min(d for d in due if d is not None))
 
 
@@ -341,29 +343,29 @@ def annotate_record(
     of a timed match (``"timeout_policy"``) and an early end.
 
     A move entry with a ``tile`` is marked when the computer chose its placement or its
-    follower; a Wheel of Fortune Plague removal (an item of an entry's ``plague`` list, on a
-    placed move or a ``discarded`` entry) is marked itself, since each removal is decided by
-    its own seat. An early end sets ``"finished": false`` (a replay stops after the last move)
-    and ``"ended_early": {"scores", "winners"}``: the final scoring the match ended with.
+    follower; an off-turn decision an entry carries (:func:`app.engine.record_decisions`, e.g.
+    a Wheel of Fortune Plague removal, on a placed move or a ``discarded`` entry) is marked
+    itself, since each is decided by its own seat. An early end sets ``"finished": false`` (a
+    replay stops after the last move) and ``"ended_early": {"scores", "winners"}``: the final
+    scoring the match ended with.
 
     ``actions``: the engine actions in log order (``seq`` = index + 1). They follow the
-    record's entries: each entry's Plague removals (one ``RemoveFollower`` each), then for a
-    placed move its ``PlaceTile`` and the follower decision (``PlaceFollower`` or ``Pass``).
+    record's entries: each entry's off-turn decisions (one decision action each,
+    :func:`app.engine.is_decision`), then for a placed move its ``PlaceTile`` and the follower
+    decision (``PlaceFollower`` or ``Pass``).
     Entries that do not line up with the actions (never expected) are left unmarked.
     """
-    from app.engine import PlaceTile, RemoveFollower
-
     seq = 1  # the next action's seq
 
-    def action_at(n: int) -> Any:
+    def action_at(n: int) -> Action | None:
         return actions[n - 1] if 0 < n <= len(actions) else None
 
     for entry in record.get("moves", []):
-        for removal in entry.get("plague") or []:
-            if not isinstance(action_at(seq), RemoveFollower):
+        for decision in record_decisions(entry):
+            if not is_decision(action_at(seq)):
                 break
             if seq in computer_seqs:
-                removal["by"] = BY_COMPUTER
+                decision["by"] = BY_COMPUTER
             seq += 1
         if "tile" in entry:
             if not isinstance(action_at(seq), PlaceTile):

@@ -16,8 +16,8 @@ Time controls (``TimeControl``, :mod:`app.services.clock.controls`), chosen by t
   is on turn; ``increment`` is added when the seat's turn ends (also after a time-out).
 - ``correspondence`` (``days``): like per turn with ``days × 86 400`` seconds.
 
-Off-turn decisions (the Wheel of Fortune's Plague, phase ``plague``) never draw on a bank: they
-have their own short limit, handled by the play path (``plague_timeout``).
+Off-turn decisions (an expansion's, :func:`app.engine.deciding`) never draw on a bank: they
+have their own short limit, handled by the play path (``decision_timeout``).
 
 What happens at zero is the table's time-out policy (:class:`TimeoutPolicy`, chosen by the
 host): ``computer`` (the default) — the computer plays that turn for the seat (the action log

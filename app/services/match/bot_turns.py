@@ -25,7 +25,7 @@ from app.bots.pool import NOBODY
 from app.db.hot import Tx, write_tx
 from app.db.hot import due_matches as due_before
 from app.db.models import utcnow
-from app.engine import PLAGUE, GameState, legal_actions
+from app.engine import GameState, deciding, legal_actions
 from app.engine.actions import Action
 from app.engine.game import end_game
 from app.realtime.protocol import snapshot_frame
@@ -76,7 +76,7 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
     Driven by database state: takes the match row with ``FOR UPDATE SKIP LOCKED`` only if
     ``next_bot_at`` has passed, so any instance may do it and only one does; what to do is
     decided under that lock by :func:`app.services.clock.clocks.verdict` (a clock that ran out, a
-    seat handed to the computer, an off-turn decision past ``plague_timeout``, a turn abandoned
+    seat handed to the computer, an off-turn decision past ``decision_timeout``, a turn abandoned
     without a trace). Returns True when an action was applied.
     """
     started = time.perf_counter()
@@ -115,7 +115,7 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
                     await tx.update_match(match_id, {"clock": clock})
                 action = _computer_action(state, skip, advice, f"{match_id}:{row.version}")
                 by = None if what == "bot" else clocks.BY_COMPUTER
-                if by is not None and state.phase != PLAGUE and not skip:
+                if by is not None and not deciding(state) and not skip:
                     rt.spawn(history.seat_taken_over(rt, match_id, seat))  # ratings: a leaver
                 move = await apply_and_store(
                     rt,

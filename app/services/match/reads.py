@@ -33,6 +33,7 @@ from app.services.match.queries import batches_since
 from app.services.records import history
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
+from app.settings import RENAMED_MATCH_KEYS
 
 # ---------------------------------------------------------------------- loading
 
@@ -148,7 +149,9 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
         "you": you,
         "spectators": spectators,
         "lobby_code": live.lobby_code,
-        "plague_timeout": rt.settings.plague_timeout,
+        "decision_timeout": rt.settings.decision_timeout,
+        # Read under its old name by the previous release's client (a rolling upgrade).
+        RENAMED_MATCH_KEYS["decision_timeout"]: rt.settings.decision_timeout,
         "leave_grace": rt.settings.leave_grace,
         "clock": clocks.live_public(live),
         # The table's aid policy (docs/API.md § Aids); matches from before policies: off.

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.db.txs import LookBy
-from app.engine import DEPLOY, PLAGUE
+from app.engine import DEPLOY, deciding
 from app.services.cache import Live
 from app.services.clock import clocks
 from app.services.match.committed import Committed
@@ -22,7 +22,7 @@ from app.services.runtime import Runtime
 def next_bot_at(rt: Runtime, live: Live, move: Committed) -> datetime | None:
     """When the sweep should look at the match after ``move``: soon (``bot_delay``) for a bot
     seat, a seat the computer plays or a bot's own follower deployment, after
-    ``plague_timeout`` for a person's Plague decision, after ``abandon_after`` for a person's
+    ``decision_timeout`` for a person's off-turn decision, after ``abandon_after`` for a person's
     turn; None once the match is over.
     """
     state = live.state
@@ -36,8 +36,8 @@ def next_bot_at(rt: Runtime, live: Live, move: Committed) -> datetime | None:
         or (by_bot and state.seat == move.seat and state.phase == DEPLOY)
     ):
         return move.at + timedelta(seconds=rt.settings.bot_delay)
-    if state.phase == PLAGUE:  # a person's Plague decision: a bot chooses after the timeout
-        return move.at + timedelta(seconds=rt.settings.plague_timeout)
+    if deciding(state):  # a person's off-turn decision: the computer chooses after the timeout
+        return move.at + timedelta(seconds=rt.settings.decision_timeout)
     return move.at + timedelta(seconds=rt.settings.abandon_after)
 
 

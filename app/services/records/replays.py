@@ -20,6 +20,7 @@ from app.engine import (
     event_to_json,
     new_game,
     replay,
+    replay_keys,
     view,
 )
 from app.engine.record.fairness import verify_record
@@ -43,8 +44,9 @@ def _position(state: Any) -> dict[str, Any]:
             "winners",
         )
     }
-    if "wheel" in seen:
-        out["wheel"] = seen["wheel"]
+    for key in replay_keys(state.options):  # what an expansion's view adds (the Wheel's pig)
+        if key in seen:
+            out[key] = seen[key]
     return out
 
 

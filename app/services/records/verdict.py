@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from app.engine import PlaceTile, RemoveFollower
+from app.engine import PlaceTile, is_decision, record_decisions
 
 
 def moves_of_actions(record: dict[str, Any], actions: Sequence[Any]) -> dict[int, int]:
     """``{seq: move}``: the record move (1-based index into ``record["moves"]``, as in
     ``#/replay/ID?move=N``) that each logged action (``seq`` = its index in ``actions`` + 1)
-    belongs to. A move entry owns its Plague removals (one ``RemoveFollower`` each), then, when
+    belongs to. A move entry owns its off-turn decisions (one decision action each,
+    :func:`app.engine.record_decisions`), then, when
     it placed a tile, the ``PlaceTile`` and the follower decision after it. A running match's
     last, unfinished turn belongs to the move after the last entry.
     """
@@ -31,8 +32,8 @@ def moves_of_actions(record: dict[str, Any], actions: Sequence[Any]) -> dict[int
     seq = 1
     entries = record.get("moves", [])
     for n, entry in enumerate(entries, start=1):
-        for _ in entry.get("plague") or []:
-            if seq <= len(actions) and isinstance(actions[seq - 1], RemoveFollower):
+        for _ in record_decisions(entry):
+            if seq <= len(actions) and is_decision(actions[seq - 1]):
                 out[seq] = n
                 seq += 1
         if "tile" in entry and seq <= len(actions) and isinstance(actions[seq - 1], PlaceTile):
@@ -53,14 +54,15 @@ def left_moves(
     """``{seat: move}`` of every seat that left, with the first move it did not play itself.
 
     ``computer_seqs``: the logged actions the computer chose for a person
-    (``match_actions.by``); a Wheel of Fortune Plague removal after its short time-out does not
-    count as leaving (docs/RATINGS.md). ``away_at_end``: seats away when the others ended the
-    match early (they left at the move that was never played: the one after the last).
+    (``match_actions.by``); an off-turn decision after its short time-out (e.g. a Wheel of
+    Fortune Plague removal) does not count as leaving (docs/RATINGS.md). ``away_at_end``: seats
+    away when the others ended the match early (they left at the move that was never played:
+    the one after the last).
     """
     move_of = moves_of_actions(record, actions)
     out: dict[int, int] = {}
     for seq in sorted(computer_seqs):
-        if not 0 < seq <= len(actions) or isinstance(actions[seq - 1], RemoveFollower):
+        if not 0 < seq <= len(actions) or is_decision(actions[seq - 1]):
             continue
         seat = int(actions[seq - 1].seat)
         out.setdefault(seat, move_of.get(seq, len(record.get("moves", [])) + 1))

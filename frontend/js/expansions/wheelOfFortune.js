@@ -175,8 +175,9 @@ export default {
   onTurn(m, s) {
     // A Plague decision falls to a computer after the server's timeout: count it down.
     const { match } = m.model;
-    own(m).plagueDeadline = s.phase === 'plague' && match.plague_timeout && !(match.seats[s.seat] || {}).bot
-      ? Date.now() + match.plague_timeout * 1000 : null;
+    const limit = match.decision_timeout ?? match.plague_timeout; // the name before: an older server
+    own(m).plagueDeadline = s.phase === 'plague' && limit && !(match.seats[s.seat] || {}).bot
+      ? Date.now() + limit * 1000 : null;
   },
   onDrawn(m, events) {
     // Batches drawn in one frame move the pig by all their steps.

@@ -45,6 +45,9 @@ class WheelOfFortune(Expansion):
     id = ID
     phases = frozenset({PLAGUE})
     event_types = (PigMoved, CrownPlaced, CrownReturned)
+    off_turn_phases = frozenset({PLAGUE})
+    decision_types = (RemoveFollower,)
+    replay_keys = ("wheel",)
 
     def is_active(self, options: Options) -> bool:
         """Played with the rules' ``tileset: wheel_of_fortune``."""
@@ -169,6 +172,32 @@ class WheelOfFortune(Expansion):
     def record_replay(self, apply: Applier) -> RecordReplay:
         """Plague removals and ``{"discarded", "plague"}`` entries (record.md)."""
         return WheelRecordReplay(apply)
+
+    def record_decisions(self, entry: dict[str, Any]) -> list[dict[str, Any]]:
+        """The entry's Plague removals (its ``plague`` list, record.md), one per removal."""
+        return list(entry.get("plague") or [])
+
+    def preferred_decisions(self, s: GameState, choices: list[Action]) -> list[Action]:
+        """A Plague removal takes back the cheapest follower to lose first: one on a road,
+        then a city, a field, a cloister.
+        """
+        removals = [a for a in choices if isinstance(a, RemoveFollower)]
+        if not removals:
+            return choices
+        best = min(_PLAGUE_ORDER.get(a.spot.partition(":")[0], 9) for a in removals)
+        return [a for a in removals if _PLAGUE_ORDER.get(a.spot.partition(":")[0], 9) == best]
+
+    def held_points(self, s: GameState) -> list[float]:
+        """The crown points each seat's followers on crown spaces are worth now (§6.6)."""
+        out = [0.0] * len(s.players)
+        for capacity, held in zip(CROWNS, wheel_state(s).crowns, strict=True):
+            for seat in held:
+                out[seat] += rules.crown_points(capacity, len(held))
+        return out
+
+
+#: Plague: which follower a computer player takes back first (cheapest to lose first).
+_PLAGUE_ORDER = {"road": 0, "city": 1, "field": 2, "cloister": 3}
 
 
 def _wheel(s: GameState) -> dict[str, Any]:
