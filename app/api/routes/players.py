@@ -27,6 +27,7 @@ from app.services import identity
 from app.services.match import delay, ongoing
 from app.services.records import history, statistics
 from app.services.tournaments import reads as tournament_reads
+from app.services.tournaments.reads import EnteredJson
 
 router = APIRouter(prefix="/api", tags=["players"])
 
@@ -75,7 +76,7 @@ async def my_records(rt: RuntimeDep, player: CurrentPlayer) -> Response:
 )
 async def player_tournaments(
     player_id: PlayerId, rt: RuntimeDep, viewer: OptionalPlayer
-) -> list[dict[str, Any]]:
+) -> list[EnteredJson]:
     """The tournaments the player entered, newest first, with their place (private ones only
     to the player).
     """

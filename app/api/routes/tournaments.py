@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response
 
@@ -26,8 +26,12 @@ from app.api.schemas_tournaments import (
     TournamentOut,
     TournamentSummary,
 )
+from app.json_types import JsonObject
 from app.services.tournaments import organiser, reads, rounds, seeding, starting, tournaments
 from app.services.tournaments import pause as pausing
+from app.services.tournaments.model import TournamentJson, TournamentSettings
+from app.services.tournaments.organiser import RefereeJson
+from app.services.tournaments.reads import SummaryJson
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -38,12 +42,12 @@ GameId = Annotated[int, Path(ge=1, le=2**31 - 1, description="a pairing's id")]
 @router.post(
     "", status_code=201, response_model=TournamentOut, responses=errors(401, 404, 413, 422, 429)
 )
-async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> TournamentJson:
     """Create a tournament in registration; the caller organises it (and plays only if they
     register). Counted with table creation (429 past ``LOBBY_BURST``).
     """
     await rt.lobby_limiter.hit(player)
-    settings: dict[str, Any] = dict(
+    settings = TournamentSettings(
         name=body.name,
         rounds=body.rounds,
         cycles=body.cycles,
@@ -64,13 +68,13 @@ async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> 
 
 
 @router.get("", response_model=list[TournamentSummary])
-async def listing(rt: RuntimeDep) -> list[dict[str, Any]]:
+async def listing(rt: RuntimeDep) -> list[SummaryJson]:
     """Public tournaments, those not finished first (no auth)."""
     return await reads.listing(rt)
 
 
 @router.get("/{tid}", response_model=TournamentOut, responses=errors(401, 404))
-async def read(tid: TournamentId, rt: RuntimeDep, player: OptionalPlayer) -> dict[str, Any]:
+async def read(tid: TournamentId, rt: RuntimeDep, player: OptionalPlayer) -> TournamentJson:
     """The tournament: entrants, standings, every round's pairings (``me``: the caller's entry)."""
     return await tournaments.view(rt, tid, player)
 
@@ -103,19 +107,19 @@ async def standings(
 
 
 @router.post("/{tid}/entrants", response_model=TournamentOut, responses=errors(401, 404, 409))
-async def register(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def register(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> TournamentJson:
     """Register the caller (while registration is open)."""
     return await tournaments.register(rt, tid, player)
 
 
 @router.post("/{tid}/check-in", response_model=TournamentOut, responses=errors(401, 404, 409))
-async def check_in(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def check_in(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> TournamentJson:
     """Confirm the caller plays; only checked-in entrants are paired at the start."""
     return await tournaments.check_in(rt, tid, player)
 
 
 @router.post("/{tid}/withdraw", response_model=TournamentOut, responses=errors(401, 404, 409))
-async def withdraw(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def withdraw(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> TournamentJson:
     """Leave: not paired again (a live game plays on and counts)."""
     return await tournaments.withdraw(rt, tid, player)
 
@@ -125,13 +129,13 @@ async def withdraw(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> 
 )
 async def add_computer(
     tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer, body: NewComputerEntrant | None = None
-) -> dict[str, Any]:
+) -> TournamentJson:
     """Organiser: enter a computer player (checked in at once; not in rated tournaments)."""
     return await tournaments.add_computer(rt, tid, player, (body or NewComputerEntrant()).level)
 
 
 @router.post("/{tid}/start", response_model=TournamentOut, responses=errors(401, 403, 404, 409))
-async def start(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def start(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> TournamentJson:
     """Organiser: close registration, drop no-shows, pair round 1."""
     return await starting.start(rt, tid, player)
 
@@ -139,7 +143,7 @@ async def start(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dic
 @router.post("/{tid}/pause", response_model=TournamentOut, responses=errors(401, 403, 404, 409))
 async def pause(
     tid: TournamentId, body: PauseBody, rt: RuntimeDep, player: CurrentPlayer
-) -> dict[str, Any]:
+) -> TournamentJson:
     """Organiser: hold every clock of the tournament's live matches, or release them."""
     return await pausing.set_paused(rt, tid, player, body.paused)
 
@@ -151,7 +155,7 @@ async def pause(
 )
 async def adjudicate(
     tid: TournamentId, game_id: GameId, body: Adjudication, rt: RuntimeDep, player: CurrentPlayer
-) -> dict[str, Any]:
+) -> TournamentJson:
     """Organiser: set a game's result (places by seat) with a reason."""
     return await rounds.adjudicate(rt, tid, player, game_id, body.places, body.reason)
 
@@ -163,7 +167,7 @@ async def adjudicate(
 )
 async def replace_no_show(
     tid: TournamentId, game_id: GameId, body: NoShow, rt: RuntimeDep, player: CurrentPlayer
-) -> dict[str, Any]:
+) -> TournamentJson:
     """Organiser: a no-show at a game loses by forfeit, or the computer takes their seat."""
     return await organiser.replace_no_show(rt, tid, player, game_id, body.entrant, body.by)
 
@@ -176,13 +180,13 @@ async def replace_no_show(
 )
 async def message_all(
     tid: TournamentId, body: NoticeIn, rt: RuntimeDep, player: CurrentPlayer
-) -> dict[str, Any]:
+) -> JsonObject:
     """Organiser: a message to every player (the tournament page and each live match's chat)."""
     return await organiser.message_all(rt, tid, player, body.text)
 
 
 @router.get("/{tid}/referee", response_model=RefereeOut, responses=errors(401, 403, 404))
-async def referee(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def referee(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> RefereeJson:
     """Organiser: every live table's clocks, turn and scores (watch each as a spectator)."""
     return await organiser.referee(rt, tid, player)
 
@@ -192,6 +196,6 @@ async def referee(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> d
 )
 async def set_seeds(
     tid: TournamentId, body: SeedsIn, rt: RuntimeDep, player: CurrentPlayer
-) -> dict[str, Any]:
+) -> TournamentJson:
     """Organiser, before the start: a knock-out's seeded list (top seed first)."""
     return await seeding.set_seeds(rt, tid, player, body.order)

@@ -7,8 +7,10 @@ the referee view (every live table's clocks, turn and scores, with a link to wat
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TypedDict
 
+from app.db.hot import MatchRow
+from app.json_types import JsonObject
 from app.services.clock import clocks
 from app.services.clock import rules as c
 from app.services.clock.requests import change_clock
@@ -17,6 +19,7 @@ from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.services.match import delay
 from app.services.runtime import Runtime
 from app.services.tournaments import queries as sql
+from app.services.tournaments.model import Tournament, TournamentJson
 from app.services.tournaments.rounds import adjudicate
 from app.services.tournaments.tournaments import announce, view
 
@@ -26,7 +29,16 @@ log = logging.getLogger(__name__)
 REPLACEMENTS = ("forfeit", "computer")
 
 
-async def _hosted(rt: Runtime, tid: str, host_id: str) -> Any:
+class RefereeJson(TypedDict):
+    """The referee view: ``tables``, each ``{"pairing", "round", "table", "entrants",
+    "names", "match_id", "turn", "seat_to_act", "scores", "version", "clock"}`` (open-shaped:
+    a spectator delay rewrites them in place, :func:`app.services.match.delay.withhold_in_list`).
+    """
+
+    tables: list[JsonObject]
+
+
+async def _hosted(rt: Runtime, tid: str, host_id: str) -> Tournament:
     async with rt.db.reading() as conn:
         t = await sql.tournament(conn, tid)
     if t is None:
@@ -38,7 +50,7 @@ async def _hosted(rt: Runtime, tid: str, host_id: str) -> Any:
 
 async def replace_no_show(
     rt: Runtime, tid: str, host_id: str, game_id: int, entrant: int, by: str
-) -> dict[str, Any]:
+) -> TournamentJson:
     """Host only: entrant ``entrant`` (a starting number) did not come to game ``game_id``.
     ``by`` ``forfeit``: the game is decided at once — the no-show last, the others sharing
     first (source ``forfeit``, logged) — and the match ended; ``computer``: the computer
@@ -55,10 +67,10 @@ async def replace_no_show(
     await _hosted(rt, tid, host_id)
     async with rt.db.reading() as conn:
         g = await sql.game(conn, tid, game_id)
-        people = {int(e.number): e for e in await sql.entrants(conn, tid)}
+        people = {e.number: e for e in await sql.entrants(conn, tid)}
     if g is None:
         raise NotFound("no such game in this tournament")
-    seats = [int(n) for n in g.entrants]
+    seats = list(g.entrants)
     if entrant not in seats:
         raise ValidationFailed("entrant: not at this table", reason="tournament_not_at_table")
     if g.points is not None or len(seats) < 2:
@@ -72,7 +84,7 @@ async def replace_no_show(
         )
     seat = seats.index(entrant)
 
-    def hand_over(clock: dict[str, Any], _row: Any) -> dict[str, Any]:
+    def hand_over(clock: JsonObject, _row: MatchRow) -> JsonObject:
         typed = c.typed(clock)
         auto = list(typed.auto)
         auto[seat] = True
@@ -91,7 +103,7 @@ async def replace_no_show(
     return await view(rt, tid, host_id)
 
 
-async def message_all(rt: Runtime, tid: str, host_id: str, text: Any) -> dict[str, Any]:
+async def message_all(rt: Runtime, tid: str, host_id: str, text: str) -> JsonObject:
     """Host only: a message to every player — on the tournament page and in the chat of each
     of its live matches (room ``organiser``). Returns the page's Message. Raises
     :class:`Forbidden`, :class:`NotFound`, :class:`app.services.community.chat.ChatError`.
@@ -99,14 +111,14 @@ async def message_all(rt: Runtime, tid: str, host_id: str, text: Any) -> dict[st
     await _hosted(rt, tid, host_id)
     async with rt.db.reading() as conn:
         games = [g for g in await sql.games(conn, tid) if g.match_id and g.points is None]
-        states = await sql.match_states(conn, [str(g.match_id) for g in games])
+        states = await sql.match_states(conn, [g.match_id for g in games if g.match_id])
     live = [m for m, row in states.items() if row.status == "live"]
     message = await chat.post_notice(rt, tid, live, host_id, text)
     await announce(rt, tid)
     return message
 
 
-async def referee(rt: Runtime, tid: str, host_id: str) -> dict[str, Any]:
+async def referee(rt: Runtime, tid: str, host_id: str) -> RefereeJson:
     """Host only: every live table of the tournament — ``{"tables": [{"pairing", "round",
     "table", "entrants", "names", "match_id", "turn", "seat_to_act", "scores", "version",
     "clock"}]}`` (``clock``: the Clock JSON every player sees, docs/API.md § Clocks; the
@@ -115,12 +127,14 @@ async def referee(rt: Runtime, tid: str, host_id: str) -> dict[str, Any]:
     """
     await _hosted(rt, tid, host_id)
     async with rt.db.reading() as conn:
-        games = [g for g in await sql.games(conn, tid) if g.match_id and g.points is None]
-        people = {int(e.number): e.name for e in await sql.entrants(conn, tid)}
-        rows = await sql.live_tables(conn, [str(g.match_id) for g in games])
-    tables = []
-    for g in games:
-        m = rows.get(g.match_id)
+        games = [
+            (g, g.match_id) for g in await sql.games(conn, tid) if g.match_id and g.points is None
+        ]
+        people = {e.number: e.name for e in await sql.entrants(conn, tid)}
+        rows = await sql.live_tables(conn, [match_id for _, match_id in games])
+    tables: list[JsonObject] = []
+    for g, match_id in games:
+        m = rows.get(match_id)
         if m is None or m.status != "live":
             continue
         tables.append(
@@ -128,12 +142,12 @@ async def referee(rt: Runtime, tid: str, host_id: str) -> dict[str, Any]:
                 "pairing": g.id,
                 "round": g.round,
                 "table": g.table_number,
-                "entrants": list(g.entrants),
-                "names": [people.get(int(n), f"#{n}") for n in g.entrants],
-                "match_id": g.match_id,
+                "entrants": [n for n in g.entrants],
+                "names": [people.get(n, f"#{n}") for n in g.entrants],
+                "match_id": match_id,
                 "turn": m.turn,
                 "seat_to_act": m.seat_to_act,
-                "scores": list(m.scores),
+                "scores": [s for s in m.scores],
                 "version": m.version,
                 "clock": clocks.public(m.clock),
             }

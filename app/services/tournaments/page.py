@@ -10,18 +10,18 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import AsyncIterator, Hashable
-from typing import Any
 
 from app.realtime.connection import Connection
 from app.services.runtime import Runtime
 from app.services.tournaments import live, tournaments
+from app.services.tournaments.model import TournamentJson
 
 #: Seconds between two unprompted reads while sockets watch (a lost announcement, or a live
 #: table's clock and score, which announce nothing, are made up for).
 REFRESH_EVERY = 30.0
 
 
-def frame(data: dict[str, Any], key: Hashable) -> str:
+def frame(data: TournamentJson, key: Hashable) -> str:
     """``{"t": "tournament", "v": version, "d": Tournament}`` for viewers with ``key``."""
     assert isinstance(key, tuple)
     return json.dumps(

@@ -14,16 +14,17 @@ the tournament sweep within seconds (:func:`keep_held`).
 
 from __future__ import annotations
 
-from typing import Any
-
+from app.db.hot import MatchRow
 from app.db.models import utcnow
 from app.db.session import as_utc
+from app.json_types import JsonObject, JsonValue
 from app.services.clock import rules as c
 from app.services.clock.clocks import now_ms
 from app.services.clock.requests import change_clock
 from app.services.errors import Conflict, Forbidden, NotFound, ServiceError
 from app.services.runtime import Runtime
 from app.services.tournaments import queries as sql
+from app.services.tournaments.model import TournamentJson
 from app.services.tournaments.tournaments import announce, view
 
 #: How far a pause moves every deadline: far beyond any pause (thirty days).
@@ -31,7 +32,7 @@ HOLD_MS = 30 * 24 * 3600 * 1000
 _TIMES = ("since", "until", "turn_since")
 
 
-async def set_paused(rt: Runtime, tid: str, host_id: str, paused: bool) -> dict[str, Any]:
+async def set_paused(rt: Runtime, tid: str, host_id: str, paused: bool) -> TournamentJson:
     """Organiser: hold (``paused``) or release every clock of the tournament's live matches.
     A round paired during the pause is held by the sweep (:func:`keep_held`). Raises
     :class:`Forbidden`, :class:`NotFound`, :class:`Conflict` (not running).
@@ -57,7 +58,7 @@ async def set_paused(rt: Runtime, tid: str, host_id: str, paused: bool) -> dict[
     live = [mid for mid, m in states.items() if m.status == "live" and m.clock is not None]
     start_ms = int(since.timestamp() * 1000) if since else now_ms()
 
-    def change(clock: dict[str, Any], _row: Any) -> dict[str, Any]:
+    def change(clock: JsonObject, _row: MatchRow) -> JsonObject:
         return hold(clock) if paused else release(clock, start_ms, now_ms())
 
     for mid in live:
@@ -92,26 +93,29 @@ async def keep_held(rt: Runtime, tid: str) -> int:
     return held
 
 
-def _hold_if_running(clock: dict[str, Any]) -> dict[str, Any]:
+def _hold_if_running(clock: JsonObject) -> JsonObject:
     due = c.deadline(c.typed(clock))
     return clock if due is None or due > now_ms() + HOLD_MS // 2 else hold(clock)
 
 
-def hold(clock: dict[str, Any]) -> dict[str, Any]:
+def hold(clock: JsonObject) -> JsonObject:
     """The clock with every running deadline :data:`HOLD_MS` later."""
     return c.credit(clock, HOLD_MS)
 
 
-def release(clock: dict[str, Any], paused_at_ms: int, now: int) -> dict[str, Any]:
+def release(clock: JsonObject, paused_at_ms: int, now: int) -> JsonObject:
     """The clock of a paused match released at ``now`` (epoch ms) after a pause that began at
     ``paused_at_ms``: held times come back by ``HOLD_MS`` minus the pause, times that started
     during the pause start at ``now``.
     """
     back = HOLD_MS - max(0, now - paused_at_ms)
 
-    def fix(value: Any, key: str | None) -> Any:
+    def fix_object(value: JsonObject) -> JsonObject:
+        return {k: fix(v, k) for k, v in value.items()}
+
+    def fix(value: JsonValue, key: str | None) -> JsonValue:
         if isinstance(value, dict):
-            return {k: fix(v, k) for k, v in value.items()}
+            return fix_object(value)
         if isinstance(value, list):
             return [fix(v, None) for v in value]
         if key in _TIMES and isinstance(value, int) and not isinstance(value, bool):
@@ -122,5 +126,4 @@ def release(clock: dict[str, Any], paused_at_ms: int, now: int) -> dict[str, Any
                 return now
         return value
 
-    out: dict[str, Any] = fix(clock, None)
-    return out
+    return fix_object(clock)

@@ -1,43 +1,124 @@
-"""The SQL of the tournaments package. Each statement runs on a connection inside the caller's
-transaction; ``lock`` adds ``FOR UPDATE`` (Postgres; SQLite serialises writers itself).
+"""The SQL of the tournaments package; it alone builds the frozen rows of
+:mod:`app.services.tournaments.model` it returns. Each statement runs on a connection inside
+the caller's transaction; ``lock`` adds ``FOR UPDATE`` (Postgres; SQLite serialises writers
+itself). Times are UTC (naive on SQLite: read them through :func:`app.db.session.as_utc`).
+
+Errors: each function raises only what the connection raises
+(:class:`sqlalchemy.exc.SQLAlchemyError` and its subclasses; an insert breaking a unique
+constraint: :class:`sqlalchemy.exc.IntegrityError`).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import RowMapping, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import matches
 from app.db.tournaments import tournament_entrants, tournament_games, tournaments
+from app.services.tournaments.model import (
+    Decision,
+    Entrant,
+    Entry,
+    Game,
+    Listed,
+    LiveTable,
+    MatchState,
+    NewEntrant,
+    NewGame,
+    NewTournament,
+    Tournament,
+    TournamentChange,
+)
 
 
-def public_status(row: Any) -> str:
+def _tournament(m: RowMapping) -> Tournament:
+    seeds = m["seeds"]
+    return Tournament(
+        id=m["id"],
+        name=m["name"],
+        host_id=m["host_id"],
+        private=bool(m["private"]),
+        format=m["format"],
+        cycles=int(m["cycles"]),
+        rounds=int(m["rounds"]),
+        seats=int(m["seats"]),
+        preset=m["preset"],
+        rules=m["rules"],
+        time_control=m["time_control"],
+        spectator_delay=m["spectator_delay"],
+        rated=bool(m["rated"]),
+        status=m["status"],
+        round=int(m["round"]),
+        starts_at=m["starts_at"],
+        paused_at=m["paused_at"],
+        duration_minutes=m["duration_minutes"],
+        ends_at=m["ends_at"],
+        seeds=None if seeds is None else tuple(int(n) for n in seeds),
+        version=int(m["version"]),
+        created_at=m["created_at"],
+        updated_at=m["updated_at"],
+    )
+
+
+def _entrant(m: RowMapping) -> Entrant:
+    return Entrant(
+        tournament_id=m["tournament_id"],
+        number=int(m["number"]),
+        player_id=m["player_id"],
+        name=m["name"],
+        bot=bool(m["bot"]),
+        level=m["level"],
+        status=m["status"],
+        created_at=m["created_at"],
+    )
+
+
+def _game(m: RowMapping) -> Game:
+    points, scores = m["points"], m["scores"]
+    return Game(
+        id=int(m["id"]),
+        tournament_id=m["tournament_id"],
+        round=int(m["round"]),
+        table_number=int(m["table_number"]),
+        entrants=tuple(int(n) for n in m["entrants"]),
+        match_id=m["match_id"],
+        points=None if points is None else tuple(points),
+        scores=None if scores is None else tuple(scores),
+        source=m["source"],
+        reason=m["reason"],
+        decided_at=m["decided_at"],
+    )
+
+
+def public_status(row: Tournament) -> str:
     """The status Tournament JSON shows for a tournament row: ``registering``, ``running``,
     ``finished``, or ``cancelled`` (stored as finished at round 0: :func:`cancel_unstarted`).
     """
-    if row.status == "finished" and int(row.round) == 0:
+    if row.status == "finished" and row.round == 0:
         return "cancelled"
-    return str(row.status)
+    return row.status
 
 
-async def insert_tournament(conn: AsyncConnection, values: dict[str, Any]) -> None:
+async def insert_tournament(conn: AsyncConnection, values: NewTournament) -> None:
     """Add a tournament row (``values``: every column)."""
     await conn.execute(insert(tournaments).values(**values))
 
 
-async def tournament(conn: AsyncConnection, tournament_id: str, *, lock: bool = False) -> Any:
+async def tournament(
+    conn: AsyncConnection, tournament_id: str, *, lock: bool = False
+) -> Tournament | None:
     """The tournament row (locked for update with ``lock``), or None."""
     query = select(tournaments).where(tournaments.c.id == tournament_id)
     if lock:
         query = query.with_for_update()
-    return (await conn.execute(query)).first()
+    found = (await conn.execute(query)).mappings().first()
+    return None if found is None else _tournament(found)
 
 
 async def update_tournament(
-    conn: AsyncConnection, tournament_id: str, values: dict[str, Any]
+    conn: AsyncConnection, tournament_id: str, values: TournamentChange
 ) -> None:
     """Set ``values`` on the tournament and grow its ``version`` by one."""
     await conn.execute(
@@ -47,7 +128,7 @@ async def update_tournament(
     )
 
 
-async def listed(conn: AsyncConnection, limit: int) -> list[Any]:
+async def listed(conn: AsyncConnection, limit: int) -> list[Listed]:
     """Public tournaments not over, then the recently finished or cancelled, newest first."""
     query = (
         select(tournaments, func.count(tournament_entrants.c.number).label("entrants"))
@@ -64,7 +145,8 @@ async def listed(conn: AsyncConnection, limit: int) -> list[Any]:
         )
         .limit(limit)
     )
-    return list((await conn.execute(query)).all())
+    found = (await conn.execute(query)).mappings()
+    return [Listed(_tournament(m), int(m["entrants"])) for m in found]
 
 
 async def running(conn: AsyncConnection) -> list[str]:
@@ -164,17 +246,17 @@ async def paused(conn: AsyncConnection) -> list[str]:
     return [r[0] for r in await conn.execute(query)]
 
 
-async def entrants(conn: AsyncConnection, tournament_id: str) -> list[Any]:
+async def entrants(conn: AsyncConnection, tournament_id: str) -> list[Entrant]:
     """The entrants of a tournament, by starting number."""
     query = (
         select(tournament_entrants)
         .where(tournament_entrants.c.tournament_id == tournament_id)
         .order_by(tournament_entrants.c.number)
     )
-    return list((await conn.execute(query)).all())
+    return [_entrant(m) for m in (await conn.execute(query)).mappings()]
 
 
-async def insert_entrant(conn: AsyncConnection, values: dict[str, Any]) -> None:
+async def insert_entrant(conn: AsyncConnection, values: NewEntrant) -> None:
     """Add an entrant (``values``: every column)."""
     await conn.execute(insert(tournament_entrants).values(**values))
 
@@ -195,25 +277,26 @@ async def set_entrant_status(
     )
 
 
-async def games(conn: AsyncConnection, tournament_id: str) -> list[Any]:
+async def games(conn: AsyncConnection, tournament_id: str) -> list[Game]:
     """Every game row of a tournament, by round and table."""
     query = (
         select(tournament_games)
         .where(tournament_games.c.tournament_id == tournament_id)
         .order_by(tournament_games.c.round, tournament_games.c.table_number)
     )
-    return list((await conn.execute(query)).all())
+    return [_game(m) for m in (await conn.execute(query)).mappings()]
 
 
-async def game(conn: AsyncConnection, tournament_id: str, game_id: int) -> Any:
+async def game(conn: AsyncConnection, tournament_id: str, game_id: int) -> Game | None:
     """One game row of the tournament, or None."""
     query = select(tournament_games).where(
         tournament_games.c.tournament_id == tournament_id, tournament_games.c.id == game_id
     )
-    return (await conn.execute(query)).first()
+    found = (await conn.execute(query)).mappings().first()
+    return None if found is None else _game(found)
 
 
-async def insert_game(conn: AsyncConnection, values: dict[str, Any]) -> None:
+async def insert_game(conn: AsyncConnection, values: NewGame) -> None:
     """Add a game row; the unique ``(tournament_id, round, table_number)`` refuses a second
     pairing of one table.
     """
@@ -221,7 +304,7 @@ async def insert_game(conn: AsyncConnection, values: dict[str, Any]) -> None:
 
 
 async def decide(
-    conn: AsyncConnection, game_id: int, values: dict[str, Any], *, only_undecided: bool
+    conn: AsyncConnection, game_id: int, values: Decision, *, only_undecided: bool
 ) -> bool:
     """Set a game's result; with ``only_undecided`` only when it has none yet (a result is
     counted once). Returns whether the row changed.
@@ -240,20 +323,19 @@ async def tournament_of_match(conn: AsyncConnection, match_id: str) -> str | Non
     return None if found is None else str(found)
 
 
-async def match_states(conn: AsyncConnection, match_ids: list[str]) -> dict[str, Any]:
-    """``{match id: row (id, status, clock, next_bot_at)}`` of the given matches."""
+async def match_states(conn: AsyncConnection, match_ids: list[str]) -> dict[str, MatchState]:
+    """``{match id: its state}`` of the given matches (those that exist)."""
     if not match_ids:
         return {}
     query = select(matches.c.id, matches.c.status, matches.c.clock, matches.c.next_bot_at).where(
         matches.c.id.in_(match_ids)
     )
-    return {r.id: r for r in await conn.execute(query)}
+    found = (await conn.execute(query)).mappings()
+    return {m["id"]: MatchState(m["id"], m["status"], m["clock"]) for m in found}
 
 
-async def live_tables(conn: AsyncConnection, match_ids: list[str]) -> dict[str, Any]:
-    """``{match id: row (id, status, clock, turn, seat_to_act, scores, version)}`` of the
-    given matches (the referee view).
-    """
+async def live_tables(conn: AsyncConnection, match_ids: list[str]) -> dict[str, LiveTable]:
+    """``{match id: its table}`` of the given matches (the referee view)."""
     if not match_ids:
         return {}
     query = select(
@@ -265,11 +347,23 @@ async def live_tables(conn: AsyncConnection, match_ids: list[str]) -> dict[str, 
         matches.c.scores,
         matches.c.version,
     ).where(matches.c.id.in_(match_ids))
-    return {r.id: r for r in await conn.execute(query)}
+    return {m["id"]: _live_table(m) for m in (await conn.execute(query)).mappings()}
 
 
-async def entries_of(conn: AsyncConnection, player_id: str, limit: int) -> list[Any]:
-    """``(tournament row, number, status)`` of the tournaments a player entered, newest first."""
+def _live_table(m: RowMapping) -> LiveTable:
+    return LiveTable(
+        id=m["id"],
+        status=m["status"],
+        clock=m["clock"],
+        turn=int(m["turn"]),
+        seat_to_act=m["seat_to_act"],
+        scores=tuple(m["scores"]),
+        version=int(m["version"]),
+    )
+
+
+async def entries_of(conn: AsyncConnection, player_id: str, limit: int) -> list[Entry]:
+    """The tournaments a player entered, newest first."""
     query = (
         select(
             tournaments,
@@ -281,4 +375,5 @@ async def entries_of(conn: AsyncConnection, player_id: str, limit: int) -> list[
         .order_by(tournaments.c.created_at.desc())
         .limit(limit)
     )
-    return list((await conn.execute(query)).all())
+    found = (await conn.execute(query)).mappings()
+    return [Entry(_tournament(m), m["entrant_number"], m["entrant_status"]) for m in found]

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any
+from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.db.hot import MatchRow
 from app.db.models import utcnow
 from app.db.session import as_utc
 from app.engine.aids import AidPolicy
+from app.json_types import JsonObject
 from app.services.clock import rules as c
 from app.services.clock import table_options
 from app.services.clock.requests import change_clock
@@ -52,6 +54,14 @@ from app.services.tournaments.formats.standings import (
     places_of_scores,
     points_for_places,
     swiss_entrants,
+)
+from app.services.tournaments.model import (
+    Decision,
+    Entrant,
+    Game,
+    NewGame,
+    Tournament,
+    TournamentJson,
 )
 from app.services.tournaments.tournaments import (
     ACTIVE,
@@ -91,7 +101,7 @@ async def adjudicate(
     *,
     source: str = "adjudicated",
     drop: tuple[int, ...] = (),
-) -> dict[str, Any]:
+) -> TournamentJson:
     """Host only: set the result of a game (``places`` by seat, 1 = first; ties share) with a
     ``reason`` (kept and shown with the result). Replaces a played result too; the match, if
     still running, is ended early (its final scoring does not replace the set result).
@@ -117,7 +127,7 @@ async def adjudicate(
         n = len(g.entrants)
         if len(places) != n or any(not 1 <= p <= n for p in places):
             raise ValidationFailed(f"places: one place (1-{n}) per seat")
-        values = {
+        values: Decision = {
             "points": list(points_for_places(places)),
             "source": source,
             "reason": reason,
@@ -141,7 +151,7 @@ async def _end_early(rt: Runtime, match_id: str) -> None:
     replace the organiser's (a result is written only where none is).
     """
 
-    def end(clock: dict[str, Any], _row: Any) -> dict[str, Any]:
+    def end(clock: JsonObject, _row: MatchRow) -> JsonObject:
         return c.typed(clock).having(ended_early=True).to_json()
 
     try:
@@ -150,22 +160,24 @@ async def _end_early(rt: Runtime, match_id: str) -> None:
         return
 
 
-async def _count_results(conn: AsyncConnection, t: Any) -> bool:
+async def _count_results(conn: AsyncConnection, t: Tournament) -> bool:
     """Write the result of every finished, settled match of the tournament (once each); drop
     the people whose seat left. Returns whether any result was written.
     """
-    games = [g for g in await sql.games(conn, t.id) if g.points is None and g.match_id]
-    states = await sql.match_states(conn, [g.match_id for g in games])
+    games = [
+        (g, g.match_id) for g in await sql.games(conn, t.id) if g.points is None and g.match_id
+    ]
+    states = await sql.match_states(conn, [match_id for _, match_id in games])
     counted = False
-    for g in games:
-        m = states.get(g.match_id)
+    for g, match_id in games:
+        m = states.get(match_id)
         if m is None or m.status != "finished":
             continue
-        seats = await records_sql.seat_results(conn, g.match_id)
+        seats = await records_sql.seat_results(conn, match_id)
         if not seats or any(s.place is None or s.score is None for s in seats):
             continue  # the history settles first (the records subscriber or the sweep)
         places = [int(s.place) for s in seats]
-        values = {
+        values: Decision = {
             "points": list(points_for_places(places)),
             "scores": [int(s.score) for s in seats],
             "source": "played",
@@ -173,7 +185,7 @@ async def _count_results(conn: AsyncConnection, t: Any) -> bool:
         }
         if await sql.decide(conn, g.id, values, only_undecided=True):
             counted = True
-            left = [int(n) for n, s in zip(g.entrants, seats, strict=True) if s.left]
+            left = [n for n, s in zip(g.entrants, seats, strict=True) if s.left]
             await _drop(conn, t.id, left)
     return counted
 
@@ -191,6 +203,8 @@ async def pair_until_pending(rt: Runtime, conn: AsyncConnection, tid: str) -> bo
     changed = False
     while True:
         t = await sql.tournament(conn, tid)
+        if t is None:  # the caller holds its row: it is there
+            raise NotFound("no such tournament")
         if t.format == "arena":
             return await _arena_step(rt, conn, t) or changed
         games = await sql.games(conn, tid)
@@ -202,7 +216,7 @@ async def pair_until_pending(rt: Runtime, conn: AsyncConnection, tid: str) -> bo
             return changed
 
 
-async def _arena_step(rt: Runtime, conn: AsyncConnection, t: Any) -> bool:
+async def _arena_step(rt: Runtime, conn: AsyncConnection, t: Tournament) -> bool:
     """An arena: until its end, seat every free entrant at a table of close scores (not with
     their last opponents when others are free); once the time is up and every game is decided,
     finish. No new tables while paused. Returns whether anything changed.
@@ -211,7 +225,7 @@ async def _arena_step(rt: Runtime, conn: AsyncConnection, t: Any) -> bool:
     pending = [g for g in games if g.points is None]
     if t.status != "running":
         return False
-    if utcnow() >= as_utc(t.ends_at):
+    if t.ends_at is None or utcnow() >= as_utc(t.ends_at):  # a running arena has its end
         if pending:
             return False
         await sql.update_tournament(conn, t.id, {"status": "finished"})
@@ -219,7 +233,7 @@ async def _arena_step(rt: Runtime, conn: AsyncConnection, t: Any) -> bool:
     if t.paused_at is not None:
         return False
     people = await sql.entrants(conn, t.id)
-    busy = {int(n) for g in pending for n in g.entrants}
+    busy = {n for g in pending for n in g.entrants}
     points: dict[int, float] = {}
     last: dict[int, frozenset[int]] = {}
     for r in results_of(games):  # in round order: the last game wins
@@ -227,15 +241,15 @@ async def _arena_step(rt: Runtime, conn: AsyncConnection, t: Any) -> bool:
             points[n] = points.get(n, 0.0) + p
             last[n] = frozenset(r.entrants) - {n}
     free = [
-        (int(e.number), points.get(int(e.number), 0.0))
+        (e.number, points.get(e.number, 0.0))
         for e in people
-        if e.status in ACTIVE and int(e.number) not in busy
+        if e.status in ACTIVE and e.number not in busy
     ]
-    tables = arena_tables(free, int(t.seats), last) if len(free) >= t.seats else []
+    tables = arena_tables(free, t.seats, last) if len(free) >= t.seats else []
     if not tables:
         return False
-    number = int(t.round) + 1
-    by_number = {int(e.number): e for e in people}
+    number = t.round + 1
+    by_number = {e.number: e for e in people}
     active = {n for n, _ in free}
     for table in tables:
         await _seat_table(rt, conn, t, number, table, by_number=by_number, active=active)
@@ -243,16 +257,16 @@ async def _arena_step(rt: Runtime, conn: AsyncConnection, t: Any) -> bool:
     return True
 
 
-async def _pair(rt: Runtime, conn: AsyncConnection, t: Any, games: list[Any]) -> bool:
+async def _pair(rt: Runtime, conn: AsyncConnection, t: Tournament, games: list[Game]) -> bool:
     """Pair round ``t.round + 1``: insert its games, deal its matches, move ``round`` on.
     Returns False when no pairing is possible (the tournament then ends).
     """
     people = await sql.entrants(conn, t.id)
-    active = [int(e.number) for e in people if e.status in ACTIVE]
-    number = int(t.round) + 1
+    active = [e.number for e in people if e.status in ACTIVE]
+    number = t.round + 1
     if t.format == "round_robin":
-        field = sorted({int(n) for g in games if g.round == 1 for n in g.entrants}) or active
-        tables = round_robin_round(field, number, int(t.cycles))
+        field = sorted({n for g in games if g.round == 1 for n in g.entrants}) or active
+        tables = round_robin_round(field, number, t.cycles)
     elif t.format == "knockout":
         tables = _knockout_round(games, active, number, t.seeds)
         if not tables:
@@ -261,11 +275,11 @@ async def _pair(rt: Runtime, conn: AsyncConnection, t: Any, games: list[Any]) ->
         if len(active) < 2:
             return False
         try:
-            tables = swiss_round(swiss_entrants(active, results_of(games)), number, int(t.rounds))
+            tables = swiss_round(swiss_entrants(active, results_of(games)), number, t.rounds)
         except PairingImpossible as exc:
             log.info("tournament %s ends before round %d: %s", t.id, number, exc)
             return False
-    by_number = {int(e.number): e for e in people}
+    by_number = {e.number: e for e in people}
     for table in tables:
         await _seat_table(rt, conn, t, number, table, by_number=by_number, active=set(active))
     await sql.update_tournament(conn, t.id, {"round": number})
@@ -273,7 +287,7 @@ async def _pair(rt: Runtime, conn: AsyncConnection, t: Any, games: list[Any]) ->
 
 
 def _knockout_round(
-    games: list[Any], active: list[int], number: int, seeds: list[int] | None
+    games: list[Game], active: list[int], number: int, seeds: Sequence[int] | None
 ) -> list[Table]:
     """Round ``number`` of a knock-out: the seeded bracket (the organiser's ``seeds``, else
     starting numbers), then the winners of the round before, two tables to one
@@ -281,12 +295,12 @@ def _knockout_round(
     """
     if number == 1:
         return knockout.first_round(knockout.seeding(seeds, active))
-    field = {int(n) for g in games if g.round == 1 for n in g.entrants}
+    field = {n for g in games if g.round == 1 for n in g.entrants}
     rank = knockout.ranks(knockout.seeding(seeds, field))
-    previous = [
-        (int(g.table_number), [int(n) for n in g.entrants], [float(p) for p in g.points])
+    previous = [  # every game of the round before is decided (pair_until_pending)
+        (g.table_number, list(g.entrants), [float(p) for p in g.points])
         for g in games
-        if g.round == number - 1
+        if g.round == number - 1 and g.points is not None
     ]
     return knockout.next_round(previous, rank) if len(previous) >= 2 else []
 
@@ -294,15 +308,15 @@ def _knockout_round(
 async def _seat_table(
     rt: Runtime,
     conn: AsyncConnection,
-    t: Any,
+    t: Tournament,
     number: int,
     table: Table,
     *,
-    by_number: dict[int, Any],
+    by_number: dict[int, Entrant],
     active: set[int],
 ) -> None:
     """One table of a round: a bye, a forfeit (a round-robin opponent who left), or a match."""
-    row: dict[str, Any] = {
+    row: NewGame = {
         "tournament_id": t.id,
         "round": number,
         "table_number": table.number,
@@ -316,17 +330,23 @@ async def _seat_table(
     }
     here = [n in active for n in table.entrants]
     if table.is_bye:
-        row.update(points=[BYE_POINTS], source="bye", decided_at=utcnow())
+        row.update({"points": [BYE_POINTS], "source": "bye", "decided_at": utcnow()})
     elif not all(here):
         places = places_of_scores([1 if h else 0 for h in here])
-        row.update(points=list(points_for_places(places)), source="forfeit", decided_at=utcnow())
+        points = list(points_for_places(places))
+        row.update({"points": points, "source": "forfeit", "decided_at": utcnow()})
     else:
         row["match_id"] = await _deal(rt, conn, t, number, table, by_number)
     await sql.insert_game(conn, row)
 
 
 async def _deal(
-    rt: Runtime, conn: AsyncConnection, t: Any, number: int, table: Table, by_number: dict[int, Any]
+    rt: Runtime,
+    conn: AsyncConnection,
+    t: Tournament,
+    number: int,
+    table: Table,
+    by_number: dict[int, Entrant],
 ) -> str:
     """A lobby with the table's entrants seated in order, dealt at once into a match with the
     tournament's rules and time control. Returns the match id.
@@ -364,7 +384,7 @@ async def _deal(
             # Tournament tables play without aids (app/engine/aids.py).
             time_control=table_options.with_aids(t.time_control, AidPolicy.off().to_json()),
             language=None,
-            spectator_delay=getattr(t, "spectator_delay", None),
+            spectator_delay=t.spectator_delay,
         ),
     )
     found = await lobby_sql.lobby(conn, code)

@@ -6,12 +6,13 @@ first, become the knock-out's entrants — numbered in that order, so starting n
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
 from app.db.models import utcnow
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.services.runtime import Runtime
 from app.services.tournaments import queries as sql
+from app.services.tournaments.model import TournamentJson, TournamentSettings
 from app.services.tournaments.tournaments import (
     add_entrant,
     announce,
@@ -31,8 +32,8 @@ async def create_seeded_knockout(
     qualifiers: int | None,
     *,
     format: str,
-    **settings: Any,
-) -> dict[str, Any]:
+    **settings: Unpack[TournamentSettings],
+) -> TournamentJson:
     """A knock-out (``settings``: as :func:`app.services.tournaments.tournaments.create`)
     whose entrants are the top ``qualifiers`` (all when None) of tournament ``source_id``'s
     final standings, still in it, in rank order. The caller must organise the source too.
@@ -55,7 +56,7 @@ async def create_seeded_knockout(
             raise Conflict(
                 "seed from a finished 2-player tournament", reason="tournament_not_finished"
             )
-        people = {int(e.number): e for e in await sql.entrants(conn, source_id)}
+        people = {e.number: e for e in await sql.entrants(conn, source_id)}
         lines = standings_of(source, list(people.values()), await sql.games(conn, source_id))
     seeded = [people[line["number"]] for line in lines]
     seeded = [e for e in seeded if e.status not in GONE][: qualifiers or None]
@@ -73,7 +74,7 @@ async def create_seeded_knockout(
                 tid,
                 player_id=e.player_id,
                 name=e.name,
-                bot=bool(e.bot),
+                bot=e.bot,
                 level=e.level,
                 status="checked_in",
             )
@@ -82,7 +83,7 @@ async def create_seeded_knockout(
     return await view(rt, tid, host_id)
 
 
-async def set_seeds(rt: Runtime, tid: str, host_id: str, order: list[int]) -> dict[str, Any]:
+async def set_seeds(rt: Runtime, tid: str, host_id: str, order: list[int]) -> TournamentJson:
     """Host only, before the start: seed the knock-out's bracket in ``order`` (starting
     numbers, top seed first; entrants left out follow by number). Returns Tournament JSON.
 
@@ -100,7 +101,7 @@ async def set_seeds(rt: Runtime, tid: str, host_id: str, order: list[int]) -> di
             raise Conflict("only a knock-out is seeded", reason="tournament_not_knockout")
         if t.status != "registering":
             raise Conflict("the tournament has started", reason="tournament_started")
-        numbers = {int(e.number) for e in await sql.entrants(conn, tid)}
+        numbers = {e.number for e in await sql.entrants(conn, tid)}
         if len(set(order)) != len(order) or not set(order) <= numbers:
             raise ValidationFailed("order: each entrant's starting number at most once")
         await sql.update_tournament(conn, tid, {"seeds": list(order), "updated_at": utcnow()})

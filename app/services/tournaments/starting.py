@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -18,13 +17,14 @@ from app.services.errors import Conflict, Forbidden, NotFound
 from app.services.runtime import Runtime
 from app.services.tournaments import queries as sql
 from app.services.tournaments.formats import knockout
+from app.services.tournaments.model import Tournament, TournamentChange, TournamentJson
 from app.services.tournaments.rounds import pair_until_pending
 from app.services.tournaments.tournaments import announce, total_rounds, view
 
 log = logging.getLogger(__name__)
 
 
-async def start(rt: Runtime, tid: str, host_id: str) -> dict[str, Any]:
+async def start(rt: Runtime, tid: str, host_id: str) -> TournamentJson:
     """Host only: close registration, drop the registered players who did not check in
     (no-shows), and pair round 1. A Swiss asking for more rounds than its field allows (every
     pair once) plays as many as it allows. Raises :class:`Forbidden`, :class:`NotFound`,
@@ -64,7 +64,7 @@ async def start_scheduled(rt: Runtime, tid: str) -> bool:
     return True
 
 
-async def _start_locked(rt: Runtime, conn: AsyncConnection, t: Any) -> None:
+async def _start_locked(rt: Runtime, conn: AsyncConnection, t: Tournament) -> None:
     """:func:`start`'s work, inside the caller's transaction holding the tournament's row."""
     tid = t.id
     if t.status != "registering":
@@ -83,7 +83,7 @@ async def _start_locked(rt: Runtime, conn: AsyncConnection, t: Any) -> None:
     await sql.set_entrant_status(conn, tid, no_shows, "dropped")
     n = len(ready)
     now = utcnow()
-    values: dict[str, Any] = {"status": "running", "starts_at": now}
+    values: TournamentChange = {"status": "running", "starts_at": now}
     if t.format == "arena":
         values["ends_at"] = now + timedelta(minutes=int(t.duration_minutes or 0))
     elif t.format == "knockout":

@@ -99,12 +99,14 @@ async def sweep_once(rt: Runtime) -> int:
     changed = 0
     for tid in ids:
         async with rt.db.reading() as conn:
-            games = [g for g in await sql.games(conn, tid) if g.points is None and g.match_id]
-            states = await sql.match_states(conn, [g.match_id for g in games])
-        for g in games:
-            m = states.get(g.match_id)
+            games = [
+                g.match_id for g in await sql.games(conn, tid) if g.points is None and g.match_id
+            ]
+            states = await sql.match_states(conn, games)
+        for match_id in games:
+            m = states.get(match_id)
             if m is not None and m.status == "finished":
-                await _settle_if_late(rt, g.match_id)
+                await _settle_if_late(rt, match_id)
         changed += int(await advance(rt, tid))
     return changed
 

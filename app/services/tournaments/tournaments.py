@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -18,6 +17,7 @@ from app.bots import LEVELS
 from app.db.models import utcnow
 from app.db.session import as_utc
 from app.engine import PRESETS
+from app.json_types import JsonObject
 from app.services.clock import table_options
 from app.services.community import chat
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
@@ -30,6 +30,18 @@ from app.services.tournaments import queries as sql
 from app.services.tournaments.formats import knockout
 from app.services.tournaments.formats.pairing import round_robin_rounds
 from app.services.tournaments.formats.standings import GameResult, pod_standings, swiss_standings
+from app.services.tournaments.model import (
+    Entrant,
+    EntrantJson,
+    Game,
+    MatchState,
+    NewEntrant,
+    NewTournament,
+    PairingJson,
+    StandingLine,
+    Tournament,
+    TournamentJson,
+)
 
 FORMATS = ("swiss", "round_robin", "arena", "knockout")
 #: Formats that take players who register after the start.
@@ -55,14 +67,14 @@ async def create(
     rounds: int | None,
     cycles: int,
     preset: str,
-    time_control: dict[str, Any] | None,
+    time_control: JsonObject | None,
     private: bool,
     rated: bool,
     seats: int = 2,
     duration_minutes: int | None = None,
     starts_at: datetime | None = None,
-    spectator_delay: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    spectator_delay: JsonObject | None = None,
+) -> TournamentJson:
     """A new tournament in registration, hosted by ``host_id`` (who does not play unless they
     register). ``format``: ``swiss`` (``rounds`` 1-15) or ``round_robin`` (``cycles`` 1 or 2;
     its rounds follow from the field at the start) or ``arena`` (``duration_minutes``; tables
@@ -90,7 +102,7 @@ async def create(
         await _check_host(conn, host_id)
         await sql.insert_tournament(
             conn,
-            dict(
+            NewTournament(
                 id=tid,
                 name=title,
                 host_id=host_id,
@@ -166,7 +178,7 @@ async def _check_host(conn: AsyncConnection, host_id: str) -> None:
         )
 
 
-async def register(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
+async def register(rt: Runtime, tid: str, player_id: str) -> TournamentJson:
     """Register ``player_id`` (again after a withdrawal: the same starting number). Open while
     the tournament registers; a Swiss or an arena also takes **late joiners** while it runs
     (checked in at once, with no points: paired from the next round, or the arena's next
@@ -200,7 +212,7 @@ async def register(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
     return await view(rt, tid, player_id)
 
 
-async def add_computer(rt: Runtime, tid: str, host_id: str, level: str) -> dict[str, Any]:
+async def add_computer(rt: Runtime, tid: str, host_id: str, level: str) -> TournamentJson:
     """Host only: enter a computer player (checked in from the start). An organiser has at
     most ``BOT_MATCHES_PER_ADDRESS`` computer entrants in their tournaments not over (each
     computer table costs the worker pools as a match against the computer does). Raises
@@ -230,7 +242,7 @@ async def add_computer(rt: Runtime, tid: str, host_id: str, level: str) -> dict[
     return await view(rt, tid, host_id)
 
 
-async def check_in(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
+async def check_in(rt: Runtime, tid: str, player_id: str) -> TournamentJson:
     """A registered player confirms they will play; only checked-in entrants are paired at
     the start (the others are dropped as no-shows). Raises :class:`NotFound` (not registered),
     :class:`Conflict` (started).
@@ -238,7 +250,7 @@ async def check_in(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
     return await _set_own_status(rt, tid, player_id, "checked_in")
 
 
-async def withdraw(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
+async def withdraw(rt: Runtime, tid: str, player_id: str) -> TournamentJson:
     """Leave the tournament: before the start the entry is withdrawn, during it the player is
     not paired again (a live game of theirs plays on; its result counts). Raises
     :class:`NotFound` (not registered), :class:`Conflict` (over: ``tournament_finished``; a
@@ -257,7 +269,7 @@ async def withdraw(rt: Runtime, tid: str, player_id: str) -> dict[str, Any]:
     return await view(rt, tid, player_id)
 
 
-async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, Any]:
+async def view(rt: Runtime, tid: str, viewer: str | None = None) -> TournamentJson:
     """Tournament JSON (docs/API.md "Tournaments"): settings, entrants, standings with the
     format's tie-breaks, every round's tables (with their match ids), and ``me`` (the viewer's
     entry, or null). Raises :class:`NotFound`.
@@ -265,7 +277,7 @@ async def view(rt: Runtime, tid: str, viewer: str | None = None) -> dict[str, An
     return for_viewer(await read(rt, tid), viewer)
 
 
-def viewer_key(data: dict[str, Any], viewer: str | None) -> tuple[bool, int | None]:
+def viewer_key(data: TournamentJson, viewer: str | None) -> tuple[bool, int | None]:
     """What of Tournament JSON ``data`` depends on ``viewer``: ``(is_host, the starting number
     of their entry or None)``. Viewers with equal keys see the same JSON.
     """
@@ -275,7 +287,7 @@ def viewer_key(data: dict[str, Any], viewer: str | None) -> tuple[bool, int | No
     return viewer == data["host"], number
 
 
-def for_key(data: dict[str, Any], key: tuple[bool, int | None]) -> dict[str, Any]:
+def for_key(data: TournamentJson, key: tuple[bool, int | None]) -> TournamentJson:
     """Tournament JSON ``data`` (as :func:`read` gives it) for viewers with ``key``
     (:func:`viewer_key`): ``is_host`` and ``me`` set, the rest shared (not copied).
     """
@@ -284,12 +296,12 @@ def for_key(data: dict[str, Any], key: tuple[bool, int | None]) -> dict[str, Any
     return {**data, "is_host": is_host, "me": mine}
 
 
-def for_viewer(data: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+def for_viewer(data: TournamentJson, viewer: str | None) -> TournamentJson:
     """Tournament JSON ``data`` (as :func:`read` gives it) as ``viewer`` sees it."""
     return for_key(data, viewer_key(data, viewer))
 
 
-async def read(rt: Runtime, tid: str) -> dict[str, Any]:
+async def read(rt: Runtime, tid: str) -> TournamentJson:
     """Tournament JSON as nobody in particular sees it (``is_host`` false, ``me`` null): the
     part every viewer shares (:func:`for_viewer` adds theirs). Raises :class:`NotFound`.
     """
@@ -300,6 +312,7 @@ async def read(rt: Runtime, tid: str) -> dict[str, Any]:
         states = await sql.match_states(conn, [g.match_id for g in games if g.match_id])
     by_number = {e.number: e for e in people}
     lines = standings_of(row, people, games)
+    shown = table_options.lobby_fields(row.time_control)
     return {
         "id": row.id,
         "name": row.name,
@@ -311,8 +324,11 @@ async def read(rt: Runtime, tid: str) -> dict[str, Any]:
         "rounds": row.rounds,
         "preset": row.preset,
         "rated": bool(row.rated),
-        **table_options.lobby_fields(row.time_control),
-        "spectator_delay": getattr(row, "spectator_delay", None),
+        "time_control": shown["time_control"],
+        "time_label": shown["time_label"],
+        "timeout_policy": shown["timeout_policy"],
+        "at_zero": shown["at_zero"],
+        "spectator_delay": row.spectator_delay,
         "status": sql.public_status(row),
         "round": row.round,
         "paused": row.paused_at is not None,
@@ -334,13 +350,13 @@ async def read(rt: Runtime, tid: str) -> dict[str, Any]:
         "bracket": knockout.bracket_of(row, people, games),
         "seeds": None
         if row.format != "knockout"
-        else knockout.seeding(row.seeds, [int(e.number) for e in people if e.status in ACTIVE]),
+        else knockout.seeding(row.seeds, [e.number for e in people if e.status in ACTIVE]),
         "messages": await chat.notices(rt, tid),
         "me": None,
     }
 
 
-def results_of(games: list[Any]) -> list[GameResult]:
+def results_of(games: list[Game]) -> list[GameResult]:
     """The decided games as :class:`GameResult` (entrants by starting number)."""
     return [
         GameResult(
@@ -354,11 +370,11 @@ def results_of(games: list[Any]) -> list[GameResult]:
     ]
 
 
-def standings_of(row: Any, people: list[Any], games: list[Any]) -> list[dict[str, Any]]:
+def standings_of(row: Tournament, people: list[Entrant], games: list[Game]) -> list[StandingLine]:
     """Standings lines (``number``, ``rank``, ``points``, ``games``, ``wins``, ``byes``,
     ``buchholz``, ``sonneborn_berger``, ``score_total``) with the format's tie-breaks.
     """
-    seeds = [int(e.number) for e in people]
+    seeds = [e.number for e in people]
     rank = pod_standings if row.format == "arena" or row.seats > 2 else swiss_standings
     return [
         {
@@ -383,14 +399,14 @@ async def announce(rt: Runtime, tid: str) -> None:
     await live.publish(rt, tid)
 
 
-def total_rounds(row: Any, entrants: int) -> int:
+def total_rounds(row: Tournament, entrants: int) -> int:
     """Rounds of the tournament for ``entrants`` players (a round-robin's from its field)."""
     if row.format == "round_robin":
-        return round_robin_rounds(entrants, int(row.cycles))
-    return int(row.rounds)
+        return round_robin_rounds(entrants, row.cycles)
+    return row.rounds
 
 
-def _entrant_json(e: Any) -> dict[str, Any]:
+def _entrant_json(e: Entrant) -> EntrantJson:
     return {
         "number": e.number,
         "name": e.name,
@@ -401,7 +417,7 @@ def _entrant_json(e: Any) -> dict[str, Any]:
     }
 
 
-def _game_json(g: Any, live: dict[str, Any]) -> dict[str, Any]:
+def _game_json(g: Game, live: dict[str, MatchState]) -> PairingJson:
     match = live.get(g.match_id) if g.match_id else None
     return {
         "id": g.id,
@@ -410,33 +426,33 @@ def _game_json(g: Any, live: dict[str, Any]) -> dict[str, Any]:
         "entrants": list(g.entrants),
         "match_id": g.match_id,
         "match_status": None if match is None else match.status,
-        "points": g.points,
-        "scores": g.scores,
+        "points": None if g.points is None else list(g.points),
+        "scores": None if g.scores is None else list(g.scores),
         "source": g.source,
         "reason": g.reason,
     }
 
 
-async def _tournament(conn: AsyncConnection, tid: str, *, lock: bool = False) -> Any:
+async def _tournament(conn: AsyncConnection, tid: str, *, lock: bool = False) -> Tournament:
     row = await sql.tournament(conn, tid, lock=lock)
     if row is None:
         raise NotFound("no such tournament")
     return row
 
 
-async def _registering(conn: AsyncConnection, tid: str) -> Any:
+async def _registering(conn: AsyncConnection, tid: str) -> Tournament:
     row = await _tournament(conn, tid, lock=True)
     if row.status != "registering":
         raise Conflict("registration is closed", reason="tournament_started")
     return row
 
 
-def _require_host(row: Any, player_id: str) -> None:
+def _require_host(row: Tournament, player_id: str) -> None:
     if row.host_id != player_id:
         raise Forbidden("only the organiser can do that")
 
 
-async def _own_entry(conn: AsyncConnection, tid: str, player_id: str) -> Any:
+async def _own_entry(conn: AsyncConnection, tid: str, player_id: str) -> Entrant:
     mine = [e for e in await sql.entrants(conn, tid) if e.player_id == player_id]
     if not mine:
         raise NotFound("you are not registered in this tournament")
@@ -463,7 +479,7 @@ async def add_entrant(
     try:
         await sql.insert_entrant(
             conn,
-            dict(
+            NewEntrant(
                 tournament_id=tid,
                 number=1 + max((e.number for e in people), default=0),
                 player_id=player_id,
@@ -478,7 +494,7 @@ async def add_entrant(
         raise Conflict("already registered", reason="already_registered") from None
 
 
-async def _set_own_status(rt: Runtime, tid: str, player_id: str, status: str) -> dict[str, Any]:
+async def _set_own_status(rt: Runtime, tid: str, player_id: str, status: str) -> TournamentJson:
     async with rt.db.transaction() as conn:
         await _registering(conn, tid)
         mine = await _own_entry(conn, tid, player_id)

@@ -22,9 +22,86 @@ few lines.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Protocol, TypedDict
 
 from app.services.tournaments.formats.pairing import Table
+
+
+class PlayedTable(Protocol):
+    """A paired table as the bracket reads it (a tournament's game row): its pairing ``id``,
+    ``round``, ``table_number``, ``entrants`` by seat, ``points`` (None until decided) and
+    ``match_id`` (None for a bye).
+    """
+
+    @property
+    def id(self) -> int:
+        """The pairing's id."""
+        ...
+
+    @property
+    def round(self) -> int:
+        """The round, from 1."""
+        ...
+
+    @property
+    def table_number(self) -> int:
+        """The table's number in its round, from 1."""
+        ...
+
+    @property
+    def entrants(self) -> Sequence[int]:
+        """Starting numbers by seat."""
+        ...
+
+    @property
+    def points(self) -> Sequence[float] | None:
+        """Tournament points by seat; None until decided."""
+        ...
+
+    @property
+    def match_id(self) -> str | None:
+        """Its match; None for a bye."""
+        ...
+
+
+class SeededEvent(Protocol):
+    """A tournament as the bracket reads it: its ``format`` and the organiser's ``seeds``."""
+
+    @property
+    def format(self) -> str:
+        """``knockout``, or another format (no bracket)."""
+        ...
+
+    @property
+    def seeds(self) -> Sequence[int] | None:
+        """The organiser's seeded starting numbers, top seed first; None: by number."""
+        ...
+
+
+class Entered(Protocol):
+    """An entrant as the bracket reads it: starting ``number`` and ``status``."""
+
+    @property
+    def number(self) -> int:
+        """The starting number."""
+        ...
+
+    @property
+    def status(self) -> str:
+        """``registered``, ``checked_in``, ``withdrawn`` or ``dropped``."""
+        ...
+
+
+class BracketTable(TypedDict):
+    """A table of the bracket: ``entrants`` two slots (a number, or null while unknown; one
+    alone: a bye), the ``winner`` once decided, its ``pairing`` id and ``match_id`` once paired.
+    """
+
+    table: int
+    entrants: list[int | None]
+    winner: int | None
+    pairing: int | None
+    match_id: str | None
 
 
 def seeding(seeds: Sequence[int] | None, numbers: Iterable[int]) -> list[int]:
@@ -108,10 +185,10 @@ def next_round(
 
 def bracket(
     entrants: int,
-    games: Sequence[Any],
+    games: Sequence[PlayedTable],
     rank: dict[int, int] | None = None,
     order: Sequence[int] = (),
-) -> list[list[dict[str, Any]]]:
+) -> list[list[BracketTable]]:
     """The bracket by round for the page: every round's tables, those not paired yet with the
     entrants known so far. ``games``: the tournament's games (``round``, ``table_number``,
     ``entrants``, ``points``, ``id``, ``match_id``). Each table: ``{"table", "entrants":
@@ -122,17 +199,18 @@ def bracket(
         return []
     size = bracket_size(entrants)
     played = {(int(g.round), int(g.table_number)): g for g in games}
-    out: list[list[dict[str, Any]]] = []
+    out: list[list[BracketTable]] = []
     winners: dict[int, int | None] = {}
     planned = {t.number: list(t.entrants) for t in first_round(order)} if order else {}
     for r in range(1, rounds_for(entrants) + 1):
-        line: list[dict[str, Any]] = []
+        line: list[BracketTable] = []
         now: dict[int, int | None] = {}
         for j in range(1, size // 2**r + 1):
             g = played.get((r, j))
             if g is not None:
-                ents: list[int | None] = [int(n) for n in g.entrants]
-                won = None if g.points is None else winner(ents, g.points, rank)  # type: ignore[arg-type]
+                seated = [int(n) for n in g.entrants]
+                ents: list[int | None] = list(seated)
+                won = None if g.points is None else winner(seated, g.points, rank)
                 line.append(
                     {
                         "table": j,
@@ -165,8 +243,8 @@ def bracket(
 
 
 def bracket_of(
-    row: Any, people: Sequence[Any], games: Sequence[Any]
-) -> list[list[dict[str, Any]]] | None:
+    row: SeededEvent, people: Sequence[Entered], games: Sequence[PlayedTable]
+) -> list[list[BracketTable]] | None:
     """Tournament ``row``'s bracket (:func:`bracket`) when it is a knock-out, else None: the
     field of round 1 once started, the checked-in entrants (``people``) before, in the seed
     order (``row.seeds``, else starting numbers).

@@ -1,0 +1,311 @@
+"""The tournaments package's values: frozen rows as :mod:`app.services.tournaments.queries`
+reads them (built only there) and the column sets it writes. No SQL and no I/O here; times are
+UTC (naive on SQLite: read them through :func:`app.db.session.as_utc`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TypedDict
+
+from app.json_types import JsonObject
+from app.services.tournaments.formats.knockout import BracketTable
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A tournament row (:class:`app.db.tournaments.Tournament` documents each column):
+    ``rules``, ``time_control`` and ``spectator_delay`` are the stored JSON (the last two
+    None when unset), ``seeds`` the organiser's seeded starting numbers (None: by number).
+    """
+
+    id: str
+    name: str
+    host_id: str
+    private: bool
+    format: str
+    cycles: int
+    rounds: int
+    seats: int
+    preset: str
+    rules: JsonObject
+    time_control: JsonObject | None
+    spectator_delay: JsonObject | None
+    rated: bool
+    status: str
+    round: int
+    starts_at: datetime | None
+    paused_at: datetime | None
+    duration_minutes: int | None
+    ends_at: datetime | None
+    seeds: tuple[int, ...] | None
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A tournament of the public list with its ``entrants`` still in it."""
+
+    tournament: Tournament
+    entrants: int
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A tournament a player entered: their starting ``number`` and entrant ``status``."""
+
+    tournament: Tournament
+    number: int
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """An entrant row: ``number`` the starting number (1-based), ``player_id`` None for a
+    computer (``bot``, at ``level``); ``status`` ``registered``, ``checked_in``,
+    ``withdrawn`` or ``dropped``.
+    """
+
+    tournament_id: str
+    number: int
+    player_id: str | None
+    name: str
+    bot: bool
+    level: str | None
+    status: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One table of a round: ``entrants`` (starting numbers by seat; one alone: a bye), its
+    ``match_id`` (None for a bye or a forfeit), and once decided ``points`` (tournament
+    points by seat), ``scores`` (in-game points by seat, None when not played out),
+    ``source`` (``played``, ``bye``, ``forfeit``, ``adjudicated``) and ``reason``.
+    ``points`` holds the numbers as stored (a stored ``1`` stays an int).
+    """
+
+    id: int
+    tournament_id: str
+    round: int
+    table_number: int
+    entrants: tuple[int, ...]
+    match_id: str | None
+    points: tuple[float, ...] | None
+    scores: tuple[int, ...] | None
+    source: str | None
+    reason: str | None
+    decided_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """What the tournament reads of one of its matches: ``status`` and the stored ``clock``
+    (None for an untimed match without one).
+    """
+
+    id: str
+    status: str
+    clock: JsonObject | None
+
+
+@dataclass(frozen=True, slots=True)
+class LiveTable:
+    """A match as the referee view shows it: its clock, ``turn``, ``seat_to_act`` (None when
+    nobody is to act), ``scores`` by seat and ``version``.
+    """
+
+    id: str
+    status: str
+    clock: JsonObject | None
+    turn: int
+    seat_to_act: int | None
+    scores: tuple[int, ...]
+    version: int
+
+
+class NewTournament(TypedDict):
+    """Every column of a new tournament row (:func:`insert_tournament`)."""
+
+    id: str
+    name: str
+    host_id: str
+    private: bool
+    format: str
+    cycles: int
+    rounds: int
+    seats: int
+    duration_minutes: int | None
+    ends_at: datetime | None
+    preset: str
+    rules: JsonObject
+    time_control: JsonObject
+    spectator_delay: dict[str, int] | None
+    rated: bool
+    status: str
+    round: int
+    starts_at: datetime | None
+    paused_at: datetime | None
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class TournamentChange(TypedDict, total=False):
+    """The columns :func:`update_tournament` may set (those given are set)."""
+
+    status: str
+    round: int
+    rounds: int
+    starts_at: datetime
+    ends_at: datetime
+    paused_at: datetime | None
+    seeds: list[int]
+    updated_at: datetime
+
+
+class NewEntrant(TypedDict):
+    """Every column of a new entrant row (:func:`insert_entrant`)."""
+
+    tournament_id: str
+    number: int
+    player_id: str | None
+    name: str
+    bot: bool
+    level: str | None
+    status: str
+    created_at: datetime
+
+
+class NewGame(TypedDict):
+    """Every column of a new game row but its generated ``id`` (:func:`insert_game`)."""
+
+    tournament_id: str
+    round: int
+    table_number: int
+    entrants: list[int]
+    match_id: str | None
+    points: list[float] | None
+    scores: list[int] | None
+    source: str | None
+    reason: str | None
+    decided_at: datetime | None
+
+
+class Decision(TypedDict, total=False):
+    """A game's result as :func:`decide` sets it (``scores`` left as they are when absent)."""
+
+    points: list[float]
+    scores: list[int]
+    source: str
+    reason: str
+    decided_at: datetime
+
+
+class TournamentSettings(TypedDict):
+    """What an organiser chooses for a new tournament beyond its format (the keyword
+    arguments of :func:`app.services.tournaments.tournaments.create`).
+    """
+
+    name: str
+    rounds: int | None
+    cycles: int
+    preset: str
+    time_control: JsonObject | None
+    private: bool
+    rated: bool
+    seats: int
+    duration_minutes: int | None
+    starts_at: datetime | None
+    spectator_delay: JsonObject | None
+
+
+class EntrantJson(TypedDict):
+    """An entrant in Tournament JSON: ``player`` null for a computer (at ``level``)."""
+
+    number: int
+    name: str
+    player: str | None
+    bot: bool
+    level: str | None
+    status: str
+
+
+class StandingLine(TypedDict):
+    """A line of the standings (starting ``number``; ``rank`` 1-based, shared on a tie) with
+    the format's tie-breaks.
+    """
+
+    number: int
+    rank: int
+    points: float
+    games: int
+    wins: int
+    byes: int
+    buchholz: float
+    sonneborn_berger: float
+    score_total: int
+
+
+class StandingJson(StandingLine):
+    """A standings line in Tournament JSON, with the entrant's ``name`` and ``bot``."""
+
+    name: str
+    bot: bool
+
+
+class PairingJson(TypedDict):
+    """A table of a round in Tournament JSON (``match_status``: its match's, null for none)."""
+
+    id: int
+    round: int
+    table: int
+    entrants: list[int]
+    match_id: str | None
+    match_status: str | None
+    points: list[float] | None
+    scores: list[int] | None
+    source: str | None
+    reason: str | None
+
+
+class TournamentJson(TypedDict):
+    """Tournament JSON (docs/API.md "Tournaments"), keys in the order they are sent.
+    ``time_control``, ``time_label``, ``timeout_policy`` and ``at_zero`` are a lobby's
+    (:func:`app.services.clock.table_options.lobby_fields`); ``messages`` the organiser's
+    (:func:`app.services.community.chat.notices`); ``me`` the viewer's entry.
+    """
+
+    id: str
+    name: str
+    host: str
+    is_host: bool
+    private: bool
+    format: str
+    cycles: int
+    rounds: int
+    preset: str
+    rated: bool
+    time_control: JsonObject
+    time_label: str
+    timeout_policy: JsonObject
+    at_zero: str
+    spectator_delay: JsonObject | None
+    status: str
+    round: int
+    paused: bool
+    seats: int
+    duration_minutes: int | None
+    ends_at: str | None
+    starts_at: str | None
+    version: int
+    entrants: list[EntrantJson]
+    standings: list[StandingJson]
+    pairings: list[PairingJson]
+    bracket: list[list[BracketTable]] | None
+    seeds: list[int] | None
+    messages: list[JsonObject]
+    me: EntrantJson | None
