@@ -4,6 +4,7 @@ everything under ``/api/matches/{match_id}``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -30,6 +31,7 @@ from app.api.schemas import (
 from app.services.clock import requests as clock_requests
 from app.services.community import chat
 from app.services.lobby import dealing, series
+from app.services.lobby.model import SeriesJson
 from app.services.match import play, reads
 from app.services.match.insight import analyses
 from app.services.records import history, ratings, replays, shuffle
@@ -131,7 +133,7 @@ async def match_replay(
 @router.get("/{match_id}/fairness", responses=errors(401, 403, 404))
 async def fairness(
     match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
-) -> dict[str, Any]:
+) -> Mapping[str, Any]:
     """The shuffle commitment, published from the start: ``{"scheme", "commitment",
     "revealed"}``, plus ``"seed"`` and ``"salt"`` once the match is finished.
     """
@@ -183,7 +185,7 @@ async def take_back(
 @router.get("/{match_id}/series", response_model=SeriesOut, responses=errors(401, 403, 404))
 async def get_series(
     match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
-) -> dict[str, Any]:
+) -> SeriesJson:
     """The best-of-N series this match is a game of (404 ``no_series`` for a single game)."""
     return await series.of_match(rt, match_id, player, code)
 

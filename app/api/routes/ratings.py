@@ -5,6 +5,7 @@ ratings.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
@@ -32,7 +33,7 @@ async def leaderboard(
     rt: RuntimeDep,
     page: Annotated[int, Query(ge=1, le=10_000)] = 1,
     per_page: Annotated[int, Query(ge=1, le=100)] = 50,
-) -> dict[str, Any]:
+) -> Mapping[str, Any]:
     """Rated players of one preset, best first: ``{"preset", "total", "players": [...]}``."""
     return await ratings.leaderboard(rt, preset, per_page, (page - 1) * per_page)
 

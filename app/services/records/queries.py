@@ -1,8 +1,10 @@
 """The SQL of the records package: the history rows of each seat (``match_players``), ratings
 and their changes, and the shuffle commitments.
 
-Each statement runs on a connection inside the caller's transaction. Rows are SQLAlchemy
-``Row`` objects of the tables in :mod:`app.db.community` and :mod:`app.db.models`.
+Each statement runs on a connection inside the caller's transaction. Ratings, rating changes
+and commitments come back as the feature's types (:mod:`app.services.records.model`), built
+here only; the other reads still give SQLAlchemy ``Row`` objects of the tables in
+:mod:`app.db.community` and :mod:`app.db.models`.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import Row, and_, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import accounts, match_fairness, match_players, rating_changes, ratings
 from app.db.models import match_actions, matches, players
+from app.services.records.model import Fairness, RankedRating, Rating, RatingChange
 
 # -- history rows ---------------------------------------------------------------------------
 
@@ -227,46 +230,84 @@ async def is_rated(conn: AsyncConnection, match_id: str) -> bool:
     return (await conn.execute(query)).first() is not None
 
 
-async def ratings_of(conn: AsyncConnection, preset: str, player_ids: Sequence[str]) -> list[Any]:
-    """The rating rows of ``player_ids`` in ``preset`` (players never rated there: no row)."""
+def _rating(r: Row[Any]) -> Rating:
+    return Rating(str(r.player_id), str(r.preset), float(r.mu), float(r.sigma), int(r.games))
+
+
+def _change(r: Row[Any]) -> RatingChange:
+    return RatingChange(
+        match_id=str(r.match_id),
+        seat=int(r.seat),
+        player_id=str(r.player_id),
+        preset=str(r.preset),
+        mu_before=float(r.mu_before),
+        sigma_before=float(r.sigma_before),
+        mu_after=float(r.mu_after),
+        sigma_after=float(r.sigma_after),
+    )
+
+
+async def ratings_of(conn: AsyncConnection, preset: str, player_ids: Sequence[str]) -> list[Rating]:
+    """The ratings of ``player_ids`` in ``preset`` (players never rated there: none)."""
     query = select(ratings).where(ratings.c.preset == preset, ratings.c.player_id.in_(player_ids))
-    return list(await conn.execute(query))
+    return [_rating(r) for r in await conn.execute(query)]
 
 
-async def player_ratings(conn: AsyncConnection, player_id: str) -> list[Any]:
-    """Every rating row of one player (one per preset)."""
-    return list(await conn.execute(select(ratings).where(ratings.c.player_id == player_id)))
+async def player_ratings(conn: AsyncConnection, player_id: str) -> list[Rating]:
+    """Every rating of one player (one per preset)."""
+    return [
+        _rating(r)
+        for r in await conn.execute(select(ratings).where(ratings.c.player_id == player_id))
+    ]
 
 
 async def save_rating(
-    conn: AsyncConnection, values: dict[str, Any], *, exists: bool, now: datetime
+    conn: AsyncConnection, rating: Rating, *, exists: bool, now: datetime
 ) -> None:
-    """Update (``exists``) or insert the rating row ``values`` (player_id, preset, mu, sigma,
-    games).
-    """
+    """Update (``exists``) or insert ``rating``."""
     if exists:
         await conn.execute(
             update(ratings)
-            .where(ratings.c.player_id == values["player_id"], ratings.c.preset == values["preset"])
-            .values(mu=values["mu"], sigma=values["sigma"], games=values["games"], updated_at=now)
+            .where(ratings.c.player_id == rating.player_id, ratings.c.preset == rating.preset)
+            .values(mu=rating.mu, sigma=rating.sigma, games=rating.games, updated_at=now)
         )
     else:
-        await conn.execute(insert(ratings).values(**values, updated_at=now))
+        await conn.execute(
+            insert(ratings).values(
+                player_id=rating.player_id,
+                preset=rating.preset,
+                mu=rating.mu,
+                sigma=rating.sigma,
+                games=rating.games,
+                updated_at=now,
+            )
+        )
 
 
-async def insert_rating_change(conn: AsyncConnection, values: dict[str, Any]) -> None:
+async def insert_rating_change(conn: AsyncConnection, change: RatingChange) -> None:
     """Insert one ``rating_changes`` row."""
-    await conn.execute(insert(rating_changes).values(**values))
+    await conn.execute(
+        insert(rating_changes).values(
+            match_id=change.match_id,
+            seat=change.seat,
+            player_id=change.player_id,
+            preset=change.preset,
+            mu_before=change.mu_before,
+            sigma_before=change.sigma_before,
+            mu_after=change.mu_after,
+            sigma_after=change.sigma_after,
+        )
+    )
 
 
-async def rating_changes_of(conn: AsyncConnection, match_ids: Sequence[str]) -> list[Any]:
-    """The rating change rows of ``match_ids``, by seat."""
+async def rating_changes_of(conn: AsyncConnection, match_ids: Sequence[str]) -> list[RatingChange]:
+    """The rating changes of ``match_ids``, by seat."""
     query = (
         select(rating_changes)
         .where(rating_changes.c.match_id.in_(match_ids))
         .order_by(rating_changes.c.seat)
     )
-    return list((await conn.execute(query)).all())
+    return [_change(r) for r in await conn.execute(query)]
 
 
 async def unrated_reason_of(conn: AsyncConnection, match_id: str) -> str | None:
@@ -282,9 +323,9 @@ async def unrated_reason_of(conn: AsyncConnection, match_id: str) -> str | None:
 
 async def leaderboard_page(
     conn: AsyncConnection, preset: str, limit: int, offset: int
-) -> tuple[int, list[Any]]:
-    """``(total, rows)`` of a preset's rated accounts (rating columns, name, username), best
-    first by ``mu − 3σ``, then more games, then id.
+) -> tuple[int, list[RankedRating]]:
+    """``(total, lines)`` of a preset's rated accounts, best first by ``mu − 3σ``, then more
+    games, then id.
     """
     ordinal = ratings.c.mu - 3 * ratings.c.sigma
     total = (
@@ -303,25 +344,34 @@ async def leaderboard_page(
             .offset(offset)
         )
     ).all()
-    return int(total), list(rows)
+    return int(total), [RankedRating(_rating(r), str(r.name), r.username) for r in rows]
 
 
 # -- shuffle commitments -------------------------------------------------------------------
 
 
-async def insert_fairness(conn: AsyncConnection, values: dict[str, Any]) -> None:
-    """Insert the ``match_fairness`` row of a new match."""
-    await conn.execute(insert(match_fairness).values(**values))
+async def insert_fairness(
+    conn: AsyncConnection, match_id: str, *, scheme: str, commitment: str, seed: str, salt: str
+) -> None:
+    """Insert the ``match_fairness`` row of a new match (``seed``: decimal text)."""
+    await conn.execute(
+        insert(match_fairness).values(
+            match_id=match_id, scheme=scheme, commitment=commitment, seed=seed, salt=salt
+        )
+    )
 
 
-async def fairness(conn: AsyncConnection, match_id: str) -> Any:
-    """Row (``match_fairness`` columns, status of the match) or None."""
+async def fairness(conn: AsyncConnection, match_id: str) -> Fairness | None:
+    """A match's commitment with its match's status, or None."""
     query = (
         select(match_fairness, matches.c.status)
         .join(matches, matches.c.id == match_fairness.c.match_id)
         .where(match_fairness.c.match_id == match_id)
     )
-    return (await conn.execute(query)).first()
+    r = (await conn.execute(query)).first()
+    if r is None:
+        return None
+    return Fairness(str(r.scheme), str(r.commitment), str(r.seed), str(r.salt), str(r.status))
 
 
 async def commitment(conn: AsyncConnection, match_id: str) -> str | None:
@@ -371,9 +421,9 @@ async def experience(conn: AsyncConnection, player_id: str, besides: str) -> tup
 
 async def changes_against(
     conn: AsyncConnection, player_id: str, opponent: str, preset: str, since: datetime
-) -> list[Any]:
+) -> list[RatingChange]:
     """``player_id``'s rating changes in ``preset`` from matches finished since ``since`` in
-    which ``opponent`` sat too (rows of ``rating_changes``).
+    which ``opponent`` sat too.
     """
     query = (
         select(rating_changes)
@@ -392,4 +442,4 @@ async def changes_against(
             match_players.c.finished_at >= since,
         )
     )
-    return list((await conn.execute(query)).all())
+    return [_change(r) for r in await conn.execute(query)]

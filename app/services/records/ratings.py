@@ -26,6 +26,13 @@ from app.db.models import utcnow
 from app.engine import PRESETS
 from app.services.errors import Conflict, NotFound, ValidationFailed
 from app.services.records import queries, rating_guards
+from app.services.records.model import (
+    LeaderboardJson,
+    Rating,
+    RatingChange,
+    RatingChangeJson,
+    RatingJson,
+)
 from app.services.runtime import Runtime
 from app.settings import Settings
 
@@ -49,7 +56,7 @@ def display(mu: float, sigma: float) -> int:
     return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(alpha=40, target=1000))
 
 
-def rating_json(mu: float, sigma: float, games: int) -> dict[str, Any]:
+def rating_json(mu: float, sigma: float, games: int) -> RatingJson:
     """``{"rating", "mu", "sigma", "games"}``."""
     return {"rating": display(mu, sigma), "mu": mu, "sigma": sigma, "games": games}
 
@@ -171,26 +178,15 @@ async def rate_match(
     for (seat, pid, _), (mu0, s0), (mu1, s1) in zip(people, before, after, strict=True):
         assert pid is not None
         games = current[pid].games + 1 if pid in current else 1
-        rating = {"player_id": pid, "preset": preset, "mu": mu1, "sigma": s1, "games": games}
+        rating = Rating(pid, preset, mu1, s1, games)
         await queries.save_rating(conn, rating, exists=pid in current, now=now)
-        await queries.insert_rating_change(
-            conn,
-            {
-                "match_id": match_id,
-                "seat": seat,
-                "player_id": pid,
-                "preset": preset,
-                "mu_before": mu0,
-                "sigma_before": s0,
-                "mu_after": mu1,
-                "sigma_after": s1,
-            },
-        )
+        change = RatingChange(match_id, seat, pid, preset, mu0, s0, mu1, s1)
+        await queries.insert_rating_change(conn, change)
 
 
 async def of_players(
     rt: Runtime, player_ids: Sequence[str], preset: str | None
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, RatingJson]:
     """``{player_id: rating JSON}`` for one preset (players never rated there are absent)."""
     ids = [p for p in player_ids if p]
     if not ids or preset is None:
@@ -200,19 +196,19 @@ async def of_players(
     return {r.player_id: rating_json(r.mu, r.sigma, r.games) for r in rows}
 
 
-async def of_player(conn: AsyncConnection, player_id: str) -> dict[str, dict[str, Any]]:
+async def of_player(conn: AsyncConnection, player_id: str) -> dict[str, RatingJson]:
     """``{preset: rating JSON}`` of one player."""
     rows = await queries.player_ratings(conn, player_id)
     return {r.preset: rating_json(r.mu, r.sigma, r.games) for r in rows}
 
 
-async def changes(rt: Runtime, match_id: str) -> list[dict[str, Any]]:
+async def changes(rt: Runtime, match_id: str) -> list[RatingChangeJson]:
     """``[{"seat", "player", "preset", "before", "after", "delta"}]`` of a rated match (empty
     when unrated or not yet settled); ``before``/``after`` are displayed ratings.
     """
     async with rt.db.reading() as conn:
         rows = await queries.rating_changes_of(conn, [match_id])
-    out = []
+    out: list[RatingChangeJson] = []
     for r in rows:
         b, a = display(r.mu_before, r.sigma_before), display(r.mu_after, r.sigma_after)
         out.append(
@@ -234,7 +230,9 @@ async def unrated_of(rt: Runtime, match_id: str) -> str | None:
         return await queries.unrated_reason_of(conn, match_id)
 
 
-async def leaderboard(rt: Runtime, preset: str, limit: int = 50, offset: int = 0) -> dict[str, Any]:
+async def leaderboard(
+    rt: Runtime, preset: str, limit: int = 50, offset: int = 0
+) -> LeaderboardJson:
     """``{"preset", "total", "players": [{"rank", "id", "name", "username", "rating", "mu",
     "sigma", "games"}]}`` best first (by displayed rating). ``preset``: a preset, or a bots'
     pool (``bots:standard``). Raises :class:`NotFound` for an unknown preset.
@@ -249,10 +247,10 @@ async def leaderboard(rt: Runtime, preset: str, limit: int = 50, offset: int = 0
         "players": [
             {
                 "rank": offset + i + 1,
-                "id": r.player_id,
+                "id": r.rating.player_id,
                 "name": r.name,
                 "username": r.username,
-                **rating_json(r.mu, r.sigma, r.games),
+                **rating_json(r.rating.mu, r.rating.sigma, r.rating.games),
             }
             for i, r in enumerate(rows)
         ],

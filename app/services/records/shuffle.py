@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.engine.record import fairness
 from app.services.errors import NotFound
 from app.services.records import queries
+from app.services.records.model import FairnessJson
 from app.services.runtime import Runtime
 
 
@@ -39,17 +40,15 @@ async def store(conn: AsyncConnection, match_id: str, dealt: Deal) -> None:
     """Keep the deal of a new match (inside the transaction that creates it)."""
     await queries.insert_fairness(
         conn,
-        {
-            "match_id": match_id,
-            "scheme": fairness.SCHEME,
-            "commitment": dealt.commitment,
-            "seed": str(dealt.seed),
-            "salt": dealt.salt,
-        },
+        match_id,
+        scheme=fairness.SCHEME,
+        commitment=dealt.commitment,
+        seed=str(dealt.seed),
+        salt=dealt.salt,
     )
 
 
-async def public(rt: Runtime, match_id: str) -> dict[str, Any]:
+async def public(rt: Runtime, match_id: str) -> FairnessJson:
     """``{"scheme", "commitment", "revealed"}``, plus ``"seed"`` and ``"salt"`` once the match
     is finished (absent before). Raises :class:`NotFound` (no match, or one from before
     commitments).
@@ -60,14 +59,14 @@ async def public(rt: Runtime, match_id: str) -> dict[str, Any]:
         row = await queries.fairness(conn, match_id)
     if row is None:
         raise NotFound("this match has no shuffle commitment")
-    out: dict[str, Any] = {
+    out: FairnessJson = {
         "scheme": row.scheme,
         "commitment": row.commitment,
         "revealed": row.status == "finished",
     }
     if out["revealed"]:
         # Decimal text: a 63-bit seed does not survive JSON numbers in browsers (2**53).
-        out.update(seed=str(row.seed), salt=row.salt)
+        out["seed"], out["salt"] = row.seed, row.salt
     return out
 
 

@@ -1,0 +1,106 @@
+"""The records feature's types: what its queries read (frozen dataclasses, built from rows only
+in :mod:`app.services.records.queries`) and the JSON it answers with (``TypedDict``).
+
+Ratings are OpenSkill's ``(mu, sigma)`` per rule preset (docs/RATINGS.md); a displayed rating
+is :func:`app.services.records.ratings.display` of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NotRequired, TypedDict
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A player's rating in one preset (a ``ratings`` row); ``games``: rated matches played."""
+
+    player_id: str
+    preset: str
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What one rated match did to one seat's rating (a ``rating_changes`` row)."""
+
+    match_id: str
+    seat: int
+    player_id: str
+    preset: str
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
+@dataclass(frozen=True, slots=True)
+class RankedRating:
+    """A leaderboard line: a rating with its account's display ``name`` and ``username``."""
+
+    rating: Rating
+    name: str
+    username: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Fairness:
+    """A match's shuffle commitment (a ``match_fairness`` row) and its match's ``status``.
+
+    ``seed`` (decimal text) and ``salt`` are secret until the match is finished.
+    """
+
+    scheme: str
+    commitment: str
+    seed: str
+    salt: str
+    status: str
+
+
+class RatingJson(TypedDict):
+    """A rating as the API shows it: ``rating`` is the displayed number."""
+
+    rating: int
+    mu: float
+    sigma: float
+    games: int
+
+
+class RatingChangeJson(TypedDict):
+    """One seat's change of a rated match: displayed ratings ``before`` and ``after``."""
+
+    seat: int
+    player: str
+    preset: str
+    before: int
+    after: int
+    delta: int
+
+
+class LeaderboardLine(RatingJson):
+    """One ranked account (``rank`` 1-based over the whole preset)."""
+
+    rank: int
+    id: str
+    name: str
+    username: str | None
+
+
+class LeaderboardJson(TypedDict):
+    """A page of a preset's leaderboard; ``total``: rated accounts in the preset."""
+
+    preset: str
+    total: int
+    players: list[LeaderboardLine]
+
+
+class FairnessJson(TypedDict):
+    """A match's shuffle commitment; ``seed`` and ``salt`` only once ``revealed``."""
+
+    scheme: str
+    commitment: str
+    revealed: bool
+    seed: NotRequired[str]
+    salt: NotRequired[str]
