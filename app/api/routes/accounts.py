@@ -27,6 +27,7 @@ from app.api.schemas_community import (
     TokenOut,
 )
 from app.services.community import accounts, push
+from app.services.community.model import AccountJson
 from app.services.community.socket_revocation import close_ended_session
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"])
@@ -60,7 +61,7 @@ async def login(body: Credentials, rt: RuntimeDep, request: Request) -> dict[str
 
 
 @router.get("/me", response_model=AccountOut, responses=errors(401))
-async def me(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def me(rt: RuntimeDep, player: CurrentPlayer) -> AccountJson:
     """The caller: ``username`` is null for a guest."""
     return await accounts.whoami(rt, player)
 

@@ -28,6 +28,7 @@ from app.api.schemas import (
     Started,
 )
 from app.services.community import chat
+from app.services.community.chat import ChatHistory
 from app.services.lobby import dealing, lobby, seats
 from app.services.lobby.filters import TableFilters
 from app.services.match import delay
@@ -185,7 +186,7 @@ async def start(
 
 
 @router.get("/{code}/chat", response_model=ChatOut, responses=errors(401, 403, 404))
-async def lobby_chat(code: Code, rt: RuntimeDep, player: OptionalPlayer) -> dict[str, Any]:
+async def lobby_chat(code: Code, rt: RuntimeDep, player: OptionalPlayer) -> ChatHistory:
     """The waiting room's last messages, oldest first, and who is muted."""
     return await chat.history(rt, "lobby", code, player)
 

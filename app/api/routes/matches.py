@@ -30,6 +30,7 @@ from app.api.schemas import (
 )
 from app.services.clock import requests as clock_requests
 from app.services.community import chat
+from app.services.community.chat import ChatHistory
 from app.services.lobby import dealing, series
 from app.services.lobby.model import SeriesJson
 from app.services.match import play, reads
@@ -99,7 +100,7 @@ def _utc(at: str) -> datetime:
 @router.get("/{match_id}/chat", response_model=ChatOut, responses=errors(401, 403, 404))
 async def match_chat(
     match_id: MatchId, rt: RuntimeDep, player: OptionalPlayer, code: InviteCode = None
-) -> dict[str, Any]:
+) -> ChatHistory:
     """The match's last messages a reader may see (players see spectators' messages only
     once the match is over; spectators of a delayed match only what was said before their
     cutoff).

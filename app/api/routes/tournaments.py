@@ -26,7 +26,7 @@ from app.api.schemas_tournaments import (
     TournamentOut,
     TournamentSummary,
 )
-from app.json_types import JsonObject
+from app.services.community.model import MessageJson
 from app.services.tournaments import organiser, reads, rounds, seeding, starting, tournaments
 from app.services.tournaments import pause as pausing
 from app.services.tournaments.model import TournamentJson, TournamentSettings
@@ -180,7 +180,7 @@ async def replace_no_show(
 )
 async def message_all(
     tid: TournamentId, body: NoticeIn, rt: RuntimeDep, player: CurrentPlayer
-) -> JsonObject:
+) -> MessageJson:
     """Organiser: a message to every player (the tournament page and each live match's chat)."""
     return await organiser.message_all(rt, tid, player, body.text)
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import re
 import secrets
-from typing import Any
 
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
@@ -29,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.db.models import utcnow
 from app.services import queries as player_queries
 from app.services.community import push, queries
+from app.services.community.model import Account, AccountJson
 from app.services.community.socket_revocation import close_ended_session, close_revoked_player
 from app.services.errors import Conflict, NotFound, Unauthorized, ValidationFailed
 from app.services.identity import new_session
@@ -82,7 +82,7 @@ async def _dummy_check(rt: Runtime, password: str, client: str) -> None:
     await rt.offload.run(_verify_dummy, _hash_for(rt), password, key=client)
 
 
-def clean_username(username: Any) -> str:
+def clean_username(username: str) -> str:
     """A valid username (3–20 letters, digits, ``_`` or ``-``); raises
     :class:`ValidationFailed` naming the field.
     """
@@ -93,7 +93,7 @@ def clean_username(username: Any) -> str:
     return username
 
 
-def check_password(password: Any, username: str = "", field: str = "password") -> str:
+def check_password(password: str, username: str = "", field: str = "password") -> str:
     """A password strong enough to keep: 8–128 characters, not a common one, not the username,
     not one repeated character. Raises :class:`ValidationFailed` naming ``field``.
     """
@@ -112,14 +112,14 @@ def check_password(password: Any, username: str = "", field: str = "password") -
     return password
 
 
-def account_json(player_id: str, name: str, username: str | None) -> dict[str, Any]:
+def account_json(player_id: str, name: str, username: str | None) -> AccountJson:
     """``{"id", "name", "username"}`` (``username`` null for a guest)."""
     return {"id": player_id, "name": name, "username": username}
 
 
 async def register(
-    rt: Runtime, username: Any, password: Any, client: str, guest_id: str | None = None
-) -> tuple[dict[str, Any], str]:
+    rt: Runtime, username: str, password: str, client: str, guest_id: str | None = None
+) -> tuple[AccountJson, str]:
     """Create an account; returns ``(account JSON, token)``.
 
     ``client``: the caller's address (registrations are limited per address).
@@ -172,9 +172,7 @@ async def register(
     return account_json(player_id, name, username), token
 
 
-async def login(
-    rt: Runtime, username: Any, password: Any, client: str
-) -> tuple[dict[str, Any], str]:
+async def login(rt: Runtime, username: str, password: str, client: str) -> tuple[AccountJson, str]:
     """Check a username and password; returns ``(account JSON, token)``.
 
     Raises :class:`RateLimited` (too many attempts for this username from this address, or from
@@ -212,7 +210,7 @@ async def login(
     return account_json(row.player_id, row.name, row.username), token
 
 
-async def whoami(rt: Runtime, player_id: str) -> dict[str, Any]:
+async def whoami(rt: Runtime, player_id: str) -> AccountJson:
     """Account JSON of a player (``username`` null for a guest); raises :class:`NotFound`."""
     async with rt.db.reading() as conn:
         row = await queries.player_account(conn, player_id)
@@ -231,7 +229,7 @@ async def revoked(rt: Runtime, player_id: str, token: str) -> None:
     await push.forget(rt, player_id)  # every device's turn alerts end with its tokens
 
 
-async def _verified(rt: Runtime, player_id: str, password: Any, client: str) -> Any:
+async def _verified(rt: Runtime, player_id: str, password: str, client: str) -> Account:
     """The caller's account row once ``password`` is its password: the attempt counted first,
     under the same limits as a login from ``client``; hashed off the loop, outside any
     transaction. Raises :class:`NotFound`, :class:`RateLimited`, :class:`Unauthorized`.
@@ -253,7 +251,7 @@ async def _verified(rt: Runtime, player_id: str, password: Any, client: str) -> 
 
 
 async def change_password(
-    rt: Runtime, player_id: str, password: Any, new_password: Any, client: str
+    rt: Runtime, player_id: str, password: str, new_password: str, client: str
 ) -> str:
     """Replace the caller's password after checking the current one, and sign every other
     device out (their tokens are revoked, their sockets closed); returns a fresh token for
@@ -288,7 +286,7 @@ async def sign_out_everywhere(rt: Runtime, player_id: str) -> str:
     return token
 
 
-async def delete_account(rt: Runtime, player_id: str, password: Any, client: str) -> None:
+async def delete_account(rt: Runtime, player_id: str, password: str, client: str) -> None:
     """Delete the caller's account after checking its password. Its matches stay, with the
     name replaced by "Deleted player" in seats and records; its ratings are removed; every
     token is revoked in the same transaction — its sessions' and its API tokens' — and their
@@ -316,17 +314,20 @@ async def _anonymise_match(conn: AsyncConnection, match_id: str, player_id: str)
     if row is None:
         return
     seats = [dict(s) for s in row.seats]
-    mine = [s["seat"] for s in seats if s.get("player") == player_id]
+    mine: list[int] = []
     for s in seats:
-        if s["seat"] in mine:
+        number = s.get("seat")
+        if s.get("player") == player_id and isinstance(number, int):
+            mine.append(number)
+    for s in seats:
+        if s.get("seat") in mine:
             s["name"] = DELETED_NAME
     setup, snapshot = dict(row.setup), dict(row.snapshot)
     for state in (setup, snapshot):
-        names = list(state.get("players", []))
+        players = state.get("players", [])
+        names = list(players) if isinstance(players, list) else []
         for seat in mine:
             if seat < len(names):
                 names[seat] = DELETED_NAME
         state["players"] = names
-    await queries.update_match(
-        conn, match_id, {"seats": seats, "setup": setup, "snapshot": snapshot}
-    )
+    await queries.update_match(conn, match_id, seats=seats, setup=setup, snapshot=snapshot)

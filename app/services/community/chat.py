@@ -29,13 +29,15 @@ from __future__ import annotations
 import hmac
 import unicodedata
 from datetime import UTC
-from types import SimpleNamespace
-from typing import Any
+from typing import TypedDict
+
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import utcnow
 from app.realtime.hub import NOTE_ALL, NOTE_SPECTATORS
 from app.realtime.protocol import broker_message, dumps
 from app.services.community import queries
+from app.services.community.model import ChatSeat, Message, MessageJson, NewMessage
 from app.services.errors import Forbidden, NotFound, RateLimited, ServiceError
 from app.services.limits.rates import RateLimiter
 from app.services.runtime import Runtime
@@ -49,6 +51,26 @@ RATE = 0.5
 HISTORY = 200
 #: Quick messages (phones): the client shows each in the reader's language.
 QUICK = ("hello", "good_luck", "well_played", "thinking", "oops", "thanks", "good_game", "bye")
+
+
+class Sender(TypedDict):
+    """Who writes in a lobby or match: their ``room``, ``seat`` and ``colour`` (None for a
+    spectator), ``name``, whether the match is ``over``, and the table's ``lobby`` code.
+    """
+
+    room: str
+    seat: int | None
+    colour: str | None
+    name: str
+    over: bool
+    lobby: str
+
+
+class ChatHistory(TypedDict):
+    """``{"messages": [Message], "muted": [player id]}``, messages oldest first."""
+
+    messages: list[MessageJson]
+    muted: list[str]
 
 
 class ChatError(ServiceError):
@@ -74,7 +96,7 @@ def _limiter(rt: Runtime) -> RateLimiter:
     return limiter
 
 
-def clean_text(text: Any) -> str:
+def clean_text(text: str | None) -> str:
     """Trim ``text`` and drop control characters (newlines become spaces); raises
     ``chat_empty`` when nothing is left, ``chat_too_long`` past :data:`MAX_CHARS`.
     """
@@ -89,7 +111,7 @@ def clean_text(text: Any) -> str:
     return body
 
 
-def _message_json(row: Any) -> dict[str, Any]:
+def _message_json(row: Message) -> MessageJson:
     at = row.created_at
     if at.tzinfo is None:
         at = at.replace(tzinfo=UTC)
@@ -106,19 +128,19 @@ def _message_json(row: Any) -> dict[str, Any]:
     }
 
 
-def chat_frame(message: dict[str, Any]) -> str:
+def chat_frame(message: MessageJson) -> str:
     """``{"t": "chat", "d": Message}``."""
     return dumps({"t": "chat", "d": message})
 
 
-async def _player_name(conn: Any, player_id: str) -> str:
+async def _player_name(conn: AsyncConnection, player_id: str) -> str:
     name = await queries.player_name(conn, player_id)
     if name is None:
         raise ChatError("chat_not_allowed", "unknown player", 403)
     return name
 
 
-async def _where(rt: Runtime, scope: str, key: str, player_id: str) -> dict[str, Any]:
+async def _where(rt: Runtime, scope: str, key: str, player_id: str) -> Sender:
     """Who the sender is in this lobby or match: ``{"room", "seat", "colour", "name",
     "over", "lobby"}``; raises ``chat_not_allowed`` / ``chat_muted``.
     """
@@ -127,39 +149,44 @@ async def _where(rt: Runtime, scope: str, key: str, player_id: str) -> dict[str,
             row = await queries.lobby(conn, key)
             if row is None:
                 raise NotFound("no such lobby")
-            seat = next((s for s in row.seats if s.get("player") == player_id), None)
+            seat = _seat_of(row.seats, player_id)
             if seat is None and row.host_id != player_id:
                 raise ChatError(
                     "chat_not_allowed", "only the people at this table can write here", 403
                 )
             lobby_code, room, over = row.code, "lobby", False
         else:
-            row = await queries.match(conn, key)
-            if row is None:
+            found = await queries.match(conn, key)
+            if found is None:
                 raise NotFound("no such match")
-            seat = next((s for s in row.seats if s.get("player") == player_id), None)
-            lobby_code, over = row.lobby_code, row.status == "finished"
+            seat = _seat_of(found.seats, player_id)
+            lobby_code, over = found.lobby_code, found.status == "finished"
             room = "players" if seat is not None else "spectators"
         if await queries.is_muted(conn, lobby_code, player_id):
             raise ChatError("chat_muted", "the host has muted you at this table", 403)
-        name = (
-            seat["name"]
-            if seat is not None and seat.get("name")
-            else await _player_name(conn, player_id)
-        )
+        name = seat.name if seat is not None and seat.name else await _player_name(conn, player_id)
     return {
         "room": room,
-        "seat": seat["seat"] if seat is not None else None,
-        "colour": seat.get("colour") if seat is not None else None,
+        "seat": seat.seat if seat is not None else None,
+        "colour": seat.colour if seat is not None else None,
         "name": name,
         "over": over,
         "lobby": lobby_code,
     }
 
 
+def _seat_of(seats: tuple[ChatSeat, ...], player_id: str) -> ChatSeat | None:
+    return next((s for s in seats if s.player == player_id), None)
+
+
 async def post(
-    rt: Runtime, scope: str, key: str, player_id: str | None, text: Any = None, quick: Any = None
-) -> dict[str, Any]:
+    rt: Runtime,
+    scope: str,
+    key: str,
+    player_id: str | None,
+    text: str | None = None,
+    quick: str | None = None,
+) -> MessageJson:
     """Store and deliver one message from ``player_id`` in lobby ``key`` (``scope`` "lobby") or
     match ``key`` (``scope`` "match"); returns the Message. Raises :class:`ChatError` (see the
     module docstring) or :class:`NotFound`; nothing is stored then.
@@ -177,7 +204,7 @@ async def post(
         await _limiter(rt).hit(player_id)
     except RateLimited:
         raise ChatError("chat_too_fast", "too many messages: wait a moment", 429) from None
-    values = {
+    values: NewMessage = {
         "scope": scope,
         "key": key,
         "room": who["room"],
@@ -191,7 +218,7 @@ async def post(
     }
     async with rt.db.transaction() as conn:
         new_id = await queries.insert_message(conn, values)
-    message = {
+    message: MessageJson = {
         "id": new_id,
         "room": who["room"],
         "player": player_id,
@@ -208,8 +235,8 @@ async def post(
 
 
 async def post_notice(
-    rt: Runtime, tournament_id: str, match_ids: list[str], player_id: str, text: Any
-) -> dict[str, Any]:
+    rt: Runtime, tournament_id: str, match_ids: list[str], player_id: str, text: str
+) -> MessageJson:
     """Store and deliver an organiser's message (room ``organiser``) on tournament
     ``tournament_id``'s page (scope ``tourney``) and in the chat of each match in
     ``match_ids``; the caller checked that ``player_id`` organises it. Returns the Message of
@@ -222,11 +249,11 @@ async def post_notice(
     except RateLimited:
         raise ChatError("chat_too_fast", "too many messages: wait a moment", 429) from None
     now = utcnow()
-    sent: list[tuple[str, str, dict[str, Any]]] = []
+    sent: list[tuple[str, str, MessageJson]] = []
     async with rt.db.transaction() as conn:
         name = (await _player_name(conn, player_id))[:24]
         for scope, key in [("tourney", tournament_id), *(("match", m) for m in match_ids)]:
-            values = {
+            values: NewMessage = {
                 "scope": scope,
                 "key": key,
                 "room": "organiser",
@@ -239,14 +266,14 @@ async def post_notice(
                 "created_at": now,
             }
             new_id = await queries.insert_message(conn, values)
-            sent.append((scope, key, _message_json(SimpleNamespace(**values, id=new_id))))
+            sent.append((scope, key, _message_json(Message(id=new_id, **values))))
     for scope, key, message in sent:
         if scope == "match":
             await _deliver(rt, scope, key, chat_frame(message), False)
     return sent[0][2]
 
 
-async def notices(rt: Runtime, tournament_id: str, limit: int = 20) -> list[dict[str, Any]]:
+async def notices(rt: Runtime, tournament_id: str, limit: int = 20) -> list[MessageJson]:
     """The last ``limit`` organiser messages of a tournament's page, oldest first."""
     async with rt.db.reading() as conn:
         rows = await queries.messages(conn, "tourney", tournament_id, False, limit)
@@ -265,7 +292,7 @@ async def _deliver(rt: Runtime, scope: str, key: str, frame: str, only_spectator
 
 async def history(
     rt: Runtime, scope: str, key: str, player_id: str | None, code: str | None = None
-) -> dict[str, Any]:
+) -> ChatHistory:
     """``{"messages": [Message], "muted": [player id]}`` — the last :data:`HISTORY` messages a
     reader may see, oldest first (a seated player of a live match sees no spectators' ones).
     A private match's chat is for its seats and holders of its lobby ``code``. Raises
@@ -280,7 +307,7 @@ async def history(
             row = await queries.match_access(conn, key)
             if row is None:
                 raise NotFound("no such match")
-            seated = player_id is not None and any(s.get("player") == player_id for s in row.seats)
+            seated = player_id is not None and any(s.player == player_id for s in row.seats)
             has_code = code is not None and hmac.compare_digest(
                 code.encode(), row.lobby_code.encode()
             )

@@ -28,12 +28,15 @@ import asyncio
 import base64
 import binascii
 import logging
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import TypedDict
 
 from app.db.models import utcnow
+from app.json_types import JsonObject, JsonValue
 from app.services.cache import Live
 from app.services.community import queries
+from app.services.community.model import NewSubscription, Subscription
 from app.services.errors import NotFound, PushFailed, ValidationFailed
 from app.services.runtime import Runtime
 
@@ -49,6 +52,17 @@ _WORDS = {
     "de": ("Du bist dran", "{table} — Zug {move}", "Tisch von {host}"),
     "fr": ("À vous de jouer", "{table} — coup {move}", "Table de {host}"),
 }
+#: What a push carries for one subscription (JSON, encrypted to it).
+PayloadOf = Callable[[Subscription], JsonObject]
+
+
+class Device(TypedDict):
+    """A subscribed device: ``id`` and ``created_at`` (ISO 8601)."""
+
+    id: str
+    created_at: str
+
+
 _TEST_WORDS = {
     "en": ("Turn alerts are on", "This device will hear when it is your turn."),
     "de": ("Zug-Hinweise sind an", "Dieses Gerät meldet sich, wenn du dran bist."),
@@ -69,7 +83,7 @@ async def ensure_keys(rt: Runtime) -> str:
     return rt.push.public_key
 
 
-def _key(value: Any, name: str, size: int) -> str:
+def _key(value: JsonValue, name: str, size: int) -> str:
     """A base64url key of ``size`` bytes, or :class:`ValidationFailed`."""
     if not isinstance(value, str) or len(value) > 200:
         raise ValidationFailed(f"keys.{name}: a base64url string")
@@ -83,8 +97,8 @@ def _key(value: Any, name: str, size: int) -> str:
 
 
 async def subscribe(
-    rt: Runtime, player_id: str, session: str | None, subscription: dict[str, Any], lang: str
-) -> dict[str, Any]:
+    rt: Runtime, player_id: str, session: str | None, subscription: JsonObject, lang: str
+) -> dict[str, str]:
     """Store a browser's push subscription (``{"endpoint", "keys": {"p256dh", "auth"}}``, as
     ``PushSubscription.toJSON()`` gives it) for the player's login ``session`` (None: guest).
     Returns ``{"id"}``. A player keeps at most ``PUSH_SUBSCRIPTIONS_PER_PLAYER`` devices: past
@@ -100,7 +114,7 @@ async def subscribe(
     if why is not None:
         raise ValidationFailed(f"endpoint: not a push service ({why})")
     given = subscription.get("keys")
-    keys: dict[str, Any] = given if isinstance(given, dict) else {}
+    keys: JsonObject = given if isinstance(given, dict) else {}
     p256dh = _key(keys.get("p256dh"), "p256dh", 65)
     auth = _key(keys.get("auth"), "auth", 16)
     if not rt.push.keys_usable(p256dh):
@@ -108,7 +122,7 @@ async def subscribe(
             "keys.p256dh: not a P-256 public key (nothing can be encrypted to it)",
             reason="push_keys_invalid",
         )
-    row = {
+    row: NewSubscription = {
         "id": queries.subscription_id(endpoint),
         "player_id": player_id,
         "session": session,
@@ -134,7 +148,7 @@ async def unsubscribe(rt: Runtime, player_id: str, endpoint: str) -> None:
         raise NotFound("no such subscription")
 
 
-async def devices(rt: Runtime, player_id: str) -> list[dict[str, Any]]:
+async def devices(rt: Runtime, player_id: str) -> list[Device]:
     """The player's subscribed devices: ``[{"id", "created_at"}]``, oldest first."""
     async with rt.db.reading() as conn:
         rows = await queries.of_player(conn, player_id)
@@ -147,7 +161,7 @@ async def forget(rt: Runtime, player_id: str, session: str | None = None) -> Non
         await queries.remove_for(conn, player_id, session)
 
 
-async def _send_one(rt: Runtime, r: Any, payload: dict[str, Any]) -> str:
+async def _send_one(rt: Runtime, r: Subscription, payload: JsonObject) -> str:
     """Send one push and note its outcome: ``"delivered"``, ``"dropped"`` (the subscription
     was deleted: gone, or keys that encrypt nothing) or ``"failed"``. Never raises (but for
     cancellation): a database error noting it is logged and counts as failed.
@@ -166,7 +180,7 @@ async def _send_one(rt: Runtime, r: Any, payload: dict[str, Any]) -> str:
     return "dropped" if outcome.gone else "failed"
 
 
-async def _send_all(rt: Runtime, rows: list[Any], payload_of: Any) -> dict[str, int]:
+async def _send_all(rt: Runtime, rows: list[Subscription], payload_of: PayloadOf) -> dict[str, int]:
     """Send ``payload_of(row)`` to each subscription, all at once and each on its own (one
     device's failure never holds up or stops another's). Returns ``{"delivered", "dropped",
     "failed"}``: how many push services took theirs, how many subscriptions were deleted
@@ -187,7 +201,7 @@ async def test_alert(rt: Runtime, player_id: str) -> dict[str, int]:
     async with rt.db.reading() as conn:
         rows = await queries.of_player(conn, player_id)
 
-    def payload(r: Any) -> dict[str, Any]:
+    def payload(r: Subscription) -> JsonObject:
         title, body = _TEST_WORDS.get(r.lang, _TEST_WORDS["en"])
         return {"type": "test", "title": title, "body": body, "url": "/#/lobbies"}
 
@@ -237,7 +251,7 @@ async def alert_turn(
             return 0
         host = host or "?"
 
-        def payload(r: Any) -> dict[str, Any]:
+        def payload(r: Subscription) -> JsonObject:
             title, body, unnamed = _WORDS.get(r.lang, _WORDS["en"])
             table = live.name or unnamed.format(host=host)
             return {

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import TypedDict
 
 from app.json_types import JsonObject
+from app.services.community.model import MessageJson
 from app.services.tournaments.formats.knockout import BracketTable
 
 
@@ -307,5 +308,5 @@ class TournamentJson(TypedDict):
     pairings: list[PairingJson]
     bracket: list[list[BracketTable]] | None
     seeds: list[int] | None
-    messages: list[JsonObject]
+    messages: list[MessageJson]
     me: EntrantJson | None

@@ -15,6 +15,7 @@ from app.services.clock import clocks
 from app.services.clock import rules as c
 from app.services.clock.requests import change_clock
 from app.services.community import chat
+from app.services.community.model import MessageJson
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.services.match import delay
 from app.services.runtime import Runtime
@@ -103,7 +104,7 @@ async def replace_no_show(
     return await view(rt, tid, host_id)
 
 
-async def message_all(rt: Runtime, tid: str, host_id: str, text: str) -> JsonObject:
+async def message_all(rt: Runtime, tid: str, host_id: str, text: str) -> MessageJson:
     """Host only: a message to every player — on the tournament page and in the chat of each
     of its live matches (room ``organiser``). Returns the page's Message. Raises
     :class:`Forbidden`, :class:`NotFound`, :class:`app.services.community.chat.ChatError`.

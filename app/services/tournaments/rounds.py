@@ -174,12 +174,13 @@ async def _count_results(conn: AsyncConnection, t: Tournament) -> bool:
         if m is None or m.status != "finished":
             continue
         seats = await records_sql.seat_results(conn, match_id)
-        if not seats or any(s.place is None or s.score is None for s in seats):
+        places = [int(s.place) for s in seats if s.place is not None]
+        scores = [int(s.score) for s in seats if s.score is not None]
+        if not seats or len(places) < len(seats) or len(scores) < len(seats):
             continue  # the history settles first (the records subscriber or the sweep)
-        places = [int(s.place) for s in seats]
         values: Decision = {
             "points": list(points_for_places(places)),
-            "scores": [int(s.score) for s in seats],
+            "scores": scores,
             "source": "played",
             "decided_at": utcnow(),
         }
