@@ -21,8 +21,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.db.errors import log_failure
 from app.db.models import utcnow
 from app.engine import export_record, load_state
+from app.json_types import JsonObject
 from app.services.errors import NotFound
 from app.services.records import queries, rating_guards, ratings, shuffle, statistics, verdict
+from app.services.records.model import HistorySeat, PlayedMatch, PlayerHeader, SettledSeat
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
 
@@ -46,19 +48,21 @@ async def on_match_started(
     await queries.insert_seats(
         conn,
         [
-            {
-                "match_id": match_id,
-                "seat": s["seat"],
-                "player_id": s.get("player"),
-                "bot": bool(s.get("bot")),
-                "preset": preset,
-                "rated": rated,
-                "left": False,
-                "score": None,
-                "place": None,
-                "started_at": now,
-                "finished_at": None,
-            }
+            HistorySeat(
+                match_id=match_id,
+                seat=int(s["seat"]),
+                player_id=s.get("player"),
+                bot=bool(s.get("bot")),
+                preset=preset,
+                rated=rated,
+                unrated=None,
+                left=False,
+                left_at=None,
+                score=None,
+                place=None,
+                started_at=now,
+                finished_at=None,
+            )
             for s in seats
         ],
     )
@@ -111,18 +115,8 @@ async def settle(rt: Runtime, match_id: str) -> bool:
         places = ratings.placements(scores, left)
         done = m.finished_at or utcnow()
         for r, score, place, gone in zip(rows, scores, places, left, strict=True):
-            await queries.update_seat(
-                conn,
-                match_id,
-                r.seat,
-                {
-                    "score": score,
-                    "place": place,
-                    "left": gone,
-                    "left_at": left_at.get(r.seat),
-                    "finished_at": done,
-                },
-            )
+            result = SettledSeat(score, place, gone, left_at.get(r.seat), done)
+            await queries.settle_seat(conn, match_id, r.seat, result)
         await statistics.record_match(conn, match_id, [r.seat for r in rows])
         unrated = None
         if rows[0].rated and rows[0].preset:
@@ -131,7 +125,7 @@ async def settle(rt: Runtime, match_id: str) -> bool:
                 ids = [r.player_id for r in rows if r.player_id]
                 unrated = await rating_guards.too_new(conn, rt.settings, match_id, ids)
         if unrated is not None:
-            await queries.update_seat(conn, match_id, None, {"rated": False, "unrated": unrated})
+            await queries.mark_unrated(conn, match_id, unrated)
         elif rows[0].rated and rows[0].preset:
             await ratings.rate_match(
                 conn,
@@ -144,7 +138,7 @@ async def settle(rt: Runtime, match_id: str) -> bool:
 
 
 async def _left_moves(
-    conn: AsyncConnection, match_id: str, snapshot: Any, flagged: list[int]
+    conn: AsyncConnection, match_id: str, snapshot: JsonObject, flagged: list[int]
 ) -> dict[int, int]:
     """``{seat: move}`` of the seats that left: those the computer played a move for (from
     the action log) and ``flagged`` ones (marked while the match ran, e.g. away at an early
@@ -165,11 +159,12 @@ async def verdict_of(rt: Runtime, match_id: str) -> dict[str, Any] | None:
     """
     async with rt.db.reading() as conn:
         rows = await queries.seat_results(conn, match_id)
-    if not rows or any(r.finished_at is None or r.place is None for r in rows):
+    places = [r.place for r in rows if r.finished_at is not None and r.place is not None]
+    if not rows or len(places) < len(rows):
         return None
     return verdict.verdict_json(
         [int(r.score or 0) for r in rows],
-        [int(r.place) for r in rows],
+        places,
         {int(r.seat): r.left_at for r in rows if r.left},
     )
 
@@ -183,17 +178,16 @@ async def settle_missed(rt: Runtime, limit: int = 20) -> int:
     return len(ids)
 
 
-async def _player(conn: AsyncConnection, player_id: str) -> Any:
+async def _player(conn: AsyncConnection, player_id: str) -> PlayerHeader:
     row = await queries.player(conn, player_id)
     if row is None:
         raise NotFound("no such player")
     return row
 
 
-def _match_entry(
-    m: Any, mine: Any, changes: dict[tuple[str, int], dict[str, Any]]
-) -> dict[str, Any]:
+def _match_entry(m: PlayedMatch, changes: dict[tuple[str, int], dict[str, int]]) -> dict[str, Any]:
     seats = m.seats
+    mine = m.mine
     return {
         "id": m.id,
         "name": m.name,
@@ -211,19 +205,24 @@ def _match_entry(
         "won": mine.place == 1,
         "left": bool(mine.left),
         "left_at": mine.left_at if mine.left else None,
-        "seats": [
-            {
-                "seat": s["seat"],
-                "name": s["name"],
-                "colour": s["colour"],
-                "bot": s["bot"],
-                "bot_account": bool(s.get("bot_account")),
-                "player": s.get("player"),
-                "score": m.scores[s["seat"]] if s["seat"] < len(m.scores) else None,
-            }
-            for s in seats
-        ],
+        "seats": [_seat_entry(s, m.scores) for s in seats],
         "rating_change": changes.get((m.id, mine.seat)),
+    }
+
+
+def _seat_entry(s: JsonObject, scores: list[int]) -> JsonObject:
+    """A seat of a history entry: the match's seat JSON with its final ``score``."""
+    seat = s["seat"]
+    if not isinstance(seat, int):
+        raise TypeError(f"a seat number is an integer, not {seat!r}")
+    return {
+        "seat": seat,
+        "name": s["name"],
+        "colour": s["colour"],
+        "bot": s["bot"],
+        "bot_account": bool(s.get("bot_account")),
+        "player": s.get("player"),
+        "score": scores[seat] if seat < len(scores) else None,
     }
 
 
@@ -242,7 +241,7 @@ async def player_matches(
             conn, player_id, viewer == player_id, per_page, (page - 1) * per_page
         )
         ids = [r.id for r in rows]
-        changes: dict[tuple[str, int], dict[str, Any]] = {}
+        changes: dict[tuple[str, int], dict[str, int]] = {}
         if ids:
             for c in await queries.rating_changes_of(conn, ids):
                 b = ratings.display(c.mu_before, c.sigma_before)
@@ -258,7 +257,7 @@ async def player_matches(
         "page": page,
         "per_page": per_page,
         "total": total,
-        "matches": [_match_entry(r, r, changes) for r in rows],
+        "matches": [_match_entry(r, changes) for r in rows],
     }
 
 

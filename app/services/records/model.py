@@ -8,7 +8,10 @@ is :func:`app.services.records.ratings.display` of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import NotRequired, TypedDict
+
+from app.json_types import JsonObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,3 +107,90 @@ class FairnessJson(TypedDict):
     revealed: bool
     seed: NotRequired[str]
     salt: NotRequired[str]
+
+
+# ---------------------------------------------------------------------- history rows
+
+
+@dataclass(frozen=True, slots=True)
+class HistorySeat:
+    """One seat's history row (``match_players``): who sat there (``player_id`` None for a
+    guest-less bot seat), the rules ``preset`` and whether the table was ``rated`` (``unrated``:
+    why a rated table's match ended unrated), whether the seat ``left`` (``left_at``: the
+    record move it first did not play), and its result once settled (``score``, ``place``,
+    ``finished_at``; None before). Times are UTC.
+    """
+
+    match_id: str
+    seat: int
+    player_id: str | None
+    bot: bool
+    preset: str | None
+    rated: bool
+    unrated: str | None
+    left: bool
+    left_at: int | None
+    score: int | None
+    place: int | None
+    started_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class SettledSeat:
+    """A seat's result as it is written when its match is settled."""
+
+    score: int
+    place: int
+    left: bool
+    left_at: int | None
+    finished_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """What settling reads of a match: its ``status``, ``scores`` by seat, ``seats`` (the
+    match's seat JSON), ``finished_at`` and its ``snapshot`` (the engine's state JSON).
+    """
+
+    status: str
+    scores: list[int]
+    seats: list[JsonObject]
+    finished_at: datetime | None
+    snapshot: JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerHeader:
+    """A player as history shows them: ``username`` None for a guest."""
+
+    id: str
+    name: str
+    username: str | None
+    bot_account: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMatch:
+    """A player's history row (``mine``) with its match: ``id``, ``name``, ``status``,
+    ``seats`` (seat JSON), ``scores`` by seat, ``private`` and ``clock`` (the clock JSON, None
+    untimed and from before clocks).
+    """
+
+    mine: HistorySeat
+    id: str
+    name: str | None
+    status: str
+    seats: list[JsonObject]
+    scores: list[int]
+    private: bool
+    clock: JsonObject | None
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedSnapshot:
+    """A finished match's id, engine state JSON and end time (a records zip)."""
+
+    id: str
+    snapshot: JsonObject
+    finished_at: datetime | None

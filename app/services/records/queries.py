@@ -18,13 +18,58 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import accounts, match_fairness, match_players, rating_changes, ratings
 from app.db.models import match_actions, matches, players
-from app.services.records.model import Fairness, RankedRating, Rating, RatingChange
+from app.services.records.model import (
+    Fairness,
+    FinishedSnapshot,
+    HistorySeat,
+    MatchResult,
+    PlayedMatch,
+    PlayerHeader,
+    RankedRating,
+    Rating,
+    RatingChange,
+    SettledSeat,
+)
 
 # -- history rows ---------------------------------------------------------------------------
 
 
-async def insert_seats(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
-    """Insert the history rows (``match_players`` columns) of a new match's seats."""
+def _seat(r: Row[Any]) -> HistorySeat:
+    return HistorySeat(
+        match_id=str(r.match_id),
+        seat=int(r.seat),
+        player_id=r.player_id,
+        bot=bool(r.bot),
+        preset=r.preset,
+        rated=bool(r.rated),
+        unrated=r.unrated,
+        left=bool(r.left),
+        left_at=r.left_at,
+        score=r.score,
+        place=r.place,
+        started_at=r.started_at,
+        finished_at=r.finished_at,
+    )
+
+
+async def insert_seats(conn: AsyncConnection, seats: list[HistorySeat]) -> None:
+    """Insert the history rows of a new match's seats."""
+    rows = [
+        {
+            "match_id": s.match_id,
+            "seat": s.seat,
+            "player_id": s.player_id,
+            "bot": s.bot,
+            "preset": s.preset,
+            "rated": s.rated,
+            "left": s.left,
+            "score": s.score,
+            "place": s.place,
+            "started_at": s.started_at,
+            "finished_at": s.finished_at,
+        }
+        for s in seats
+    ]
     await conn.execute(match_players.insert(), rows)
 
 
@@ -42,8 +87,10 @@ async def mark_left(conn: AsyncConnection, match_id: str, seat: int) -> None:
     )
 
 
-async def match_result(conn: AsyncConnection, match_id: str, lock: bool = False) -> Any:
-    """Row (status, scores, seats, finished_at, snapshot) of a match, or None. ``lock`` takes
+async def match_result(
+    conn: AsyncConnection, match_id: str, lock: bool = False
+) -> MatchResult | None:
+    """What settling reads of a match, or None. ``lock`` takes
     the row ``FOR UPDATE`` for the rest of the transaction (Postgres; SQLite serialises
     writers itself), so two settlers of one match take turns.
     """
@@ -56,27 +103,44 @@ async def match_result(conn: AsyncConnection, match_id: str, lock: bool = False)
     ).where(matches.c.id == match_id)
     if lock and conn.dialect.name == "postgresql":
         query = query.with_for_update()
-    return (await conn.execute(query)).first()
+    r = (await conn.execute(query)).first()
+    if r is None:
+        return None
+    return MatchResult(str(r.status), list(r.scores), list(r.seats), r.finished_at, r.snapshot)
 
 
-async def unsettled_seats(conn: AsyncConnection, match_id: str) -> list[Any]:
+async def unsettled_seats(conn: AsyncConnection, match_id: str) -> list[HistorySeat]:
     """The history rows of ``match_id`` not finished yet, by seat."""
     query = (
         select(match_players)
         .where(match_players.c.match_id == match_id, match_players.c.finished_at.is_(None))
         .order_by(match_players.c.seat)
     )
-    return list((await conn.execute(query)).all())
+    return [_seat(r) for r in await conn.execute(query)]
 
 
-async def update_seat(
-    conn: AsyncConnection, match_id: str, seat: int | None, values: dict[str, Any]
-) -> None:
-    """Set ``values`` on the history row of one seat (every seat when ``seat`` is None)."""
-    query = update(match_players).where(match_players.c.match_id == match_id)
-    if seat is not None:
-        query = query.where(match_players.c.seat == seat)
-    await conn.execute(query.values(**values))
+async def settle_seat(conn: AsyncConnection, match_id: str, seat: int, result: SettledSeat) -> None:
+    """Write one seat's ``result`` into its history row."""
+    await conn.execute(
+        update(match_players)
+        .where(match_players.c.match_id == match_id, match_players.c.seat == seat)
+        .values(
+            score=result.score,
+            place=result.place,
+            left=result.left,
+            left_at=result.left_at,
+            finished_at=result.finished_at,
+        )
+    )
+
+
+async def mark_unrated(conn: AsyncConnection, match_id: str, reason: str) -> None:
+    """Mark every seat of a rated table's match as unrated, for ``reason``."""
+    await conn.execute(
+        update(match_players)
+        .where(match_players.c.match_id == match_id)
+        .values(rated=False, unrated=reason)
+    )
 
 
 async def computer_seqs(conn: AsyncConnection, match_id: str) -> list[int]:
@@ -89,21 +153,14 @@ async def computer_seqs(conn: AsyncConnection, match_id: str) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
-async def seat_results(conn: AsyncConnection, match_id: str) -> list[Any]:
-    """Rows (seat, score, place, left, left_at, finished_at) of a match's seats, by seat."""
+async def seat_results(conn: AsyncConnection, match_id: str) -> list[HistorySeat]:
+    """The history rows of a match's seats, by seat."""
     query = (
-        select(
-            match_players.c.seat,
-            match_players.c.score,
-            match_players.c.place,
-            match_players.c.left,
-            match_players.c.left_at,
-            match_players.c.finished_at,
-        )
+        select(match_players)
         .where(match_players.c.match_id == match_id)
         .order_by(match_players.c.seat)
     )
-    return list((await conn.execute(query)).all())
+    return [_seat(r) for r in await conn.execute(query)]
 
 
 async def unsettled_matches(conn: AsyncConnection, limit: int) -> list[str]:
@@ -118,22 +175,24 @@ async def unsettled_matches(conn: AsyncConnection, limit: int) -> list[str]:
     return [r[0] for r in await conn.execute(query)]
 
 
-async def player(conn: AsyncConnection, player_id: str) -> Any:
-    """Row (id, name, username or None, bot_account) of a player, or None."""
+async def player(conn: AsyncConnection, player_id: str) -> PlayerHeader | None:
+    """A player with their username (None for a guest), or None."""
     query = (
         select(players.c.id, players.c.name, accounts.c.username, players.c.bot_account)
         .outerjoin(accounts, accounts.c.player_id == players.c.id)
         .where(players.c.id == player_id)
     )
-    return (await conn.execute(query)).first()
+    r = (await conn.execute(query)).first()
+    if r is None:
+        return None
+    return PlayerHeader(str(r.id), str(r.name), r.username, bool(r.bot_account))
 
 
 async def player_match_page(
     conn: AsyncConnection, player_id: str, with_private: bool, limit: int, offset: int
-) -> tuple[int, list[Any]]:
-    """``(total, rows)``: the history rows of a player joined with their match (id, name,
-    status, seats, scores, private, clock), newest first; private matches only when
-    ``with_private``.
+) -> tuple[int, list[PlayedMatch]]:
+    """``(total, page)``: the history rows of a player with their match, newest first;
+    private matches only when ``with_private``.
     """
     cond = [match_players.c.player_id == player_id]
     if not with_private:
@@ -160,7 +219,19 @@ async def player_match_page(
             .offset(offset)
         )
     ).all()
-    return int(total), list(rows)
+    return int(total), [
+        PlayedMatch(
+            _seat(r),
+            id=str(r.id),
+            name=r.name,
+            status=str(r.status),
+            seats=list(r.seats),
+            scores=list(r.scores),
+            private=bool(r.private),
+            clock=r.clock,
+        )
+        for r in rows
+    ]
 
 
 async def played_and_won(conn: AsyncConnection, player_id: str) -> tuple[int, int]:
@@ -181,8 +252,10 @@ async def played_and_won(conn: AsyncConnection, player_id: str) -> tuple[int, in
     return int(played), int(won)
 
 
-async def finished_snapshots(conn: AsyncConnection, player_id: str, limit: int) -> list[Any]:
-    """Rows (id, snapshot, finished_at) of a player's finished matches, newest first."""
+async def finished_snapshots(
+    conn: AsyncConnection, player_id: str, limit: int
+) -> list[FinishedSnapshot]:
+    """A player's finished matches (id, snapshot, finished_at), newest first."""
     query = (
         select(matches.c.id, matches.c.snapshot, matches.c.finished_at)
         .join(match_players, match_players.c.match_id == matches.c.id)
@@ -190,7 +263,9 @@ async def finished_snapshots(conn: AsyncConnection, player_id: str, limit: int) 
         .order_by(matches.c.finished_at.desc())
         .limit(limit)
     )
-    return list((await conn.execute(query)).all())
+    return [
+        FinishedSnapshot(str(r.id), r.snapshot, r.finished_at) for r in await conn.execute(query)
+    ]
 
 
 # -- ratings -------------------------------------------------------------------------------
