@@ -194,3 +194,45 @@ class FinishedSnapshot:
     id: str
     snapshot: JsonObject
     finished_at: datetime | None
+
+
+# ---------------------------------------------------------------------- statistics
+
+
+class SeatStatistics(TypedDict):
+    """What one seat did in a match (``match_players.statistics``): ``points`` by feature
+    (``road city cloister farm other``), the tiles of the ``longest_road`` and the
+    ``biggest_city`` it scored (0 when none).
+    """
+
+    points: dict[str, int]
+    longest_road: int
+    biggest_city: int
+
+
+@dataclass(frozen=True, slots=True)
+class SettledRow:
+    """A settled history row as profile statistics read it (``statistics`` None for a row
+    settled before statistics were kept).
+    """
+
+    match_id: str
+    seat: int
+    place: int | None
+    left: bool
+    score: int | None
+    statistics: SeatStatistics | None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingStep:
+    """One rated match of a player, in time order: the preset, ``(mu, sigma)`` before and
+    after, and when the match finished (UTC).
+    """
+
+    preset: str
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    finished_at: datetime | None

@@ -21,20 +21,31 @@ statistics were kept are filled from the action log the first time they are read
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.json_types import JsonObject
 from app.services.errors import NotFound
 from app.services.records import ratings
 from app.services.records import statistics_queries as queries
+from app.services.records.model import RatingStep, SeatStatistics, SettledRow
 from app.services.runtime import Runtime
 
 #: Features a profile shows points for, in display order (``other``: everything else).
 FEATURES = ("road", "city", "cloister", "farm", "other")
 
 
-def seat_statistics(events: Iterable[dict[str, Any]], seats: Iterable[int]) -> dict[int, Any]:
+class RatingPoint(TypedDict):
+    """A point of a rating history: when (ISO time, None if unknown) and the displayed rating."""
+
+    at: str | None
+    rating: int
+
+
+def seat_statistics(
+    events: Iterable[JsonObject], seats: Iterable[int]
+) -> dict[int, SeatStatistics]:
     """Each seat's ``{"points": {feature: points}, "longest_road", "biggest_city"}`` from a
     match's events (JSON form, as stored in the action log).
 
@@ -42,18 +53,19 @@ def seat_statistics(events: Iterable[dict[str, Any]], seats: Iterable[int]) -> d
     category counts as ``other``); the longest road and biggest city are the most ``tiles`` of a
     road or city the seat scored (0 when none).
     """
-    out: dict[int, Any] = {
+    out: dict[int, SeatStatistics] = {
         s: {"points": dict.fromkeys(FEATURES, 0), "longest_road": 0, "biggest_city": 0}
         for s in seats
     }
     for e in events:
-        if e.get("type") != "PointsScored" or e.get("seat") not in out:
+        seat, points, tiles = e.get("seat"), e.get("points", 0), e.get("tiles")
+        if e.get("type") != "PointsScored" or not isinstance(seat, int) or seat not in out:
             continue
-        mine = out[e["seat"]]
+        mine = out[seat]
         category = e.get("category")
-        feature = category if category in FEATURES else "other"
-        mine["points"][feature] += int(e.get("points", 0))
-        size = len(e.get("tiles") or ())
+        feature = category if isinstance(category, str) and category in FEATURES else "other"
+        mine["points"][feature] += int(points) if isinstance(points, int | float) else 0
+        size = len(tiles) if isinstance(tiles, list) else 0
         if category == "road":
             mine["longest_road"] = max(mine["longest_road"], size)
         elif category == "city":
@@ -67,7 +79,9 @@ async def record_match(conn: AsyncConnection, match_id: str, seats: Iterable[int
     await queries.store_statistics(conn, match_id, seat_statistics(events, seats))
 
 
-def _summary(rows: list[Any], seat_counts: dict[str, int], stats: dict[str, Any]) -> dict[str, Any]:
+def _summary(
+    rows: list[SettledRow], seat_counts: dict[str, int], stats: dict[str, SeatStatistics | None]
+) -> dict[str, Any]:
     by_players: dict[str, dict[str, int]] = {}
     points = dict.fromkeys(FEATURES, 0)
     longest = biggest = left = 0
@@ -78,7 +92,9 @@ def _summary(rows: list[Any], seat_counts: dict[str, int], stats: dict[str, Any]
         bucket["won"] += int(r.place == 1)
         left += int(bool(r.left))
         total_score += int(r.score or 0)
-        s = stats.get(r.match_id) or {}
+        s = stats.get(r.match_id)
+        if s is None:
+            continue
         for f in FEATURES:
             points[f] += int((s.get("points") or {}).get(f, 0))
         longest = max(longest, int(s.get("longest_road", 0)))
@@ -97,8 +113,8 @@ def _summary(rows: list[Any], seat_counts: dict[str, int], stats: dict[str, Any]
     }
 
 
-def _rating_history(steps: list[Any]) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = {}
+def _rating_history(steps: list[RatingStep]) -> dict[str, list[RatingPoint]]:
+    out: dict[str, list[RatingPoint]] = {}
     for s in steps:
         line = out.setdefault(s.preset, [])
         at = s.finished_at.isoformat() if s.finished_at else None
@@ -119,7 +135,7 @@ async def player_statistics(rt: Runtime, player_id: str) -> dict[str, Any]:
             raise NotFound("no such player")
         rows = await queries.finished_rows(conn, player_id)
     missing = sorted({r.match_id for r in rows if r.statistics is None})
-    filled: dict[tuple[str, int], Any] = {}
+    filled: dict[tuple[str, int], SeatStatistics | None] = {}
     for match_id in missing:
         async with rt.db.transaction() as conn:
             seats = [r.seat for r in await queries.match_rows(conn, match_id)]

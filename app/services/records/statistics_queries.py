@@ -8,11 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from sqlalchemy import func, select, update
+from sqlalchemy import Row, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import match_players, rating_changes
 from app.db.models import match_actions, players
+from app.json_types import JsonObject
+from app.services.records.model import RatingStep, SeatStatistics, SettledRow
+
+
+def _settled(r: Row[Any]) -> SettledRow:
+    return SettledRow(str(r.match_id), int(r.seat), r.place, bool(r.left), r.score, r.statistics)
 
 
 async def player_exists(conn: AsyncConnection, player_id: str) -> bool:
@@ -21,33 +27,27 @@ async def player_exists(conn: AsyncConnection, player_id: str) -> bool:
     return found.first() is not None
 
 
-async def match_rows(conn: AsyncConnection, match_id: str) -> list[Any]:
-    """A match's history rows (``match_players``), by seat."""
-    return list(
-        (
-            await conn.execute(
-                select(match_players)
-                .where(match_players.c.match_id == match_id)
-                .order_by(match_players.c.seat)
-            )
-        ).all()
+async def match_rows(conn: AsyncConnection, match_id: str) -> list[SettledRow]:
+    """A match's history rows, by seat."""
+    rows = await conn.execute(
+        select(match_players)
+        .where(match_players.c.match_id == match_id)
+        .order_by(match_players.c.seat)
     )
+    return [_settled(r) for r in rows]
 
 
-async def finished_rows(conn: AsyncConnection, player_id: str) -> list[Any]:
-    """The player's settled history rows (``match_players``), oldest first."""
-    return list(
-        (
-            await conn.execute(
-                select(match_players)
-                .where(
-                    match_players.c.player_id == player_id,
-                    match_players.c.finished_at.is_not(None),
-                )
-                .order_by(match_players.c.finished_at, match_players.c.match_id)
-            )
-        ).all()
+async def finished_rows(conn: AsyncConnection, player_id: str) -> list[SettledRow]:
+    """The player's settled history rows, oldest first."""
+    rows = await conn.execute(
+        select(match_players)
+        .where(
+            match_players.c.player_id == player_id,
+            match_players.c.finished_at.is_not(None),
+        )
+        .order_by(match_players.c.finished_at, match_players.c.match_id)
     )
+    return [_settled(r) for r in rows]
 
 
 async def seat_counts(conn: AsyncConnection, match_ids: list[str]) -> dict[str, int]:
@@ -62,12 +62,11 @@ async def seat_counts(conn: AsyncConnection, match_ids: list[str]) -> dict[str, 
     return {r[0]: int(r[1]) for r in rows}
 
 
-async def rating_steps(conn: AsyncConnection, player_id: str) -> list[Any]:
-    """The player's rating changes with the time of their match, oldest first: rows of
-    ``(preset, mu_before, sigma_before, mu_after, sigma_after, finished_at)``.
-    """
-    return list(
-        (
+async def rating_steps(conn: AsyncConnection, player_id: str) -> list[RatingStep]:
+    """The player's rating changes with the time of their match, oldest first."""
+    return [
+        RatingStep(*r)
+        for r in (
             await conn.execute(
                 select(
                     rating_changes.c.preset,
@@ -86,24 +85,24 @@ async def rating_steps(conn: AsyncConnection, player_id: str) -> list[Any]:
                 .order_by(match_players.c.finished_at, rating_changes.c.match_id)
             )
         ).all()
-    )
+    ]
 
 
-async def match_events(conn: AsyncConnection, match_id: str) -> list[dict[str, Any]]:
+async def match_events(conn: AsyncConnection, match_id: str) -> list[JsonObject]:
     """Every event of a match's action log, in order (JSON form, ``{"type", ...}``)."""
     rows = await conn.execute(
         select(match_actions.c.events)
         .where(match_actions.c.match_id == match_id)
         .order_by(match_actions.c.seq)
     )
-    out: list[dict[str, Any]] = []
+    out: list[JsonObject] = []
     for (events,) in rows:
         out.extend(orjson.loads(events))
     return out
 
 
 async def store_statistics(
-    conn: AsyncConnection, match_id: str, by_seat: dict[int, dict[str, Any]]
+    conn: AsyncConnection, match_id: str, by_seat: dict[int, SeatStatistics]
 ) -> None:
     """Write each seat's statistics into its history row."""
     for seat, stats in by_seat.items():
