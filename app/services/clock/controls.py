@@ -10,7 +10,8 @@ time lost); ``fischer`` (a ``bank`` per seat plus ``increment`` seconds per fini
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from app.json_types import JsonObject
 
 #: Consecutive time-outs after which the computer takes the seat over for the rest of the match.
 HANDOVER_AFTER = 2
@@ -50,7 +51,7 @@ class TimeControl:
     days: int = 0
 
     @classmethod
-    def from_json(cls, data: Any) -> TimeControl:
+    def from_json(cls, data: object) -> TimeControl:
         """Parse ``{"kind": …, …}`` (None: untimed). Raises :class:`InvalidTimeControl` naming
         the field; only the listed values are offered (the lobby shows them as choices).
         """
@@ -93,9 +94,9 @@ class TimeControl:
             values[key] = value
         return cls(kind=kind, **values)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The JSON form: ``kind`` plus the fields of that kind."""
-        out: dict[str, Any] = {"kind": self.kind}
+        out: JsonObject = {"kind": self.kind}
         fields = {
             "untimed": (),
             "per_turn": ("seconds",),
@@ -148,7 +149,7 @@ class TimeoutPolicy:
     after: int = 0
 
     @classmethod
-    def from_json(cls, data: Any) -> TimeoutPolicy:
+    def from_json(cls, data: object) -> TimeoutPolicy:
         """Parse ``{"kind": …, "after"?: N}`` (None: ``computer``). Raises
         :class:`InvalidTimeControl` naming the field (``timeout_policy.kind``,
         ``timeout_policy.after``).
@@ -178,7 +179,7 @@ class TimeoutPolicy:
             )
         return cls(kind=kind, after=after)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The JSON form: ``kind`` (plus ``after`` for ``handover``)."""
         if self.kind == "handover":
             return {"kind": self.kind, "after": self.after}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from app.services.clock.controls import TimeControl, TimeoutPolicy
 
@@ -26,6 +26,29 @@ OPTIONAL_KEYS = frozenset(
         "ended_early", "turn_active", "turn_since", "deciding", "live_remaining",
     }
 )  # fmt: skip
+
+
+class Vote(TypedDict):
+    """A leave vote about ``seat``, open from ``since`` until ``until`` (ms); ``ballots``: the
+    choice (:data:`app.services.clock.votes.CHOICES`) by voter seat (as text). A vote built
+    only to ask who may vote about a seat has just ``seat``.
+    """
+
+    seat: int
+    since: NotRequired[int]
+    until: NotRequired[int]
+    ballots: NotRequired[dict[str, str]]
+
+
+class Proposal(TypedDict):
+    """A proposal by seat ``by`` to switch ``to`` ``live`` or ``correspondence``, open
+    ``until`` (ms); ``accepted``: the seats that accepted it, sorted.
+    """
+
+    to: str
+    by: int
+    accepted: list[int]
+    until: int
 
 
 @dataclass(frozen=True)
@@ -70,8 +93,8 @@ class MatchClock:
     host: int | None
     humans: tuple[int, ...]
     away: Mapping[str, Mapping[str, int]]
-    vote: Mapping[str, Any] | None
-    proposal: Mapping[str, Any] | None
+    vote: Vote | None
+    proposal: Proposal | None
     ended_early: bool
     turn_active: int | None
     turn_since: int | None

@@ -288,9 +288,14 @@ def credit(clock: ClockLike, gap_ms: int) -> dict[str, Any]:
     if gap_ms <= 0:
         return clock.to_json()
 
-    def later(entry: Mapping[str, Any]) -> dict[str, Any]:
+    def later(entry: Mapping[str, int]) -> dict[str, int]:
         return {**entry, "until": int(entry["until"]) + gap_ms}
 
+    vote, proposal = clock.vote, clock.proposal
+    if vote and "until" in vote:
+        vote = {**vote, "until": vote["until"] + gap_ms}
+    if proposal:
+        proposal = {**proposal, "until": proposal["until"] + gap_ms}
     run, deciding, since = clock.running, clock.deciding, clock.turn_since
     return replace(
         clock,
@@ -298,8 +303,8 @@ def credit(clock: ClockLike, gap_ms: int) -> dict[str, Any]:
         deciding=None if deciding is None else replace(deciding, since=deciding.since + gap_ms),
         turn_since=None if since is None else since + gap_ms,
         away={k: later(v) for k, v in clock.away.items()},
-        vote=later(clock.vote) if clock.vote else clock.vote,
-        proposal=later(clock.proposal) if clock.proposal else clock.proposal,
+        vote=vote,
+        proposal=proposal,
     ).to_json()
 
 

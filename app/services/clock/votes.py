@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from app.services.clock.controls import TimeControl
-from app.services.clock.match_clock import MatchClock, Running
+from app.services.clock.match_clock import MatchClock, Proposal, Running, Vote
 from app.services.clock.rules import ClockLike, typed
 
 #: Milliseconds the remaining humans have to vote once a leaver's grace ran out.
@@ -27,10 +27,24 @@ CHOICES = ("wait", "computer", "end")
 DEFAULT_CHOICE = "computer"
 
 
-def _without_vote_on(clock: MatchClock, seat: int) -> Any:
+def _without_vote_on(clock: MatchClock, seat: int) -> Vote | None:
     """The clock's vote, or None when it is about ``seat``."""
     vote = clock.vote
     return None if vote and vote["seat"] == seat else vote
+
+
+def _open_vote(clock: MatchClock) -> Vote:
+    """The clock's open vote; raises ``TypeError`` when none is open."""
+    if not clock.vote:
+        raise TypeError("no vote is open")
+    return clock.vote
+
+
+def _open_proposal(clock: MatchClock) -> Proposal:
+    """The clock's open proposal; raises ``TypeError`` when none is open."""
+    if not clock.proposal:
+        raise TypeError("no proposal is open")
+    return clock.proposal
 
 
 def take_back(clock: ClockLike, seat: int, now: int) -> dict[str, Any]:
@@ -82,7 +96,7 @@ def voters(clock: ClockLike, present: set[int]) -> list[int]:
 
 def open_vote(clock: ClockLike, seat: int, now: int, vote_ms: int = VOTE_MS) -> dict[str, Any]:
     """Grace ran out for ``seat``: the remaining humans vote until ``now + vote_ms``."""
-    vote = {"seat": seat, "since": now, "until": now + vote_ms, "ballots": {}}
+    vote: Vote = {"seat": seat, "since": now, "until": now + vote_ms, "ballots": {}}
     return typed(clock).having(vote=vote).to_json()
 
 
@@ -93,8 +107,8 @@ def cast(clock: ClockLike, voter: int, choice: str) -> dict[str, Any]:
     if choice not in CHOICES:
         raise ValueError(choice)
     clock = typed(clock)
-    vote: Any = clock.vote
-    ballots = {**vote["ballots"], str(voter): choice}
+    vote = _open_vote(clock)
+    ballots = {**vote.get("ballots", {}), str(voter): choice}
     return replace(clock, vote={**vote, "ballots": ballots}).to_json()
 
 
@@ -107,8 +121,8 @@ def tally(clock: ClockLike, eligible: list[int], final: bool) -> str | None:
     them, else the first tied choice in :data:`CHOICES` order. Nobody voted: the default.
     """
     clock = typed(clock)
-    vote: Any = clock.vote
-    ballots = {int(k): v for k, v in vote["ballots"].items() if int(k) in eligible}
+    vote = _open_vote(clock)
+    ballots = {int(k): v for k, v in vote.get("ballots", {}).items() if int(k) in eligible}
     counts = {c: sum(1 for v in ballots.values() if v == c) for c in CHOICES}
     for c in CHOICES:
         if counts[c] * 2 > len(eligible):
@@ -132,8 +146,7 @@ def settle(clock: ClockLike, outcome: str, now: int, grace_ms: int) -> dict[str,
     seat over, ``end`` marks the match ended early (the service runs the final scoring).
     """
     clock = typed(clock)
-    vote: Any = clock.vote
-    seat = vote["seat"]
+    seat = _open_vote(clock)["seat"]
     if outcome == "wait":
         since = clock.away.get(str(seat), {}).get("since", now)
         away = {**clock.away, str(seat): {"since": since, "until": now + grace_ms}}
@@ -153,14 +166,14 @@ def propose_switch(clock: ClockLike, by: int, now: int) -> dict[str, Any]:
     """``by`` proposes switching live → correspondence (or back); ``by`` accepts it already."""
     clock = typed(clock)
     to = "live" if clock.live_control is not None else "correspondence"
-    proposal = {"to": to, "by": by, "accepted": [by], "until": now + PROPOSAL_MS}
+    proposal: Proposal = {"to": to, "by": by, "accepted": [by], "until": now + PROPOSAL_MS}
     return clock.having(proposal=proposal).to_json()
 
 
 def accept_switch(clock: ClockLike, seat: int) -> dict[str, Any]:
     """``seat`` accepts the open proposal."""
     clock = typed(clock)
-    proposal: Any = clock.proposal
+    proposal = _open_proposal(clock)
     if seat in proposal["accepted"]:
         return clock.to_json()
     accepted = sorted([*proposal["accepted"], seat])
@@ -182,7 +195,7 @@ def switch(clock: ClockLike, now: int) -> dict[str, Any]:
     fresh turn (Fischer: its bank is as it was, charged up to ``now``).
     """
     clock = typed(clock)
-    proposal: Any = clock.proposal
+    proposal = _open_proposal(clock)
     left = list(clock.remaining)
     run = clock.running
     if run is not None:
