@@ -54,6 +54,7 @@ OTHER_FOLDERS = {
     "instance": "instance-wide parts: health, metrics, settings, monitoring files",
     "realtime": "brokers, hubs, the wire protocol",
     "server": "whole instances as processes: drain, SIGKILL, Redis Cluster, the soak",
+    "structure": "the app's own shape: the expansion seam, the typed domain's budget",
     "support": "fixtures and helpers (no tests)",
 }
 

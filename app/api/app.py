@@ -54,7 +54,7 @@ from app.services.lobby.series_games import on_move_committed as count_series_ga
 from app.services.match.subscribers import subscribe as subscribe_to_moves
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS, outage_checked
-from app.services.tournaments.sweep import on_move_committed as count_tournament_games
+from app.services.tournaments import sweep as tournament_sweep
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -138,7 +138,7 @@ def _lifespan(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = Runtime(settings)
         subscribe_to_moves(runtime)
-        runtime.move_committed.subscribe(count_tournament_games)
+        tournament_sweep.listen(runtime)
         runtime.move_committed.subscribe(count_series_games)
         app.state.runtime = runtime
         await runtime.start(LOOPS if with_loops else [])

@@ -69,6 +69,12 @@ class Hook:
             self._seconds.append(0.0)
             self._calls.append(0)
 
+    def unsubscribe(self, subscriber: Callable[..., None]) -> None:
+        """Remove ``subscriber`` (and its tallies); nothing happens when it is not subscribed."""
+        if subscriber in self._subscribers:
+            i = self._subscribers.index(subscriber)
+            del self._subscribers[i], self._seconds[i], self._calls[i]
+
     def announce(self, *news: Any) -> None:
         """Call every subscriber with ``news``, in order, adding up the time each takes."""
         seconds, calls, clock = self._seconds, self._calls, time.perf_counter
@@ -122,6 +128,11 @@ class Runtime:
         #: cached state and :class:`app.services.match.committed.Committed`), under the match's
         #: lock; subscribed at startup by :func:`app.services.match.subscribers.subscribe`.
         self.move_committed = Hook("move committed")
+        #: Announced with ``(runtime, match id)`` once a finished match's history and ratings
+        #: are settled and committed (:func:`app.services.records.history.settle`, on the
+        #: instance that settled it): what series and tournaments count a game on, instead of
+        #: polling for the result. Each feature subscribes its own listener at startup.
+        self.match_settled = Hook("match settled")
         self.tokens = Tokens(
             settings.secret_key, settings.token_lifetime, settings.token_renew_after
         )
@@ -223,7 +234,7 @@ class Runtime:
             caps=self.socket_caps,
             bots=self.bots,
             db=self.db,
-            hooks=[self.move_committed],
+            hooks=[self.move_committed, self.match_settled],
         )
 
     def _local_spectators(self, match_id: str) -> int:

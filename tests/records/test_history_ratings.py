@@ -343,18 +343,29 @@ def test_a_private_matchs_rating_changes_need_a_seat_or_its_code(
 
 def test_two_settles_at_once_rate_a_match_once(api: Api, client: TestClient) -> None:
     """The match-end hook of one instance and the missed-settle sweep of another may settle the
-    same match at the same moment: its ratings change once, its history is written once.
+    same match at the same moment: its ratings change once, its history is written once, and
+    ``match_settled`` (what series and tournaments count a game on) is announced once.
     """
     match_id, people = _rated_match(api, client, 2)
     runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
 
     _end(client, match_id, [30, 20])
+    heard: list[str] = []
+
+    def listener(rt: Runtime, settled: str) -> None:
+        if settled == match_id:
+            heard.append(settled)
 
     async def both() -> list[bool]:
         twice = [history.settle(runtime, match_id), history.settle(runtime, match_id)]
         return list(await asyncio.gather(*twice))
 
-    assert sorted(_run(client, both)) == [False, True]
+    runtime.match_settled.subscribe(listener)
+    try:
+        assert sorted(_run(client, both)) == [False, True]
+    finally:
+        runtime.match_settled.unsubscribe(listener)
+    assert heard == [match_id]  # announced once, by the settler that wrote the result
     for pid, _ in people:
         assert api.get(f"/api/players/{pid}/profile")["ratings"]["standard"]["games"] == 1
     assert len(api.get(f"/api/matches/{match_id}/ratings")["changes"]) == 2

@@ -92,10 +92,19 @@ async def match_finished(rt: Runtime, match_id: str) -> None:
 
 async def settle(rt: Runtime, match_id: str) -> bool:
     """Write the result of a finished match into its history rows (score, placement) and update
-    ratings when it was rated. Returns False when there was nothing to do (not finished, or
-    settled already). Settlers of one match (the match-end hook of one instance, the missed
-    sweep of another) take turns on the match's row lock, so a match is rated once.
+    ratings when it was rated, then announce ``rt.match_settled``. Returns False when there
+    was nothing to do (not finished, or settled already: nothing is announced). Settlers of
+    one match (the match-end hook of one instance, the missed sweep of another) take turns on
+    the match's row lock, so a match is rated, and announced, once.
     """
+    if not await _settle(rt, match_id):
+        return False
+    rt.match_settled.announce(rt, match_id)
+    return True
+
+
+async def _settle(rt: Runtime, match_id: str) -> bool:
+    """:func:`settle`'s transaction; True when it settled the match."""
     async with rt.db.transaction() as conn:
         m = await queries.match_result(conn, match_id, lock=True)
         if m is None or m.status != "finished":

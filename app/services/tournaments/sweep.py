@@ -1,4 +1,4 @@
-"""When a tournament moves on by itself: a match's end (a ``move_committed`` subscriber) and the
+"""When a tournament moves on by itself: a match settled (a ``match_settled`` listener) and the
 sweep every instance runs (:data:`SWEEP_EVERY` seconds): start the tournaments whose start
 time has come and that have enough checked-in entrants (once:
 :func:`app.services.tournaments.starting.start_scheduled` holds the row lock), cancel those
@@ -17,8 +17,6 @@ from datetime import timedelta
 from app.db.errors import log_failure
 from app.db.models import utcnow
 from app.db.session import as_utc
-from app.services.cache import Live
-from app.services.match.committed import Committed
 from app.services.records import history
 from app.services.records import queries as records_sql
 from app.services.runtime import Runtime
@@ -38,28 +36,25 @@ START_GRACE = timedelta(minutes=15)
 SETTLE_LATE = timedelta(seconds=10)
 
 
-def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
-    """Subscriber of ``rt.move_committed``: a match that just ended may finish a round."""
-    if live.state.is_over:
-        rt.spawn(match_ended(rt, move.match_id))
+def listen(rt: Runtime) -> None:
+    """Subscribe the tournaments' listener to ``rt.match_settled`` (at startup, once)."""
+    rt.match_settled.subscribe(on_match_settled)
 
 
-async def match_ended(rt: Runtime, match_id: str) -> None:
-    """A match ended: when it was a tournament game, count it (once its history settled, which
-    the records subscriber does at the same time) and move the tournament on. Never raises.
+def on_match_settled(rt: Runtime, match_id: str) -> None:
+    """Listener of ``rt.match_settled``: a settled match may finish a round."""
+    rt.spawn(match_settled(rt, match_id))
+
+
+async def match_settled(rt: Runtime, match_id: str) -> None:
+    """A match's history settled: when it was a tournament game, move the tournament on (its
+    result is there to count). Never raises: the sweep catches what this misses.
     """
     try:
         async with rt.db.reading() as conn:
             tid = await sql.tournament_of_match(conn, match_id)
-        if tid is None:
-            return
-        for _ in range(20):  # the records subscriber settles the history in the background
-            async with rt.db.reading() as conn:
-                seats = await records_sql.seat_results(conn, match_id)
-            if seats and all(s.place is not None for s in seats):
-                break
-            await asyncio.sleep(0.25)
-        await advance(rt, tid)
+        if tid is not None:
+            await advance(rt, tid)
     except Exception:
         log_failure(log, f"could not count tournament match {match_id}")
 
