@@ -4,6 +4,7 @@ and its matches and records, another player's profile and matches.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request, Response
@@ -49,7 +50,7 @@ async def me(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
 
 
 @router.get("/me/matches", response_model=MyMatches, responses=errors(401))
-async def my_matches(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def my_matches(rt: RuntimeDep, player: CurrentPlayer) -> Mapping[str, Any]:
     """The caller's ongoing matches: those waiting for the caller first (nearest deadline
     first), each with the caller's time left; then the others, latest activity first.
     """

@@ -8,8 +8,9 @@ which matches wait for them and how long they have.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
+from app.json_types import JsonObject
 from app.services.clock import clocks
 from app.services.clock import rules as c
 from app.services.match import queries
@@ -22,18 +23,45 @@ LIMIT = 50
 SCAN = 200
 
 
-def _entry(row: Any, now: int) -> dict[str, Any]:
-    seat = int(row.seat)
-    clock = row.clock
-    control = c.control_of(clock) if clock else c.TimeControl()
-    auto = bool(clock and clock["auto"][seat])
+class Ongoing(TypedDict):
+    """One ongoing match of the list (docs/API.md § Identity, ``GET /api/me/matches``)."""
+
+    id: str
+    name: str | None
+    host_name: str | None
+    private: bool
+    seat: int
+    to_act: int | None
+    your_turn: bool
+    turn: int
+    seats: list[JsonObject]
+    time_control: JsonObject
+    time_label: str
+    correspondence: bool
+    remaining: int | None
+    deadline: int | None
+    auto: bool
+    updated_at: str | None
+
+
+class OngoingList(TypedDict):
+    """``GET /api/me/matches``: the server's time (ms) and the matches."""
+
+    server_now: int
+    matches: list[Ongoing]
+
+
+def _entry(row: queries.SeatedMatch, now: int) -> Ongoing:
+    seat = row.seat
+    clock = None if not row.clock else c.typed(row.clock)
+    control = clock.control if clock else c.TimeControl()
+    auto = bool(clock and clock.auto[seat])
     to_act = row.seat_to_act
-    running = clock.get("running") if clock else None
-    mine_running = running is not None and int(running["seat"]) == seat
+    mine_running = clock is not None and clock.running is not None and clock.running.seat == seat
     return {
         "id": row.id,
         "name": row.name,
-        "host_name": match_host_name(row.seats, clock),
+        "host_name": match_host_name(row.seats, row.clock),
         "private": bool(row.private),
         "seat": seat,
         "to_act": to_act,
@@ -53,7 +81,7 @@ def _entry(row: Any, now: int) -> dict[str, Any]:
     }
 
 
-def _order(entry: dict[str, Any]) -> tuple[int, float]:
+def _order(entry: Ongoing) -> tuple[int, float]:
     """Your turn first, the nearest deadline first among them (untimed last). The sort is
     stable, so ties keep the query's order: latest activity first.
     """
@@ -62,7 +90,7 @@ def _order(entry: dict[str, Any]) -> tuple[int, float]:
     return (1, 0.0)
 
 
-async def my_matches(rt: Runtime, player_id: str) -> dict[str, Any]:
+async def my_matches(rt: Runtime, player_id: str) -> OngoingList:
     """``{"server_now", "matches": [...]}``: the live matches ``player_id`` is seated in,
     "your turn" ones first (nearest deadline first), then the others by latest activity, at
     most :data:`LIMIT` (docs/API.md § Identity, ``GET /api/me/matches``).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -21,6 +22,7 @@ from app.db.analyses import match_analyses
 from app.db.community import accounts, match_players
 from app.db.models import match_actions, matches, utcnow
 from app.db.session import Database, as_utc
+from app.json_types import JsonObject
 
 
 async def mark_published(db: Database, batches: list[tuple[str, int]]) -> None:
@@ -216,10 +218,28 @@ async def computer_seqs(conn: AsyncConnection, match_id: str) -> set[int]:
     return {int(r[0]) for r in rows}
 
 
-async def seated_live_matches(conn: AsyncConnection, player_id: str, limit: int) -> list[Any]:
-    """Rows (id, name, private, seats, seat_to_act, turn, clock, updated_at, seat) of the live
-    matches ``player_id`` is seated in, latest activity first, at most ``limit``.
+@dataclass(frozen=True, slots=True)
+class SeatedMatch:
+    """A live match as its seated player's list shows it: public columns only (``seats``:
+    the seat JSON; ``clock``: the stored clock JSON, None untimed before clocks; ``seat``:
+    the player's own seat).
     """
+
+    id: str
+    name: str | None
+    private: bool
+    seats: list[JsonObject]
+    seat_to_act: int | None
+    turn: int
+    clock: JsonObject | None
+    updated_at: datetime | None
+    seat: int
+
+
+async def seated_live_matches(
+    conn: AsyncConnection, player_id: str, limit: int
+) -> list[SeatedMatch]:
+    """The live matches ``player_id`` is seated in, latest activity first, at most ``limit``."""
     query = (
         select(
             matches.c.id,
@@ -237,7 +257,7 @@ async def seated_live_matches(conn: AsyncConnection, player_id: str, limit: int)
         .order_by(matches.c.updated_at.desc(), matches.c.id)
         .limit(limit)
     )
-    return list((await conn.execute(query)).all())
+    return [SeatedMatch(*r) for r in await conn.execute(query)]
 
 
 async def outbox_backlog(db: Database) -> tuple[int, float]:
@@ -261,10 +281,32 @@ async def outbox_backlog(db: Database) -> tuple[int, float]:
 # ---------------------------------------------------------------------- analyses
 
 
-async def analysis(conn: AsyncConnection, match_id: str) -> Any:
-    """The ``match_analyses`` row of ``match_id``, or None."""
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A match's analysis request as stored (``match_analyses``): ``status`` ``queued`` |
+    ``running`` | ``done`` | ``failed``; who asked (``requested_by``, None: the server) and when
+    (UTC); ``seconds`` it took, its ``result`` (``carcassonne-analysis/1`` once done) or its
+    ``error``.
+    """
+
+    status: str
+    requested_by: str | None
+    requested_at: datetime
+    finished_at: datetime | None
+    seconds: float | None
+    result: JsonObject | None
+    error: str | None
+
+
+async def analysis(conn: AsyncConnection, match_id: str) -> Analysis | None:
+    """The analysis of ``match_id`` as stored, or None."""
     query = select(match_analyses).where(match_analyses.c.match_id == match_id)
-    return (await conn.execute(query)).first()
+    r = (await conn.execute(query)).first()
+    if r is None:
+        return None
+    return Analysis(
+        r.status, r.requested_by, r.requested_at, r.finished_at, r.seconds, r.result, r.error
+    )
 
 
 #: The Postgres advisory lock the analysis queue is counted and taken under.
@@ -322,14 +364,40 @@ async def is_member(conn: AsyncConnection, player_id: str) -> bool:
     return found.first() is not None
 
 
-async def put_analysis(conn: AsyncConnection, match_id: str, values: dict[str, Any]) -> None:
-    """Insert or replace the analysis row of ``match_id`` with ``values``."""
+async def queue_analysis(
+    conn: AsyncConnection, match_id: str, requested_by: str | None, at: datetime
+) -> None:
+    """Queue the analysis of ``match_id`` (replacing any row it had), asked by
+    ``requested_by`` (None: the server) at ``at``.
+    """
     await conn.execute(delete(match_analyses).where(match_analyses.c.match_id == match_id))
-    await conn.execute(insert(match_analyses).values(match_id=match_id, **values))
+    await conn.execute(
+        insert(match_analyses).values(
+            match_id=match_id, status="queued", requested_by=requested_by, requested_at=at
+        )
+    )
 
 
-async def set_analysis(db: Database, match_id: str, values: dict[str, Any]) -> None:
-    """Update the analysis row of ``match_id`` (its own transaction)."""
+async def analysis_running(db: Database, match_id: str) -> None:
+    """Mark the analysis of ``match_id`` as running (its own transaction)."""
+    await _set_analysis(db, match_id, status="running")
+
+
+async def analysis_done(
+    db: Database, match_id: str, result: JsonObject, *, seconds: float, at: datetime
+) -> None:
+    """Store the finished analysis of ``match_id`` (``seconds`` it took, finished ``at``)."""
+    await _set_analysis(
+        db, match_id, status="done", result=result, seconds=seconds, finished_at=at, error=None
+    )
+
+
+async def analysis_failed(db: Database, match_id: str, error: str, at: datetime) -> None:
+    """Store that the analysis of ``match_id`` failed with ``error`` (at most 200 characters)."""
+    await _set_analysis(db, match_id, status="failed", error=error[:200], finished_at=at)
+
+
+async def _set_analysis(db: Database, match_id: str, **values: object) -> None:
     async with db.transaction() as conn:
         await conn.execute(
             update(match_analyses).where(match_analyses.c.match_id == match_id).values(**values)

@@ -34,6 +34,7 @@ from app.db.errors import is_database_unavailable, log_failure
 from app.db.models import utcnow
 from app.db.session import as_utc
 from app.engine import export_record
+from app.json_types import JsonObject
 from app.services.errors import Conflict, RateLimited
 from app.services.match import queries
 from app.services.match.reads import check_watch, current
@@ -71,11 +72,11 @@ def _gate(rt: Runtime) -> asyncio.Semaphore:
     return gate
 
 
-def _abandoned(row: Any) -> bool:
+def _abandoned(row: queries.Analysis) -> bool:
     return row.status in _PENDING and as_utc(row.requested_at) < utcnow() - ABANDONED_AFTER
 
 
-def analysis_json(match_id: str, row: Any) -> dict[str, Any]:
+def analysis_json(match_id: str, row: queries.Analysis | None) -> JsonObject:
     """``{"match_id", "status": none|queued|running|done|failed, "requested_at",
     "finished_at", "seconds", "error", "analysis"}`` (``analysis``: the
     ``carcassonne-analysis/1`` JSON once done, else null).
@@ -120,7 +121,7 @@ async def _finished_record(
 
 async def get_analysis(
     rt: Runtime, match_id: str, player_id: str | None, code: str | None
-) -> dict[str, Any]:
+) -> JsonObject:
     """The match's analysis as it stands (:func:`analysis_json`). Raises :class:`NotFound`,
     :class:`Forbidden` (private), :class:`Conflict` (``analysis_live``).
     """
@@ -132,7 +133,7 @@ async def get_analysis(
 
 async def request_analysis(
     rt: Runtime, match_id: str, player_id: str | None, code: str | None
-) -> dict[str, Any]:
+) -> JsonObject:
     """Ask for the match's analysis (idempotent: one done, queued or running is returned as it
     is). ``player_id`` None: the server asks (for a rated match; no per-person limit, and the
     room of :data:`RATED_ROOM` beyond people's). The queue is counted and the request queued
@@ -156,11 +157,7 @@ async def request_analysis(
             player_id,
             player_id is not None and not await queries.is_member(conn, player_id),
         )
-        await queries.put_analysis(
-            conn,
-            match_id,
-            {"status": "queued", "requested_by": player_id, "requested_at": utcnow()},
-        )
+        await queries.queue_analysis(conn, match_id, player_id, utcnow())
         row = await queries.analysis(conn, match_id)
     rt.spawn(run_analysis(rt, match_id))
     return analysis_json(match_id, row)
@@ -247,7 +244,7 @@ async def run_analysis(rt: Runtime, match_id: str) -> None:
         started = time.perf_counter()
         try:
             record = await _finished_record(rt, match_id, None, None, check=False)
-            await queries.set_analysis(rt.db, match_id, {"status": "running"})
+            await queries.analysis_running(rt.db, match_id)
             total = await _offload(rt, count_moves, record)
             moves: list[dict[str, Any]] = []
             for first in range(1, total + 1, CHUNK):
@@ -257,14 +254,8 @@ async def run_analysis(rt: Runtime, match_id: str) -> None:
                 await asyncio.sleep(PAUSE_SHARE * (time.perf_counter() - began))
             seconds = time.perf_counter() - started
             result = await _offload(rt, summary, record, moves, PLAYOUTS, seconds)
-            values = {
-                "status": "done",
-                "result": result,
-                "seconds": round(seconds, 2),
-                "finished_at": utcnow(),
-                "error": None,
-            }
         except Exception as exc:
             log.warning("analysis of match %s failed: %r", match_id, exc)
-            values = {"status": "failed", "error": str(exc)[:200], "finished_at": utcnow()}
-        await queries.set_analysis(rt.db, match_id, values)
+            await queries.analysis_failed(rt.db, match_id, str(exc), utcnow())
+            return
+        await queries.analysis_done(rt.db, match_id, result, seconds=round(seconds, 2), at=utcnow())
