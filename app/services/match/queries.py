@@ -149,18 +149,30 @@ async def batches_since(
     return [(int(r.seq), int(r.seat), r.client_id, str(r.events), r.by) for r in rows]
 
 
-async def spectator_delay(db: Database, match_id: str) -> Any:
+async def spectator_delay(db: Database, match_id: str) -> JsonObject | None:
     """The match's stored spectator delay JSON (None: live, or no such match)."""
     async with db.reading() as conn:
-        return (
+        found: JsonObject | None = (
             await conn.execute(select(matches.c.spectator_delay).where(matches.c.id == match_id))
         ).scalar_one_or_none()
+        return found
 
 
-async def delayed_live_rows(db: Database, match_ids: list[str]) -> list[Any]:
-    """Rows (id, version, seats, spectator_delay) of the live matches among ``match_ids`` whose
-    host chose a spectator delay (the JSON is checked by the caller: a stored JSON null reads
-    back as None).
+@dataclass(frozen=True, slots=True)
+class DelayedMatch:
+    """A live match whose host chose a spectator delay: its ``version``, ``seats`` (seat JSON)
+    and the stored ``spectator_delay`` JSON (checked by the reader).
+    """
+
+    id: str
+    version: int
+    seats: list[JsonObject]
+    spectator_delay: JsonObject
+
+
+async def delayed_live_rows(db: Database, match_ids: list[str]) -> list[DelayedMatch]:
+    """The live matches among ``match_ids`` whose host chose a spectator delay (a stored JSON
+    null reads back as None and is left out).
     """
     if not match_ids:
         return []
@@ -170,7 +182,7 @@ async def delayed_live_rows(db: Database, match_ids: list[str]) -> list[Any]:
                 matches.c.id, matches.c.version, matches.c.seats, matches.c.spectator_delay
             ).where(matches.c.id.in_(match_ids), matches.c.status == "live")
         )
-        return [r for r in rows if r.spectator_delay]
+        return [DelayedMatch(*r) for r in rows if r.spectator_delay]
 
 
 async def delayed_view(
