@@ -122,7 +122,7 @@ async def match_replay(
     revealed shuffle), a live one up to its last completed move (never beyond).
     """
     record = await shuffle.reveal_into(rt, match_id, await reads.record(rt, match_id, player, code))
-    out = replays.steps(record)
+    out: dict[str, Any] = dict(replays.steps(record))
     out["record"] = record
     out["id"] = match_id
     out["commitment"] = await shuffle.commitment_of(rt, match_id)

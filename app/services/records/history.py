@@ -161,7 +161,7 @@ async def _left_moves(
     return verdict.left_moves(record, list(state.actions), computer, flagged)
 
 
-async def verdict_of(rt: Runtime, match_id: str) -> dict[str, Any] | None:
+async def verdict_of(rt: Runtime, match_id: str) -> verdict.VerdictJson | None:
     """The verdict of a finished, settled match (:func:`app.services.records.verdict.verdict_json`:
     places, winners, scores, the seats that left and at which move), or None while it is
     live or not yet settled.

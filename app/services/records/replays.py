@@ -10,12 +10,12 @@ with the engine's :class:`RecordError`, which names the 1-based move and the rea
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.engine import (
+    GameState,
     Pass,
     PlaceFollower,
     PlaceTile,
+    RecordError,
     apply_in_place,
     event_to_json,
     new_game,
@@ -24,14 +24,15 @@ from app.engine import (
     view,
 )
 from app.engine.record.fairness import verify_record
+from app.json_types import JsonObject, JsonValue
 
 #: Byte size past which an uploaded record is refused (a full 5-player River game is ~15 kB).
 MAX_RECORD_BYTES = 512 * 1024
 
 
-def _position(state: Any) -> dict[str, Any]:
+def _position(state: GameState) -> JsonObject:
     seen = view(state, None)
-    out = {
+    out: JsonObject = {
         k: seen[k]
         for k in (
             "followers",
@@ -50,7 +51,7 @@ def _position(state: Any) -> dict[str, Any]:
     return out
 
 
-def steps(record: Any) -> dict[str, Any]:
+def steps(record: JsonObject) -> JsonObject:
     """``{"players", "rules", "finished", "start": {"board", ...position}, "steps": [{"n",
     "seat", "move", "placed": {"at", "tile", "rotation"}, "events", ...position}]}``.
 
@@ -59,22 +60,24 @@ def steps(record: Any) -> dict[str, Any]:
     final scoring). Raises :class:`RecordError` (move number and reason).
     """
     final, _ = replay(record)
+    moves, draw_order = record["moves"], record["draw_order"]
+    if not isinstance(moves, list) or not isinstance(draw_order, list):
+        raise RecordError("moves and draw_order are lists")  # replay() refuses them first
     state = new_game(
         final.options,
         final.players,
-        draw_order=list(record["draw_order"]),
+        draw_order=[str(t) for t in draw_order],
         partial=not record.get("finished", True),
     )
     first = view(state, None)
-    start = {
+    start: JsonObject = {
         "board": first["board"],
         **_position(state),
         "events": [event_to_json(e) for e in state.opening_events],
     }
-    out: list[dict[str, Any]] = []
-    moves = record["moves"]
-    pending: list[dict[str, Any]] = []
-    placed: dict[str, Any] | None = None
+    out: list[JsonValue] = []
+    pending: list[JsonValue] = []
+    placed: JsonObject | None = None
     seat = 0
     for action in final.actions:
         if isinstance(action, PlaceTile):
@@ -106,6 +109,6 @@ def steps(record: Any) -> dict[str, Any]:
     }
 
 
-def verify(record: Any, published: str | None = None) -> dict[str, Any]:
+def verify(record: JsonObject, published: str | None = None) -> JsonObject:
     """The shuffle verdict of a record (:func:`~app.engine.record.fairness.verify_record`), JSON."""
     return verify_record(record, published).to_json()

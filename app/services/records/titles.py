@@ -11,15 +11,18 @@ no database and no other service module here.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 
-def lobby_host_name(seats: list[dict[str, Any]], host_id: str) -> str | None:
+def lobby_host_name(seats: Sequence[Mapping[str, object]], host_id: str) -> str | None:
     """The name on the host's seat of a lobby (the host always holds one; None otherwise)."""
-    return next((s["name"] for s in seats if s.get("player") == host_id), None)
+    name = next((s["name"] for s in seats if s.get("player") == host_id), None)
+    return None if name is None else str(name)
 
 
-def match_host_name(seats: list[dict[str, Any]], clock: dict[str, Any] | None) -> str | None:
+def match_host_name(
+    seats: Sequence[Mapping[str, object]], clock: Mapping[str, object] | None
+) -> str | None:
     """The name on the seat of a match's host (the seat the clock keeps as ``host``), as the
     seats hold it now ("Deleted player" once the host's account is deleted). None for matches
     from before clocks, which all have a name.

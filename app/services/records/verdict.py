@@ -15,12 +15,19 @@ Pure functions: no I/O (the history settlement stores what :func:`left_moves` fi
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TypedDict
 
-from app.engine import PlaceTile, is_decision, record_decisions
+from app.engine import Action, PlaceTile, is_decision, record_decisions
+from app.json_types import JsonObject
 
 
-def moves_of_actions(record: dict[str, Any], actions: Sequence[Any]) -> dict[int, int]:
+def _entries(record: JsonObject) -> list[JsonObject]:
+    """The record's move entries (``moves``; objects only)."""
+    moves = record.get("moves")
+    return [m for m in moves if isinstance(m, dict)] if isinstance(moves, list) else []
+
+
+def moves_of_actions(record: JsonObject, actions: Sequence[Action]) -> dict[int, int]:
     """``{seq: move}``: the record move (1-based index into ``record["moves"]``, as in
     ``#/replay/ID?move=N``) that each logged action (``seq`` = its index in ``actions`` + 1)
     belongs to. A move entry owns its off-turn decisions (one decision action each,
@@ -30,7 +37,7 @@ def moves_of_actions(record: dict[str, Any], actions: Sequence[Any]) -> dict[int
     """
     out: dict[int, int] = {}
     seq = 1
-    entries = record.get("moves", [])
+    entries = _entries(record)
     for n, entry in enumerate(entries, start=1):
         for _ in record_decisions(entry):
             if seq <= len(actions) and is_decision(actions[seq - 1]):
@@ -46,8 +53,8 @@ def moves_of_actions(record: dict[str, Any], actions: Sequence[Any]) -> dict[int
 
 
 def left_moves(
-    record: dict[str, Any],
-    actions: Sequence[Any],
+    record: JsonObject,
+    actions: Sequence[Action],
     computer_seqs: Iterable[int],
     away_at_end: Iterable[int] = (),
 ) -> dict[int, int]:
@@ -60,20 +67,37 @@ def left_moves(
     the one after the last).
     """
     move_of = moves_of_actions(record, actions)
+    after_last = len(_entries(record)) + 1
     out: dict[int, int] = {}
     for seq in sorted(computer_seqs):
         if not 0 < seq <= len(actions) or is_decision(actions[seq - 1]):
             continue
         seat = int(actions[seq - 1].seat)
-        out.setdefault(seat, move_of.get(seq, len(record.get("moves", [])) + 1))
+        out.setdefault(seat, move_of.get(seq, after_last))
     for seat in away_at_end:
-        out.setdefault(int(seat), len(record.get("moves", [])) + 1)
+        out.setdefault(int(seat), after_last)
     return out
+
+
+class LeftAt(TypedDict):
+    """A seat that left and the record move it first did not play (None: not known)."""
+
+    seat: int
+    move: int | None
+
+
+class VerdictJson(TypedDict):
+    """The ``verdict`` block of docs/API.md (see :func:`verdict_json`)."""
+
+    places: list[int]
+    winners: list[int]
+    scores: list[int]
+    left: list[LeftAt]
 
 
 def verdict_json(
     scores: Sequence[int], places: Sequence[int], left_at: dict[int, int | None]
-) -> dict[str, Any]:
+) -> VerdictJson:
     """The ``verdict`` block of docs/API.md: ``{"places": [place by seat], "winners": [seats
     in place 1], "scores": [final points by seat], "left": [{"seat", "move"}]}``.
 
