@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.engine import GameState
+from app.json_types import JsonObject
 
 
 @dataclass
@@ -25,7 +26,7 @@ class Live:
     match_id: str
     version: int
     state: GameState
-    seats: list[dict[str, Any]]
+    seats: list[JsonObject]
     #: The host's name for the table; None: the client words "{host}'s table".
     name: str | None
     private: bool
@@ -33,17 +34,17 @@ class Live:
     #: (seat, client action id) → (version, events JSON) of recent actions.
     recent: OrderedDict[tuple[int, str], tuple[int, str]] = field(default_factory=OrderedDict)
     #: The view JSON-ready dict at ``version`` (computed once per version).
-    view: dict[str, Any] | None = None
+    view: JsonObject | None = None
     #: The match's clock as last read from the locked row (``app.services.clock.rules``): a
     #: value, replaced whole and never changed in place.
-    clock: dict[str, Any] | None = None
+    clock: JsonObject | None = None
     #: ``clock`` parsed (a ``MatchClock``), valid while ``parsed_for is clock``: the write
     #: path and the frames read the typed clock without parsing it again each move.
     parsed_clock: Any = field(default=None, repr=False)
-    parsed_for: Any = field(default=None, repr=False)
+    parsed_for: object = field(default=None, repr=False)
     #: (version, for spectators, with their extra aids) → the computed aids at that version
     #: (app/services/match/insight/aids.py).
-    aids: dict[tuple[int, bool, bool], dict[str, Any]] = field(default_factory=dict, repr=False)
+    aids: dict[tuple[int, bool, bool], JsonObject] = field(default_factory=dict, repr=False)
 
     RECENT = 64
 
@@ -52,8 +53,9 @@ class Live:
         if player_id is None:
             return None
         for seat in self.seats:
-            if seat.get("player") == player_id:
-                return int(seat["seat"])
+            number = seat["seat"]
+            if seat.get("player") == player_id and isinstance(number, int):
+                return number
         return None
 
     def remember(self, seat: int, client_id: str, version: int, events_json: str) -> None:

@@ -224,7 +224,8 @@ def turn_alert_due(live: Live, acted_seat: int) -> tuple[str, int, int] | None:
     state = live.state
     if state.is_over or state.seat == acted_seat or live.clock is None:
         return None
-    kind = (live.clock.get("control") or {}).get("kind")
+    control = live.clock.get("control")
+    kind = control.get("kind") if isinstance(control, dict) else None
     if kind not in ALERTED_KINDS:
         return None
     seat = next((s for s in live.seats if s["seat"] == state.seat), None)

@@ -170,7 +170,7 @@ async def bot_advice(rt: Runtime, match_id: str) -> tuple[int, Action] | None:
         return None
     level = str(live.seats[state.seat].get("level") or DEFAULT_LEVEL)
     seed = zlib.crc32(f"{match_id}:{version}".encode())
-    people = [s["player"] for s in live.seats if s.get("player") and not s.get("bot")]
+    people = [str(s["player"]) for s in live.seats if s.get("player") and not s.get("bot")]
     owner = people[0] if people else NOBODY  # whose table: the fair share of the workers
     actions = await rt.bots.decide(match_id, version, state, level, seed, owner)
     return version, actions[0]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from app.engine.aids import COMPUTED, aids_for
+from app.json_types import JsonObject
 from app.realtime.protocol import dumps
 from app.services.clock import table_options
 from app.services.errors import Forbidden
@@ -31,7 +32,7 @@ _RATED: OrderedDict[str, bool] = OrderedDict()
 _RATED_KEPT = 4096
 
 
-def granted(clock: dict[str, object] | None, spectator: bool, extra: bool = True) -> list[str]:
+def granted(clock: JsonObject | None, spectator: bool, extra: bool = True) -> list[str]:
     """The computed aids the match's policy grants a player (``spectator`` False) or a
     spectator, in :data:`app.engine.aids.COMPUTED` order (matches from before policies: none).
     ``extra`` False: a spectator gets only what the players get as well.
