@@ -13,6 +13,7 @@ instance (broker kind ``note``).
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -29,6 +30,7 @@ from app.engine import (
     legal_placements,
     record_decisions,
 )
+from app.json_types import JsonObject
 from app.realtime.hub import NOTE_ALL
 from app.realtime.protocol import broker_message, dumps
 from app.services.cache import Live
@@ -56,7 +58,7 @@ def _ms(when: datetime) -> int:
     return int(as_utc(when).timestamp() * 1000)
 
 
-def skips_turns(clock: dict[str, Any] | None) -> bool:
+def skips_turns(clock: JsonObject | None) -> bool:
     """True when the clock's time-out policy is ``skip`` (a timed-out turn is skipped)."""
     return clock is not None and c.policy_of(clock).kind == "skip"
 
@@ -77,11 +79,11 @@ def skip_action(state: GameState) -> Action:
 
 
 def start_clock(
-    time_control: dict[str, Any] | None,
-    seats: list[dict[str, Any]],
+    time_control: JsonObject | None,
+    seats: list[JsonObject],
     host_player: str | None,
     state: GameState,
-) -> tuple[dict[str, Any], datetime | None]:
+) -> tuple[JsonObject, datetime | None]:
     """The clock of a match being started (``time_control``: the lobby's stored column, with
     its time-out policy), and when the sweep must first look at it.
     """
@@ -113,7 +115,7 @@ def after_action(
     active_before: int,
     by: str | None,
     timed_out: bool,
-) -> tuple[dict[str, Any] | None, MatchClock | None, datetime | None]:
+) -> tuple[JsonObject | None, MatchClock | None, datetime | None]:
     """The clock of ``live`` after ``seat``'s action (``live.state``: after it;
     ``active_before``: the turn's holder before it; ``by``: :data:`BY_COMPUTER` when the
     computer chose for a person; ``timed_out``: it did so because the clock ran out). Returns
@@ -140,7 +142,7 @@ def after_action(
     return clock.to_json(), clock, None if due is None or state.is_over else from_ms(due)
 
 
-def set_clock(live: Live, clock: dict[str, Any], parsed: MatchClock) -> None:
+def set_clock(live: Live, clock: JsonObject, parsed: MatchClock) -> None:
     """Give ``live`` a new clock value with its parsed form (``parsed.to_json() == clock``)."""
     live.clock, live.parsed_clock, live.parsed_for = clock, parsed, clock
 
@@ -156,7 +158,7 @@ def typed_clock(live: Live) -> MatchClock | None:
     return parsed
 
 
-def live_public(live: Live) -> dict[str, Any] | None:
+def live_public(live: Live) -> JsonObject | None:
     """:func:`public` of ``live``'s clock, from its parsed form."""
     clock = typed_clock(live)
     return None if clock is None else c.public(clock, now_ms())
@@ -171,25 +173,30 @@ def earliest(*times: datetime | None) -> datetime | None:
 # ---------------------------------------------------------------------- the sweep
 
 
-def is_auto(clock: dict[str, Any] | None, seat: int) -> bool:
+def is_auto(clock: MatchClock | None, seat: int) -> bool:
     """True when the computer holds ``seat`` (handed over by time-outs or by a vote)."""
-    return bool(clock and clock["auto"][seat])
+    return clock is not None and clock.auto[seat]
 
 
-def is_away(clock: dict[str, Any] | None, seat: int) -> bool:
+def away_seats(clock: JsonObject | None) -> list[str]:
+    """The seats (as text) with a leave countdown or vote running on the stored ``clock``."""
+    away = clock.get("away") if clock else None
+    return list(away) if isinstance(away, dict) else []
+
+
+def is_away(clock: MatchClock | None, seat: int) -> bool:
     """True while ``seat``'s leave countdown or vote is running (the others decide)."""
-    return bool(
-        clock
-        and (str(seat) in clock["away"] or (clock.get("vote") and clock["vote"]["seat"] == seat))
-    )
-
-
-def timed_out(clock: dict[str, Any] | None, seat: int) -> bool:
-    """True when ``seat`` is running and its time is up."""
     if clock is None:
         return False
+    return str(seat) in clock.away or bool(clock.vote and clock.vote["seat"] == seat)
+
+
+def timed_out(clock: MatchClock | None, seat: int) -> bool:
+    """True when ``seat`` is running and its time is up."""
+    if clock is None or clock.running is None:
+        return False
     d = c.deadline(clock)
-    return d is not None and clock["running"]["seat"] == seat and d <= now_ms()
+    return d is not None and clock.running.seat == seat and d <= now_ms()
 
 
 async def present_seats(
@@ -211,11 +218,11 @@ async def present_seats(
 
 
 def settle_due(
-    clock: dict[str, Any],
+    clock: MatchClock,
     present: set[int],
     grace_ms: int,
     vote_ms: int = v.VOTE_MS,
-) -> tuple[dict[str, Any], str | None]:
+) -> tuple[MatchClock, str | None]:
     """Run out what is due now: a leave countdown opens a vote (or, with nobody to vote, hands
     the seat to the computer); a vote whose time is up is settled; an expired proposal lapses.
     Returns the clock and the settled outcome (``"end"`` asks the caller to end the match).
@@ -223,32 +230,33 @@ def settle_due(
     now = now_ms()
     out = clock
     outcome: str | None = None
-    if out.get("proposal") and int(out["proposal"]["until"]) <= now:
-        out = {**out, "proposal": None}
-    if out.get("vote") and int(out["vote"]["until"]) <= now:
-        vote_seat = out["vote"]["seat"]
-        eligible = [s for s in out["humans"] if s != vote_seat and not out["auto"][s]]
+    if out.proposal and out.proposal["until"] <= now:
+        out = replace(out, proposal=None)
+    vote = out.vote
+    if vote and vote.get("until", now + 1) <= now:
+        eligible = [s for s in out.humans if s != vote["seat"] and not out.auto[s]]
         outcome = v.tally(out, eligible, final=True)
-        out = v.settle(out, outcome or v.DEFAULT_CHOICE, now, grace_ms)
-    if not out.get("vote"):
-        for key, away in sorted(out["away"].items()):
+        out = c.typed(v.settle(out, outcome or v.DEFAULT_CHOICE, now, grace_ms))
+    if not out.vote:
+        for key, away in sorted(out.away.items()):
             if int(away["until"]) <= now:
                 seat = int(key)
-                if v.voters({**out, "vote": {"seat": seat}}, present):
-                    out = v.open_vote(out, seat, now, vote_ms)
+                if v.voters(replace(out, vote={"seat": seat}), present):
+                    out = c.typed(v.open_vote(out, seat, now, vote_ms))
                 else:
-                    out = v.settle(v.open_vote(out, seat, now), v.DEFAULT_CHOICE, now, grace_ms)
+                    opened = v.open_vote(out, seat, now)
+                    out = c.typed(v.settle(opened, v.DEFAULT_CHOICE, now, grace_ms))
                     outcome = outcome or v.DEFAULT_CHOICE
                 break
     return out, outcome
 
 
-def public(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+def public(clock: JsonObject | None) -> JsonObject | None:
     """The clock as clients see it, stamped with the server's time (docs/API.md § Clocks)."""
     return c.public(clock, now_ms())
 
 
-def clock_frame(clock: dict[str, Any] | None, version: int) -> str:
+def clock_frame(clock: JsonObject | None, version: int) -> str:
     """``{"t": "clock", "v": version, "d": Clock}`` (``v``: the match version it belongs to)."""
     return dumps({"t": "clock", "v": version, "d": public(clock)})
 
@@ -262,7 +270,7 @@ def announce(rt: Runtime, match_id: str, frame: str) -> None:
     rt.spawn(rt.broker.publish(channel, broker_message(rt.broker.instance_id, NOTE_ALL, 0, frame)))
 
 
-def credit_all(clock: dict[str, Any], gap_ms: int) -> tuple[dict[str, Any], datetime | None]:
+def credit_all(clock: JsonObject, gap_ms: int) -> tuple[JsonObject, datetime | None]:
     """Outage credit for one match: its clock with every running deadline ``gap_ms`` later,
     and its next due time.
     """
@@ -279,11 +287,11 @@ async def verdict(
     tx: Tx,
     match_id: str,
     state: GameState,
-    seats: list[dict[str, Any]],
-    clock: dict[str, Any] | None,
+    seats: list[JsonObject],
+    clock: JsonObject | None,
     *,
     present_window: timedelta,
-) -> tuple[str, dict[str, Any] | None, datetime | None]:
+) -> tuple[str, JsonObject | None, datetime | None]:
     """What the sweep does with a due match (the caller holds its row lock).
 
     Returns ``(what, clock, next_due)``: ``what`` is ``"bot"`` (a bot seat plays), ``"computer"``
@@ -300,44 +308,45 @@ async def verdict(
     abandon_ms = int(rt.settings.abandon_after * 1000)
     humans = [i for i, s in enumerate(seats) if not s.get("bot")]
     present = await present_seats(rt, tx, match_id, humans, present_window)
-    if clock is not None:
-        clock, outcome = settle_due(clock, present, grace, int(rt.settings.leave_vote * 1000))
-        if outcome == "end" or clock.get("ended_early"):
-            return "end", clock, None
-    if seats[seat].get("bot"):
-        return "bot", clock, None
-    if clock is None:  # a match from before clocks: the old rules
-        if deciding(state) or seat not in present:
+    if clock is None:
+        if seats[seat].get("bot"):
+            return "bot", None, None
+        if deciding(state) or seat not in present:  # a match from before clocks: the old rules
             return "computer", None, None
         return "wait", None, from_ms(now + abandon_ms)
-    if is_auto(clock, seat):
+    settled, outcome = settle_due(
+        c.typed(clock), present, grace, int(rt.settings.leave_vote * 1000)
+    )
+    clock = settled.to_json()
+    if outcome == "end" or settled.ended_early:
+        return "end", clock, None
+    if seats[seat].get("bot"):
+        return "bot", clock, None
+    if is_auto(settled, seat):
         return "computer", clock, None
-    decision = clock.get("deciding")
+    decision = settled.deciding
+    turn_since = now if settled.turn_since is None else settled.turn_since
     if deciding(state) and decision:
-        if int(decision["since"]) + decision_ms <= now:
+        if decision.since + decision_ms <= now:
             return "computer", clock, None
-    elif timed_out(clock, seat):
+    elif timed_out(settled, seat):
         return "timeout", clock, None
-    elif (
-        seat not in present
-        and not is_away(clock, seat)
-        and int(clock.get("turn_since", now)) + abandon_ms <= now
-    ):
+    elif seat not in present and not is_away(settled, seat) and turn_since + abandon_ms <= now:
         return "computer", clock, None  # left without a trace (its instance died): the old rule
     # A look may come before the turn could be abandoned (a move stores its next look as a
     # bound, app.db.txs.LookBy): look again when it could, not a whole ``abandon_after`` on.
-    abandon_at = int(clock.get("turn_since", now)) + abandon_ms
-    due = [c.next_due(clock), abandon_at if abandon_at > now else now + abandon_ms]
+    abandon_at = turn_since + abandon_ms
+    due = [c.next_due(settled), abandon_at if abandon_at > now else now + abandon_ms]
     if deciding(state) and decision:
-        due.append(int(decision["since"]) + decision_ms)
+        due.append(decision.since + decision_ms)
     return "wait", clock, from_ms(min(d for d in due if d is not None))
 
 
 def annotate_record(
     record: dict[str, Any],
-    actions: list[Any],
+    actions: list[Action],
     computer_seqs: set[int],
-    clock: dict[str, Any] | None,
+    clock: JsonObject | None,
 ) -> dict[str, Any]:
     """Mark what the computer chose for a person (``"by": "computer"``), the time-out policy
     of a timed match (``"timeout_policy"``) and an early end.

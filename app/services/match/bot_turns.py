@@ -63,7 +63,7 @@ def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
     state = live.state
     if state.is_over:
         return
-    if live.seats[state.seat].get("bot") or clocks.is_auto(live.clock, state.seat):
+    if live.seats[state.seat].get("bot") or clocks.is_auto(clocks.typed_clock(live), state.seat):
         rt.spawn(_play_later(rt, live.match_id))
     elif move.actor == "bot" and state.seat == move.seat:
         rt.spawn(_play_later(rt, live.match_id))  # the computer finishes the turn
@@ -98,7 +98,7 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
             move: Committed | None = None
             leavers: list[int] = []
             if what == "end":
-                leavers = [int(s) for s in (clock or {}).get("away", {})]
+                leavers = [int(s) for s in clocks.away_seats(clock)]
                 await _end_early(rt, tx, live)
             elif what == "wait":
                 values: dict[str, Any] = {"next_bot_at": due}

@@ -15,6 +15,7 @@ from app.db.txs import LookBy
 from app.engine import DEPLOY, deciding
 from app.services.cache import Live
 from app.services.clock import clocks
+from app.services.clock.match_clock import MatchClock
 from app.services.match.committed import Committed
 from app.services.runtime import Runtime
 
@@ -32,7 +33,7 @@ def next_bot_at(rt: Runtime, live: Live, move: Committed) -> datetime | None:
     by_bot = move.actor == "bot"
     if (
         seat.get("bot")
-        or clocks.is_auto(live.clock, state.seat)
+        or clocks.is_auto(clocks.typed_clock(live), state.seat)
         or (by_bot and state.seat == move.seat and state.phase == DEPLOY)
     ):
         return move.at + timedelta(seconds=rt.settings.bot_delay)
@@ -41,7 +42,7 @@ def next_bot_at(rt: Runtime, live: Live, move: Committed) -> datetime | None:
     return move.at + timedelta(seconds=rt.settings.abandon_after)
 
 
-def computer_seats(live: Live, clock: dict[str, Any] | None) -> int:
+def computer_seats(live: Live, clock: MatchClock | None) -> int:
     """Seats the computer plays, bot seats included, once it holds a person's seat (handed
     over by time-outs or a vote); 0 while it holds none. The count of ``matches.bots``, which
     the caps on computer matches read (app/services/lobby/dealing.py ``check_bot_caps``).
@@ -83,7 +84,7 @@ def row_values(rt: Runtime, live: Live, move: Committed, active_before: int) -> 
     if clock is not None and parsed is not None:
         values["clock"] = clock
         clocks.set_clock(live, clock, parsed)
-        handed = computer_seats(live, clock)
+        handed = computer_seats(live, parsed)
         if handed:  # the computer plays people's seats now: they count against its caps
             values["bots"] = handed
     if state.is_over:
