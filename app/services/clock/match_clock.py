@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, Unpack, cast
 
+from app.json_types import JsonObject, JsonValue
 from app.services.clock.controls import TimeControl, TimeoutPolicy
 
 #: The keys every stored clock has.
@@ -59,7 +60,7 @@ class Running:
     since: int
     active: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """``{"seat", "since", "active"}``."""
         return {"seat": self.seat, "since": self.since, "active": self.active}
 
@@ -71,9 +72,31 @@ class Deciding:
     seat: int
     since: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """``{"seat", "since"}``."""
         return {"seat": self.seat, "since": self.since}
+
+
+class ClockFields(TypedDict, total=False):
+    """The fields of :class:`MatchClock` a copy may change (:meth:`MatchClock.having`)."""
+
+    control: TimeControl
+    live_control: TimeControl | None
+    remaining: tuple[int, ...]
+    running: Running | None
+    timeouts: tuple[int, ...]
+    auto: tuple[bool, ...]
+    policy: TimeoutPolicy
+    host: int | None
+    humans: tuple[int, ...]
+    away: Mapping[str, Mapping[str, int]]
+    vote: Vote | None
+    proposal: Proposal | None
+    ended_early: bool
+    turn_active: int | None
+    turn_since: int | None
+    deciding: Deciding | None
+    live_remaining: tuple[int, ...] | None
 
 
 @dataclass(frozen=True)
@@ -104,13 +127,16 @@ class MatchClock:
     #: Keys of :data:`OPTIONAL_KEYS` the stored clock lacks (written back without them).
     missing: frozenset[str] = field(default=frozenset({"live_remaining"}), compare=False)
     #: Keys this module does not know, kept as they are.
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, JsonValue] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MatchClock:
         """Parse a stored clock dict. Raises ``KeyError`` for a clock without a required key
         (``control``, ``remaining``, ``timeouts``, ``auto``, ``away``) and
         :class:`~app.services.clock.controls.InvalidTimeControl` for an unknown control.
+
+        ``data`` is the stored JSON (``Mapping[str, Any]``: a clock column as SQLAlchemy gives
+        it, or a :data:`~app.json_types.JsonObject`); every field is converted on the way in.
         """
         run = data.get("running")
         deciding = data.get("deciding")
@@ -144,47 +170,49 @@ class MatchClock:
             extra={k: v for k, v in data.items() if k not in known},
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The stored dict (fresh lists and dicts: the caller may change it)."""
-        out: dict[str, Any] = {
+        out: JsonObject = {
             "control": self.control.to_json(),
             "policy": self.policy.to_json(),
             "live_control": None if self.live_control is None else self.live_control.to_json(),
-            "remaining": list(self.remaining),
+            "remaining": [v for v in self.remaining],
             "running": None if self.running is None else self.running.to_json(),
-            "timeouts": list(self.timeouts),
-            "auto": list(self.auto),
+            "timeouts": [v for v in self.timeouts],
+            "auto": [v for v in self.auto],
             "host": self.host,
-            "humans": list(self.humans),
-            "away": {k: dict(v) for k, v in self.away.items()},
-            "vote": _copy(self.vote),
-            "proposal": _copy(self.proposal),
+            "humans": [v for v in self.humans],
+            "away": {k: {a: b for a, b in v.items()} for k, v in self.away.items()},
+            "vote": _copy(cast(JsonValue, self.vote)),
+            "proposal": _copy(cast(JsonValue, self.proposal)),
             "ended_early": self.ended_early,
             "turn_active": self.turn_active,
             "turn_since": self.turn_since,
             "deciding": None if self.deciding is None else self.deciding.to_json(),
-            "live_remaining": None if self.live_remaining is None else list(self.live_remaining),
+            "live_remaining": None
+            if self.live_remaining is None
+            else [v for v in self.live_remaining],
         }
         for key in self.missing:
             del out[key]
         out.update({k: _copy(v) for k, v in self.extra.items()})
         return out
 
-    def having(self, **changes: Any) -> MatchClock:
+    def having(self, **changes: Unpack[ClockFields]) -> MatchClock:
         """A copy with ``changes`` (field names), the optional keys among them now present."""
         return replace(self, missing=self.missing - set(changes), **changes)
 
     def without(self, *keys: str) -> MatchClock:
         """A copy whose JSON lacks the optional ``keys`` (their fields back to None)."""
         assert set(keys) <= OPTIONAL_KEYS
-        cleared: dict[str, Any] = dict.fromkeys(keys)
+        cleared: dict[str, Any] = dict.fromkeys(keys)  # None for fields that allow it
         return replace(self, missing=self.missing | set(keys), **cleared)
 
 
-def _copy(value: Any) -> Any:
+def _copy(value: JsonValue) -> JsonValue:
     """A deep copy of JSON data (dicts and lists; other values are immutable)."""
-    if isinstance(value, Mapping):
+    if isinstance(value, dict):
         return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
+    if isinstance(value, list):
         return [_copy(v) for v in value]
     return value

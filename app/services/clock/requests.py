@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.db.hot import MatchRow, write_tx
+from app.json_types import JsonObject
 from app.services.clock import rules as c
 from app.services.clock import votes as v
 from app.services.clock.clocks import announce, clock_frame, from_ms, now_ms, public
@@ -39,15 +40,11 @@ class NoProposal(ServiceError):
     code, status = "no_proposal_open", 409
 
 
-Change = Callable[[dict[str, Any], MatchRow], dict[str, Any]]
+#: A change of a match's stored clock: ``(clock, locked row) → new clock`` (JSON both ways).
+Change = Callable[[JsonObject, MatchRow], JsonObject]
 
 
-async def change_clock(
-    rt: Runtime,
-    match_id: str,
-    change: Change,
-    after: Callable[[Runtime, str, dict[str, Any]], Any] | None = None,
-) -> dict[str, Any] | None:
+async def change_clock(rt: Runtime, match_id: str, change: Change) -> JsonObject | None:
     """Lock the match, apply ``change(clock, row)`` and write the result (with the new due
     time), then announce it. ``change`` raises a :class:`ServiceError` to refuse (nothing
     changes). Returns the public clock.
@@ -63,9 +60,10 @@ async def change_clock(
         new = change(row.clock, row)
         if new == row.clock:
             return public(new)
-        due = c.next_due(new)
+        fresh = c.typed(new)
+        due = c.next_due(fresh)
         values: dict[str, Any] = {"clock": new}
-        if new.get("ended_early") or new["auto"] != row.clock["auto"]:
+        if fresh.ended_early or fresh.auto != c.typed(row.clock).auto:
             # The sweep ends it (final scoring), or the computer may have a turn to play now.
             values["next_bot_at"] = datetime.now(UTC)
         elif due is not None:
@@ -96,8 +94,8 @@ async def vote(
     rt: Runtime,
     match_id: str,
     player_id: str | None,
-    choice: Any,
-) -> dict[str, Any] | None:
+    choice: str,
+) -> JsonObject | None:
     """A remaining player's ballot on what to do about a leaver: ``wait``, ``computer`` or
     ``end``. A majority of the humans decides at once; otherwise the vote runs out.
 
@@ -107,33 +105,36 @@ async def vote(
     if choice not in v.CHOICES:
         raise ValidationFailed(f"choice must be one of {', '.join(v.CHOICES)}")
 
-    def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
+    def change(stored: JsonObject, row: MatchRow) -> JsonObject:
         seat = _seat_of(row, player_id)
-        if not clock.get("vote"):
+        clock = c.typed(stored)
+        if not clock.vote:
             raise NoVote("no vote is open")
-        if seat == clock["vote"]["seat"] or seat not in clock["humans"] or clock["auto"][seat]:
+        leaver = clock.vote["seat"]
+        if seat == leaver or seat not in clock.humans or clock.auto[seat]:
             raise NotAVoter("you cannot vote on this")
-        new = v.cast(clock, seat, choice)
-        eligible = [s for s in new["humans"] if s != new["vote"]["seat"] and not new["auto"][s]]
+        new = c.typed(v.cast(clock, seat, choice))
+        eligible = [s for s in new.humans if s != leaver and not new.auto[s]]
         decided = v.tally(new, eligible, final=False)
         if decided is not None:
-            new = v.settle(new, decided, now_ms(), int(rt.settings.leave_grace * 1000))
-        return new
+            return v.settle(new, decided, now_ms(), int(rt.settings.leave_grace * 1000))
+        return new.to_json()
 
     return await change_clock(rt, match_id, change)
 
 
-async def take_back(rt: Runtime, match_id: str, player_id: str | None) -> dict[str, Any] | None:
+async def take_back(rt: Runtime, match_id: str, player_id: str | None) -> JsonObject | None:
     """The seat's player takes it back from the computer. Raises :class:`NotSeated`,
     :class:`NotFound`, :class:`Conflict` (the seat is not the computer's, or the ``handover``
     time-out policy gave it to the computer for good).
     """
 
-    def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
+    def change(stored: JsonObject, row: MatchRow) -> JsonObject:
         seat = _seat_of(row, player_id)
-        if not clock["auto"][seat] and str(seat) not in clock["away"]:
+        clock = c.typed(stored)
+        if not clock.auto[seat] and str(seat) not in clock.away:
             raise Conflict("your seat is yours already", reason="seat_yours_already")
-        if clock["auto"][seat] and c.is_handed_over_for_good(clock, seat):
+        if clock.auto[seat] and c.is_handed_over_for_good(clock, seat):
             raise Conflict(
                 "the computer holds this seat for good (the table's time-out policy)",
                 reason="seat_handed_over",
@@ -145,7 +146,7 @@ async def take_back(rt: Runtime, match_id: str, player_id: str | None) -> dict[s
 
 async def propose(
     rt: Runtime, match_id: str, player_id: str | None, accept: bool
-) -> dict[str, Any] | None:
+) -> JsonObject | None:
     """Propose switching live ↔ correspondence (``accept`` False), or accept the open proposal
     (``accept`` True). When every seated human accepted, the switch happens at once.
 
@@ -154,19 +155,20 @@ async def propose(
     from the start: no live clock to switch back to).
     """
 
-    def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
+    def change(stored: JsonObject, row: MatchRow) -> JsonObject:
         seat = _seat_of(row, player_id)
-        if seat not in clock["humans"]:
+        clock = c.typed(stored)
+        if seat not in clock.humans:
             raise NotAVoter("the computer holds this seat")
         if accept:
-            if not clock.get("proposal"):
+            if not clock.proposal:
                 raise NoProposal("no proposal is open")
             new = v.accept_switch(clock, seat)
         else:
-            control = c.control_of(clock)
+            control = clock.control
             if not control.timed:
                 raise Conflict("an untimed match has no clock to switch", reason="untimed")
-            if control.kind == "correspondence" and clock.get("live_control") is None:
+            if control.kind == "correspondence" and clock.live_control is None:
                 raise Conflict(
                     "this match is played by correspondence from the start",
                     reason="correspondence_from_start",
@@ -182,8 +184,8 @@ async def seat_presence_changed(rt: Runtime, match_id: str, seat: int, present: 
     stop its leave countdown (nothing for a finished match or one without a clock).
     """
 
-    def change(clock: dict[str, Any], row: MatchRow) -> dict[str, Any]:
-        if seat not in clock["humans"]:
+    def change(clock: JsonObject, row: MatchRow) -> JsonObject:
+        if seat not in c.typed(clock).humans:
             return clock
         if present:
             return v.seat_returned(clock, seat)

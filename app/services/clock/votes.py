@@ -10,8 +10,8 @@ requests and the sweep) stores them under the match row's lock.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
+from app.json_types import JsonObject
 from app.services.clock.controls import TimeControl
 from app.services.clock.match_clock import MatchClock, Proposal, Running, Vote
 from app.services.clock.rules import ClockLike, typed
@@ -47,7 +47,7 @@ def _open_proposal(clock: MatchClock) -> Proposal:
     return clock.proposal
 
 
-def take_back(clock: ClockLike, seat: int, now: int) -> dict[str, Any]:
+def take_back(clock: ClockLike, seat: int, now: int) -> JsonObject:
     """The seat's player returns and takes the seat back from the computer (time-outs counted
     in all, under the ``handover`` policy, stay counted).
     """
@@ -69,7 +69,7 @@ def take_back(clock: ClockLike, seat: int, now: int) -> dict[str, Any]:
 # ---------------------------------------------------------------------- leaving and votes
 
 
-def seat_left(clock: ClockLike, seat: int, now: int, grace_ms: int) -> dict[str, Any]:
+def seat_left(clock: ClockLike, seat: int, now: int, grace_ms: int) -> JsonObject:
     """All of ``seat``'s sockets are gone: the computer takes over at ``now + grace_ms`` unless
     the player returns (or the others vote to wait). A seat already away keeps its countdown.
     """
@@ -80,7 +80,7 @@ def seat_left(clock: ClockLike, seat: int, now: int, grace_ms: int) -> dict[str,
     return replace(clock, away=away).to_json()
 
 
-def seat_returned(clock: ClockLike, seat: int) -> dict[str, Any]:
+def seat_returned(clock: ClockLike, seat: int) -> JsonObject:
     """The seat's player is connected again: no countdown, no vote about them."""
     clock = typed(clock)
     away = {k: v for k, v in clock.away.items() if k != str(seat)}
@@ -94,13 +94,13 @@ def voters(clock: ClockLike, present: set[int]) -> list[int]:
     return [s for s in clock.humans if s in present and s != leaver and not clock.auto[s]]
 
 
-def open_vote(clock: ClockLike, seat: int, now: int, vote_ms: int = VOTE_MS) -> dict[str, Any]:
+def open_vote(clock: ClockLike, seat: int, now: int, vote_ms: int = VOTE_MS) -> JsonObject:
     """Grace ran out for ``seat``: the remaining humans vote until ``now + vote_ms``."""
     vote: Vote = {"seat": seat, "since": now, "until": now + vote_ms, "ballots": {}}
     return typed(clock).having(vote=vote).to_json()
 
 
-def cast(clock: ClockLike, voter: int, choice: str) -> dict[str, Any]:
+def cast(clock: ClockLike, voter: int, choice: str) -> JsonObject:
     """Record ``voter``'s ballot (a later ballot replaces an earlier one). Raises
     ``ValueError`` for a choice not in :data:`CHOICES`, ``TypeError`` without an open vote.
     """
@@ -141,7 +141,7 @@ def tally(clock: ClockLike, eligible: list[int], final: bool) -> str | None:
     return DEFAULT_CHOICE if DEFAULT_CHOICE in tied else tied[0]
 
 
-def settle(clock: ClockLike, outcome: str, now: int, grace_ms: int) -> dict[str, Any]:
+def settle(clock: ClockLike, outcome: str, now: int, grace_ms: int) -> JsonObject:
     """Apply a vote's outcome: ``wait`` restarts the leaver's countdown, ``computer`` hands the
     seat over, ``end`` marks the match ended early (the service runs the final scoring).
     """
@@ -162,7 +162,7 @@ def settle(clock: ClockLike, outcome: str, now: int, grace_ms: int) -> dict[str,
 # ---------------------------------------------------------------------- live ↔ correspondence
 
 
-def propose_switch(clock: ClockLike, by: int, now: int) -> dict[str, Any]:
+def propose_switch(clock: ClockLike, by: int, now: int) -> JsonObject:
     """``by`` proposes switching live → correspondence (or back); ``by`` accepts it already."""
     clock = typed(clock)
     to = "live" if clock.live_control is not None else "correspondence"
@@ -170,7 +170,7 @@ def propose_switch(clock: ClockLike, by: int, now: int) -> dict[str, Any]:
     return clock.having(proposal=proposal).to_json()
 
 
-def accept_switch(clock: ClockLike, seat: int) -> dict[str, Any]:
+def accept_switch(clock: ClockLike, seat: int) -> JsonObject:
     """``seat`` accepts the open proposal."""
     clock = typed(clock)
     proposal = _open_proposal(clock)
@@ -189,7 +189,7 @@ def switch_agreed(clock: ClockLike) -> bool:
     return needed <= set(clock.proposal["accepted"])
 
 
-def switch(clock: ClockLike, now: int) -> dict[str, Any]:
+def switch(clock: ClockLike, now: int) -> JsonObject:
     """Carry out the agreed proposal: to correspondence (:data:`SWITCH_DAYS` days per move, the
     live control kept for the way back) or back to the live control. The running seat starts a
     fresh turn (Fischer: its bank is as it was, charged up to ``now``).
