@@ -9,15 +9,16 @@ Pure apart from raising the service's :class:`ValidationFailed`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from app.engine import InvalidOptions
 from app.engine.aids import AidPolicy
+from app.json_types import JsonObject
 from app.services.clock import rules as c
 from app.services.errors import ValidationFailed
 
 
-def parse_time_control(data: Any) -> dict[str, Any]:
+def parse_time_control(data: object) -> JsonObject:
     """A lobby's time control from a request (None: untimed), as stored JSON.
 
     Raises :class:`ValidationFailed` whose message starts with the offending field
@@ -29,7 +30,7 @@ def parse_time_control(data: Any) -> dict[str, Any]:
         raise ValidationFailed(exc.message) from None
 
 
-def parse_timeout_policy(data: Any) -> dict[str, Any]:
+def parse_timeout_policy(data: object) -> JsonObject:
     """A lobby's time-out policy from a request (None: ``computer``), as stored JSON.
 
     Raises :class:`ValidationFailed` whose message starts with the offending field
@@ -48,7 +49,7 @@ POLICY_KEY = "timeout_policy"
 AIDS_KEY = "aids"
 
 
-def parse_aids(data: Any) -> dict[str, Any]:
+def parse_aids(data: object) -> JsonObject:
     """A table's aid policy from a request, as stored JSON. Raises :class:`ValidationFailed`
     whose message starts with the field (``aids.mode must be one of off, learning, custom``).
     """
@@ -58,7 +59,7 @@ def parse_aids(data: Any) -> dict[str, Any]:
         raise ValidationFailed(exc.message, reason="aids_invalid") from None
 
 
-def aids_of(stored: dict[str, Any] | None, rated: bool) -> AidPolicy:
+def aids_of(stored: JsonObject | None, rated: bool) -> AidPolicy:
     """The aid policy kept in a lobby's ``time_control`` column or a match's ``clock``; none
     kept: ``off`` for a rated table (and every match from before policies, ``rated`` True),
     else the casual default (legal placements highlighted).
@@ -72,12 +73,12 @@ def aids_of(stored: dict[str, Any] | None, rated: bool) -> AidPolicy:
         return AidPolicy.off()
 
 
-def with_aids(stored: dict[str, Any] | None, aids: dict[str, Any]) -> dict[str, Any]:
+def with_aids(stored: JsonObject | None, aids: JsonObject) -> JsonObject:
     """The lobby column's value with the aid policy ``aids`` (stored JSON) set."""
     return {**(stored or {"kind": "untimed"}), AIDS_KEY: aids}
 
 
-def split_stored(stored: dict[str, Any] | None) -> tuple[dict[str, Any] | None, Any]:
+def split_stored(stored: JsonObject | None) -> tuple[JsonObject | None, JsonObject | None]:
     """A lobby's stored ``time_control`` column → ``(time control JSON, policy JSON)``.
 
     The column holds the time control with the time-out policy under :data:`POLICY_KEY` (no
@@ -86,14 +87,15 @@ def split_stored(stored: dict[str, Any] | None) -> tuple[dict[str, Any] | None, 
     if not stored:
         return stored, None
     control = {k: v for k, v in stored.items() if k not in (POLICY_KEY, AIDS_KEY)}
-    return control, stored.get(POLICY_KEY)
+    policy = stored.get(POLICY_KEY)
+    return control, policy if isinstance(policy, dict) else None
 
 
 def stored(
-    time_control: dict[str, Any] | None,
-    policy: dict[str, Any] | None,
-    aids: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    time_control: JsonObject | None,
+    policy: JsonObject | None,
+    aids: JsonObject | None = None,
+) -> JsonObject:
     """The lobby column's value for a parsed time control, time-out policy and aid policy."""
     out = dict(time_control or {"kind": "untimed"})
     if policy is not None:
@@ -103,7 +105,16 @@ def stored(
     return out
 
 
-def lobby_fields(time_control: dict[str, Any] | None) -> dict[str, Any]:
+class TimeFields(TypedDict):
+    """A table's time options as Lobby JSON shows them (:func:`lobby_fields`)."""
+
+    time_control: JsonObject
+    time_label: str
+    timeout_policy: JsonObject
+    at_zero: str
+
+
+def lobby_fields(time_control: JsonObject | None) -> TimeFields:
     """``{"time_control", "time_label", "timeout_policy", "at_zero"}`` for Lobby JSON
     (``time_control``: the stored column, see :func:`split_stored`; what happens at zero is
     shown before the match starts).
