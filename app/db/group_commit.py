@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -85,7 +85,7 @@ RETURNING match_id
 BATCH_REQUIRED = BATCH_COLUMNS - {"clock"}
 
 
-def batchable(values: dict[str, Any], at: datetime) -> bool:
+def batchable(values: Mapping[str, Any], at: datetime) -> bool:
     """Whether a move setting the match-row ``values`` at ``at`` can join a batch: it sets
     every column of :data:`BATCH_REQUIRED`, ``updated_at`` to ``at``, and nothing else but the
     clock (a move writing a snapshot, or the last move, goes alone).
@@ -109,7 +109,7 @@ class Append:
     events: str
     at: datetime
     published: bool
-    values: dict[str, Any]
+    values: Mapping[str, Any]
     new_clock: str | None
     scores: str
     #: Set by :meth:`AppendBatcher.append`.

@@ -24,7 +24,7 @@ outbox and the catch-up reads in :mod:`app.services.match.queries`.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -97,7 +97,7 @@ async def append_fast(
     action: str,
     events: str,
     at: datetime,
-    values: dict[str, Any],
+    values: Mapping[str, Any],
     published: bool = False,
 ) -> bool:
     """Append log row ``expected + 1`` and set ``values`` on the match row, in one statement,

@@ -9,9 +9,10 @@ roughly halves the server's CPU per move. :mod:`app.db.hot` opens them (``write_
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 import orjson
 from asyncpg.exceptions import IntegrityConstraintViolationError
@@ -20,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import match_actions, matches, seat_presence
+from app.json_types import JsonObject
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,27 @@ class LookBy:
         return cls(due, at + max(timedelta(0), due - at) * REFRESH_SHARE)
 
 
+class MatchChanges(TypedDict, total=False):
+    """The columns of a ``matches`` row a use case changes (what ``update_match`` and a
+    move's one statement take): each as the column holds it (JSON columns as JSON values;
+    ``look_by`` a :class:`LookBy` bound on ``next_bot_at``; times timezone-aware UTC).
+    """
+
+    version: int
+    seat_to_act: int | None
+    turn: int
+    scores: list[int]
+    updated_at: datetime
+    next_bot_at: datetime | None
+    look_by: LookBy
+    clock: JsonObject | None
+    bots: int
+    status: str
+    finished_at: datetime
+    snapshot: JsonObject
+    snapshot_version: int
+
+
 #: The ``SET`` text of a :class:`LookBy` with its two parameters ``{due}`` and ``{refresh}``
 #: (asyncpg numbering); its value changes only when the stored time is null, later than the
 #: due time or earlier than the refresh time.
@@ -100,11 +123,11 @@ LOOK_BY_SET = (
 )
 
 
-def sql_values(values: dict[str, Any]) -> dict[str, Any]:
+def sql_values(values: Mapping[str, Any]) -> dict[str, Any]:
     """``values`` for a SQLAlchemy ``UPDATE matches`` (a :class:`LookBy` becomes its ``CASE``)."""
     look = values.get("look_by")
     if look is None:
-        return values
+        return values if isinstance(values, dict) else dict(values)
     out = {k: v for k, v in values.items() if k != "look_by"}
     stored = matches.c.next_bot_at
     out["next_bot_at"] = case(
@@ -146,7 +169,7 @@ class Tx(Protocol):
         other instance listens), so the outbox sweep leaves the row alone.
         """
 
-    async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
+    async def update_match(self, match_id: str, values: Mapping[str, Any]) -> None:
         """Set columns of the match row (keys from :data:`UPDATABLE`)."""
 
     async def last_seen(self, match_id: str, seat: int) -> datetime | None:
@@ -258,7 +281,7 @@ class SqlTx:
             )
         )
 
-    async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
+    async def update_match(self, match_id: str, values: Mapping[str, Any]) -> None:
         """See :class:`Tx`."""
         assert set(values) <= set(UPDATABLE)
         extra = {"notes": matches.c.notes + 1} if _is_note(values) else {}
@@ -366,7 +389,7 @@ class PgTx:
             published,
         )
 
-    async def update_match(self, match_id: str, values: dict[str, Any]) -> None:
+    async def update_match(self, match_id: str, values: Mapping[str, Any]) -> None:
         """See :class:`Tx`."""
         assert set(values) <= set(UPDATABLE)
         sets, args = set_clause(values, 2)
@@ -393,7 +416,7 @@ class PgTx:
         )
 
 
-def _is_note(values: dict[str, Any]) -> bool:
+def _is_note(values: Mapping[str, Any]) -> bool:
     """A match-row write that changes the clock or ends the match without an action (no new
     version) is a *note*: it counts in ``matches.notes``, which the version watch compares.
     """
@@ -405,7 +428,7 @@ def json_text(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def set_clause(values: dict[str, Any], first: int) -> tuple[str, list[Any]]:
+def set_clause(values: Mapping[str, Any], first: int) -> tuple[str, list[Any]]:
     """``"a = $n, b = $n+1"`` and the arguments, keys sorted: one statement text per key set,
     so asyncpg's statement cache serves it. A :class:`LookBy` takes two parameters.
     """

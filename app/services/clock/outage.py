@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import Any
 
 from app.db.models import utcnow
 from app.db.session import as_utc
+from app.db.txs import MatchChanges
 from app.services.clock import clocks, queries
 from app.services.runtime import Runtime
 
@@ -51,7 +51,7 @@ async def start_and_credit(rt: Runtime) -> int:
             rows = await queries.live_clocks(conn, lock=rt.db.is_postgres)
             for row in rows:
                 clock, due = clocks.credit_all(row.clock, gap_ms)
-                values: dict[str, Any] = {"clock": clock}
+                values: MatchChanges = {"clock": clock}
                 if row.next_bot_at is not None:
                     values["next_bot_at"] = clocks.earliest(
                         as_utc(row.next_bot_at) + timedelta(milliseconds=gap_ms), due

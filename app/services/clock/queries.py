@@ -12,6 +12,7 @@ from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import instance_heartbeats, matches
+from app.db.txs import MatchChanges
 
 
 async def advisory_lock(conn: AsyncConnection, key: int) -> None:
@@ -39,7 +40,7 @@ async def live_clocks(conn: AsyncConnection, *, lock: bool) -> list[Any]:
     return list((await conn.execute(query)).all())
 
 
-async def update_match(conn: AsyncConnection, match_id: str, values: dict[str, Any]) -> None:
+async def update_match(conn: AsyncConnection, match_id: str, values: MatchChanges) -> None:
     """Set ``values`` (column name to value) on the match row ``match_id``."""
     await conn.execute(update(matches).where(matches.c.id == match_id).values(**values))
 

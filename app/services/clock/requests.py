@@ -11,9 +11,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from app.db.hot import MatchRow, write_tx
+from app.db.txs import MatchChanges
 from app.json_types import JsonObject
 from app.services.clock import rules as c
 from app.services.clock import votes as v
@@ -62,7 +62,7 @@ async def change_clock(rt: Runtime, match_id: str, change: Change) -> JsonObject
             return public(new)
         fresh = c.typed(new)
         due = c.next_due(fresh)
-        values: dict[str, Any] = {"clock": new}
+        values: MatchChanges = {"clock": new}
         if fresh.ended_early or fresh.auto != c.typed(row.clock).auto:
             # The sweep ends it (final scoring), or the computer may have a turn to play now.
             values["next_bot_at"] = datetime.now(UTC)

@@ -25,6 +25,7 @@ from app.bots.pool import NOBODY
 from app.db.hot import Tx, write_tx
 from app.db.hot import due_matches as due_before
 from app.db.models import utcnow
+from app.db.txs import MatchChanges
 from app.engine import GameState, deciding, legal_actions
 from app.engine.actions import Action
 from app.engine.game import end_game
@@ -101,7 +102,7 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
                 leavers = [int(s) for s in clocks.away_seats(clock)]
                 await _end_early(rt, tx, live)
             elif what == "wait":
-                values: dict[str, Any] = {"next_bot_at": due}
+                values: MatchChanges = {"next_bot_at": due}
                 if changed:
                     values["clock"] = clock
                 await tx.update_match(match_id, values)

@@ -28,6 +28,7 @@ from typing import Any
 
 from app.db.hot import DUPLICATE, Tx, append_fast, previous_result, write_tx
 from app.db.models import utcnow
+from app.db.txs import MatchChanges
 from app.engine import (
     EngineError,
     GameOver,
@@ -109,7 +110,7 @@ async def _store(
     rt: Runtime,
     tx: Tx | None,
     move: Committed,
-    values: dict[str, Any],
+    values: MatchChanges,
     clock_before: dict[str, Any] | None,
 ) -> bool:
     """Write ``move``'s log row and its match row ``values``: inside ``tx``, or with ``tx``

@@ -9,9 +9,8 @@ Pure apart from the settings it reads: it writes nothing itself.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
-from app.db.txs import LookBy
+from app.db.txs import LookBy, MatchChanges
 from app.engine import DEPLOY, deciding
 from app.services.cache import Live
 from app.services.clock import clocks
@@ -55,7 +54,7 @@ def computer_seats(live: Live, clock: MatchClock | None) -> int:
     return handed + sum(1 for s in live.seats if s.get("bot"))
 
 
-def row_values(rt: Runtime, live: Live, move: Committed, active_before: int) -> dict[str, Any]:
+def row_values(rt: Runtime, live: Live, move: Committed, active_before: int) -> MatchChanges:
     """The match-row columns ``move`` sets (their names in :data:`app.db.hot.UPDATABLE`).
 
     The match clock (:func:`app.services.clock.clocks.after_action`; ``active_before``: the
@@ -67,7 +66,7 @@ def row_values(rt: Runtime, live: Live, move: Committed, active_before: int) -> 
     clock, parsed, clock_due = clocks.after_action(
         live, move.seat, active_before, move.by, move.timed_out
     )
-    values: dict[str, Any] = {
+    values: MatchChanges = {
         "version": move.version,
         "seat_to_act": None if state.is_over else state.seat,
         "turn": state.turn,
@@ -88,12 +87,7 @@ def row_values(rt: Runtime, live: Live, move: Committed, active_before: int) -> 
         if handed:  # the computer plays people's seats now: they count against its caps
             values["bots"] = handed
     if state.is_over:
-        values.update(
-            status="finished",
-            finished_at=move.at,
-            snapshot=state.to_json(),
-            snapshot_version=move.version,
-        )
-    elif move.version % rt.settings.snapshot_every == 0:
-        values.update(snapshot=state.to_json(), snapshot_version=move.version)
+        values["status"], values["finished_at"] = "finished", move.at
+    if state.is_over or move.version % rt.settings.snapshot_every == 0:
+        values["snapshot"], values["snapshot_version"] = state.to_json(), move.version
     return values

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import contextlib
 from datetime import timedelta
-from typing import Any
 
 import orjson
 
 from app.db.errors import is_database_unavailable
 from app.db.hot import DUPLICATE, write_tx
 from app.db.models import utcnow
-from app.realtime.connection import Connection
+from app.json_types import JsonObject
+from app.realtime.connection import Connection, Socket
 from app.realtime.hub import PRESENCE_TTL, Hub
 from app.realtime.hubs import Joined
 from app.realtime.protocol import presence_frame, snapshot_frame
@@ -36,7 +36,7 @@ from app.services.runtime import Runtime
 PRESENT_WINDOW = timedelta(seconds=PRESENCE_TTL)
 
 
-def match_hub_factory(rt: Runtime, match_id: str, seats: list[dict[str, Any]]) -> Hub:
+def match_hub_factory(rt: Runtime, match_id: str, seats: list[JsonObject]) -> Hub:
     """A hub for a match channel: ordered batches, gap-filled from the log, seat presence
     (bots always count as connected).
     """
@@ -86,7 +86,7 @@ def match_hub_factory(rt: Runtime, match_id: str, seats: list[dict[str, Any]]) -
 
 def match_socket(
     rt: Runtime,
-    socket: Any,
+    socket: Socket,
     match_id: str,
     player_id: str | None,
     code: str | None,
@@ -111,7 +111,7 @@ class MatchSocket:
     def __init__(
         self,
         rt: Runtime,
-        socket: Any,
+        socket: Socket,
         match_id: str,
         player_id: str | None,
         code: str | None,
@@ -174,7 +174,7 @@ class MatchSocket:
 
 async def _first_frames(
     rt: Runtime,
-    socket: Any,
+    socket: Socket,
     hub: Hub,
     conn: Connection,
     match_id: str,
@@ -204,7 +204,7 @@ async def _first_frames(
 
 
 async def _first_delayed_frame(
-    rt: Runtime, socket: Any, conn: DelayedConnection, match_id: str
+    rt: Runtime, socket: Socket, conn: DelayedConnection, match_id: str
 ) -> None:
     """A delayed spectator's first frame: the snapshot at the visible version (whatever its
     ``since``: a delta against a version it may hold would not be the visible one).
