@@ -31,6 +31,7 @@ from app.services.community import chat
 from app.services.community.chat import ChatHistory
 from app.services.lobby import dealing, lobby, seats
 from app.services.lobby.filters import TableFilters
+from app.services.lobby.model import LobbyJson, LobbyListJson
 from app.services.match import delay
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
@@ -39,7 +40,7 @@ Code = Annotated[str, Path(pattern=CODE_PATTERN, description="the lobby's invite
 
 
 @router.post("", status_code=201, response_model=LobbyOut, responses=errors(401, 413, 429))
-async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> LobbyJson:
     """Create a lobby; the creator takes seat 0 and is host."""
     await rt.lobby_limiter.hit(player)
     return await lobby.create_lobby(
@@ -70,7 +71,7 @@ async def list_lobbies(
     ] = None,
     rated: bool | None = None,
     language: Annotated[Literal["en", "de", "fr"] | None, Query()] = None,
-) -> dict[str, Any]:
+) -> LobbyListJson:
     """Public open lobbies and live public matches (private ones are never listed); the
     query narrows the open lobbies: rule ``preset``, ``seats``, ``clock`` kind, ``rated``,
     host ``language``.
@@ -84,15 +85,13 @@ async def list_lobbies(
 
 
 @router.get("/{code}", response_model=LobbyOut, responses=errors(404))
-async def get(code: Code, rt: RuntimeDep) -> dict[str, Any]:
+async def get(code: Code, rt: RuntimeDep) -> LobbyJson:
     """A lobby by its invite code."""
     return await lobby.get_lobby(rt, code)
 
 
 @router.patch("/{code}", response_model=LobbyOut, responses=errors(401, 403, 404, 409, 413))
-async def patch(
-    code: Code, body: LobbyPatch, rt: RuntimeDep, player: CurrentPlayer
-) -> dict[str, Any]:
+async def patch(code: Code, body: LobbyPatch, rt: RuntimeDep, player: CurrentPlayer) -> LobbyJson:
     """Host only: change rules or preset, privacy, name, number of seats, time control,
     time-out policy, aid policy or spectator delay (``{}``: live again).
     """
@@ -114,13 +113,13 @@ async def patch(
 
 
 @router.post("/{code}/join", response_model=LobbyOut, responses=errors(401, 404, 409))
-async def join(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def join(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> LobbyJson:
     """Take the first free seat (idempotent)."""
     return await seats.join(rt, code, player)
 
 
 @router.post("/{code}/leave", response_model=LobbyOut, responses=errors(401, 404, 409))
-async def leave(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def leave(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> LobbyJson:
     """Give up one's seat (a leaving host hands over)."""
     return await seats.leave(rt, code, player)
 
@@ -128,15 +127,13 @@ async def leave(code: Code, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, 
 @router.post("/{code}/colour", response_model=LobbyOut, responses=errors(401, 404, 409, 413))
 async def colour(
     code: Code, body: ColourChoice, rt: RuntimeDep, player: CurrentPlayer
-) -> dict[str, Any]:
+) -> LobbyJson:
     """Pick a free colour."""
     return await seats.pick_colour(rt, code, player, body.colour)
 
 
 @router.post("/{code}/kick", response_model=LobbyOut, responses=errors(401, 403, 404, 409, 413))
-async def kick(
-    code: Code, body: SeatChoice, rt: RuntimeDep, player: CurrentPlayer
-) -> dict[str, Any]:
+async def kick(code: Code, body: SeatChoice, rt: RuntimeDep, player: CurrentPlayer) -> LobbyJson:
     """Host only: empty a seat."""
     return await seats.kick(rt, code, player, body.seat)
 
@@ -144,7 +141,7 @@ async def kick(
 @router.post("/{code}/bots", response_model=LobbyOut, responses=errors(401, 403, 404, 409))
 async def add_bot(
     code: Code, rt: RuntimeDep, player: CurrentPlayer, body: BotChoice | None = None
-) -> dict[str, Any]:
+) -> LobbyJson:
     """Host only: a bot (level easy, normal — the default — or strong) takes the first free
     seat.
     """
@@ -160,7 +157,7 @@ async def set_level(
     body: BotChoice,
     rt: RuntimeDep,
     player: CurrentPlayer,
-) -> dict[str, Any]:
+) -> LobbyJson:
     """Host only: a bot's level; on a person's seat, the computer's level if they leave."""
     return await seats.set_level(rt, code, player, seat, body.level)
 
@@ -168,7 +165,7 @@ async def set_level(
 @router.delete("/{code}/bots/{seat}", response_model=LobbyOut, responses=errors(401, 403, 404, 409))
 async def remove_bot(
     code: Code, seat: Annotated[int, Path(ge=0, le=4)], rt: RuntimeDep, player: CurrentPlayer
-) -> dict[str, Any]:
+) -> LobbyJson:
     """Host only: remove the bot in ``seat``."""
     return await seats.remove_bot(rt, code, player, seat)
 

@@ -4,7 +4,7 @@ the queue.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Request, Response
 
@@ -12,6 +12,7 @@ from app.api.deps import CurrentPlayer, RuntimeDep, client_address
 from app.api.responses import errors
 from app.api.schemas import NewSeek, SeekOut, SeekQueue
 from app.services.lobby import seeks
+from app.services.lobby.model import QueueJson, SeekJson
 
 router = APIRouter(prefix="/api/seeks", tags=["seeks"])
 
@@ -21,7 +22,7 @@ SeekId = Annotated[str, Path(pattern=r"^[0-9a-f]{16}$", description="the seek's 
 @router.post("", status_code=201, response_model=SeekOut, responses=errors(401, 404, 409, 413, 429))
 async def create(
     body: NewSeek, rt: RuntimeDep, player: CurrentPlayer, request: Request
-) -> dict[str, Any]:
+) -> SeekJson:
     """Wait in a pool (one open seek per player); paired at once when the pool allows."""
     await rt.seek_limiter.hit(player)
     return await seeks.create_seek(
@@ -36,13 +37,13 @@ async def create(
 
 
 @router.get("", response_model=SeekQueue)
-async def queue(rt: RuntimeDep) -> dict[str, Any]:
+async def queue(rt: RuntimeDep) -> QueueJson:
     """The pools with someone waiting and how many (no auth)."""
     return await seeks.queue(rt)
 
 
 @router.get("/{seek_id}", response_model=SeekOut, responses=errors(401, 404, 429))
-async def poll(seek_id: SeekId, rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def poll(seek_id: SeekId, rt: RuntimeDep, player: CurrentPlayer) -> SeekJson:
     """The holder's poll: keeps the seek alive and says when it is paired (``match_id``).
     429 past ``SEEK_POLL_BURST`` polls at once (``SEEK_POLL_RATE`` a second) per token.
     """

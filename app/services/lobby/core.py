@@ -10,15 +10,17 @@ Used by :mod:`app.services.lobby.lobby` (tables, options, start) and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import utcnow
+from app.json_types import JsonObject
 from app.realtime.protocol import broker_message, lobby_frame
 from app.services.clock import table_options
 from app.services.errors import Conflict, Forbidden, NotFound
 from app.services.lobby import queries as sql
+from app.services.lobby.model import LobbyChanges, LobbyJson, LobbyRow
 from app.services.records.titles import lobby_host_name
 from app.services.runtime import Runtime
 
@@ -26,20 +28,29 @@ COLOURS = ("red", "blue", "green", "yellow", "black")
 MIN_SEATS, MAX_SEATS = 2, 5
 
 
-def empty_seat(i: int) -> dict[str, Any]:
+def empty_seat(i: int) -> JsonObject:
     """An empty seat dict for seat ``i`` (see :class:`app.db.models.Lobby`)."""
     return {"seat": i, "player": None, "name": None, "colour": None, "bot": False}
 
 
-def free_colour(seats: list[dict[str, Any]]) -> str:
+def seat_number(seat: JsonObject) -> int:
+    """The ``seat`` number of a seat dict; raises :class:`TypeError` when it holds none."""
+    number = seat["seat"]
+    if not isinstance(number, int):
+        raise TypeError(f"a seat without a number: {seat!r}")
+    return number
+
+
+def free_colour(seats: list[JsonObject]) -> str:
     """The first of :data:`COLOURS` no seat has taken."""
     used = {s["colour"] for s in seats if s["colour"]}
     return next(c for c in COLOURS if c not in used)
 
 
-def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
+def lobby_json(row: LobbyRow, connected: set[str] | None = None) -> LobbyJson:
     """The Lobby JSON of docs/API.md; ``connected``: player ids with a lobby socket open."""
     connected = connected or set()
+    fields = table_options.lobby_fields(row.time_control)
     return {
         "code": row.code,
         "name": row.name,
@@ -62,10 +73,13 @@ def lobby_json(row: Any, connected: set[str] | None = None) -> dict[str, Any]:
         "match_id": row.match_id,
         "version": row.version,
         "rated": bool(row.rated),
-        "language": getattr(row, "language", None),
-        "best_of": getattr(row, "best_of", None) or 1,
-        "spectator_delay": getattr(row, "spectator_delay", None),
-        **table_options.lobby_fields(row.time_control),
+        "language": row.language,
+        "best_of": row.best_of or 1,
+        "spectator_delay": row.spectator_delay,
+        "time_control": fields["time_control"],
+        "time_label": fields["time_label"],
+        "timeout_policy": fields["timeout_policy"],
+        "at_zero": fields["at_zero"],
         "aids": table_options.aids_of(row.time_control, bool(row.rated)).to_json(),
     }
 
@@ -84,7 +98,7 @@ async def player_name(conn: AsyncConnection, player_id: str) -> str:
     return name
 
 
-async def locked(rt: Runtime, conn: AsyncConnection, code: str) -> Any:
+async def locked(rt: Runtime, conn: AsyncConnection, code: str) -> LobbyRow:
     """The lobby row, locked for this transaction (``FOR UPDATE`` on Postgres); raises
     :class:`NotFound`.
     """
@@ -94,17 +108,18 @@ async def locked(rt: Runtime, conn: AsyncConnection, code: str) -> Any:
     return row
 
 
-async def save(rt: Runtime, conn: AsyncConnection, row: Any, **values: Any) -> Any:
-    """Write ``values`` to the lobby row, bumping its version; returns the new row."""
-    values["version"] = row.version + 1
-    values["updated_at"] = utcnow()
-    return await sql.update_lobby(conn, row.code, values)
+async def save(
+    rt: Runtime, conn: AsyncConnection, row: LobbyRow, **values: Unpack[LobbyChanges]
+) -> LobbyRow:
+    """Write ``values`` to the lobby row, bumping its version; returns the lobby after."""
+    changes = {**values, "version": row.version + 1, "updated_at": utcnow()}
+    return await sql.update_lobby(conn, row.code, changes)
 
 
-async def announce(rt: Runtime, row: Any) -> dict[str, Any]:
+async def announce(rt: Runtime, row: LobbyRow) -> LobbyJson:
     """After a commit: send the lobby to local sockets and publish it; returns Lobby JSON."""
     data = lobby_json(row, lobby_presence(rt, row.code))
-    frame = lobby_frame(data)
+    frame = lobby_frame(dict(data))
     channel = rt.channel("lobby", row.code)
     hub = rt.hubs.get(channel)
     if hub is not None:
@@ -116,13 +131,13 @@ async def announce(rt: Runtime, row: Any) -> dict[str, Any]:
     return data
 
 
-def require_host(row: Any, player_id: str) -> None:
+def require_host(row: LobbyRow, player_id: str) -> None:
     """Raise :class:`Forbidden` unless ``player_id`` hosts the lobby."""
     if row.host_id != player_id:
         raise Forbidden("only the host can do that", reason="not_host")
 
 
-def require_open(row: Any) -> None:
+def require_open(row: LobbyRow) -> None:
     """Raise :class:`Conflict` unless the lobby is still open (not started or closed)."""
     if row.status != "open":
         raise Conflict(

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.bots import DEFAULT_LEVEL
 from app.db.models import utcnow
 from app.engine import Options, new_game
+from app.json_types import JsonObject
 from app.services.clock import clocks, table_options
 from app.services.errors import Conflict, Forbidden, NotFound, RateLimited
 from app.services.lobby import queries as sql
@@ -28,11 +28,12 @@ from app.services.lobby.core import (
     require_open,
     save,
 )
+from app.services.lobby.model import LobbyChanges, LobbyRow
 from app.services.records import history, ratings, shuffle
 from app.services.runtime import Runtime
 
 
-def _match_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _match_seats(seats: list[JsonObject]) -> list[JsonObject]:
     """The filled seats, renumbered from 0, as a match (or its rematch lobby) keeps them:
     ``{"seat", "player", "name", "colour", "bot", "level", "bot_account"}`` (a computer's
     level defaulted).
@@ -73,14 +74,19 @@ async def start(rt: Runtime, code: str, player_id: str, address: str = "unknown"
     return match_id
 
 
-async def deal(rt: Runtime, conn: AsyncConnection, row: Any, address: str) -> tuple[str, Any]:
+async def deal(
+    rt: Runtime, conn: AsyncConnection, row: LobbyRow | None, address: str
+) -> tuple[str, LobbyRow]:
     """Inside the caller's transaction, with lobby ``row`` locked: deal its filled seats into a
     new match (clock, history, fair bag, rated checks) and mark the lobby started. Returns
-    ``(match id, the lobby row after)``; the caller announces the lobby after its commit.
+    ``(match id, the lobby after)``; the caller announces the lobby after its commit.
 
-    Raises :class:`Conflict` (not open, fewer than 2 filled seats, rated rules broken),
-    :class:`RateLimited` (:func:`check_bot_caps`).
+    Raises :class:`NotFound` (``row`` None: the lobby is gone), :class:`Conflict` (not open,
+    fewer than 2 filled seats, rated rules broken), :class:`RateLimited`
+    (:func:`check_bot_caps`).
     """
+    if row is None:
+        raise NotFound("no such lobby")
     require_open(row)
     taken = [s for s in row.seats if s["player"] is not None or s["bot"]]
     if len(taken) < MIN_SEATS:
@@ -90,15 +96,16 @@ async def deal(rt: Runtime, conn: AsyncConnection, row: Any, address: str) -> tu
     await ratings.check_lobby(conn, row.rated, row.preset, taken, row.rules)
     seats = _match_seats(taken)
     match_id = await deal_match(rt, conn, row, seats, address)
-    values: dict[str, Any] = {"status": "started", "match_id": match_id}
-    if (row.best_of or 1) > 1:
-        values["series"] = series.new_series(row.best_of, seats, match_id)
+    values: LobbyChanges = {"status": "started", "match_id": match_id}
+    best_of = row.best_of or 1
+    if best_of > 1:
+        values["series"] = series.new_series(best_of, seats, match_id)
     row = await save(rt, conn, row, **values)
     return match_id, row
 
 
 async def deal_match(
-    rt: Runtime, conn: AsyncConnection, row: Any, seats: list[dict[str, Any]], address: str
+    rt: Runtime, conn: AsyncConnection, row: LobbyRow, seats: list[JsonObject], address: str
 ) -> str:
     """Inside the caller's transaction: deal a new match of lobby ``row``'s rules and time
     control to ``seats`` (match seats in turn order, seat 0 starts: :func:`_match_seats`), with
@@ -110,7 +117,7 @@ async def deal_match(
     # ``deck_seed``: a fixed deck for tests (refused in production by the settings);
     # the seed is committed to (shuffle.deal) and revealed after the end.
     dealt = shuffle.deal(rt.settings.deck_seed)
-    state = new_game(options, [s["name"] for s in seats], seed=dealt.seed)
+    state = new_game(options, [str(s["name"]) for s in seats], seed=dealt.seed)
     match_id = secrets.token_hex(8)
     now = utcnow()
     delay = rt.settings.bot_delay if seats[0]["bot"] else rt.settings.abandon_after
@@ -147,7 +154,7 @@ async def deal_match(
             clock=clock,
             started_from=address[:64],
             bots=bots,
-            spectator_delay=getattr(row, "spectator_delay", None),
+            spectator_delay=row.spectator_delay,
         ),
     )
     await history.on_match_started(conn, match_id, seats, row.preset, row.rated, dealt)

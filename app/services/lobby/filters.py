@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from app.services.lobby.model import LobbyRow
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class TableFilters:
         """Whether no filter is set."""
         return self == TableFilters()
 
-    def admits(self, row: Any) -> bool:
+    def admits(self, row: LobbyRow) -> bool:
         """Whether the lobby row passes every filter set."""
         kind = (row.time_control or {}).get("kind", "untimed") if row.time_control else "untimed"
         checks = (

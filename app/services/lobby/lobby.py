@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import utcnow
 from app.engine import PRESETS, InvalidOptions, Options
+from app.json_types import JsonObject
 from app.services.clock import table_options
 from app.services.errors import Conflict, NotFound, ValidationFailed
 from app.services.lobby import queries as sql
@@ -36,6 +36,7 @@ from app.services.lobby.core import (
     save,
 )
 from app.services.lobby.filters import TableFilters
+from app.services.lobby.model import LobbyChanges, LobbyJson, LobbyListJson, LobbyRow
 from app.services.records import ratings
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
@@ -46,7 +47,7 @@ from app.services.spectator_delay import parse_spectator_delay
 IDLE = timedelta(days=1)
 
 
-def _rules_from(preset: str | None, rules: dict[str, Any] | None) -> tuple[str | None, Options]:
+def _rules_from(preset: str | None, rules: JsonObject | None) -> tuple[str | None, Options]:
     if rules is not None:
         try:
             options = Options.from_json(rules)
@@ -69,17 +70,17 @@ async def create_lobby(
     *,
     name: str | None,
     preset: str | None,
-    rules: dict[str, Any] | None,
+    rules: JsonObject | None,
     seats: int,
     private: bool,
     rated: bool = False,
-    time_control: dict[str, Any] | None = None,
-    timeout_policy: dict[str, Any] | None = None,
+    time_control: JsonObject | None = None,
+    timeout_policy: JsonObject | None = None,
     language: str | None = None,
     best_of: int | None = None,
-    aids: dict[str, Any] | str | None = None,
-    spectator_delay: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    aids: JsonObject | str | None = None,
+    spectator_delay: JsonObject | None = None,
+) -> LobbyJson:
     """Create a lobby; the creator takes seat 0 and is host. Returns Lobby JSON.
     ``language``: the language the host plays in (``en``/``de``/``fr``; None: any).
     ``best_of``: a series of 1, 3 or 5 games at this table (None or 1: one game;
@@ -134,6 +135,8 @@ async def create_lobby(
             ),
         )
         row = await sql.lobby(conn, code)
+    if row is None:  # just inserted, in this transaction
+        raise NotFound("no such lobby")
     if replaced is not None:
         await announce(rt, replaced)
     return lobby_json(row, lobby_presence(rt, code))
@@ -150,11 +153,11 @@ def _check_seats(seats: int) -> None:
 
 
 def _table_control(
-    time_control: dict[str, Any] | None,
-    timeout_policy: dict[str, Any] | None,
-    aids: dict[str, Any] | str | None,
+    time_control: JsonObject | None,
+    timeout_policy: JsonObject | None,
+    aids: JsonObject | str | None,
     rated: bool,
-) -> dict[str, Any]:
+) -> JsonObject:
     """Check the time control, time-out policy and aid policy; their stored form."""
     return table_options.stored(
         table_options.parse_time_control(time_control),
@@ -167,7 +170,7 @@ def _table_control(
 
 async def _host_table(
     conn: AsyncConnection, player_id: str, host: str, seats: int
-) -> list[dict[str, Any]]:
+) -> list[JsonObject]:
     """The new table's ``seats`` empty seats but seat 0, the host's (marked if a bot account)."""
     table = [empty_seat(i) for i in range(seats)]
     table[0].update(player=player_id, name=host, colour=COLOURS[0])
@@ -176,7 +179,7 @@ async def _host_table(
     return table
 
 
-async def _make_room(rt: Runtime, conn: AsyncConnection, host_id: str) -> Any | None:
+async def _make_room(rt: Runtime, conn: AsyncConnection, host_id: str) -> LobbyRow | None:
     """Keep ``host_id`` within ``LOBBIES_PER_HOST`` open tables before a new one: at the
     budget, the oldest table where nobody else sits is closed (returned, to announce after the
     commit: a table left behind is replaced, as one would expect); when every one has others
@@ -208,7 +211,7 @@ def _clean_title(name: str) -> str:
     return title
 
 
-async def get_lobby(rt: Runtime, code: str) -> dict[str, Any]:
+async def get_lobby(rt: Runtime, code: str) -> LobbyJson:
     """Lobby JSON by invite code; raises :class:`NotFound`."""
     async with rt.db.reading() as conn:
         row = await sql.lobby(conn, code)
@@ -219,7 +222,7 @@ async def get_lobby(rt: Runtime, code: str) -> dict[str, Any]:
 
 async def list_open(
     rt: Runtime, limit: int = 100, filters: TableFilters | None = None
-) -> dict[str, Any]:
+) -> LobbyListJson:
     """``{"lobbies": [public open Lobby], "matches": [{"id", "name", "host_name", "players",
     "turn", "spectators"}]}`` — private lobbies and matches are never listed. ``filters``
     narrow the open tables (not the live matches), newest first, at most ``limit``.
@@ -247,10 +250,39 @@ async def list_open(
     }
 
 
-def _time_fields(clock: dict[str, Any] | None) -> dict[str, Any]:
+def _time_fields(clock: JsonObject | None) -> JsonObject:
     """A live match's ``time_control`` (JSON, worded by the client) and its English label."""
-    fields = table_options.lobby_fields(clock["control"] if clock else None)
+    control = clock["control"] if clock else None
+    if control is not None and not isinstance(control, dict):
+        raise TypeError(f"a clock's control is an object: {control!r}")
+    fields = table_options.lobby_fields(control)
     return {"time_control": fields["time_control"], "time_label": fields["time_label"]}
+
+
+def _new_control(
+    row: LobbyRow,
+    time_control: JsonObject | None,
+    timeout_policy: JsonObject | None,
+    aids: JsonObject | str | None,
+) -> JsonObject | None:
+    """The lobby's stored ``time_control`` column after the host's change: the time control
+    and the time-out policy each replaced when given, else kept; the aid policy likewise.
+    Raises :class:`ValidationFailed` (the message names the field).
+    """
+    stored = row.time_control
+    if time_control is not None or timeout_policy is not None:
+        old_control, old_policy = table_options.split_stored(stored)
+        kept_aids = (stored or {}).get(table_options.AIDS_KEY)
+        stored = table_options.stored(
+            old_control if time_control is None else table_options.parse_time_control(time_control),
+            old_policy
+            if timeout_policy is None
+            else table_options.parse_timeout_policy(timeout_policy),
+            kept_aids if isinstance(kept_aids, dict) else None,
+        )
+    if aids is not None:
+        stored = table_options.with_aids(stored, table_options.parse_aids(aids))
+    return stored
 
 
 async def update_options(
@@ -258,17 +290,17 @@ async def update_options(
     code: str,
     player_id: str,
     *,
-    rules: dict[str, Any] | None = None,
+    rules: JsonObject | None = None,
     preset: str | None = None,
     private: bool | None = None,
     name: str | None = None,
     max_seats: int | None = None,
-    time_control: dict[str, Any] | None = None,
-    timeout_policy: dict[str, Any] | None = None,
+    time_control: JsonObject | None = None,
+    timeout_policy: JsonObject | None = None,
     best_of: int | None = None,
-    aids: dict[str, Any] | str | None = None,
-    spectator_delay: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    aids: JsonObject | str | None = None,
+    spectator_delay: JsonObject | None = None,
+) -> LobbyJson:
     """Host only: change rules/preset, privacy, name, the number of seats, the time control,
     the time-out policy, the series length ``best_of``, the aid policy or the spectator delay
     (each left as it is when None; a delay of ``{}``: spectators see the match live again).
@@ -280,26 +312,14 @@ async def update_options(
         row = await locked(rt, conn, code)
         require_host(row, player_id)
         require_open(row)
-        values: dict[str, Any] = {}
+        values: LobbyChanges = {}
         if rules is not None or preset is not None:
             preset_name, options = _rules_from(preset, rules)
-            values.update(preset=preset_name, rules=options.to_json())
+            values["preset"] = preset_name
+            values["rules"] = options.to_json()
             await ratings.check_lobby(conn, row.rated, preset_name, row.seats, values["rules"])
-        if time_control is not None or timeout_policy is not None:
-            old_control, old_policy = table_options.split_stored(row.time_control)
-            values["time_control"] = table_options.stored(
-                old_control
-                if time_control is None
-                else table_options.parse_time_control(time_control),
-                old_policy
-                if timeout_policy is None
-                else table_options.parse_timeout_policy(timeout_policy),
-                (row.time_control or {}).get(table_options.AIDS_KEY),
-            )
-        if aids is not None:
-            values["time_control"] = table_options.with_aids(
-                values.get("time_control", row.time_control), table_options.parse_aids(aids)
-            )
+        if time_control is not None or timeout_policy is not None or aids is not None:
+            values["time_control"] = _new_control(row, time_control, timeout_policy, aids)
         if best_of is not None:
             values["best_of"] = series.check_best_of(best_of)
         if spectator_delay is not None:
@@ -319,6 +339,7 @@ async def update_options(
             if any(s["player"] or s["bot"] for s in seats[max_seats:]):
                 raise Conflict("free the last seats before removing them", reason="seats_taken")
             seats = seats[:max_seats] + [empty_seat(i) for i in range(len(seats), max_seats)]
-            values.update(max_seats=max_seats, seats=seats)
+            values["max_seats"] = max_seats
+            values["seats"] = seats
         row = await save(rt, conn, row, **values)
     return await announce(rt, row)

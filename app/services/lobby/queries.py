@@ -3,21 +3,72 @@ pool (:mod:`app.services.lobby.seeks`).
 
 Each statement runs on a connection inside the caller's transaction.
 
-Rows are SQLAlchemy ``Row`` objects of :data:`app.db.models.lobbies` / ``matches`` /
-``seeks``; ``lock``
-adds ``FOR UPDATE`` (Postgres; SQLite serialises writers itself).
+Rows come back as the frozen values of :mod:`app.services.lobby.model`, built here and
+nowhere else (:class:`LobbyRow`, :class:`SeekRow`, …); ``lock`` adds ``FOR UPDATE`` (Postgres;
+SQLite serialises writers itself). The ``values`` of an insert or update are column names to
+values, handed to SQLAlchemy as they are.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import RowMapping, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import accounts
 from app.db.models import instance_heartbeats, lobbies, matches, players, seeks
+from app.services.lobby.model import (
+    LiveMatch,
+    LobbyRow,
+    LobbySetup,
+    MatchRow,
+    PoolWaiting,
+    SeekRow,
+)
+
+
+def _lobby_row(r: RowMapping) -> LobbyRow:
+    return LobbyRow(
+        code=r["code"],
+        name=r["name"],
+        host_id=r["host_id"],
+        private=r["private"],
+        preset=r["preset"],
+        rules=r["rules"],
+        max_seats=r["max_seats"],
+        seats=r["seats"],
+        status=r["status"],
+        match_id=r["match_id"],
+        version=r["version"],
+        time_control=r["time_control"],
+        created_at=r["created_at"],
+        updated_at=r["updated_at"],
+        rated=r["rated"],
+        language=r["language"],
+        best_of=r["best_of"],
+        series=r["series"],
+        spectator_delay=r["spectator_delay"],
+    )
+
+
+def _seek_row(r: RowMapping) -> SeekRow:
+    return SeekRow(
+        id=r["id"],
+        player_id=r["player_id"],
+        pool=r["pool"],
+        players=r["players"],
+        preset=r["preset"],
+        rated=r["rated"],
+        time_control=r["time_control"],
+        rating=r["rating"],
+        status=r["status"],
+        match_id=r["match_id"],
+        created_at=r["created_at"],
+        seen_at=r["seen_at"],
+        address=r["address"],
+    )
 
 
 async def player_name(conn: AsyncConnection, player_id: str) -> str | None:
@@ -32,30 +83,36 @@ async def is_bot_account(conn: AsyncConnection, player_id: str) -> bool:
     return bool((await conn.execute(query)).scalar())
 
 
-async def lobby(conn: AsyncConnection, code: str, *, lock: bool = False) -> Any:
-    """The lobby row with invite ``code`` (locked for update with ``lock``), or None."""
+async def lobby(conn: AsyncConnection, code: str, *, lock: bool = False) -> LobbyRow | None:
+    """The lobby with invite ``code`` (its row locked for update with ``lock``), or None."""
     query = select(lobbies).where(lobbies.c.code == code)
     if lock:
         query = query.with_for_update()
-    return (await conn.execute(query)).first()
+    found = (await conn.execute(query)).first()
+    return None if found is None else _lobby_row(found._mapping)
 
 
-async def update_lobby(conn: AsyncConnection, code: str, values: dict[str, Any]) -> Any:
-    """Set ``values`` on lobby ``code`` and return the updated row."""
+async def update_lobby(conn: AsyncConnection, code: str, values: Mapping[str, object]) -> LobbyRow:
+    """Set ``values`` (columns) on lobby ``code`` and return the lobby after. Raises
+    :class:`LookupError` when there is no such lobby (callers hold its row locked).
+    """
     await conn.execute(update(lobbies).where(lobbies.c.code == code).values(**values))
-    return await lobby(conn, code)
+    after = await lobby(conn, code)
+    if after is None:
+        raise LookupError(f"lobby {code} is gone")
+    return after
 
 
-async def insert_lobby(conn: AsyncConnection, values: dict[str, Any]) -> None:
+async def insert_lobby(conn: AsyncConnection, values: Mapping[str, object]) -> None:
     """Add a lobby row (``values``: every column)."""
     await conn.execute(insert(lobbies).values(**values))
 
 
 async def open_public(
     conn: AsyncConnection, limit: int, since: datetime
-) -> tuple[list[Any], list[Any]]:
-    """Open public lobbies changed since ``since`` and live public matches (``id, name,
-    seats, turn, clock``). Newest first, at most ``limit`` of each.
+) -> tuple[list[LobbyRow], list[LiveMatch]]:
+    """Open public lobbies changed since ``since`` and live public matches. Newest first, at
+    most ``limit`` of each.
     """
     rows = (
         await conn.execute(
@@ -77,10 +134,12 @@ async def open_public(
             .limit(limit)
         )
     ).all()
-    return list(rows), list(live)
+    return [_lobby_row(r._mapping) for r in rows], [
+        LiveMatch(id=m.id, name=m.name, seats=m.seats, turn=m.turn, clock=m.clock) for m in live
+    ]
 
 
-async def open_hosted(conn: AsyncConnection, host_id: str, since: datetime) -> list[Any]:
+async def open_hosted(conn: AsyncConnection, host_id: str, since: datetime) -> list[LobbyRow]:
     """The open lobbies ``host_id`` hosts that changed since ``since``, oldest first."""
     query = (
         select(lobbies)
@@ -91,27 +150,38 @@ async def open_hosted(conn: AsyncConnection, host_id: str, since: datetime) -> l
         )
         .order_by(lobbies.c.created_at)
     )
-    return list((await conn.execute(query)).all())
+    return [_lobby_row(r._mapping) for r in await conn.execute(query)]
 
 
-async def insert_match(conn: AsyncConnection, values: dict[str, Any]) -> None:
+async def insert_match(conn: AsyncConnection, values: Mapping[str, object]) -> None:
     """Add a match row (``values``: every column)."""
     await conn.execute(insert(matches).values(**values))
 
 
-async def match(conn: AsyncConnection, match_id: str, *, lock: bool = False) -> Any:
-    """The match row ``match_id`` (locked for update with ``lock``), or None."""
+async def match(conn: AsyncConnection, match_id: str, *, lock: bool = False) -> MatchRow | None:
+    """The match ``match_id`` (its row locked for update with ``lock``), or None."""
     query = select(matches).where(matches.c.id == match_id)
     if lock:
         query = query.with_for_update()
-    return (await conn.execute(query)).first()
+    m = (await conn.execute(query)).first()
+    if m is None:
+        return None
+    return MatchRow(
+        id=m.id,
+        lobby_code=m.lobby_code,
+        name=m.name,
+        private=m.private,
+        status=m.status,
+        seats=m.seats,
+        rules=m.rules,
+        rematch_code=m.rematch_code,
+        spectator_delay=m.spectator_delay,
+    )
 
 
-async def lobby_setup(conn: AsyncConnection, code: str) -> Any:
-    """``preset, max_seats, rated, time_control, best_of, series`` of lobby ``code``, or
-    None.
-    """
-    return (
+async def lobby_setup(conn: AsyncConnection, code: str) -> LobbySetup | None:
+    """The setup of lobby ``code`` a rematch keeps, or None."""
+    found = (
         await conn.execute(
             select(
                 lobbies.c.preset,
@@ -123,6 +193,16 @@ async def lobby_setup(conn: AsyncConnection, code: str) -> Any:
             ).where(lobbies.c.code == code)
         )
     ).first()
+    if found is None:
+        return None
+    return LobbySetup(
+        preset=found.preset,
+        max_seats=found.max_seats,
+        rated=found.rated,
+        time_control=found.time_control,
+        best_of=found.best_of,
+        series=found.series,
+    )
 
 
 async def set_rematch(conn: AsyncConnection, match_id: str, code: str) -> None:
@@ -165,26 +245,28 @@ async def count_live_matches(conn: AsyncConnection) -> int:
     return int(live or 0)
 
 
-async def insert_seek(conn: AsyncConnection, values: dict[str, Any]) -> None:
+async def insert_seek(conn: AsyncConnection, values: Mapping[str, object]) -> None:
     """Add a seek row (``values``: every column)."""
     await conn.execute(insert(seeks).values(**values))
 
 
-async def seek(conn: AsyncConnection, seek_id: str) -> Any:
-    """The seek row ``seek_id``, or None."""
-    return (await conn.execute(select(seeks).where(seeks.c.id == seek_id))).first()
+async def seek(conn: AsyncConnection, seek_id: str) -> SeekRow | None:
+    """The seek ``seek_id``, or None."""
+    found = (await conn.execute(select(seeks).where(seeks.c.id == seek_id))).first()
+    return None if found is None else _seek_row(found._mapping)
 
 
-async def open_of(conn: AsyncConnection, player_id: str) -> Any:
-    """The player's open seek row (there is at most one), or None."""
-    return (
+async def open_of(conn: AsyncConnection, player_id: str) -> SeekRow | None:
+    """The player's open seek (there is at most one), or None."""
+    found = (
         await conn.execute(
             select(seeks).where(seeks.c.player_id == player_id, seeks.c.status == "open")
         )
     ).first()
+    return None if found is None else _seek_row(found._mapping)
 
 
-async def lock_pool(conn: AsyncConnection, pool: str, *, skip_locked: bool) -> list[Any]:
+async def lock_pool(conn: AsyncConnection, pool: str, *, skip_locked: bool) -> list[SeekRow]:
     """The open seeks of ``pool``, oldest first. With ``skip_locked`` (Postgres) they are
     locked ``FOR UPDATE SKIP LOCKED``: rows another transaction is pairing are left out, so
     no seek is ever in two pairings at once.
@@ -196,7 +278,7 @@ async def lock_pool(conn: AsyncConnection, pool: str, *, skip_locked: bool) -> l
     )
     if skip_locked:
         query = query.with_for_update(skip_locked=True)
-    return list((await conn.execute(query)).all())
+    return [_seek_row(r._mapping) for r in await conn.execute(query)]
 
 
 async def set_status(
@@ -222,10 +304,11 @@ async def touch(conn: AsyncConnection, seek_id: str, now: datetime) -> None:
     )
 
 
-async def waiting(conn: AsyncConnection, since: datetime, pool: str | None = None) -> list[Any]:
-    """``[(pool, one of its seek rows, waiting)]``: every pool (or only ``pool``) with open
-    seeks seen since ``since``, the fullest first (the row tells the pool's players, preset,
-    rated and time control).
+async def waiting(
+    conn: AsyncConnection, since: datetime, pool: str | None = None
+) -> list[PoolWaiting]:
+    """Every pool (or only ``pool``) with open seeks seen since ``since``, the fullest first,
+    each with one of its seeks (it tells the pool's players, preset, rated and time control).
     """
     count = func.count().label("waiting")
     query = (
@@ -240,10 +323,10 @@ async def waiting(conn: AsyncConnection, since: datetime, pool: str | None = Non
     if not rows:
         return []
     samples = {
-        r.id: r
+        r.id: _seek_row(r._mapping)
         for r in await conn.execute(select(seeks).where(seeks.c.id.in_([r.sample for r in rows])))
     }
-    return [(r.pool, samples[r.sample], int(r.waiting)) for r in rows]
+    return [PoolWaiting(r.pool, samples[r.sample], int(r.waiting)) for r in rows]
 
 
 async def without_account(conn: AsyncConnection, player_ids: list[str]) -> set[str]:

@@ -6,9 +6,9 @@ level, remove). Every change locks the lobby row, saves it with a new version an
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from app.bots import DEFAULT_LEVEL, LEVELS
+from app.json_types import JsonObject
 from app.services.errors import Conflict, NotFound, ValidationFailed
 from app.services.lobby import queries as sql
 from app.services.lobby.core import (
@@ -23,12 +23,14 @@ from app.services.lobby.core import (
     require_host,
     require_open,
     save,
+    seat_number,
 )
+from app.services.lobby.model import LobbyChanges, LobbyJson
 from app.services.records import ratings
 from app.services.runtime import Runtime
 
 
-async def join(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
+async def join(rt: Runtime, code: str, player_id: str) -> LobbyJson:
     """Take the first free seat (idempotent for a seated player). Raises :class:`NotFound`,
     :class:`Conflict` (full, started).
     """
@@ -51,7 +53,7 @@ async def join(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
     return await announce(rt, row)
 
 
-async def leave(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
+async def leave(rt: Runtime, code: str, player_id: str) -> LobbyJson:
     """Give up one's seat; a leaving host hands over to the next person (or closes the lobby).
 
     Raises :class:`NotFound`, :class:`Conflict` (not in this lobby, already started).
@@ -63,19 +65,19 @@ async def leave(rt: Runtime, code: str, player_id: str) -> dict[str, Any]:
         mine = next((s for s in seats if s["player"] == player_id), None)
         if mine is None:
             raise Conflict("you are not seated in this lobby", reason="not_in_lobby")
-        mine.update(empty_seat(mine["seat"]))
-        values: dict[str, Any] = {"seats": seats}
+        mine.update(empty_seat(seat_number(mine)))
+        values: LobbyChanges = {"seats": seats}
         if row.host_id == player_id:
-            heir = next((s for s in seats if s["player"] is not None), None)
+            heir = next((p for s in seats if isinstance(p := s["player"], str)), None)
             if heir is None:
                 values["status"] = "closed"
             else:
-                values["host_id"] = heir["player"]
+                values["host_id"] = heir
         row = await save(rt, conn, row, **values)
     return await announce(rt, row)
 
 
-async def pick_colour(rt: Runtime, code: str, player_id: str, colour: str) -> dict[str, Any]:
+async def pick_colour(rt: Runtime, code: str, player_id: str, colour: str) -> LobbyJson:
     """Change one's colour to a free one. Raises :class:`ValidationFailed`, :class:`Conflict`."""
     if colour not in COLOURS:
         raise ValidationFailed(f"colours are {', '.join(COLOURS)}")
@@ -96,8 +98,8 @@ async def pick_colour(rt: Runtime, code: str, player_id: str, colour: str) -> di
 
 
 async def _host_edits_seats(
-    rt: Runtime, code: str, player_id: str, change: Callable[[list[dict[str, Any]]], None]
-) -> dict[str, Any]:
+    rt: Runtime, code: str, player_id: str, change: Callable[[list[JsonObject]], None]
+) -> LobbyJson:
     """Host only, open lobby: apply ``change`` to a copy of the seats, save, announce.
 
     ``change`` raises a :class:`ServiceError` to refuse; then nothing is saved.
@@ -113,10 +115,10 @@ async def _host_edits_seats(
     return await announce(rt, row)
 
 
-async def kick(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, Any]:
+async def kick(rt: Runtime, code: str, player_id: str, seat: int) -> LobbyJson:
     """Host only: empty ``seat`` (a person or a bot; not the host's own)."""
 
-    def change(seats: list[dict[str, Any]]) -> None:
+    def change(seats: list[JsonObject]) -> None:
         if not 0 <= seat < len(seats):
             raise ValidationFailed("no such seat", reason="no_such_seat")
         if seats[seat]["player"] == player_id:
@@ -134,15 +136,13 @@ def _check_level(level: str) -> str:
     return level
 
 
-async def add_bot(
-    rt: Runtime, code: str, player_id: str, level: str = DEFAULT_LEVEL
-) -> dict[str, Any]:
+async def add_bot(rt: Runtime, code: str, player_id: str, level: str = DEFAULT_LEVEL) -> LobbyJson:
     """Host only: put a bot of ``level`` (easy, normal, strong) in the first free seat.
     Raises :class:`Conflict` when full, :class:`ValidationFailed` for an unknown level.
     """
     _check_level(level)
 
-    def change(seats: list[dict[str, Any]]) -> None:
+    def change(seats: list[JsonObject]) -> None:
         free = next((s for s in seats if s["player"] is None and not s["bot"]), None)
         if free is None:
             raise Conflict("the lobby is full", reason="lobby_full")
@@ -152,16 +152,14 @@ async def add_bot(
     return await _host_edits_seats(rt, code, player_id, change)
 
 
-async def set_level(
-    rt: Runtime, code: str, player_id: str, seat: int, level: str
-) -> dict[str, Any]:
+async def set_level(rt: Runtime, code: str, player_id: str, seat: int, level: str) -> LobbyJson:
     """Host only: the computer level of ``seat`` — for a bot, how it plays; for a person, how
     the computer plays for them if they leave the match (Normal unless set). Raises
     :class:`ValidationFailed` (level, seat), :class:`Conflict` (an empty seat).
     """
     _check_level(level)
 
-    def change(seats: list[dict[str, Any]]) -> None:
+    def change(seats: list[JsonObject]) -> None:
         if not 0 <= seat < len(seats):
             raise ValidationFailed("no such seat", reason="no_such_seat")
         if seats[seat]["player"] is None and not seats[seat]["bot"]:
@@ -171,10 +169,10 @@ async def set_level(
     return await _host_edits_seats(rt, code, player_id, change)
 
 
-async def remove_bot(rt: Runtime, code: str, player_id: str, seat: int) -> dict[str, Any]:
+async def remove_bot(rt: Runtime, code: str, player_id: str, seat: int) -> LobbyJson:
     """Host only: remove the bot in ``seat``. Raises :class:`NotFound` when it holds none."""
 
-    def change(seats: list[dict[str, Any]]) -> None:
+    def change(seats: list[JsonObject]) -> None:
         if not 0 <= seat < len(seats) or not seats[seat]["bot"]:
             raise NotFound("no bot in that seat")
         seats[seat] = empty_seat(seat)

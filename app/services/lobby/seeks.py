@@ -25,18 +25,19 @@ import logging
 import math
 import secrets
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import utcnow
 from app.engine import PRESETS
+from app.json_types import JsonObject
 from app.services.clock import table_options
 from app.services.errors import Conflict, NotFound, ServiceError, ValidationFailed
 from app.services.lobby import dealing
 from app.services.lobby import queries as sql
 from app.services.lobby.core import COLOURS, MAX_SEATS, MIN_SEATS, player_name
+from app.services.lobby.model import PoolFields, QueueJson, RangeJson, SeekJson, SeekRow
 from app.services.records import ratings
 from app.services.runtime import Runtime
 
@@ -53,7 +54,7 @@ def _aware(at: datetime) -> datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
-def pool_key(players: int, preset: str, rated: bool, time_control: dict[str, Any]) -> str:
+def pool_key(players: int, preset: str, rated: bool, time_control: JsonObject) -> str:
     """The pool a seek waits in: ``"2p:standard:casual:{time control JSON}"``."""
     control = json.dumps(time_control, sort_keys=True, separators=(",", ":"))
     return f"{players}p:{preset}:{'rated' if rated else 'casual'}:{control}"
@@ -68,15 +69,14 @@ def spread(rt: Runtime, created_at: datetime, now: datetime) -> float | None:
     return s.seek_range + s.seek_range_widen * waited
 
 
-def fits(rt: Runtime, a: Any, b: Any, now: datetime) -> bool:
+def fits(rt: Runtime, a: SeekRow, b: SeekRow, now: datetime) -> bool:
     """True when seeks ``a`` and ``b`` may meet: casual, or rated from two client addresses
     with ratings within both ranges (two rated seeks of one address never meet: one person
     with two accounts would rate themself).
     """
     if a.rating is None or b.rating is None:
         return True
-    mine = getattr(a, "address", None)
-    one_address = mine is not None and mine == getattr(b, "address", None)
+    one_address = a.address is not None and a.address == b.address
     if one_address and not rt.settings.seek_rated_same_address:
         return False
     ranges = [spread(rt, a.created_at, now), spread(rt, b.created_at, now)]
@@ -85,12 +85,12 @@ def fits(rt: Runtime, a: Any, b: Any, now: datetime) -> bool:
     return abs(int(a.rating) - int(b.rating)) <= limit
 
 
-def groups(rt: Runtime, rows: list[Any], size: int, now: datetime) -> list[list[Any]]:
+def groups(rt: Runtime, rows: list[SeekRow], size: int, now: datetime) -> list[list[SeekRow]]:
     """Disjoint groups of ``size`` seeks that all fit each other: the oldest seek first, each
     joined by the oldest that fit everyone already in its group.
     """
     left = list(rows)
-    out: list[list[Any]] = []
+    out: list[list[SeekRow]] = []
     i = 0
     while i < len(left):
         group = [left[i]]
@@ -118,9 +118,9 @@ async def create_seek(
     players: int,
     preset: str,
     rated: bool,
-    time_control: dict[str, Any] | None,
+    time_control: JsonObject | None,
     address: str | None = None,
-) -> dict[str, Any]:
+) -> SeekJson:
     """Join the pool for ``players`` (2–5), ``preset``, ``rated`` and ``time_control`` (None:
     untimed), then pair the pool. ``address``: the client's (rated seeks of one address never
     pair with each other: :func:`fits`). Returns Seek JSON (``status`` may already be
@@ -188,9 +188,7 @@ async def create_seek(
     return await get_seek(rt, seek_id, player_id, touch=False)
 
 
-async def get_seek(
-    rt: Runtime, seek_id: str, player_id: str, *, touch: bool = True
-) -> dict[str, Any]:
+async def get_seek(rt: Runtime, seek_id: str, player_id: str, *, touch: bool = True) -> SeekJson:
     """The holder's poll (``touch``): keeps the seek alive and pairs its pool; returns Seek
     JSON. An open seek not polled for ``SEEK_TTL`` seconds answers ``expired`` (and stays so).
 
@@ -230,14 +228,14 @@ async def cancel_seek(rt: Runtime, seek_id: str, player_id: str) -> None:
         )
 
 
-async def queue(rt: Runtime) -> dict[str, Any]:
+async def queue(rt: Runtime) -> QueueJson:
     """``{"pools": [{"players", "preset", "rated", "time_control", "time_label",
     "waiting"}], "poll_within"}``: every pool with someone waiting, the fullest first.
     """
     async with rt.db.reading() as conn:
         pools = await sql.waiting(conn, utcnow() - timedelta(seconds=rt.settings.seek_ttl))
     return {
-        "pools": [{**_pool_fields(sample), "waiting": n} for _, sample, n in pools],
+        "pools": [{**_pool_fields(p.sample), "waiting": p.waiting} for p in pools],
         "poll_within": rt.settings.seek_ttl,
     }
 
@@ -275,11 +273,11 @@ async def _pair_quietly(rt: Runtime, pool: str) -> None:
         log.warning("pairing pool %s refused: %s", pool, exc.message)
 
 
-async def _start(rt: Runtime, conn: AsyncConnection, group: list[Any]) -> str:
+async def _start(rt: Runtime, conn: AsyncConnection, group: list[SeekRow]) -> str:
     """One match for ``group`` (locked open seeks of one pool), in the pairing transaction."""
     _shuffle(group)  # who sits first is luck, not who waited longest
     first = group[0]
-    table = [
+    table: list[JsonObject] = [
         {
             "seat": i,
             "player": r.player_id,
@@ -319,24 +317,24 @@ async def _start(rt: Runtime, conn: AsyncConnection, group: list[Any]) -> str:
     return match_id
 
 
-async def _own(conn: AsyncConnection, seek_id: str, player_id: str) -> Any:
+async def _own(conn: AsyncConnection, seek_id: str, player_id: str) -> SeekRow:
     row = await sql.seek(conn, seek_id)
     if row is None or row.player_id != player_id:
         raise NotFound("no such seek")
     return row
 
 
-def _stale(rt: Runtime, row: Any, now: datetime) -> bool:
+def _stale(rt: Runtime, row: SeekRow, now: datetime) -> bool:
     return bool((now - _aware(row.seen_at)).total_seconds() > rt.settings.seek_ttl)
 
 
 async def _waiting(rt: Runtime, conn: AsyncConnection, pool: str) -> int:
     since = utcnow() - timedelta(seconds=rt.settings.seek_ttl)
     found = await sql.waiting(conn, since, pool)
-    return found[0][2] if found else 0
+    return found[0].waiting if found else 0
 
 
-def _pool_fields(row: Any) -> dict[str, Any]:
+def _pool_fields(row: SeekRow) -> PoolFields:
     fields = table_options.lobby_fields(row.time_control)
     return {
         "players": row.players,
@@ -347,12 +345,12 @@ def _pool_fields(row: Any) -> dict[str, Any]:
     }
 
 
-def seek_json(rt: Runtime, row: Any, waiting: int, now: datetime) -> dict[str, Any]:
+def seek_json(rt: Runtime, row: SeekRow, waiting: int, now: datetime) -> SeekJson:
     """Seek JSON (docs/API.md § Play now): ``{"id", "status", "players", "preset", "rated",
     "time_control", "time_label", "rating", "range", "waiting", "match_id", "poll_within"}``;
     ``range`` is ``{"low", "high"}`` while a rated seek waits with a bounded range, else null.
     """
-    band = None
+    band: RangeJson | None = None
     if row.rating is not None and row.status == "open":
         width = spread(rt, row.created_at, now)
         if width is not None:

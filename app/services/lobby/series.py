@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Sequence
-from typing import Any
+from typing import TypeGuard
 
+from app.json_types import JsonObject
 from app.services.errors import Forbidden, NotFound, ValidationFailed
 from app.services.lobby import series_queries
+from app.services.lobby.model import SeriesJson, SeriesState
 from app.services.runtime import Runtime
 
 #: The series lengths a table may choose.
@@ -48,7 +50,7 @@ def check_best_of(best_of: int | None) -> int | None:
     return None if best_of == 1 else best_of
 
 
-def new_series(best_of: int, seats: list[dict[str, Any]], match_id: str) -> dict[str, Any]:
+def new_series(best_of: int, seats: list[JsonObject], match_id: str) -> SeriesState:
     """The series JSON at its first deal: ``seats`` are game 1's match seats."""
     return {
         "best_of": best_of,
@@ -60,7 +62,7 @@ def new_series(best_of: int, seats: list[dict[str, Any]], match_id: str) -> dict
     }
 
 
-def is_running(series: dict[str, Any] | None) -> bool:
+def is_running(series: SeriesState | None) -> TypeGuard[SeriesState]:
     """Whether a series is still being played (a rematch waits for its end)."""
     return series is not None and series.get("status") == "playing"
 
@@ -87,7 +89,7 @@ def decided_winners(score: Sequence[float], played: int, best_of: int) -> list[i
     return None
 
 
-def rotated(seats: list[dict[str, Any]], first: int) -> list[dict[str, Any]]:
+def rotated(seats: list[JsonObject], first: int) -> list[JsonObject]:
     """The series seats in turn order from series seat ``first``, renumbered as match seats."""
     n = len(seats)
     return [{**seats[(i + first) % n], "seat": i} for i in range(n)]
@@ -98,7 +100,7 @@ def rotated(seats: list[dict[str, Any]], first: int) -> list[dict[str, Any]]:
 
 async def of_match(
     rt: Runtime, match_id: str, player_id: str | None, code: str | None
-) -> dict[str, Any]:
+) -> SeriesJson:
     """The series match ``match_id`` belongs to, as docs/API.md § Series shows it:
     ``{"best_of", "status", "game" (1-based number of this match), "games": [{"match",
     "first", "points"}], "players": [{"seat", "name", "colour", "player", "bot"}], "score",

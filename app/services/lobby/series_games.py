@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Protocol
 
 from app.db.errors import log_failure
 from app.db.models import utcnow
@@ -18,12 +18,23 @@ from app.db.session import as_utc
 from app.services.cache import Live
 from app.services.lobby import core, series_queries
 from app.services.lobby.dealing import deal_match
+from app.services.lobby.model import LobbyChanges, SeriesGameJson
 from app.services.lobby.series import decided_winners, game_points, is_running, rotated
 from app.services.records import history
 from app.services.records import queries as records_sql
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
+
+
+class MatchNews(Protocol):
+    """What this module reads of a committed move (the match package's ``Committed``)."""
+
+    @property
+    def match_id(self) -> str:
+        """The match the move was made in."""
+        ...
+
 
 #: Seconds between two looks of the sweep.
 SWEEP_EVERY = 5.0
@@ -53,17 +64,18 @@ async def count_game(rt: Runtime, match_id: str) -> bool:
         if game is None or game["points"] is not None:
             return False
         seats = await records_sql.seat_results(conn, match_id)
-        if not seats or any(s.place is None for s in seats):
+        places = [int(s.place) for s in seats if s.place is not None]
+        if not seats or len(places) < len(seats):
             return False  # the history settles first
         n = len(series["seats"])
         points = [0.0] * n
-        for s, p in zip(seats, game_points([int(s.place) for s in seats]), strict=True):
+        for s, p in zip(seats, game_points(places), strict=True):
             points[(int(s.seat) + game["first"]) % n] = p
-        games = [dict(g) for g in series["games"]]
+        games: list[SeriesGameJson] = [g.copy() for g in series["games"]]
         games[[g["match"] for g in games].index(match_id)]["points"] = points
         score = [a + b for a, b in zip(series["score"], points, strict=True)]
         winners = decided_winners(score, len(games), int(series["best_of"]))
-        values: dict[str, Any] = {}
+        values: LobbyChanges = {}
         if winners is None:
             first = len(games) % n
             address = await series_queries.started_from(conn, match_id) or "series"
@@ -84,7 +96,7 @@ async def count_game(rt: Runtime, match_id: str) -> bool:
     return True
 
 
-def on_move_committed(rt: Runtime, live: Live, move: Any) -> None:
+def on_move_committed(rt: Runtime, live: Live, move: MatchNews) -> None:
     """Subscriber of ``rt.move_committed`` (``move``: the match package's ``Committed``, of
     which only ``match_id`` is read): a match that just ended may be a series game.
     """

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import lobbies, matches
+from app.json_types import JsonObject
+from app.services.lobby.model import SeriesState
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeriesGame:
     """A match as the series reading needs it: its table's invite ``lobby_code``, whether it
     is ``private``, its ``seats`` (the match's seat JSON, in turn order) and ``series``: the
@@ -30,18 +31,18 @@ class SeriesGame:
 
     lobby_code: str
     private: bool
-    seats: list[dict[str, Any]]
-    series: dict[str, Any] | None
+    seats: list[JsonObject]
+    series: SeriesState | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FinishedGame:
     """The current game ``match_id`` of a started series table that finished at
     ``finished_at`` (UTC; naive on SQLite), with the table's ``series`` JSON (None if unset).
     """
 
     match_id: str
-    series: dict[str, Any] | None
+    series: SeriesState | None
     finished_at: datetime | None
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from typing import Any
 
-from app.realtime.connection import Connection
+from app.realtime.connection import Connection, Socket
 from app.realtime.hub import Hub
 from app.realtime.protocol import lobby_frame
 from app.services.lobby.lobby import get_lobby
@@ -36,7 +35,7 @@ def lobby_hub_factory(rt: Runtime, code: str) -> Hub:
 
 @contextlib.asynccontextmanager
 async def lobby_socket(
-    rt: Runtime, socket: Any, code: str, player_id: str | None
+    rt: Runtime, socket: Socket, code: str, player_id: str | None
 ) -> AsyncIterator[tuple[Hub, Connection]]:
     """A websocket joined to a lobby for the block, the lobby sent first. Raises
     :class:`NotFound` before joining; leaves the lobby's hub on the way out (even when
@@ -51,6 +50,6 @@ async def lobby_socket(
         data = await get_lobby(rt, code)
         hub.state = data
         hub.note_version(data["version"])
-        await socket.send_text(lobby_frame(data))
+        await socket.send_text(lobby_frame(dict(data)))
         conn.start(data["version"])
         yield hub, conn
