@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import String, and_, func, insert, or_, select, true, update
+from sqlalchemy import RowMapping, String, and_, func, insert, or_, select, true, update
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -16,20 +15,54 @@ from app.db.community import accounts, match_players
 from app.db.models import lobbies, matches, players, seeks, utcnow
 from app.db.platform import bot_challenges
 from app.db.tournaments import tournament_entrants, tournaments
+from app.services.platform.model import BotListed, BotMatch, Challenge, Person
 
 
-async def player(conn: AsyncConnection, player_id: str) -> Any:
-    """Row (id, name, bot_account, username or None) of a player, or None."""
+def _challenge(m: RowMapping) -> Challenge:
+    return Challenge(
+        id=m["id"],
+        bot_id=m["bot_id"],
+        challenger_id=m["challenger_id"],
+        lobby_code=m["lobby_code"],
+        preset=m["preset"],
+        rated=bool(m["rated"]),
+        time_control=m["time_control"],
+        status=m["status"],
+        match_id=m["match_id"],
+        created_at=m["created_at"],
+        updated_at=m["updated_at"],
+    )
+
+
+def _bot_match(m: RowMapping) -> BotMatch:
+    return BotMatch(
+        id=m["id"],
+        status=m["status"],
+        seats=tuple(m["seats"]),
+        scores=tuple(m["scores"]),
+        rules=m["rules"],
+        clock=m["clock"],
+        seat=m["seat"],
+        preset=m["preset"],
+        rated=bool(m["rated"]),
+    )
+
+
+async def player(conn: AsyncConnection, player_id: str) -> Person | None:
+    """A player (its username None for a guest), or None."""
     query = (
         select(players.c.id, players.c.name, players.c.bot_account, accounts.c.username)
         .outerjoin(accounts, accounts.c.player_id == players.c.id)
         .where(players.c.id == player_id)
     )
-    return (await conn.execute(query)).first()
+    m = (await conn.execute(query)).mappings().first()
+    if m is None:
+        return None
+    return Person(m["id"], m["name"], bool(m["bot_account"]), m["username"])
 
 
-async def bot_list(conn: AsyncConnection, limit: int) -> list[Any]:
-    """Rows (id, name, username) of bot accounts, by name."""
+async def bot_list(conn: AsyncConnection, limit: int) -> list[BotListed]:
+    """At most ``limit`` bot accounts, by name."""
     query = (
         select(players.c.id, players.c.name, accounts.c.username)
         .join(accounts, accounts.c.player_id == players.c.id)
@@ -37,7 +70,8 @@ async def bot_list(conn: AsyncConnection, limit: int) -> list[Any]:
         .order_by(players.c.name, players.c.id)
         .limit(limit)
     )
-    return list((await conn.execute(query)).all())
+    found = await conn.execute(query)
+    return [BotListed(m["id"], m["name"], m["username"]) for m in found.mappings()]
 
 
 async def matches_played(conn: AsyncConnection, player_id: str) -> int:
@@ -85,23 +119,49 @@ async def make_bot(conn: AsyncConnection, player_id: str) -> None:
     await conn.execute(update(players).where(players.c.id == player_id).values(bot_account=True))
 
 
-async def insert_challenge(conn: AsyncConnection, values: dict[str, Any]) -> None:
-    """Insert one ``bot_challenges`` row."""
-    await conn.execute(insert(bot_challenges).values(**values))
+async def insert_challenge(conn: AsyncConnection, made: Challenge) -> None:
+    """Insert challenge ``made`` as one ``bot_challenges`` row."""
+    await conn.execute(
+        insert(bot_challenges).values(
+            id=made.id,
+            bot_id=made.bot_id,
+            challenger_id=made.challenger_id,
+            lobby_code=made.lobby_code,
+            preset=made.preset,
+            rated=made.rated,
+            time_control=made.time_control,
+            status=made.status,
+            match_id=made.match_id,
+            created_at=made.created_at,
+            updated_at=made.updated_at,
+        )
+    )
 
 
-async def challenge(conn: AsyncConnection, challenge_id: str) -> Any:
-    """The challenge row, or None."""
+async def challenge(conn: AsyncConnection, challenge_id: str) -> Challenge | None:
+    """The challenge ``challenge_id``, or None."""
     query = select(bot_challenges).where(bot_challenges.c.id == challenge_id)
-    return (await conn.execute(query)).first()
+    m = (await conn.execute(query)).mappings().first()
+    return None if m is None else _challenge(m)
 
 
-async def set_challenge(conn: AsyncConnection, challenge_id: str, **values: Any) -> None:
-    """Update a challenge row (``updated_at`` set)."""
+async def set_status(conn: AsyncConnection, challenge_id: str, status: str) -> None:
+    """Set a challenge's ``status`` (``updated_at`` set)."""
     await conn.execute(
         update(bot_challenges)
         .where(bot_challenges.c.id == challenge_id)
-        .values(updated_at=utcnow(), **values)
+        .values(updated_at=utcnow(), status=status)
+    )
+
+
+async def set_accepted(conn: AsyncConnection, challenge_id: str, match_id: str | None) -> None:
+    """Mark a challenge ``accepted`` into ``match_id`` (None: a lobby invitation's seat taken;
+    ``updated_at`` set).
+    """
+    await conn.execute(
+        update(bot_challenges)
+        .where(bot_challenges.c.id == challenge_id)
+        .values(updated_at=utcnow(), status="accepted", match_id=match_id)
     )
 
 
@@ -128,7 +188,7 @@ async def claim_challenge(
 
 async def open_challenges(
     conn: AsyncConnection, bot_id: str, since: datetime | None = None
-) -> list[Any]:
+) -> list[Challenge]:
     """The bot's open challenges made since ``since`` (None: all), oldest first."""
     query = (
         select(bot_challenges)
@@ -136,7 +196,7 @@ async def open_challenges(
         .where(bot_challenges.c.created_at >= since if since is not None else true())
         .order_by(bot_challenges.c.created_at, bot_challenges.c.id)
     )
-    return list((await conn.execute(query)).all())
+    return [_challenge(m) for m in (await conn.execute(query)).mappings()]
 
 
 async def count_open(
@@ -155,10 +215,8 @@ async def count_open(
     return int((await conn.execute(query)).scalar_one())
 
 
-async def bot_matches(conn: AsyncConnection, bot_id: str, known: Iterable[str]) -> list[Any]:
-    """Rows (id, status, seats, scores, rules, clock, seat, preset, rated) of the bot's live
-    matches and of the matches in ``known`` it sits in.
-    """
+async def bot_matches(conn: AsyncConnection, bot_id: str, known: Iterable[str]) -> list[BotMatch]:
+    """The bot's live matches and the matches in ``known`` it sits in, oldest first."""
     ids = list(known)
     cond = matches.c.status == "live"
     if ids:
@@ -179,4 +237,4 @@ async def bot_matches(conn: AsyncConnection, bot_id: str, known: Iterable[str]) 
         .where(match_players.c.player_id == bot_id, cond)
         .order_by(matches.c.created_at, matches.c.id)
     )
-    return list((await conn.execute(query)).all())
+    return [_bot_match(m) for m in (await conn.execute(query)).mappings()]

@@ -26,17 +26,25 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Literal
 
 import orjson
 
 from app.db.models import utcnow
+from app.json_types import JsonObject
 from app.services.clock import rules as clock_rules
 from app.services.errors import Unauthorized
 from app.services.platform import bot_queries as q
 from app.services.platform import credentials
 from app.services.platform.bots import CHALLENGE_TTL, challenge_json
 from app.services.platform.credentials import Credential
+from app.services.platform.model import (
+    BotMatch,
+    ChallengeJson,
+    MatchEndJson,
+    MatchStartJson,
+    StreamSeatJson,
+)
 from app.services.runtime import Runtime
 
 #: Seconds without a line after which an empty line is sent: under every proxy's idle limit and
@@ -46,11 +54,15 @@ KEEP_ALIVE = 2.0
 EMPTY = b"\n"
 
 
-def _line(kind: str, key: str, value: dict[str, Any]) -> bytes:
+def _line(
+    kind: str,
+    key: Literal["challenge", "match"],
+    value: ChallengeJson | MatchStartJson | MatchEndJson,
+) -> bytes:
     return orjson.dumps({"type": kind, key: value}) + b"\n"
 
 
-def _seat_json(s: dict[str, Any]) -> dict[str, Any]:
+def _seat_json(s: JsonObject) -> StreamSeatJson:
     return {
         "seat": s["seat"],
         "name": s["name"],
@@ -60,21 +72,22 @@ def _seat_json(s: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _start(row: Any) -> dict[str, Any]:
-    control = clock_rules.control_of(row.clock).to_json() if row.clock else {"kind": "untimed"}
+def _start(row: BotMatch) -> MatchStartJson:
+    untimed: JsonObject = {"kind": "untimed"}
+    control = clock_rules.control_of(row.clock).to_json() if row.clock else untimed
     return {
         "id": row.id,
         "seat": row.seat,
         "seats": [_seat_json(s) for s in row.seats],
         "rules": row.rules,
         "preset": row.preset,
-        "rated": bool(row.rated),
+        "rated": row.rated,
         "time_control": control,
         "socket": f"/ws/matches/{row.id}",
     }
 
 
-def _end(row: Any) -> dict[str, Any]:
+def _end(row: BotMatch) -> MatchEndJson:
     scores = list(row.scores)
     best = max(scores) if scores else 0
     return {
@@ -110,10 +123,11 @@ async def events(rt: Runtime, credential: Credential, poll: float) -> AsyncItera
             async with rt.db.reading() as conn:
                 waiting = await q.open_challenges(conn, bot_id, utcnow() - CHALLENGE_TTL)
                 rows = await q.bot_matches(conn, bot_id, live)
-            for row in waiting:
-                if row.id not in challenges_sent:
-                    challenges_sent.add(row.id)
-                    lines.append(_line("challenge", "challenge", await challenge_json(rt, row)))
+            for waiting_one in waiting:
+                if waiting_one.id not in challenges_sent:
+                    challenges_sent.add(waiting_one.id)
+                    sent = await challenge_json(rt, waiting_one)
+                    lines.append(_line("challenge", "challenge", sent))
             for row in rows:
                 if row.status == "live" and row.id not in live:
                     live.add(row.id)

@@ -13,17 +13,27 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import utcnow
 from app.db.session import as_utc
 from app.engine import PRESETS
+from app.json_types import JsonObject
 from app.services.clock import table_options
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.services.lobby import dealing
 from app.services.lobby import lobby as lobbies
 from app.services.lobby import seats as lobby_seats
 from app.services.platform import bot_queries as q
+from app.services.platform.model import (
+    BotAccountJson,
+    BotJson,
+    Challenge,
+    ChallengeJson,
+    Person,
+    PersonJson,
+)
 from app.services.runtime import Runtime
 
 #: Open challenges one bot may have waiting, and of them from one challenger.
@@ -38,7 +48,7 @@ ACCEPTING = "accepting"
 ACCEPT_STALE = timedelta(minutes=2)
 
 
-async def become_bot(rt: Runtime, player_id: str) -> dict[str, Any]:
+async def become_bot(rt: Runtime, player_id: str) -> BotAccountJson:
     """Turn the caller's account into a bot account (again: nothing changes). Returns
     ``{"id", "name", "username", "bot_account": true}``.
 
@@ -67,15 +77,15 @@ async def become_bot(rt: Runtime, player_id: str) -> dict[str, Any]:
     return {"id": row.id, "name": row.name, "username": row.username, "bot_account": True}
 
 
-async def listing(rt: Runtime, limit: int = 100) -> list[dict[str, Any]]:
+async def listing(rt: Runtime, limit: int = 100) -> list[BotJson]:
     """Bot accounts people can challenge or invite: ``[{"id", "name", "username"}]`` by name."""
     async with rt.db.reading() as conn:
         rows = await q.bot_list(conn, limit)
     return [{"id": r.id, "name": r.name, "username": r.username} for r in rows]
 
 
-async def require_bot(rt: Runtime, player_id: str) -> Any:
-    """The player row of a bot account; raises :class:`Forbidden` (reason ``not_a_bot``)."""
+async def require_bot(rt: Runtime, player_id: str) -> Person:
+    """The player of a bot account; raises :class:`Forbidden` (reason ``not_a_bot``)."""
     async with rt.db.reading() as conn:
         row = await q.player(conn, player_id)
     if row is None or not row.bot_account:
@@ -83,43 +93,47 @@ async def require_bot(rt: Runtime, player_id: str) -> Any:
     return row
 
 
-def _person(row: Any) -> dict[str, Any]:
-    return {"id": row.id, "name": row.name, "bot_account": bool(row.bot_account)}
+def _person(who: Person | None) -> PersonJson:
+    if who is None:  # players are never deleted: a challenge's bot and challenger stay
+        raise NotFound("no such player")
+    return {"id": who.id, "name": who.name, "bot_account": who.bot_account}
 
 
-def _clock_fields(stored: dict[str, Any] | None) -> dict[str, Any]:
-    """``{"time_control", "timeout_policy"}`` of a challenge (null for a lobby invitation,
-    whose lobby's clock applies).
+def _clock_fields(stored: JsonObject | None) -> tuple[JsonObject | None, JsonObject | None]:
+    """``(time_control, timeout_policy)`` of a challenge (None for a lobby invitation, whose
+    lobby's clock applies).
     """
     if stored is None:
-        return {"time_control": None, "timeout_policy": None}
+        return None, None
     fields = table_options.lobby_fields(stored)
-    return {"time_control": fields["time_control"], "timeout_policy": fields["timeout_policy"]}
+    return fields["time_control"], fields["timeout_policy"]
 
 
-def _expired(row: Any) -> bool:
+def _expired(row: Challenge) -> bool:
     return row.status == "open" and as_utc(row.created_at) < utcnow() - CHALLENGE_TTL
 
 
-def _status(row: Any) -> str:
+def _status(row: Challenge) -> str:
     if row.status == ACCEPTING:
         return "open"
     return "expired" if _expired(row) else str(row.status)
 
 
-async def challenge_json(rt: Runtime, row: Any) -> dict[str, Any]:
-    """The Challenge JSON of docs/BOT_API.md for a ``bot_challenges`` row."""
+async def challenge_json(rt: Runtime, row: Challenge) -> ChallengeJson:
+    """The Challenge JSON of docs/BOT_API.md for a challenge."""
     async with rt.db.reading() as conn:
         bot = await q.player(conn, row.bot_id)
         challenger = await q.player(conn, row.challenger_id)
+    time_control, timeout_policy = _clock_fields(row.time_control)
     return {
         "id": row.id,
         "bot": _person(bot),
         "challenger": _person(challenger),
         "lobby_code": row.lobby_code,
         "preset": row.preset,
-        "rated": bool(row.rated),
-        **_clock_fields(row.time_control),
+        "rated": row.rated,
+        "time_control": time_control,
+        "timeout_policy": timeout_policy,
         # Being accepted is still open to the outside: it becomes accepted, or open again.
         "status": _status(row),
         "match_id": row.match_id,
@@ -133,9 +147,9 @@ async def _new(
     *,
     preset: str,
     rated: bool,
-    time_control: dict[str, Any] | None,
+    time_control: JsonObject | None,
     lobby_code: str | None,
-) -> dict[str, Any]:
+) -> ChallengeJson:
     if challenger == bot_id:
         raise Conflict("a bot cannot challenge itself", reason="challenge_self")
     challenge_id = secrets.token_hex(8)
@@ -155,23 +169,21 @@ async def _new(
             raise Conflict(
                 "this bot has too many challenges waiting: try again soon", reason="bot_busy"
             )
-        await q.insert_challenge(
-            conn,
-            {
-                "id": challenge_id,
-                "bot_id": bot_id,
-                "challenger_id": challenger,
-                "lobby_code": lobby_code,
-                "preset": preset,
-                "rated": rated,
-                "time_control": time_control,
-                "status": "open",
-                "match_id": None,
-                "created_at": now,
-                "updated_at": now,
-            },
+        made = Challenge(
+            id=challenge_id,
+            bot_id=bot_id,
+            challenger_id=challenger,
+            lobby_code=lobby_code,
+            preset=preset,
+            rated=rated,
+            time_control=time_control,
+            status="open",
+            match_id=None,
+            created_at=now,
+            updated_at=now,
         )
-        row = await q.challenge(conn, challenge_id)
+        await q.insert_challenge(conn, made)
+        row = await _read(conn, challenge_id)
     return await challenge_json(rt, row)
 
 
@@ -182,9 +194,9 @@ async def challenge(
     preset: str,
     rated: bool,
     *,
-    time_control: dict[str, Any] | None,
-    timeout_policy: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    time_control: JsonObject | None,
+    timeout_policy: JsonObject | None = None,
+) -> ChallengeJson:
     """Challenge a bot to a new two-seat match of ``preset`` (``time_control`` and
     ``timeout_policy`` as for a lobby). Returns the Challenge JSON.
 
@@ -209,7 +221,7 @@ async def challenge(
     )
 
 
-async def invite(rt: Runtime, code: str, host: str, bot_id: str) -> dict[str, Any]:
+async def invite(rt: Runtime, code: str, host: str, bot_id: str) -> ChallengeJson:
     """The host of open lobby ``code`` invites a bot into a free seat. Returns the Challenge
     JSON (``lobby_code`` set). Raises :class:`NotFound`, :class:`Forbidden` (not the host),
     :class:`Conflict` (started, full).
@@ -232,15 +244,19 @@ async def invite(rt: Runtime, code: str, host: str, bot_id: str) -> dict[str, An
     )
 
 
-async def _mine(rt: Runtime, challenge_id: str) -> Any:
-    async with rt.db.reading() as conn:
-        row = await q.challenge(conn, challenge_id)
+async def _read(conn: AsyncConnection, challenge_id: str) -> Challenge:
+    row = await q.challenge(conn, challenge_id)
     if row is None:
         raise NotFound("no such challenge")
     return row
 
 
-async def get(rt: Runtime, challenge_id: str, viewer: str) -> dict[str, Any]:
+async def _mine(rt: Runtime, challenge_id: str) -> Challenge:
+    async with rt.db.reading() as conn:
+        return await _read(conn, challenge_id)
+
+
+async def get(rt: Runtime, challenge_id: str, viewer: str) -> ChallengeJson:
     """A challenge, for its bot or its challenger. Raises :class:`NotFound`, :class:`Forbidden`."""
     row = await _mine(rt, challenge_id)
     if viewer not in (row.bot_id, row.challenger_id):
@@ -248,7 +264,7 @@ async def get(rt: Runtime, challenge_id: str, viewer: str) -> dict[str, Any]:
     return await challenge_json(rt, row)
 
 
-async def accept(rt: Runtime, challenge_id: str, bot_id: str, address: str) -> dict[str, Any]:
+async def accept(rt: Runtime, challenge_id: str, bot_id: str, address: str) -> ChallengeJson:
     """The bot accepts: a match challenge starts a new match (the challenger hosts seat 0, the
     bot seat 1); a lobby invitation seats the bot in the lobby. Accepting again answers the
     same. Raises :class:`NotFound`, :class:`Forbidden` (not this challenge's bot),
@@ -274,12 +290,12 @@ async def accept(rt: Runtime, challenge_id: str, bot_id: str, address: str) -> d
             await q.claim_challenge(conn, challenge_id, ACCEPTING, "open")
         raise
     async with rt.db.transaction() as conn:
-        await q.set_challenge(conn, challenge_id, status="accepted", match_id=match_id)
-        row = await q.challenge(conn, challenge_id)
+        await q.set_accepted(conn, challenge_id, match_id)
+        row = await _read(conn, challenge_id)
     return await challenge_json(rt, row)
 
 
-async def _seat_the_bot(rt: Runtime, row: Any, bot_id: str, address: str) -> str | None:
+async def _seat_the_bot(rt: Runtime, row: Challenge, bot_id: str, address: str) -> str | None:
     """Seat the bot as challenge ``row`` asks: in the inviting lobby (None), or in a new lobby
     with the challenger, started at once (the match id).
     """
@@ -296,7 +312,7 @@ async def _seat_the_bot(rt: Runtime, row: Any, bot_id: str, address: str) -> str
             rules=None,
             seats=2,
             private=False,
-            rated=bool(row.rated),
+            rated=row.rated,
             time_control=control,
             timeout_policy=policy,
         )
@@ -305,7 +321,7 @@ async def _seat_the_bot(rt: Runtime, row: Any, bot_id: str, address: str) -> str
     return match_id
 
 
-async def close(rt: Runtime, challenge_id: str, player_id: str, how: str) -> dict[str, Any]:
+async def close(rt: Runtime, challenge_id: str, player_id: str, how: str) -> ChallengeJson:
     """``how`` = ``declined`` (by its bot) or ``cancelled`` (by its challenger); closing a
     closed challenge again answers the same. Raises :class:`NotFound`, :class:`Forbidden`,
     :class:`Conflict` (already accepted).
@@ -320,6 +336,6 @@ async def close(rt: Runtime, challenge_id: str, player_id: str, how: str) -> dic
         raise Conflict("this challenge was accepted", reason="challenge_closed")
     if row.status == "open":
         async with rt.db.transaction() as conn:
-            await q.set_challenge(conn, challenge_id, status=how)
-            row = await q.challenge(conn, challenge_id)
+            await q.set_status(conn, challenge_id, how)
+            row = await _read(conn, challenge_id)
     return await challenge_json(rt, row)

@@ -4,7 +4,7 @@ and lobby invitations. A bot plays through the ordinary match websocket and acti
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path, Request
@@ -47,7 +47,7 @@ class Invitation(Strict):
 
 
 @router.post("/me/bot", response_model=BotAccount, responses=errors(401, 403, 409))
-async def become_bot(rt: RuntimeDep, player: SessionPlayer) -> dict[str, Any]:
+async def become_bot(rt: RuntimeDep, player: SessionPlayer) -> Mapping[str, Any]:
     """Turn the caller's account into a bot account, for good. Only an account that has never
     sat in a match (409 ``bot_has_played``); from a logged-in session, not an API token.
     """
@@ -106,7 +106,7 @@ async def challenge(
     player: CurrentPlayer,
     bot_id: Id,
     body: Annotated[NewChallenge | None, Body()] = None,
-) -> dict[str, Any]:
+) -> Mapping[str, Any]:
     """Challenge a bot account to a two-seat match (``preset``, ``rated``, ``time_control``
     as for a lobby). Follow it with ``GET /api/challenges/{id}``: ``match_id`` once accepted.
     """
