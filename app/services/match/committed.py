@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 import orjson
 
 from app.engine.actions import Action
 from app.engine.events import Event
+from app.json_types import JsonObject
 from app.realtime.protocol import dumps
 
 #: Who drove the move: a person through the write path, or the bot sweep (a bot seat, or the
@@ -37,9 +38,9 @@ class Applied:
     events_json: str
 
     @property
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[JsonObject]:
         """The engine events of the batch (JSON form)."""
-        value: list[dict[str, Any]] = orjson.loads(self.events_json)
+        value: list[JsonObject] = orjson.loads(self.events_json)
         return value
 
 

@@ -38,6 +38,7 @@ from app.engine import (
     event_to_json,
 )
 from app.engine.actions import Action
+from app.json_types import JsonObject
 from app.realtime.protocol import dumps
 from app.services.cache import Live
 from app.services.errors import Conflict, NotFound, NotSeated, StaleVersion
@@ -174,7 +175,7 @@ def after_commit(rt: Runtime, live: Live, move: Committed, started: float) -> No
 
 
 def _seat_or_earlier(
-    seats: list[dict[str, Any]],
+    seats: list[JsonObject],
     recent: Mapping[tuple[int, str], tuple[int, str]],
     player_id: str | None,
     client_id: str | None,
@@ -184,7 +185,11 @@ def _seat_or_earlier(
     :class:`NotSeated`.
     """
     seat = next(
-        (int(s["seat"]) for s in seats if player_id is not None and s.get("player") == player_id),
+        (
+            s["seat"]
+            for s in seats
+            if player_id is not None and s.get("player") == player_id and isinstance(s["seat"], int)
+        ),
         None,
     )
     if seat is None:
@@ -199,7 +204,7 @@ async def submit_action(
     player_id: str | None,
     version: int,
     client_id: str | None,
-    data: Any,
+    data: object,
 ) -> Applied:
     """Apply one action of ``player_id`` to a match — the only way a match changes.
 
@@ -257,7 +262,7 @@ async def _submit_locked(
     player_id: str | None,
     version: int,
     client_id: str | None,
-    data: dict[str, Any],
+    data: JsonObject,
 ) -> tuple[Committed | Applied, Live | None]:
     """The locked path of :func:`submit_action`: ``(move, live)``, or ``(earlier answer,
     None)`` for a repeated client action id (nothing written).

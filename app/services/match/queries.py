@@ -10,7 +10,7 @@ hub with :func:`match_versions`; a socket behind reads the gap with :func:`batch
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -97,7 +97,7 @@ async def claim_unpublished(
             )
 
 
-def _highest(pairs: Any) -> dict[str, int]:
+def _highest(pairs: Iterable[tuple[str, int]]) -> dict[str, int]:
     out: dict[str, int] = {}
     for match_id, seq in pairs:
         out[match_id] = max(seq, out.get(match_id, 0))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hmac
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
@@ -24,6 +24,7 @@ from app.engine import (
     load_state,
     view,
 )
+from app.json_types import JsonObject, JsonValue
 from app.realtime.protocol import events_frame, snapshot_frame
 from app.services.cache import Live
 from app.services.clock import clocks, table_options
@@ -125,7 +126,7 @@ def presence_of(rt: Runtime, match_id: str) -> tuple[set[str], int]:
     return hub.presence() if hub is not None else (set(), 0)
 
 
-def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
+def match_json(rt: Runtime, live: Live, you: int | None) -> JsonObject:
     """The Match JSON of docs/API.md (``state`` is the view of the seat to act)."""
     keys, spectators = presence_of(rt, live.match_id)
     return {
@@ -163,18 +164,18 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> dict[str, Any]:
     }
 
 
-def delayed_json(rt: Runtime, at: Live, wait: delay.SpectatorDelay) -> dict[str, Any]:
+def delayed_json(rt: Runtime, at: Live, wait: delay.SpectatorDelay) -> JsonObject:
     """The Match JSON a spectator of a delayed match reads: the match at its visible version
     (``at``), no clock, and ``"spectator_delay"`` saying how far behind it is.
     """
     out = match_json(rt, at, None)
-    out["spectator_delay"] = wait.to_json()
+    out["spectator_delay"] = {k: v for k, v in wait.to_json().items()}
     return out
 
 
 async def get_match(
     rt: Runtime, match_id: str, player_id: str | None, code: str | None
-) -> dict[str, Any]:
+) -> JsonObject:
     """Match JSON for a reader; raises :class:`NotFound`, :class:`Forbidden` (private). A
     spectator of a delayed match reads it at its visible version (app/services/match/delay.py).
     """
@@ -186,7 +187,7 @@ async def get_match(
         return delayed_json(rt, at, wait)
     out = match_json(rt, live, live.seat_of(player_id))
     if live.state.is_over or live.version < 0:
-        out["verdict"] = await history.verdict_of(rt, match_id)
+        out["verdict"] = cast("JsonObject | None", await history.verdict_of(rt, match_id))
     return out
 
 
@@ -204,7 +205,7 @@ async def chat_cutoff(rt: Runtime, match_id: str, player_id: str | None) -> date
 
 async def events_since(
     rt: Runtime, match_id: str, since: int, player_id: str | None, code: str | None
-) -> dict[str, Any]:
+) -> JsonObject:
     """``{"version", "batches": [{"v", "seat", "action_id", "events", "by"}]}`` after
     ``since``;
     from the start (``since`` 0) also ``"opening"``: the events of the setup (the first draw,
@@ -220,12 +221,13 @@ async def events_since(
     wait = await delay.delay_for(rt, live, player_id)
     if wait is not None:
         upto, _, _ = await delay.visible(rt, match_id, live.version, wait)
-    batches = [
+    rows = await batches_since(rt.db, match_id, since, upto)
+    batches: list[JsonValue] = [
         {"v": v, "seat": seat, "action_id": action_id, "events": orjson.loads(events), "by": by}
-        for v, seat, action_id, events, by in await batches_since(rt.db, match_id, since, upto)
+        for v, seat, action_id, events, by in rows
     ]
-    version = max([live.version if upto is None else upto, *(b["v"] for b in batches)])
-    out: dict[str, Any] = {"version": version, "batches": batches}
+    version = max([live.version if upto is None else upto, *(r[0] for r in rows)])
+    out: JsonObject = {"version": version, "batches": batches}
     if since == 0:
         out["opening"] = [event_to_json(e) for e in live.state.opening_events]
     return out

@@ -25,8 +25,9 @@ import asyncio
 import logging
 import time
 import weakref
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from app.bots.analysis import PLAYOUTS, count_moves, moves_in_worker, summary
 from app.bots.pool import Busy
@@ -41,6 +42,7 @@ from app.services.match.reads import check_watch, current
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Analyses waiting or running at once: per person; asked for by people (accounts and guests)
 #: in all; by guests in all (a part of ``QUEUE``); and the room beyond ``QUEUE`` kept for the
@@ -226,7 +228,7 @@ async def analyse_if_rated(rt: Runtime, match_id: str) -> None:
             return
 
 
-async def _offload(rt: Runtime, fn: Any, *args: Any) -> Any:
+async def _offload(rt: Runtime, fn: Callable[..., T], *args: object) -> T:
     """``fn(*args)`` in the bot pool, waiting while the pool's queue is full."""
     for attempt in range(30):
         try:
