@@ -16,13 +16,13 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
 from app.db.models import utcnow
 from app.services import queries
 from app.services.community.socket_revocation import close_ended_session
 from app.services.errors import Forbidden, NotFound, Unauthorized, ValidationFailed
 from app.services.platform import token_queries
+from app.services.platform.model import TokenJson
 from app.services.platform.token_queries import Token
 from app.services.runtime import Runtime
 
@@ -64,7 +64,7 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _public(token: Token) -> dict[str, Any]:
+def _public(token: Token) -> TokenJson:
     return {
         "id": token.id,
         "name": token.name,
@@ -75,7 +75,7 @@ def _public(token: Token) -> dict[str, Any]:
     }
 
 
-def parse_scopes(scopes: Any) -> list[str]:
+def parse_scopes(scopes: object) -> list[str]:
     """The scopes of a request, sorted; raises :class:`ValidationFailed` for an unknown one or
     none at all.
     """
@@ -89,7 +89,7 @@ def parse_scopes(scopes: Any) -> list[str]:
 
 async def create(
     rt: Runtime, player_id: str, name: str, scopes: list[str]
-) -> tuple[dict[str, Any], str]:
+) -> tuple[TokenJson, str]:
     """Make a token for ``player_id`` (an account): ``(listing entry, the token)``. Raises
     :class:`Forbidden` for a guest, :class:`ValidationFailed` for a bad name or scopes or too
     many live tokens.
@@ -117,7 +117,7 @@ async def create(
     return _public(made), token
 
 
-async def listing(rt: Runtime, player_id: str) -> list[dict[str, Any]]:
+async def listing(rt: Runtime, player_id: str) -> list[TokenJson]:
     """The player's tokens, newest first (revoked ones too, marked), never the tokens."""
     async with rt.db.reading() as conn:
         tokens = await token_queries.tokens_of(conn, player_id)

@@ -21,16 +21,19 @@ import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from datetime import datetime
-from typing import Any
+from typing import TypeVar
 
 import orjson
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.engine import export_record, load_state
+from app.json_types import JsonObject, JsonValue
 from app.services.clock import clocks
 from app.services.clock import rules as clock_rules
 from app.services.errors import Forbidden, NotFound
 from app.services.platform import export_queries as q
 from app.services.platform.export_queries import ExportFilter
+from app.services.platform.model import ExportMatch
 from app.services.runtime import Runtime
 
 #: Matches read from the database per page.
@@ -43,7 +46,7 @@ def _iso(when: datetime | None) -> str | None:
     return when.isoformat() if when is not None else None
 
 
-def _clock(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+def _clock(clock: JsonObject | None) -> JsonObject | None:
     """The clock part of an exported record: the time control and the time-out policy."""
     if not clock:
         return None
@@ -56,33 +59,43 @@ def _clock(clock: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
-def _seat_players(rows: list[Any]) -> list[str]:
-    return sorted({s["player"] for r in rows for s in r.seats if s.get("player")})
+def _seat_players(rows: list[ExportMatch]) -> list[str]:
+    players = (s.get("player") for r in rows for s in r.seats)
+    return sorted({p for p in players if isinstance(p, str) and p})
 
 
-def record_of(row: Any, computer: set[int], bots: set[str]) -> dict[str, Any]:
-    """The exported record of one finished match ``row`` (columns of
-    :data:`app.services.platform.export_queries._COLUMNS`); ``computer``: the seqs of the
+def _seats(row: ExportMatch, bots: set[str]) -> list[JsonValue]:
+    """The seats of an exported record: :data:`SEAT_KEYS` of each seat (``level`` null for a
+    person) and whether its player is a bot account.
+    """
+    out: list[JsonValue] = []
+    for s in row.seats:
+        seat: JsonObject = {k: s.get(k) for k in SEAT_KEYS}
+        if not seat["bot"]:
+            seat["level"] = None
+        seat["bot_account"] = seat["player"] in bots
+        out.append(seat)
+    return out
+
+
+def record_of(row: ExportMatch, computer: set[int], bots: set[str]) -> JsonObject:
+    """The exported record of one finished match ``row``; ``computer``: the seqs of the
     actions the computer chose; ``bots``: player ids that are bot accounts. Pure: no I/O.
     """
     state = load_state(row.snapshot)
-    record = export_record(state)
-    record = clocks.annotate_record(record, list(state.actions), computer, row.clock)
+    exported = export_record(state)
+    record: JsonObject = clocks.annotate_record(exported, list(state.actions), computer, row.clock)
     record["match"] = {
         "id": row.id,
         "name": row.name,
         "preset": row.preset,
-        "rated": bool(row.rated) and row.unrated is None,
+        "rated": row.rated and row.unrated is None,
         "unrated": row.unrated,
-        "private": bool(row.private),
+        "private": row.private,
         "started_at": _iso(row.created_at),
         "finished_at": _iso(row.finished_at),
     }
-    record["seats"] = [{k: s.get(k) for k in SEAT_KEYS} for s in row.seats]
-    for seat in record["seats"]:
-        if not seat["bot"]:
-            seat["level"] = None
-        seat["bot_account"] = seat["player"] in bots
+    record["seats"] = _seats(row, bots)
     record["clock"] = _clock(row.clock)
     record["fairness"] = (
         {"scheme": row.scheme, "commitment": row.commitment, "seed": row.seed, "salt": row.salt}
@@ -112,20 +125,38 @@ async def _player_exists(rt: Runtime, player_id: str) -> None:
             raise NotFound("no such player")
 
 
-Row = Any
-#: Reads one page: ``(connection, keyset after, how many) -> rows``.
-PageReader = Callable[[Any, Any, int], Awaitable[list[Row]]]
+#: The keyset of a page's last match, where the next page starts.
+Keyset = TypeVar("Keyset")
+#: Reads one page: ``(connection, keyset after, how many) -> matches``.
+PageReader = Callable[[AsyncConnection, Keyset | None, int], Awaitable[list[ExportMatch]]]
+
+
+def _finished_key(row: ExportMatch) -> tuple[datetime, str]:
+    """A player's page keyset: ``(finished_at, id)`` (the pages hold finished matches only)."""
+    if row.finished_at is None:
+        raise ValueError(f"match {row.id} has no finish time")
+    return row.finished_at, row.id
+
+
+def _table_key(row: ExportMatch) -> tuple[int, int]:
+    """A tournament's page keyset: ``(round, table_number)`` (tournament pages set both)."""
+    if row.round is None or row.table_number is None:
+        raise ValueError(f"match {row.id} is not a tournament's")
+    return row.round, row.table_number
 
 
 async def _pages(
-    rt: Runtime, read: PageReader, keyset: Callable[[Row], Any], limit: int
-) -> AsyncGenerator[tuple[Row, set[int], set[str]], None]:
+    rt: Runtime,
+    read: PageReader[Keyset],
+    keyset: Callable[[ExportMatch], Keyset],
+    limit: int,
+) -> AsyncGenerator[tuple[ExportMatch, set[int], set[str]], None]:
     """Every row ``read`` returns, a page of at most :data:`PAGE` at a time (each page on its
     own short connection; ``keyset`` of a page's last row starts the next), with the seqs the
     computer chose and the bot accounts among its seats. ``limit``: rows wanted at most (the
     caller may skip some: pages are read until it stops or none are left).
     """
-    after: Any = None
+    after: Keyset | None = None
     while True:
         async with rt.db.reading() as conn:
             rows = await read(conn, after, min(PAGE, max(limit, 1)))
@@ -153,7 +184,7 @@ async def stream(rt: Runtime, f: ExportFilter, limit: int) -> AsyncIterator[byte
     pages = _pages(
         rt,
         lambda conn, after, n: q.page(conn, f, after, n),
-        lambda row: (row.finished_at, row.id),
+        _finished_key,
         limit,
     )
     async with contextlib.aclosing(pages):
@@ -175,7 +206,7 @@ async def tournament_host(rt: Runtime, tournament_id: str) -> str:
 
 async def tournament_records(
     rt: Runtime, tournament_id: str, host: str, player_id: str, limit: int
-) -> AsyncGenerator[dict[str, Any], None]:
+) -> AsyncGenerator[JsonObject, None]:
     """At most ``limit`` exported records of the tournament's finished matches in playing order
     (round, then table), each with ``"tournament": {"id", "round", "table"}``. A private match
     is exported for its players and the tournament's ``host`` only.
@@ -186,7 +217,7 @@ async def tournament_records(
     pages = _pages(
         rt,
         lambda conn, after, n: q.tournament_page(conn, tournament_id, after, n),
-        lambda row: (row.round, row.table_number),
+        _table_key,
         limit,
     )
     async with contextlib.aclosing(pages):
@@ -220,7 +251,7 @@ async def tournament_stream(
             yield orjson.dumps(record) + b"\n"
 
 
-async def one(rt: Runtime, match_id: str, player_id: str) -> dict[str, Any]:
+async def one(rt: Runtime, match_id: str, player_id: str) -> JsonObject:
     """The exported record of one finished match. A private match needs a seat in it.
 
     Raises :class:`NotFound` (no such match, or not finished yet: a live match's record is

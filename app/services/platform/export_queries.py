@@ -8,14 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import ColumnElement, RowMapping, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import accounts, match_fairness, match_players
 from app.db.models import match_actions, matches, players
 from app.db.tournaments import tournament_games, tournaments
+from app.services.platform.model import ExportMatch
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,30 @@ _COLUMNS = (
 )
 
 
-def _conditions(f: ExportFilter) -> list[Any]:
-    cond: list[Any] = [
+def _export_match(m: RowMapping, tournament: bool = False) -> ExportMatch:
+    return ExportMatch(
+        id=m["id"],
+        name=m["name"],
+        private=bool(m["private"]),
+        seats=tuple(m["seats"]),
+        snapshot=m["snapshot"],
+        clock=m["clock"],
+        created_at=m["created_at"],
+        finished_at=m["finished_at"],
+        preset=m["preset"],
+        rated=bool(m["rated"]),
+        unrated=m["unrated"],
+        scheme=m["scheme"],
+        commitment=m["commitment"],
+        seed=m["seed"],
+        salt=m["salt"],
+        round=m["round"] if tournament else None,
+        table_number=m["table_number"] if tournament else None,
+    )
+
+
+def _conditions(f: ExportFilter) -> list[ColumnElement[bool]]:
+    cond: list[ColumnElement[bool]] = [
         match_players.c.player_id == f.player_id,
         matches.c.status == "finished",
         matches.c.finished_at.is_not(None),
@@ -79,8 +101,8 @@ def _conditions(f: ExportFilter) -> list[Any]:
 
 async def page(
     conn: AsyncConnection, f: ExportFilter, after: tuple[datetime, str] | None, limit: int
-) -> list[Any]:
-    """At most ``limit`` rows (the columns of :data:`_COLUMNS`) of the matches ``f`` selects,
+) -> list[ExportMatch]:
+    """At most ``limit`` matches (the columns of :data:`_COLUMNS`) ``f`` selects,
     newest first, strictly after the keyset ``after`` = ``(finished_at, id)`` of the previous
     page's last row (None: from the newest).
     """
@@ -101,12 +123,12 @@ async def page(
         .order_by(matches.c.finished_at.desc(), matches.c.id.desc())
         .limit(limit)
     )
-    return list((await conn.execute(query)).all())
+    return [_export_match(m) for m in (await conn.execute(query)).mappings()]
 
 
-async def one(conn: AsyncConnection, match_id: str) -> Any:
-    """The row of one match (the columns of :data:`_COLUMNS`, history columns of its first
-    seat), or None.
+async def one(conn: AsyncConnection, match_id: str) -> ExportMatch | None:
+    """One match (the columns of :data:`_COLUMNS`, history columns of its first seat), or
+    None.
     """
     query = (
         select(*_COLUMNS)
@@ -117,7 +139,8 @@ async def one(conn: AsyncConnection, match_id: str) -> Any:
         .outerjoin(match_fairness, match_fairness.c.match_id == matches.c.id)
         .where(matches.c.id == match_id)
     )
-    return (await conn.execute(query)).first()
+    m = (await conn.execute(query)).mappings().first()
+    return None if m is None else _export_match(m)
 
 
 async def tournament_host(conn: AsyncConnection, tournament_id: str) -> str | None:
@@ -128,13 +151,13 @@ async def tournament_host(conn: AsyncConnection, tournament_id: str) -> str | No
 
 async def tournament_page(
     conn: AsyncConnection, tournament_id: str, after: tuple[int, int] | None, limit: int
-) -> list[Any]:
-    """At most ``limit`` rows (the columns of :data:`_COLUMNS` plus ``round`` and
+) -> list[ExportMatch]:
+    """At most ``limit`` matches (the columns of :data:`_COLUMNS` plus ``round`` and
     ``table_number``) of the tournament's finished matches, in playing order (round, then
     table), strictly after the keyset ``after`` = ``(round, table_number)`` (None: from the
     first). History columns are the first seat's.
     """
-    cond: list[Any] = [
+    cond: list[ColumnElement[bool]] = [
         tournament_games.c.tournament_id == tournament_id,
         matches.c.status == "finished",
         matches.c.finished_at.is_not(None),
@@ -160,7 +183,7 @@ async def tournament_page(
         .order_by(tournament_games.c.round, tournament_games.c.table_number)
         .limit(limit)
     )
-    return list((await conn.execute(query)).all())
+    return [_export_match(m, tournament=True) for m in (await conn.execute(query)).mappings()]
 
 
 async def computer_seqs(conn: AsyncConnection, match_ids: Sequence[str]) -> dict[str, set[int]]:

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 
 import orjson
 
+from app.json_types import JsonObject
 from app.services.platform.export import tournament_host, tournament_records
 from app.services.runtime import Runtime
 
@@ -42,12 +43,14 @@ class _Sink:
         return out
 
 
-def entry_name(record: dict[str, object]) -> str:
+def entry_name(record: JsonObject) -> str:
     """The file name of one record in the zip: ``round-01-table-02-<match id>.json``."""
     where = record.get("tournament") or {}
     match = record.get("match") or {}
     assert isinstance(where, dict) and isinstance(match, dict)
-    return f"round-{int(where['round']):02d}-table-{int(where['table']):02d}-{match['id']}.json"
+    rnd, table = where["round"], where["table"]
+    assert isinstance(rnd, int) and isinstance(table, int)
+    return f"round-{rnd:02d}-table-{table:02d}-{match['id']}.json"
 
 
 async def tournament_zip(

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import RowMapping, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import accounts
@@ -45,15 +44,15 @@ class Found:
     account_alive: bool
 
 
-def _token(row: Any) -> Token:
+def _token(m: RowMapping) -> Token:
     return Token(
-        id=str(row.id),
-        player_id=str(row.player_id),
-        name=str(row.name),
-        scopes=tuple(row.scopes.split(",")),
-        created_at=row.created_at,
-        last_used_at=row.last_used_at,
-        revoked_at=row.revoked_at,
+        id=str(m["id"]),
+        player_id=str(m["player_id"]),
+        name=str(m["name"]),
+        scopes=tuple(m["scopes"].split(",")),
+        created_at=m["created_at"],
+        last_used_at=m["last_used_at"],
+        revoked_at=m["revoked_at"],
     )
 
 
@@ -100,7 +99,7 @@ async def tokens_of(conn: AsyncConnection, player_id: str) -> list[Token]:
         .where(api_tokens.c.player_id == player_id)
         .order_by(api_tokens.c.created_at.desc(), api_tokens.c.id)
     )
-    return [_token(r) for r in rows]
+    return [_token(m) for m in rows.mappings()]
 
 
 async def owns(conn: AsyncConnection, player_id: str, token_id: str) -> bool:
@@ -124,8 +123,8 @@ async def by_hash(conn: AsyncConnection, token_hash: str) -> Found | None:
         .outerjoin(accounts, accounts.c.player_id == api_tokens.c.player_id)
         .where(api_tokens.c.token_hash == token_hash)
     )
-    row = (await conn.execute(query)).first()
-    return None if row is None else Found(_token(row), row.account is not None)
+    m = (await conn.execute(query)).mappings().first()
+    return None if m is None else Found(_token(m), m["account"] is not None)
 
 
 async def touch(conn: AsyncConnection, token_id: str, at: datetime) -> None:
