@@ -7,7 +7,7 @@ HTTP statuses (and the websocket close codes) are the API's business: see
 
 from __future__ import annotations
 
-from typing import Any
+from app.json_types import JsonObject
 
 
 class ServiceError(Exception):
@@ -21,12 +21,12 @@ class ServiceError(Exception):
     code = "error"
 
     def __init__(
-        self, message: str, *, reason: str | None = None, params: dict[str, Any] | None = None
+        self, message: str, *, reason: str | None = None, params: JsonObject | None = None
     ) -> None:
         super().__init__(message)
         self.message = message
         self.reason = reason
-        self.params: dict[str, Any] = params or {}
+        self.params: JsonObject = params or {}
 
 
 class ValidationFailed(ServiceError):
@@ -70,7 +70,7 @@ class StaleVersion(ServiceError):
         version: int,
         *,
         reason: str | None = None,
-        params: dict[str, Any] | None = None,
+        params: JsonObject | None = None,
     ) -> None:
         super().__init__(message, reason=reason, params=params)
         self.version = version
@@ -97,7 +97,7 @@ class RateLimited(ServiceError):
         retry_after: float | None = None,
         *,
         reason: str | None = None,
-        params: dict[str, Any] | None = None,
+        params: JsonObject | None = None,
     ) -> None:
         super().__init__(message, reason=reason, params=params)
         self.retry_after = retry_after

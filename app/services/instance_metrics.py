@@ -9,7 +9,7 @@ imports no runtime: the runtime passes its parts in.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import Protocol
 
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from sqlalchemy import event
@@ -184,7 +184,7 @@ def count_statements(db: Database) -> dict[str, int]:
     """
     counts = {"sqlalchemy": 0}
 
-    def executed(*_: Any) -> None:
+    def executed(*_: object) -> None:
         counts["sqlalchemy"] += 1
 
     event.listen(db.engine.sync_engine, "before_cursor_execute", executed)
@@ -206,28 +206,28 @@ def _counting_connection(counts: dict[str, int]) -> type:
     import asyncpg  # Postgres only (the SQLAlchemy dialect has imported it already)
 
     class CountingConnection(asyncpg.Connection):  # type: ignore[misc]
-        async def execute(self, query: str, *args: Any, **options: Any) -> Any:
+        async def execute(self, query: str, *args: object, **options: object) -> object:
             if args or not query.startswith(_TRANSACTION_CONTROL):
                 counts["asyncpg"] += 1
             return await super().execute(query, *args, **options)
 
-        async def executemany(self, query: str, *args: Any, **options: Any) -> Any:
+        async def executemany(self, query: str, *args: object, **options: object) -> object:
             counts["asyncpg"] += 1
             return await super().executemany(query, *args, **options)
 
-        async def fetch(self, query: str, *args: Any, **options: Any) -> Any:
+        async def fetch(self, query: str, *args: object, **options: object) -> object:
             counts["asyncpg"] += 1
             return await super().fetch(query, *args, **options)
 
-        async def fetchval(self, query: str, *args: Any, **options: Any) -> Any:
+        async def fetchval(self, query: str, *args: object, **options: object) -> object:
             counts["asyncpg"] += 1
             return await super().fetchval(query, *args, **options)
 
-        async def fetchrow(self, query: str, *args: Any, **options: Any) -> Any:
+        async def fetchrow(self, query: str, *args: object, **options: object) -> object:
             counts["asyncpg"] += 1
             return await super().fetchrow(query, *args, **options)
 
-        async def fetchmany(self, query: str, *args: Any, **options: Any) -> Any:
+        async def fetchmany(self, query: str, *args: object, **options: object) -> object:
             counts["asyncpg"] += 1
             return await super().fetchmany(query, *args, **options)
 

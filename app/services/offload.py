@@ -23,7 +23,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from app.services.errors import RateLimited
 
@@ -33,11 +33,50 @@ T = TypeVar("T")
 NOBODY = "-"
 
 
+class _Queued(Protocol):
+    """A call in a key's line, whatever it answers."""
+
+    def given_up(self) -> bool: ...
+
+    def cancel(self) -> None: ...
+
+    def start(
+        self, loop: asyncio.AbstractEventLoop, pool: ThreadPoolExecutor, then: Callable[[], None]
+    ) -> None: ...
+
+
 @dataclass(eq=False)
-class _Call:
-    fn: Callable[..., Any]
-    args: tuple[object, ...]
-    done: asyncio.Future[Any]
+class _Call(Generic[T]):
+    """``fn()`` (its arguments bound) and the future its caller awaits."""
+
+    fn: Callable[[], T]
+    done: asyncio.Future[T]
+
+    def given_up(self) -> bool:
+        """Whether the call is settled already: its caller gave up (or it ran)."""
+        return self.done.done()
+
+    def cancel(self) -> None:
+        """Cancel a call not settled yet."""
+        if not self.done.done():
+            self.done.cancel()
+
+    def start(
+        self, loop: asyncio.AbstractEventLoop, pool: ThreadPoolExecutor, then: Callable[[], None]
+    ) -> None:
+        """Run ``fn`` on ``pool``; its outcome settles :attr:`done`, then ``then()`` runs."""
+        future = loop.run_in_executor(pool, self.fn)
+        future.add_done_callback(functools.partial(self._settle, then))
+
+    def _settle(self, then: Callable[[], None], future: asyncio.Future[T]) -> None:
+        if not self.done.done():
+            if future.cancelled():
+                self.done.cancel()
+            elif (error := future.exception()) is not None:
+                self.done.set_exception(error)
+            else:
+                self.done.set_result(future.result())
+        then()
 
 
 class Offload:
@@ -50,7 +89,7 @@ class Offload:
         self.max_waiting = max_waiting
         self.per_key = per_key
         self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="offload")
-        self._lines: OrderedDict[str, deque[_Call]] = OrderedDict()
+        self._lines: OrderedDict[str, deque[_Queued]] = OrderedDict()
         self._held: dict[str, int] = {}  # calls waiting or running, by key
         self._pending = 0
         self._running = 0
@@ -71,14 +110,14 @@ class Offload:
         full = self.max_waiting if key in self._held else 2 * self.max_waiting
         if self._pending >= full:
             raise RateLimited("server busy: try again in a moment", retry_after=1)
-        call = _Call(fn, args, asyncio.get_running_loop().create_future())
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        call = _Call(functools.partial(fn, *args), done)
         self._pending += 1
         self._held[key] = self._held.get(key, 0) + 1
         self._lines.setdefault(key, deque()).append(call)
         self._pump()
         try:
-            result: T = await call.done
-            return result
+            return await done
         finally:
             self._pending -= 1
             left = self._held[key] - 1
@@ -86,41 +125,31 @@ class Offload:
                 self._held[key] = left
             else:
                 del self._held[key]
-            if not call.done.done():  # given up while waiting: leave the line
-                call.done.cancel()
+            call.cancel()  # given up while waiting: leave the line
 
     def _pump(self) -> None:
         """Start the next calls, one per key in turn, while a thread is free."""
         loop = asyncio.get_running_loop()
         while self._running < self.threads and self._lines:
             key, line = next(iter(self._lines.items()))
-            call = line.popleft()
+            queued = line.popleft()
             if line:
                 self._lines.move_to_end(key)  # its next call waits for the other keys' turn
             else:
                 del self._lines[key]
-            if call.done.done():  # its caller gave up
+            if queued.given_up():  # its caller gave up
                 continue
             self._running += 1
-            future = loop.run_in_executor(self._executor, call.fn, *call.args)
-            future.add_done_callback(functools.partial(self._finished, call))
+            queued.start(loop, self._executor, self._finished)
 
-    def _finished(self, call: _Call, future: asyncio.Future[Any]) -> None:
+    def _finished(self) -> None:
         self._running -= 1
-        if not call.done.done():
-            if future.cancelled():
-                call.done.cancel()
-            elif (error := future.exception()) is not None:
-                call.done.set_exception(error)
-            else:
-                call.done.set_result(future.result())
         self._pump()
 
     def close(self) -> None:
         """Stop the threads (a call under way finishes; queued ones are cancelled)."""
         self._executor.shutdown(wait=False, cancel_futures=True)
         for line in self._lines.values():
-            for call in line:
-                if not call.done.done():
-                    call.done.cancel()
+            for queued in line:
+                queued.cancel()
         self._lines.clear()
