@@ -19,7 +19,7 @@ import secrets
 import time
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import TypedDict
 
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 from sqlalchemy.exc import IntegrityError
@@ -246,7 +246,14 @@ def new_session() -> str:
     return secrets.token_hex(8)
 
 
-async def create_player(db: Database, tokens: Tokens, name: str) -> tuple[dict[str, Any], str]:
+class PlayerJson(TypedDict):
+    """A player as the API shows it: ``{"id", "name"}``."""
+
+    id: str
+    name: str
+
+
+async def create_player(db: Database, tokens: Tokens, name: str) -> tuple[PlayerJson, str]:
     """Create a guest; returns ``({"id", "name"}, token)``. Raises :class:`ValidationFailed`."""
     clean = clean_name(name)
     player_id = secrets.token_hex(8)
@@ -255,7 +262,7 @@ async def create_player(db: Database, tokens: Tokens, name: str) -> tuple[dict[s
     return {"id": player_id, "name": clean}, tokens.issue(player_id)
 
 
-async def get_player(db: Database, player_id: str) -> dict[str, Any]:
+async def get_player(db: Database, player_id: str) -> PlayerJson:
     """``{"id", "name"}`` of a player; raises :class:`NotFound`."""
     async with db.reading() as conn:
         row = await queries.player(conn, player_id)

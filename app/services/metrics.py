@@ -25,7 +25,6 @@ import gc
 import logging
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import Metric
@@ -143,7 +142,7 @@ class Metrics:
 
     # ------------------------------------------------------------------ process sampling
 
-    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._gc_started = time.perf_counter()
         elif self._gc_started is not None:

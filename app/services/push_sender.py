@@ -17,9 +17,10 @@ import base64
 import json
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from app.json_types import JsonObject
 from app.settings import Settings
 
 if TYPE_CHECKING:  # imported when first used: aiohttp, cryptography and pywebpush take ~0.2 s
@@ -112,9 +113,7 @@ class PushSender:
             return "host"
         return None
 
-    async def send(
-        self, endpoint: str, p256dh: str, auth: str, payload: dict[str, Any]
-    ) -> Delivery:
+    async def send(self, endpoint: str, p256dh: str, auth: str, payload: JsonObject) -> Delivery:
         """Encrypt ``payload`` (JSON) to the subscription's keys and POST it to its push
         service, with urgency ``high`` and a day's TTL. Never raises (but for cancellation):
         the outcome says — keys nothing can be encrypted to are ``gone``, any other failure

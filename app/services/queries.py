@@ -8,8 +8,8 @@ Each statement runs on a connection inside the caller's transaction.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -25,6 +25,14 @@ API_SESSION = "api:"
 API_ENDED_KEPT = timedelta(days=1)
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerName:
+    """A player's ``id`` and display ``name``."""
+
+    id: str
+    name: str
+
+
 def api_token_session(token_id: str) -> str:
     """The session name of the sockets and streams opened with API token ``token_id``."""
     return API_SESSION + token_id
@@ -35,10 +43,11 @@ async def insert_player(conn: AsyncConnection, player_id: str, name: str, now: d
     await conn.execute(insert(players).values(id=player_id, name=name, created_at=now))
 
 
-async def player(conn: AsyncConnection, player_id: str) -> Any:
-    """Row (id, name) of a player, or None."""
+async def player(conn: AsyncConnection, player_id: str) -> PlayerName | None:
+    """The player ``player_id``, or None."""
     query = select(players.c.id, players.c.name).where(players.c.id == player_id)
-    return (await conn.execute(query)).first()
+    m = (await conn.execute(query)).mappings().first()
+    return None if m is None else PlayerName(m["id"], m["name"])
 
 
 async def token_generation(conn: AsyncConnection, player_id: str) -> int:

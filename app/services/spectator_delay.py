@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from app.services.errors import ValidationFailed
 
@@ -37,7 +36,7 @@ class SpectatorDelay:
         return {"moves": self.moves} if self.moves else {"seconds": self.seconds}
 
     @staticmethod
-    def from_json(data: Any) -> SpectatorDelay | None:
+    def from_json(data: object) -> SpectatorDelay | None:
         """The stored JSON back (None, ``{}`` or anything unreadable: no delay)."""
         if not isinstance(data, dict):
             return None
@@ -85,7 +84,7 @@ class SpectatorDelay:
         return next_hidden + timedelta(seconds=self.seconds)
 
 
-def parse_spectator_delay(data: Any) -> dict[str, int] | None:
+def parse_spectator_delay(data: object) -> dict[str, int] | None:
     """A lobby's spectator delay from a request: None or ``{}`` (live), ``{"moves": N}``
     (1–60) or ``{"seconds": M}`` (5–1800). Returns the stored JSON (None: live).
 

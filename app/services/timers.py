@@ -11,7 +11,6 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Callable, Coroutine
-from typing import Any
 
 from app.db.errors import log_failure
 from app.realtime.hub import HEARTBEAT
@@ -115,7 +114,10 @@ async def presence_heartbeat(rt: Runtime) -> None:
         await asyncio.sleep(HEARTBEAT)
 
 
-LOOPS: list[Callable[[Runtime], Coroutine[Any, Any, None]]] = [
+#: A background loop of the runtime: asyncio's task sends it None and takes what it yields.
+Loop = Callable[[Runtime], Coroutine[object, None, None]]
+
+LOOPS: list[Loop] = [
     bot_sweep,
     instance_heartbeat,
     presence_heartbeat,

@@ -44,7 +44,7 @@ async def create_player(body: NewPlayer, rt: RuntimeDep, request: Request) -> di
 
 
 @router.get("/me", response_model=PlayerOut, responses=errors(401, 404))
-async def me(rt: RuntimeDep, player: CurrentPlayer) -> dict[str, Any]:
+async def me(rt: RuntimeDep, player: CurrentPlayer) -> Mapping[str, Any]:
     """The player the token belongs to."""
     return await identity.get_player(rt.db, player)
 
