@@ -50,7 +50,7 @@ from app.db.errors import is_database_unavailable
 from app.engine import EngineError
 from app.services import drain
 from app.services.errors import RateLimited, ServiceError
-from app.services.lobby.series_games import on_move_committed as count_series_games
+from app.services.lobby import series_games
 from app.services.match.subscribers import subscribe as subscribe_to_moves
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS, outage_checked
@@ -139,7 +139,7 @@ def _lifespan(
         runtime = Runtime(settings)
         subscribe_to_moves(runtime)
         tournament_sweep.listen(runtime)
-        runtime.move_committed.subscribe(count_series_games)
+        series_games.listen(runtime)
         app.state.runtime = runtime
         await runtime.start(LOOPS if with_loops else [])
         listener = None

@@ -22,8 +22,9 @@ pytestmark = pytest.mark.timeout(60)
 
 
 def _finish(client: TestClient, match_id: str, scores: list[int]) -> list[bool]:
-    """End a match with ``scores`` (by match seat), settle its history, then hear its end
-    three times at once (the subscriber, the sweep, another instance): what each counting said.
+    """End a match with ``scores`` (by match seat), settle its history (which announces
+    ``match_settled``: the series' listener counts it in the background), then hear its end
+    three times more at once (the sweep, other instances): what each of those three said.
     """
     rt = client.app.state.runtime  # type: ignore[attr-defined]
 
@@ -58,8 +59,8 @@ def test_best_of_three_rotates_and_ends_when_decided(client: TestClient, api: Ap
     r = client.post(f"/api/matches/{first}/rematch", headers=ann_h)
     assert r.status_code == 409  # still being played
 
-    # Game 1: Ann (match seat 0) wins; counted once however many hear of it.
-    assert sorted(_finish(client, first, [12, 5])) == [False, False, True]
+    # Game 1: Ann (match seat 0) wins; counted once however many hear of it (the score).
+    assert _finish(client, first, [12, 5]).count(True) <= 1
     s = _series(api, first, ann_h)
     assert s["score"] == [1, 0] and s["status"] == "playing" and s["next_match"]
     second = s["next_match"]
@@ -70,7 +71,7 @@ def test_best_of_three_rotates_and_ends_when_decided(client: TestClient, api: Ap
     assert r.status_code == 409 and r.json()["error"]["reason"] == "series_running"
 
     # Game 2: Ann (now match seat 1) wins again: 2–0 decides a best of 3; no third game.
-    assert sorted(_finish(client, second, [3, 9])) == [False, False, True]
+    assert _finish(client, second, [3, 9]).count(True) <= 1
     s = _series(api, second, ann_h)
     assert s["game"] == 2 and s["score"] == [2, 0] and s["status"] == "decided"
     assert s["winners"] == [0] and s["next_match"] is None and len(s["games"]) == 2

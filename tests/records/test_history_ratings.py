@@ -369,3 +369,15 @@ def test_two_settles_at_once_rate_a_match_once(api: Api, client: TestClient) -> 
     for pid, _ in people:
         assert api.get(f"/api/players/{pid}/profile")["ratings"]["standard"]["games"] == 1
     assert len(api.get(f"/api/matches/{match_id}/ratings")["changes"]) == 2
+
+
+def test_series_and_tournaments_count_a_game_once_it_settles(client: TestClient) -> None:
+    """Series and tournaments listen to ``match_settled`` (the result is there to count), not
+    to every committed move with a poll for the result.
+    """
+    runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
+    settled = [name for name, _, _ in runtime.match_settled.tallies()]
+    assert "series_games.on_match_settled" in settled
+    assert "sweep.on_match_settled" in settled
+    moved = [name for name, _, _ in runtime.move_committed.tallies()]
+    assert not [n for n in moved if n.startswith(("series_games.", "sweep."))], moved

@@ -1,8 +1,8 @@
 """Counting a series game and dealing the next (:mod:`app.services.lobby.series` has the rules
-and the stored shape): the ``move_committed`` subscriber hears a match end, and a sweep every
-instance runs catches a match that ended without a move or whose news was lost. Counting and
-dealing happen in one transaction under the lobby row's lock: a game counts once and the next
-game is dealt once across instances.
+and the stored shape): the ``match_settled`` listener hears a match's result is written, and a
+sweep every instance runs catches a match that ended without a move or whose news was lost.
+Counting and dealing happen in one transaction under the lobby row's lock: a game counts once
+and the next game is dealt once across instances.
 """
 
 from __future__ import annotations
@@ -10,12 +10,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timedelta
-from typing import Protocol
 
 from app.db.errors import log_failure
 from app.db.models import utcnow
 from app.db.session import as_utc
-from app.services.cache import Live
 from app.services.lobby import core, series_queries
 from app.services.lobby.dealing import deal_match
 from app.services.lobby.model import LobbyChanges, SeriesGameJson
@@ -25,15 +23,6 @@ from app.services.records import queries as records_sql
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
-
-
-class MatchNews(Protocol):
-    """What this module reads of a committed move (the match package's ``Committed``)."""
-
-    @property
-    def match_id(self) -> str:
-        """The match the move was made in."""
-        ...
 
 
 #: Seconds between two looks of the sweep.
@@ -96,28 +85,24 @@ async def count_game(rt: Runtime, match_id: str) -> bool:
     return True
 
 
-def on_move_committed(rt: Runtime, live: Live, move: MatchNews) -> None:
-    """Subscriber of ``rt.move_committed`` (``move``: the match package's ``Committed``, of
-    which only ``match_id`` is read): a match that just ended may be a series game.
-    """
-    if live.state.is_over:
-        rt.spawn(game_ended(rt, move.match_id))
+def listen(rt: Runtime) -> None:
+    """Subscribe the series' listener to ``rt.match_settled`` (at startup, once)."""
+    rt.match_settled.subscribe(on_match_settled)
 
 
-async def game_ended(rt: Runtime, match_id: str) -> None:
-    """A match ended: once its history settled (the records subscriber does it at the same
-    time), count it in its series. Never raises; the sweep catches what this misses.
+def on_match_settled(rt: Runtime, match_id: str) -> None:
+    """Listener of ``rt.match_settled``: a match whose result is written may be a series game."""
+    rt.spawn(game_settled(rt, match_id))
+
+
+async def game_settled(rt: Runtime, match_id: str) -> None:
+    """A match's history settled: when it is a series game, count it (its result is there).
+    Never raises; the sweep catches what this misses.
     """
     try:
         async with rt.db.reading() as conn:
             if not await series_queries.is_series_game(conn, match_id):
-                return  # most matches: nothing to wait for
-        for _ in range(20):
-            async with rt.db.reading() as conn:
-                seats = await records_sql.seat_results(conn, match_id)
-            if seats and all(s.place is not None for s in seats):
-                break
-            await asyncio.sleep(0.25)
+                return  # most matches
         await count_game(rt, match_id)
     except Exception:
         log_failure(log, f"could not count series game {match_id}")
