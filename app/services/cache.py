@@ -11,7 +11,6 @@ import asyncio
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
 
 from app.engine import GameState
 from app.json_types import JsonObject
@@ -40,7 +39,7 @@ class Live:
     clock: JsonObject | None = None
     #: ``clock`` parsed (a ``MatchClock``), valid while ``parsed_for is clock``: the write
     #: path and the frames read the typed clock without parsing it again each move.
-    parsed_clock: Any = field(default=None, repr=False)
+    parsed_clock: object = field(default=None, repr=False)
     parsed_for: object = field(default=None, repr=False)
     #: (version, for spectators, with their extra aids) → the computed aids at that version
     #: (app/services/match/insight/aids.py).

@@ -11,7 +11,6 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
 
 from app.bots.pool import BotPool
 from app.db.errors import is_database_unavailable
@@ -75,7 +74,7 @@ class Hook:
             i = self._subscribers.index(subscriber)
             del self._subscribers[i], self._seconds[i], self._calls[i]
 
-    def announce(self, *news: Any) -> None:
+    def announce(self, *news: object) -> None:
         """Call every subscriber with ``news``, in order, adding up the time each takes."""
         seconds, calls, clock = self._seconds, self._calls, time.perf_counter
         for i, subscriber in enumerate(self._subscribers):
@@ -162,8 +161,8 @@ class Runtime:
             self.broker.instance_id,
             self._local_spectators,
         )
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._loops: list[asyncio.Task[Any]] = []
+        self._tasks: set[asyncio.Task[object]] = set()
+        self._loops: list[asyncio.Task[None]] = []
         self._watch_parts()
         #: True once a drain began (SIGTERM): no new request, socket or frame is taken
         #: (app/services/drain.py).
@@ -260,7 +259,7 @@ class Runtime:
         """The broker channel of a match (``kind="match"``) or lobby."""
         return f"{self.settings.channel_prefix}:{kind}:{key}"
 
-    async def start(self, loops: list[Callable[[Runtime], Coroutine[Any, Any, None]]]) -> None:
+    async def start(self, loops: list[Callable[[Runtime], Coroutine[object, None, None]]]) -> None:
         """Connect the broker, start the hub heartbeat and the given background loops."""
         await self.broker.start()
         await self.hubs.start()
@@ -268,14 +267,14 @@ class Runtime:
         for loop in loops:
             self._loops.append(asyncio.create_task(loop(self), name=loop.__name__))
 
-    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+    def spawn(self, coro: Coroutine[object, None, object]) -> None:
         """Run ``coro`` in the background (kept referenced; errors are logged: one warning line
         when the database is out of reach for now, the traceback otherwise).
         """
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
 
-        def _done(t: asyncio.Task[Any]) -> None:
+        def _done(t: asyncio.Task[object]) -> None:
             self._tasks.discard(t)
             exc = None if t.cancelled() else t.exception()
             if exc is None:

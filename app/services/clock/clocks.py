@@ -152,9 +152,10 @@ def typed_clock(live: Live) -> MatchClock | None:
     clock = live.clock
     if clock is None:
         return None
-    if live.parsed_for is not clock:
-        live.parsed_clock, live.parsed_for = MatchClock.from_json(clock), clock
-    parsed: MatchClock = live.parsed_clock
+    parsed = live.parsed_clock
+    if live.parsed_for is not clock or not isinstance(parsed, MatchClock):
+        parsed = MatchClock.from_json(clock)
+        live.parsed_clock, live.parsed_for = parsed, clock
     return parsed
 
 

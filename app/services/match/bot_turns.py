@@ -18,7 +18,6 @@ import asyncio
 import random
 import time
 import zlib
-from typing import Any
 
 from app.bots import DEFAULT_LEVEL, choose_action
 from app.bots.pool import NOBODY
@@ -26,7 +25,7 @@ from app.db.hot import Tx, write_tx
 from app.db.hot import due_matches as due_before
 from app.db.models import utcnow
 from app.db.txs import MatchChanges
-from app.engine import GameState, deciding, legal_actions
+from app.engine import Event, GameState, deciding, legal_actions
 from app.engine.actions import Action
 from app.engine.game import end_game
 from app.realtime.protocol import snapshot_frame
@@ -188,7 +187,7 @@ async def _end_early(rt: Runtime, tx: Tx, live: Live) -> None:
     ``ended_early``. The caller holds the row lock and drops the cache entry after the commit.
     """
     final = live.state.copy()
-    events: list[Any] = []
+    events: list[Event] = []
     end_game(final, events)
     now = utcnow()
     clock = dict(live.clock or {}, ended_early=True, running=None, vote=None, away={})

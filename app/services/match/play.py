@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
 
 from app.db.hot import DUPLICATE, Tx, append_fast, previous_result, write_tx
 from app.db.models import utcnow
@@ -112,7 +111,7 @@ async def _store(
     tx: Tx | None,
     move: Committed,
     values: MatchChanges,
-    clock_before: dict[str, Any] | None,
+    clock_before: JsonObject | None,
 ) -> bool:
     """Write ``move``'s log row and its match row ``values``: inside ``tx``, or with ``tx``
     None as one statement that only applies while the row is still at the version before

@@ -36,7 +36,7 @@ MAX_ZIP_MATCHES = 500
 async def on_match_started(
     conn: AsyncConnection,
     match_id: str,
-    seats: list[dict[str, Any]],
+    seats: list[JsonObject],
     preset: str | None,
     rated: bool,
     dealt: shuffle.Deal,
@@ -50,8 +50,8 @@ async def on_match_started(
         [
             HistorySeat(
                 match_id=match_id,
-                seat=int(s["seat"]),
-                player_id=s.get("player"),
+                seat=_seat_number(s),
+                player_id=_player_of(s),
                 bot=bool(s.get("bot")),
                 preset=preset,
                 rated=rated,
@@ -67,6 +67,20 @@ async def on_match_started(
         ],
     )
     await shuffle.store(conn, match_id, dealt)
+
+
+def _seat_number(seat: JsonObject) -> int:
+    """The seat number of a seat's JSON; raises ``TypeError`` when it is not an integer."""
+    number = seat["seat"]
+    if not isinstance(number, int):
+        raise TypeError(f"a seat number is an integer, not {number!r}")
+    return number
+
+
+def _player_of(seat: JsonObject) -> str | None:
+    """The player id on a seat's JSON (None: an open or computer seat)."""
+    player = seat.get("player")
+    return player if isinstance(player, str) else None
 
 
 async def seat_taken_over(rt: Runtime, match_id: str, seat: int) -> None:
