@@ -6,24 +6,23 @@
  * Every sentence comes from the message catalogue (i18n/<lang>/log.js). A log line is a
  * structured entry (kind, seat, cells, …) whose ``text`` is built when it is read, in the
  * language of that moment: a log kept across a language switch shows the new language.
+ *
+ * The base game's events only: an expansion words its own (its ``logLines`` hook, asked first
+ * through ``./expansions/index.js``); this module names no expansion.
  */
 
 import { t } from './i18n.js';
-import { roleOfSpot } from './board/pieces.js';
-import { segmentLabel, segmentEffect } from './expansions/wheelView.js';
+import { wordEvent } from './expansions/index.js';
 
 const ROLES = ['knight', 'thief', 'monk', 'farmer'];
-const roleKey = (role) => (ROLES.includes(role) ? role : 'follower');
+/** The catalogue's word for ``role`` (``role.*``, ``log.*.<role>``): a follower's role, else "follower". */
+export const roleKey = (role) => (ROLES.includes(role) ? role : 'follower');
 
 /** "Ann", "Ann and Ben", "Ann, Ben and Cy" in the current language ("Nobody" for none). */
 export function joinNames(names) {
   if (names.length <= 1) return names[0] || t('log.nobody');
   return `${names.slice(0, -1).join(', ')} ${t('log.and')} ${names[names.length - 1]}`;
 }
-
-const WHEEL_CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'crown'];
-/** Wheel actions that may score nobody: the log says why ("nobody has a knight in a city"). */
-const NOBODY = ['fortune', 'tax', 'famine', 'storm', 'inquisition'];
 
 const points = (n) => t('unit.point', { n });
 
@@ -77,50 +76,19 @@ export function scoringSentence(group, names) {
   return t(`log.done.${e.category}`, { n, who, detail, points: pts }) + small;
 }
 
-/**
- * A Wheel of Fortune scoring as its formula, for one player ("Tax for Ann: 2 knights × (1 pennant
- * + 2 knights) = 6"). The player's name ends before a colon, so a name that ends in a digit
- * ("Bot 1") never runs into the count ("Inquisition for Bot 1: 1 monk × 2 = 2").
- * ``segment``: for crown scoring, the segment whose crowns scored.
- */
-export function wheelSentence(e, who, segment) {
-  const k = (e.followers || [])[e.seat] || 0;
-  const seg = segmentLabel(e.category);
-  const n = e.points;
-  switch (e.category) {
-    case 'fortune':
-      return t('log.wheel.fortune', { seg, who, n });
-    case 'tax':
-      return t('log.wheel.tax', { seg, who, n, knights: t('log.n.knight', { n: k }), pennants: t('unit.pennant', { n: e.pennants }) });
-    case 'famine':
-      return t('log.wheel.famine', { seg, who, n, farmers: t('log.n.farmer', { n: k }), cities: t('log.n.completedCity', { n: e.cities }) });
-    case 'storm':
-      return t('log.wheel.storm', { seg, who, n, followers: t('log.n.follower', { n: e.points }) });
-    case 'inquisition':
-      return t('log.wheel.inquisition', { seg, who, n, monks: t('log.n.monk', { n: k }) });
-    case 'crown': {
-      const head = segment ? t('log.crownOn', { seg: segmentLabel(segment) }) : t('log.crown');
-      const occupants = (e.followers || []).reduce((a, c) => a + c, 0);
-      if (occupants > 1) return t('log.crown.shared', { head, who, k: occupants, n });
-      return t(e.points === 6 ? 'log.crown.both' : 'log.crown.one', { head, who, n });
-    }
-    default:
-      return t('log.wheel.other', { seg, who, points: points(e.points) });
-  }
-}
-
 function sameFeature(a, b) {
   return a.type === 'PointsScored' && b.type === 'PointsScored' && a.category === b.category &&
     a.final === b.final && a.points === b.points && JSON.stringify(a.tiles) === JSON.stringify(b.tiles);
 }
 
-/** What a FollowerPlaced or CrownPlaced line says (without and with the tile placed before it). */
-function deploySay(e, nameOf, withTile) {
-  const kind = withTile ? 'log.turn' : 'log.deployed';
-  if (e.type === 'CrownPlaced') {
-    return () => t(withTile ? 'log.turn.crown' : 'log.crownPlaced', { name: nameOf(e.seat), seg: segmentLabel(e.segment) });
-  }
-  return () => t(`${kind}.${roleKey(e.role)}`, { name: nameOf(e.seat), spot: e.spot });
+/**
+ * The line of a piece deployed by ``e`` (a FollowerPlaced, or an expansion's like it): ``say(false)``
+ * is its own sentence, ``say(true)`` the one it makes with the tile placed before it (``joinTurn``).
+ */
+export function deployedLine(e, say) {
+  const line = logLine({ kind: 'move', seat: e.seat, tag: 'deployed', cells: e.at ? [e.at] : undefined }, () => say(false));
+  Object.defineProperty(line, 'sayTurn', { value: () => say(true), enumerable: false });
+  return line;
 }
 
 /**
@@ -133,28 +101,31 @@ export function joinTurn(placed, deployed) {
 }
 
 /**
- * Log lines for one batch of events (one action's: a batch that starts with FollowerReturned is
- * a Plague decision): ``[{text, kind, seat}]`` where kind is ``move``, ``score``, ``wheel``,
- * ``end`` or ``info``. ``names``: seat → display name; ``auto``: the batch had no client action
- * id though its seat is a person's (the server decided for them when their time ran out).
+ * Log lines for one batch of events (one action's): ``[{text, kind, seat}]`` where kind is
+ * ``move``, ``score``, ``end``, ``info`` or an expansion's own. ``names``: seat → display name;
+ * ``auto``: the batch had no client action id though its seat is a person's (the server decided
+ * for them when their time ran out); ``model``: the match, whose active expansions word their
+ * events (null, as in a replay: every registered expansion words its own).
  * ``text`` is a getter: the words are made in the language current when it is read.
  */
-export function describe(events, names, { auto = false } = {}) {
+export function describe(events, names, { auto = false, model = null } = {}) {
   const out = [];
   const name = (seat) => names[seat] || t('log.seat', { n: seat + 1 });
   for (let i = 0; i < events.length; i += 1) {
     const e = events[i];
+    const theirs = wordEvent(e, { events, i, name, auto }, model);
+    if (theirs) {
+      out.push(...theirs);
+      continue;
+    }
     switch (e.type) {
       case 'TilePlaced':
         out.push(logLine({ kind: 'move', seat: e.seat, tag: 'placed', cells: [e.at] }, () => t('log.placed', { name: name(e.seat) })));
         break;
       case 'FollowerPlaced':
-      case 'CrownPlaced': {
-        const line = logLine({ kind: 'move', seat: e.seat, tag: 'deployed', cells: e.at ? [e.at] : undefined }, deploySay(e, name, false));
-        Object.defineProperty(line, 'sayTurn', { value: deploySay(e, name, true), enumerable: false });
-        out.push(line);
+        out.push(deployedLine(e, (withTile) => t(`${withTile ? 'log.turn' : 'log.deployed'}.${roleKey(e.role)}`,
+          { name: name(e.seat), spot: e.spot })));
         break;
-      }
       case 'TileDiscarded':
         out.push(logLine({ kind: 'info', seat: e.seat }, () => t('log.discarded', { tile: e.tile, name: name(e.seat) })));
         break;
@@ -165,17 +136,6 @@ export function describe(events, names, { auto = false } = {}) {
         }
         break;
       case 'PointsScored': {
-        if (WHEEL_CATEGORIES.includes(e.category)) {
-          // One line per player: the formula with that player's numbers.
-          let segment = null;
-          if (e.category === 'crown') {
-            const back = events.slice(i + 1).find((x) => x.type === 'CrownReturned' && x.seat === e.seat);
-            segment = back ? back.segment : null;
-          }
-          out.push(logLine({ kind: 'score', seat: e.seat, seats: [e.seat], points: e.points, wheel: e.category },
-            () => wheelSentence(e, name(e.seat), segment)));
-          break;
-        }
         const group = [e];
         while (i + 1 < events.length && sameFeature(e, events[i + 1])) {
           group.push(events[i + 1]);
@@ -192,27 +152,8 @@ export function describe(events, names, { auto = false } = {}) {
           : t('log.gameOver', { name: e.winners.length ? name(e.winners[0]) : t('log.nobody'), n: top }))));
         break;
       }
-      case 'PigMoved': {
-        out.push(logLine({ kind: 'wheel', seat: e.seat, segment: e.segment }, () => t('log.pig', {
-          name: name(e.seat), steps: t('log.n.segment', { n: e.steps }), seg: segmentLabel(e.segment), effect: segmentEffect(e.segment) })));
-        // An action nobody scores from still gets a line, so the log explains the silence.
-        const until = events.findIndex((x, j) => j > i && (x.type === 'TileDrawn' || x.type === 'PigMoved'));
-        const after = events.slice(i + 1, until < 0 ? events.length : until);
-        if (NOBODY.includes(e.segment) && !after.some((x) => x.type === 'PointsScored' && x.category === e.segment)) {
-          out.push(logLine({ kind: 'info' }, () => t('log.nobodyScores', { seg: segmentLabel(e.segment), why: t(`log.why.${e.segment}`) })));
-        }
-        break;
-      }
-      case 'FollowerReturned':
-        // First in its batch: a Plague decision (scoring returns followers after the points).
-        if (i === 0) {
-          const role = roleKey(roleOfSpot(e.spot));
-          out.push(logLine({ kind: 'move', seat: e.seat, tag: 'plague' },
-            () => t(`log.plague.${role}`, { name: name(e.seat) }) + (auto ? ` ${t('log.byComputer')}` : '')));
-        }
-        break;
+      case 'FollowerReturned': // scoring returns followers after the points: its line says enough
       case 'TileDrawn':
-      case 'CrownReturned':
       case 'TurnEnded':
         break;
       default: {

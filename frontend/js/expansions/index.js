@@ -18,18 +18,38 @@
  * - Scores: ``scoreFloat(m, events, e)`` → ``{what, delay, anchor, point()}`` for a
  *   ``PointsScored`` of its own; ``claimsScoreLine(line)`` and ``scoreToastDelay(events)`` for
  *   the log's toasts; ``endCategories``, ``categoryLabel(k)``, ``endLead(s)`` for the end screen.
+ * - The log (``../words.js``): ``logLines(e, ctx)`` → the log lines (``logLine``s, maybe none) of
+ *   engine event ``e`` when it is the expansion's to word, else null; asked before the base game
+ *   words an event. ``ctx``: ``{events, i, name, auto}`` — the event's batch and its index in it,
+ *   ``name(seat)`` → a display name, ``auto``: the server decided for a person whose time ran out.
+ * - The text board (``../match/access/textBoard.js``): ``textBoardLines(s)`` → nodes under the
+ *   player's choices; ``edgeWords``: ``{edge letter: tb.edge.* key}`` for the edges of the
+ *   expansion's tiles; ``spotWords(spot)`` → a follower spot of its own in words, else null.
  *
- * A new expansion: one module beside this one, added to ``REGISTRY``.
+ * Where there is no match (a replay read from a record, a tile's words) ``wordEvent``,
+ * ``firstOfAll`` and ``edgeWords`` ask every registered expansion, active or not.
+ *
+ * A new expansion: one module beside this one, added to ``registered``.
  */
 
 import river from './river.js';
 import wheelOfFortune from './wheelOfFortune.js';
 
-const REGISTRY = new Map([river, wheelOfFortune].map((x) => [x.id, x]));
+let registry = null;
+
+/**
+ * Every registered expansion by id. Built on first use, not on import: an expansion imports the
+ * core's words (``../words.js``), which import this registry, so a module graph entered at an
+ * expansion would meet it half-evaluated.
+ */
+function registered() {
+  if (!registry) registry = new Map([river, wheelOfFortune].map((x) => [x.id, x]));
+  return registry;
+}
 
 /** The registered expansions active in ``model``'s match, in the view's order. */
 export function active(model) {
-  return model.expansions().map((id) => REGISTRY.get(id)).filter(Boolean);
+  return model.expansions().map((id) => registered().get(id)).filter(Boolean);
 }
 
 /** The non-null results of hook ``name`` of every active expansion, called with ``args``. */
@@ -61,5 +81,29 @@ export function spotOwner(model, spot) {
 
 /** Every registered expansion's ``deltaMerges`` (a key no active expansion sends never comes). */
 export function deltaMerges() {
-  return new Set([...REGISTRY.values()].flatMap((x) => x.deltaMerges || []));
+  return new Set([...registered().values()].flatMap((x) => x.deltaMerges || []));
+}
+
+/** The first non-null result of hook ``name`` among every registered expansion, active or not. */
+export function firstOfAll(name, ...args) {
+  for (const x of registered().values()) {
+    if (typeof x[name] !== 'function') continue;
+    const value = x[name](...args);
+    if (value !== null && value !== undefined) return value;
+  }
+  return null;
+}
+
+/**
+ * The log lines an expansion words engine event ``e`` with (``logLines``), or null: the base
+ * game words it. ``model``: the match, whose active expansions are asked; null (a replay's log)
+ * asks every registered one, which word only their own events.
+ */
+export function wordEvent(e, ctx, model = null) {
+  return model ? first(model, 'logLines', e, ctx) : firstOfAll('logLines', e, ctx);
+}
+
+/** Every registered expansion's ``edgeWords``: ``{edge letter: tb.edge.* key}``. */
+export function edgeWords() {
+  return Object.assign({}, ...[...registered().values()].map((x) => x.edgeWords || {}));
 }

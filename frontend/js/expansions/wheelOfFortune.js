@@ -3,7 +3,8 @@
  * wheel and its pig on the board, the pig in the side panel, the wheel icon of a drawn tile,
  * crown spaces as follower spots, the Plague phase (who takes back which follower, and its
  * countdown), the wheel's scores floating from their segment once the pig has landed, and the
- * end screen's six wheel categories. Registered in ``index.js``; reads the match, never writes it.
+ * end screen's six wheel categories; its log lines and text board lines (``wheelWords.js``).
+ * Registered in ``index.js``; reads the match, never writes it.
  */
 
 import { h } from '../dom.js';
@@ -11,11 +12,10 @@ import { t, has } from '../i18n.js';
 import { colourOf, swatch, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../board/pieces.js';
 import { tileType } from '../board/tiles.js';
 import { joinNames, around, MARK } from '../words.js';
-import { segmentLabel, segmentEffect } from './wheelView.js';
+import { CATEGORIES, segmentLabel, segmentEffect } from './wheelView.js';
+import { logLines, textBoardLines, spotWords } from './wheelWords.js';
 
 const ID = 'wheel_of_fortune';
-/** The Wheel of Fortune's six ways to score (its end table always shows them). */
-const CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'crown'];
 /** Milliseconds the pig takes per segment (``wheelView.js``): wheel points wait for it to land. */
 const HOP_MS = 380;
 
@@ -214,6 +214,10 @@ export default {
   /** The wheel's points of one batch go in one toast, once the pig has landed. */
   claimsScoreLine: (line) => !!line.wheel,
   scoreToastDelay: (events) => pigSteps(events) * HOP_MS,
+
+  logLines,
+  textBoardLines,
+  spotWords,
 
   endCategories: CATEGORIES,
   categoryLabel: (k) => (has(`wheel.${k}`) ? segmentLabel(k) : null),

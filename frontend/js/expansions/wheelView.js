@@ -28,6 +28,9 @@ const SEGMENT_COLOURS = {
   plague: { fill: '#c9d3b4', deep: '#5d6b45' },
 };
 
+/** The Wheel of Fortune's six ways to score: five segments and the crowns (its end table shows them all). */
+export const CATEGORIES = ['fortune', 'tax', 'famine', 'storm', 'inquisition', 'crown'];
+
 /** ``{fill, deep, label, effect}`` per segment, the words in the current language. */
 export const SEGMENT_INFO = Object.fromEntries(Object.entries(SEGMENT_COLOURS).map(([name, colours]) => [name, {
   ...colours,

@@ -2,9 +2,10 @@
  * The text board: the match in words for screen-reader and keyboard players. The drawn tile's
  * sides ("north: city, east: road, …"), where it may go as a list of choices ("at 2, −1 turned
  * 90°: north road, …"), the follower's places as a list ("road, east side", "no follower"), the
- * board as a list of tiles with their sides and followers, and the Wheel of Fortune's pig,
- * segments and crowns. Turned on with the header's "Text board" button or the T key (kept on
- * this device); moves and scores are read out by the screen's ``aria-live`` announcer
+ * board as a list of tiles with their sides and followers, and the active expansions' own lines
+ * (their ``textBoardLines``, ``edgeWords`` and ``spotWords`` hooks: ../../expansions/index.js; this
+ * module names no expansion). Turned on with the header's "Text board" button or the T key (kept
+ * on this device); moves and scores are read out by the screen's ``aria-live`` announcer
  * (./attention.js).
  *
  * Coordinates as the server's: x grows to the east, y to the south, the start tile at (0, 0).
@@ -14,12 +15,17 @@
 import { h, clear } from '../../dom.js';
 import { t } from '../../i18n.js';
 import { tileType } from '../../board/tiles.js';
-import { segmentLabel } from '../../expansions/wheelView.js';
+import { collect, edgeWords, firstOfAll } from '../../expansions/index.js';
 import { roleLabel } from '../../words.js';
 
 const KEY = 'carcassonne.textBoard';
 const SIDES = ['N', 'E', 'S', 'W'];
-const EDGE = { C: 'city', R: 'road', F: 'field', I: 'river' };
+/** An edge letter's ``tb.edge.*`` key: the base game's, then the expansions' (on first use). */
+let edges = null;
+const edgeKey = (letter) => {
+  if (!edges) edges = { C: 'city', R: 'road', F: 'field', ...edgeWords() };
+  return edges[letter];
+};
 
 /** Is the text board on (on this device)? */
 export function isOn() {
@@ -56,8 +62,8 @@ export function tileWords(id, rotation) {
   if (!type || !type.edges) return id;
   const turns = ((rotation / 90) % 4 + 4) % 4;
   const sides = SIDES.map((side, i) => {
-    const edge = type.edges[(i - turns + 4) % 4];
-    return EDGE[edge] ? `${t(`tb.side.${side}`)}: ${t(`tb.edge.${EDGE[edge]}`)}` : null;
+    const edge = edgeKey(type.edges[(i - turns + 4) % 4]);
+    return edge ? `${t(`tb.side.${side}`)}: ${t(`tb.edge.${edge}`)}` : null;
   }).filter(Boolean);
   const cloister = (type.segments || []).some((s) => s.kind === 'cloister');
   return [...sides, cloister ? t('tb.cloister') : null].filter(Boolean).join(', ');
@@ -65,8 +71,9 @@ export function tileWords(id, rotation) {
 
 /** A follower's place in words: "city, north side", "field, north side's west half", "cloister". */
 export function spotWords(spot) {
+  const theirs = firstOfAll('spotWords', spot);
+  if (theirs !== null) return theirs;
   const [kind, edge] = spot.split(':');
-  if (kind === 'crown') return t('tb.crown', { seg: segmentLabel(edge) });
   const what = t(`tb.edge.${kind}`);
   if (!edge) return what;
   if (edge.length === 1) return t('tb.spotSide', { what, side: t(`tb.side.${edge}`) });
@@ -78,20 +85,6 @@ function followersAt(m, x, y) {
   const names = m.model.names();
   return (s.followers || []).filter((f) => f.at && f.at[0] === x && f.at[1] === y)
     .map((f) => t('tb.follower', { name: names[f.seat], role: roleLabel(f.role), spot: spotWords(f.spot) }));
-}
-
-function wheelWords(s) {
-  const w = s.wheel;
-  if (!w || !w.segments) return [];
-  // The view names the pig's segment (an index in older views).
-  const pig = typeof w.pig === 'number' ? (w.segments[w.pig] || {}).name : w.pig;
-  const lines = [t('tb.pig', { seg: segmentLabel(pig || '') })];
-  for (const seg of w.segments) {
-    if (!seg.crowns) continue;
-    const taken = (seg.occupants || []).filter((o) => o !== null && o !== undefined).length;
-    lines.push(t('tb.crowns', { seg: segmentLabel(seg.name), n: seg.crowns, taken }));
-  }
-  return lines;
 }
 
 const words = (key) => t(key).toLowerCase().split('|').map((w) => w.trim()).filter(Boolean);
@@ -212,7 +205,7 @@ export function renderTextBoard(m) {
     s.tile ? h('p#tb-tile', m.model.myTurn() ? t('tb.yourTile', { tile: tileWords(s.tile, 0) })
       : t('tb.theirTile', { name: names[s.seat], tile: tileWords(s.tile, 0) })) : null,
     choices(m, s),
-    ...wheelWords(s).map((line) => h('p.tb-wheel', line)),
+    ...collect(m.model, 'textBoardLines', s).flat(),
     h('h3', t('tb.tiles', { n: tiles.length })),
     h('ol.tb-tiles#tb-tiles', {}, ...tiles.map((tile) => {
       const who = followersAt(m, tile.at[0], tile.at[1]);
