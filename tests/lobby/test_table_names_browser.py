@@ -128,7 +128,7 @@ def test_a_table_without_a_name_is_named_in_each_readers_language(
 FORMULAS = """async (lang) => {
   const i18n = await import('/js/i18n.js');
   await i18n.setLang(lang);  // another language's catalogue is fetched first
-  const { wheelSentence } = await import('/js/words.js');
+  const { wheelSentence } = await import('/js/expansions/wheelWords.js');
   const one = { seat: 0, points: 2, followers: [1, 0], pennants: 1, cities: 2 };
   return ['tax', 'famine', 'storm', 'inquisition'].map(
     (category) => wheelSentence({ ...one, category }, 'Bot 1', null));
