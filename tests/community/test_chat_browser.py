@@ -107,6 +107,17 @@ def test_chat_between_two_players_and_a_spectator(server, browser, artifacts):
     assert "Ann should take the city!" not in _texts(ben)
     cat.page.screenshot(path=str(artifacts / "chat-spectator.png"))
 
+    # Ben's connection drops: writing waits for the socket (nothing typed is lost to it), and
+    # what Ann says meanwhile is there when he is back (chat frames are not replayed).
+    ben.context.set_offline(True)
+    ben.page.evaluate("window.carcassonne.socket.drop('test')")
+    ben.page.wait_for_selector(".chat-input:disabled")
+    assert ben.page.get_attribute(".chat-input", "placeholder") == "Connecting…"
+    _say(ann, "are you there?")
+    ben.context.set_offline(False)
+    ben.page.wait_for_selector(".chat-input:not(:disabled)")
+    _wait_text(ben, "are you there?")
+
     # Ben hides Ann's messages, for himself only.
     ben.page.click(".chat-msg:not(.mine) .chat-hide")
     ben.page.wait_for_selector(".chat-msg.hidden-msg")

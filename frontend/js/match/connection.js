@@ -13,7 +13,10 @@ import { t } from '../i18n.js';
 export function onStatus(m, st) {
   const conn = m.conn;
   clearInterval(conn.bannerTimer);
+  if (m.chat) m.chat.refresh(); // writing waits for the socket
   if (st.state === 'open') {
+    // Back after a drop: the chat fetches what was said meanwhile (chat frames are not replayed).
+    if (conn.wasDown && m.chat) m.chat.load();
     if (conn.wasDown) toast(t('match.reconnected'), 'success', 2200);
     conn.wasDown = false;
     m.dom.banner.hidden = true;

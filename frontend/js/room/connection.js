@@ -30,11 +30,13 @@ export async function enter(room) {
 
 /**
  * Follow the table on its socket (``chat``: the chat box, which takes its own frames), polling
- * while the socket is down. Returns ``{send(frame), close()}``.
+ * while the socket is down. Returns ``{send(frame), isOpen(), close()}``.
  */
 export function follow(room, chat) {
   let pollTimer = null;
   let socket = null;
+  let wasOpen = false;
+  let wasDown = false;
   const poll = async () => {
     if (!room.alive) return;
     try {
@@ -50,11 +52,18 @@ export function follow(room, chat) {
     },
     onStatus: ({ state }) => {
       clearTimeout(pollTimer);
+      chat.refresh(); // writing waits for the socket
+      if (state === 'open') {
+        if (wasDown) chat.load(); // what was said while it was down
+        wasOpen = true;
+        wasDown = false;
+      } else if (wasOpen) wasDown = true;
       if (state !== 'open' && room.alive) pollTimer = setTimeout(poll, 2500);
     },
   });
   return {
     send: (frame) => socket.send(frame),
+    isOpen: () => socket.isOpen,
     close: () => { clearTimeout(pollTimer); socket.close(); },
   };
 }

@@ -114,6 +114,7 @@ async function openMatch(m, root, ctx) {
       scope: 'match', key: m.matchId, code: m.code, me: () => (session.player() || {}).id || null,
       role: () => (m.model.you() === null ? 'spectators' : 'players'), canWrite: () => !!session.token(),
       isHost: () => false, send: (frame) => !!m.socket && m.socket.send(frame),
+      online: () => !!m.socket && m.socket.isOpen,
     });
     const side = m.dom.section.querySelector('#side-panel');
     // Below the log: the log takes the room the chat leaves (polish.css), never pushed out of sight.

@@ -90,6 +90,7 @@ export function mount(root, ctx) {
     scope: 'lobby', key: room.code, me: () => (room.me ? room.me.id : null), role: () => 'lobby',
     canWrite: () => !!room.mySeat() || room.isHost(), isHost: () => room.isHost(),
     send: (frame) => !!link && link.send(frame),
+    online: () => !!link && link.isOpen(),
   });
 
   function render() {

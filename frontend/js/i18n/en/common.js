@@ -64,6 +64,7 @@ export default {
   'chat.send': "Send",
   'chat.quickLabel': "Quick messages",
   'chat.quickMore': "More quick messages",
+  'chat.connecting': "Connecting…",
   'chat.offline': "Not connected — the message was not sent.",
   'chat.organiser': "organiser",
   'chat.spectator': "spectator",

@@ -71,6 +71,7 @@ export default {
   'chat.send': "Envoyer",
   'chat.quickLabel': "Messages rapides",
   'chat.quickMore': "Autres messages rapides",
+  'chat.connecting': "Connexion en cours…",
   'chat.offline': "Pas de connexion — le message n’a pas été envoyé.",
   'chat.organiser': "organisateur",
   'chat.spectator': "spectateur",

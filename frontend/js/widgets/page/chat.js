@@ -40,7 +40,8 @@ function saveHidden(ids) {
  * A chat box. ``opts``: ``scope`` ("lobby" | "match"), ``key`` (lobby code or match id),
  * ``code`` (a private match's lobby code), ``me()`` (my player id), ``canWrite()``,
  * ``isHost()`` (may mute; waiting room only), ``role()`` ("players" | "spectators" | "lobby"),
- * ``send(frame)`` → false when the socket is down.
+ * ``send(frame)`` → false when the socket is down, ``online()`` (optional: whether the socket is
+ * open; while it is not, writing waits, so nothing typed is lost to a socket still connecting).
  * Returns ``{node, handle(msg) → bool, load(), refresh()}``: ``handle`` takes the socket's
  * frames and says whether it was a chat frame (``chat``, ``chat_muted``, ``chat_*`` errors).
  */
@@ -148,12 +149,13 @@ export function chatBox(opts) {
   /** Enable or disable writing (seats change in the waiting room; muting). */
   function refresh() {
     const me = opts.me();
-    const may = opts.canWrite() && !(me && muted.has(me));
+    const online = opts.online ? opts.online() : true;
+    const may = opts.canWrite() && online && !(me && muted.has(me));
     input.disabled = !may;
     sendBtn.disabled = !may;
     for (const b of quick.querySelectorAll('button')) b.disabled = !may;
     input.placeholder = !opts.canWrite() ? t('chat.readOnly') : me && muted.has(me) ? errorText('chat_muted')
-      : t(opts.role() === 'spectators' ? 'chat.placeholderSpectators' : 'chat.placeholder');
+      : !online ? t('chat.connecting') : t(opts.role() === 'spectators' ? 'chat.placeholderSpectators' : 'chat.placeholder');
     input.title = may ? '' : input.placeholder; // a refusal's whole sentence, where the input cuts it
   }
 
