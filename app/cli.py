@@ -157,11 +157,13 @@ def _options(args: argparse.Namespace) -> Options | None:
     from app.engine import EngineError, Options
 
     try:
-        return Options(
-            tileset=args.tileset,
-            river=args.river,
-            farm_scoring=args.farm_scoring,
-            small_city_two_points=args.small_city,
+        return Options.from_json(
+            {
+                "tileset": args.tileset,
+                "river": args.river,
+                "farm_scoring": args.farm_scoring,
+                "small_city_two_points": args.small_city,
+            }
         )
     except EngineError as exc:
         print(f"error: {exc.message}", file=sys.stderr)

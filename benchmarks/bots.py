@@ -24,8 +24,8 @@ from app.engine import Options
 ROWS: dict[str, tuple[str, str, Options]] = {
     "base": ("strong", "normal", Options()),
     "easy": ("normal", "easy", Options()),
-    "river": ("strong", "normal", Options(river=True)),
-    "wof": ("strong", "normal", Options(tileset="wheel_of_fortune")),
+    "river": ("strong", "normal", Options(expansions=frozenset({"river"}))),
+    "wof": ("strong", "normal", Options(expansions=frozenset({"wheel_of_fortune"}))),
     "first_edition": (
         "strong",
         "normal",

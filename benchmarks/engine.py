@@ -81,7 +81,11 @@ def snapshot_load(games: int, move: int = 70) -> dict[str, float]:
     from_position: list[float] = []
     from_log: list[float] = []
     clock = time.perf_counter
-    tilesets = [Options(), Options(river=True), Options(tileset="wheel_of_fortune")]
+    tilesets = [
+        Options(),
+        Options(expansions=frozenset({"river"})),
+        Options(expansions=frozenset({"wheel_of_fortune"})),
+    ]
     for seed in range(games):
         state = new_game(tilesets[seed % len(tilesets)], ["A", "B", "C"], seed=20_000 + seed)
         while state.turn < move and not state.is_over:

@@ -46,7 +46,7 @@ SEGMENTS = ("fortune", "tax", "famine", "storm", "inquisition", "plague")
 #: Seeds tried per case before the builder gives up.
 MAX_TRIES = 400
 
-WOF = Options(tileset="wheel_of_fortune")
+WOF = Options(expansions=frozenset({"wheel_of_fortune"}))
 FIRST_EDITION = Options(farm_scoring="original", small_city_two_points=True)
 
 
@@ -140,7 +140,7 @@ CASES: tuple[Case, ...] = (
     Case(
         "river_2p",
         "The River (§5): spring, river tiles, lake, then the base game.",
-        Options(river=True),
+        Options(expansions=frozenset({"river"})),
         PLAYERS_2,
         1,
         frozenset({"river", "farm_modern"}),
@@ -164,7 +164,9 @@ CASES: tuple[Case, ...] = (
     Case(
         "first_edition_preset",
         "The first-edition preset: both options together, with the River.",
-        Options(river=True, farm_scoring="original", small_city_two_points=True),
+        Options(
+            expansions=frozenset({"river"}), farm_scoring="original", small_city_two_points=True
+        ),
         PLAYERS_3,
         1,
         frozenset({"farm_original", "small_city_two_points", "river"}),

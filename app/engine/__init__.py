@@ -30,6 +30,7 @@ from app.engine.errors import (
 from app.engine.events import Event, event_to_json
 from app.engine.expansions import (
     EXPANSIONS,
+    PRESETS,
     deciding,
     draw_stage,
     held_points,
@@ -47,7 +48,7 @@ from app.engine.game import (
     legal_placements,
     new_game,
 )
-from app.engine.options import PRESETS, Options
+from app.engine.options import Options
 from app.engine.record import export_record, replay
 from app.engine.record.notation import action_from_json, event_from_json, load_state
 from app.engine.scoring import score_breakdown

@@ -35,7 +35,11 @@ def _net(state: GameState, actions: list[object]) -> int:
 
 def test_bots_play_whole_games_legally_and_greedily() -> None:
     for seed in range(2):
-        state = new_game(Options(river=seed == 1), ["A", "B", "C"], seed=seed)
+        state = new_game(
+            Options(expansions=frozenset({"river"} if seed == 1 else ())),
+            ["A", "B", "C"],
+            seed=seed,
+        )
         rng = random.Random(seed)
         greedy_checks = 0
         while not state.is_over:
@@ -58,7 +62,9 @@ RANK = {"road": 0, "city": 1, "field": 2, "cloister": 3}
 def test_bots_play_wheel_of_fortune_and_choose_cheap_plague_victims() -> None:
     plague_decisions = 0
     for seed in range(2):
-        state = new_game(Options(tileset="wheel_of_fortune"), ["A", "B", "C"], seed=seed)
+        state = new_game(
+            Options(expansions=frozenset({"wheel_of_fortune"})), ["A", "B", "C"], seed=seed
+        )
         rng = random.Random(seed)
         while not state.is_over:
             action = choose_action(state, rng)
@@ -80,7 +86,7 @@ def test_bots_never_count_what_the_hidden_deck_brings() -> None:
     """Seed 1258: Ann may deploy on Tax's crown right before the next tile moves the pig to
     Tax (6 points). Only the deck knows that, so it must not make the crown look good.
     """
-    state = new_game(Options(tileset="wheel_of_fortune"), ["A", "B"], seed=1258)
+    state = new_game(Options(expansions=frozenset({"wheel_of_fortune"})), ["A", "B"], seed=1258)
     apply_in_place(state, plan_action(state))  # Ann's first tile; her deployment is next
     crown = PlaceFollower(state.seat, "crown:tax")
     assert crown in legal_actions(state)

@@ -30,9 +30,9 @@ from app.engine import (
 
 RULE_SETS = {
     "standard": Options(),
-    "river": Options(river=True),
+    "river": Options(expansions=frozenset({"river"})),
     "first_edition": Options(farm_scoring="original", small_city_two_points=True),
-    "wheel_of_fortune": Options(tileset="wheel_of_fortune"),
+    "wheel_of_fortune": Options(expansions=frozenset({"wheel_of_fortune"})),
 }
 
 

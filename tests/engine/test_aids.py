@@ -53,7 +53,14 @@ def _random_game(seed: int, options: Options = Options()):
 
 @PROPERTY
 @given(
-    SEEDS, st.sampled_from([Options(), Options(river=True), Options(tileset="wheel_of_fortune")])
+    SEEDS,
+    st.sampled_from(
+        [
+            Options(),
+            Options(expansions=frozenset({"river"})),
+            Options(expansions=frozenset({"wheel_of_fortune"})),
+        ]
+    ),
 )
 def test_an_impossible_hole_is_never_filled_and_every_other_cell_fits_a_tile_to_come(
     seed: int, options: Options
@@ -82,7 +89,7 @@ def test_the_tile_drawn_before_a_plague_decision_is_still_to_place() -> None:
     for its placement through the decision, so it is still to place and no cell it fits is
     an impossible hole (seed 6851 marked (5, -2) at turn 69; that tile filled it at turn 70).
     """
-    states = _random_game(6851, Options(tileset="wheel_of_fortune"))
+    states = _random_game(6851, Options(expansions=frozenset({"wheel_of_fortune"})))
     paused = [s for s in states if s.tile is not None and s.phase not in (PLACE_TILE, DEPLOY)]
     assert paused, "this game has a decision between a draw and its placement"
     for s in paused:
@@ -144,7 +151,8 @@ def _scored_alone(s: GameState, root: int, kind: str, complete: bool) -> int:
 
 
 @pytest.mark.parametrize(
-    "options", [Options(), Options(river=True), Options(small_city_two_points=True)]
+    "options",
+    [Options(), Options(expansions=frozenset({"river"})), Options(small_city_two_points=True)],
 )
 def test_every_feature_is_listed_with_what_the_engine_would_score_for_it(options: Options) -> None:
     """Every segment on the board is in exactly one feature, occupied or not; its owners are the

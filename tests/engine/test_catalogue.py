@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from app.engine.expansions.river import RIVER_TILES
 from app.engine.tiles import (
     CITY,
     CLOISTER,
@@ -23,7 +24,7 @@ from app.engine.tiles import (
     ROTATED,
     SIDES,
 )
-from app.engine.tiles.tables import BASE_TILES, RIVER_TILES
+from app.engine.tiles.tables import BASE_TILES
 
 Fields = list[tuple[str, str]]  # (half-edges, city sides touched)
 

@@ -45,7 +45,11 @@ def test_commitment_is_sha256_of_seed_and_salt() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [Options(), Options(river=True), Options(tileset="wheel_of_fortune")],
+    [
+        Options(),
+        Options(expansions=frozenset({"river"})),
+        Options(expansions=frozenset({"wheel_of_fortune"})),
+    ],
     ids=["base", "river", "wheel"],
 )
 def test_a_real_game_verifies(options: Options) -> None:

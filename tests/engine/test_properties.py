@@ -42,17 +42,18 @@ from app.engine import (
 )
 from app.engine.actions import Action
 from app.engine.events import Event, FollowerPlaced, TileDrawn, TilePlaced
+from app.engine.expansions.river import RIVER_TILES
 from app.engine.expansions.wheel_of_fortune import RemoveFollower
 from app.engine.game import DEPLOY, PLACE_TILE
 from app.engine.rng import SplitMix64
-from app.engine.tiles import HALVES, RIVER_TILES, ROTATED, SIDE_DELTAS, SIDES
+from app.engine.tiles import HALVES, ROTATED, SIDE_DELTAS, SIDES
 
 from .reference import Reference
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 OPTIONS = st.builds(
     Options,
-    river=st.booleans(),
+    expansions=st.sampled_from([frozenset(), frozenset({"river"})]),
     farm_scoring=st.sampled_from(["modern", "original"]),
     small_city_two_points=st.booleans(),
 )
@@ -355,7 +356,7 @@ def test_known_seeds_give_pinned_decks() -> None:
         "H",
         "E",
     )
-    assert new_game(Options(river=True), ["a", "b"], seed=0).deck[:14] == (
+    assert new_game(Options(expansions=frozenset({"river"})), ["a", "b"], seed=0).deck[:14] == (
         "R8",
         "R6",
         "R5",
@@ -382,7 +383,7 @@ def test_same_seed_same_deck(seed: int, options: Options) -> None:
     a = new_game(options, ["a", "b"], seed=seed)
     b = new_game(options, ["x", "y", "z"], seed=seed)
     assert a.deck == b.deck
-    assert len(a.deck) == (82 if options.river else 71)
+    assert len(a.deck) == (82 if "river" in options.expansions else 71)
     assert sorted(a.deck) == sorted(new_game(options, ["a", "b"], seed=seed + 1).deck)
 
 
@@ -406,7 +407,9 @@ def test_view_never_reveals_the_deck_order_or_seed(
     drawn = list(live.deck[: live.deck_pos])
     rest = list(live.deck[live.deck_pos :])
     random.Random(shuffle_seed).shuffle(rest)
-    if options.river:  # keep the River's order rule: river tiles, the lake, then the land
+    if (
+        "river" in options.expansions
+    ):  # keep the River's order rule: river tiles, the lake, then the land
         rest.sort(key=lambda t: 0 if t in RIVER_IDS and t != "R2" else 1 if t == "R2" else 2)
     twin = new_game(options, list(live.players), draw_order=drawn + rest)
     for action in live.actions:
@@ -428,7 +431,7 @@ def test_river_order_bends_and_no_follower_on_the_river(seed: int, players: int,
     """River (RULES.md §5.2): the 10 river tiles come first, the lake next, then the land; the
     river's bends alternate; nobody ever deploys on the river.
     """
-    options = Options(river=True, farm_scoring=farm)
+    options = Options(expansions=frozenset({"river"}), farm_scoring=farm)
     placed: list[TilePlaced] = []
     for step in random_game(seed, options, players, p_follow=0.9):
         placed += [e for e in step.events if isinstance(e, TilePlaced)]
@@ -473,7 +476,12 @@ def test_engine_agrees_with_the_reference_model(seed: int, options: Options, pla
     engine after every turn: legal placements, legal follower spots, discards and scores,
     and the final scores.
     """
-    ref = Reference(players, options.river, options.farm_scoring, options.small_city_two_points)
+    ref = Reference(
+        players,
+        "river" in options.expansions,
+        options.farm_scoring,
+        options.small_city_two_points,
+    )
     pending: tuple[str, int, int, int] | None = None
     for step in random_game(seed, options, players):
         state = step.before

@@ -31,9 +31,9 @@ SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 TILESETS = st.sampled_from(
     [
         Options(),
-        Options(river=True),
+        Options(expansions=frozenset({"river"})),
         Options(farm_scoring="original", small_city_two_points=True),
-        Options(tileset="wheel_of_fortune"),
+        Options(expansions=frozenset({"wheel_of_fortune"})),
     ]
 )
 PLAYERS = st.integers(min_value=2, max_value=5)
@@ -102,8 +102,11 @@ def test_a_position_that_disagrees_with_the_log_is_caught() -> None:
         assert load_state(bad) != replayed(bad), path
     # An expansion's state is part of the position too.
     for options, path in [
-        (Options(tileset="wheel_of_fortune"), ("expansions", "wheel_of_fortune", "pig")),
-        (Options(river=True), ("expansions", "river", "turn")),
+        (
+            Options(expansions=frozenset({"wheel_of_fortune"})),
+            ("expansions", "wheel_of_fortune", "pig"),
+        ),
+        (Options(expansions=frozenset({"river"})), ("expansions", "river", "turn")),
     ]:
         other = through_text(played(7, options, 3, 5))
         assert load_state(other) == replayed(other)
@@ -126,7 +129,7 @@ def test_a_position_that_disagrees_with_the_log_is_caught() -> None:
 
 def test_the_position_loads_without_replaying(monkeypatch: Any) -> None:
     """Loading a stored position applies no action (the rules engine is not run)."""
-    data = through_text(played(3, Options(tileset="wheel_of_fortune"), 4, 90))
+    data = through_text(played(3, Options(expansions=frozenset({"wheel_of_fortune"})), 4, 90))
     import app.engine.game as game
 
     def refuse(*_args: object) -> None:
@@ -138,7 +141,7 @@ def test_the_position_loads_without_replaying(monkeypatch: Any) -> None:
 
 def test_a_version_1_document_still_loads_by_replaying() -> None:
     """Snapshots written before positions existed (setup and actions only) still load."""
-    state = played(11, Options(river=True), 2, 50)
+    state = played(11, Options(expansions=frozenset({"river"})), 2, 50)
     legacy = {k: v for k, v in through_text(state).items() if k != "position"}
     legacy["format"] = "carcassonne-state/1"
     assert load_state(legacy) == state

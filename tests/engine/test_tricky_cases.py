@@ -556,9 +556,9 @@ def test_case_25_river_replaces_the_start_tile() -> None:
     """§7.25: "River and start tile: the base start tile is taken out of the game" (S001:
     "Remove the Start tile from the game. Begin the game by placing the source of the river").
     """
-    state = new_game(Options(river=True), ["Red", "Blue"], seed=5)
+    state = new_game(Options(expansions=frozenset({"river"})), ["Red", "Blue"], seed=5)
     assert [(pos, rt.tile) for pos, (rt, _) in state.board.items()] == [((0, 0), "R1")]
-    counts = base_deck_counts(Options(river=True))
+    counts = base_deck_counts(Options(expansions=frozenset({"river"})))
     assert counts["D"] == 3 and "R1" not in counts and sum(counts.values()) == 71 + 11
     assert len(state.deck) == 82 and state.deck.count("D") == 3
 
@@ -567,7 +567,7 @@ def test_case_26_lake_is_placed_after_the_tenth_river_tile_by_the_next_player() 
     """§7.26: "the lake is placed by the player whose turn comes after the 10th river tile, as
     that player's whole tile for the turn. The player may deploy a follower on it.".
     """
-    state = new_game(Options(river=True), ["Red", "Blue", "Yellow"], seed=11)
+    state = new_game(Options(expansions=frozenset({"river"})), ["Red", "Blue", "Yellow"], seed=11)
     assert all(t.startswith("R") and t != "R2" for t in state.deck[:10])
     assert state.deck[10] == "R2"
     for _ in range(10):
@@ -638,7 +638,7 @@ def test_case_38_start_tile_and_spring_are_ordinary_land() -> None:
     road, city = g.of_type(FeatureCompleted)
     assert (0, 0) in road.tiles and (0, 0) in city.tiles
     assert g.scored() == [3 + 4, 0]
-    state = new_game(Options(river=True), ["Red", "Blue"], seed=1)
+    state = new_game(Options(expansions=frozenset({"river"})), ["Red", "Blue"], seed=1)
     assert state.phase == "place_tile" and legal_follower_spots(state) == []
     assert not state.followers
 
@@ -682,7 +682,7 @@ def test_case_26_river_draw_order_is_river_then_lake_then_land(order: list[str])
     after the lake; such orders are now refused.
     """
     with pytest.raises(InvalidOptions, match="river tiles come first"):
-        new_game(Options(river=True), ["Red", "Blue"], draw_order=order)
+        new_game(Options(expansions=frozenset({"river"})), ["Red", "Blue"], draw_order=order)
     with pytest.raises(RecordError, match="river tiles come first"):
         replay(
             {
@@ -698,4 +698,4 @@ def test_case_26_river_draw_order_is_river_then_lake_then_land(order: list[str])
 def test_case_26_short_river_orders_stay_legal() -> None:
     """Short test orders may leave tiles out, as long as the order is kept."""
     for order in (["R7"], ["R2", "U"], ["R7", "R10", "R2", "U", "D"], ["U"]):
-        new_game(Options(river=True), ["Red", "Blue"], draw_order=order)
+        new_game(Options(expansions=frozenset({"river"})), ["Red", "Blue"], draw_order=order)

@@ -20,7 +20,7 @@ def _plain(value: object) -> object:
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_deltas_rebuild_the_view_after_every_action(tileset: str, players: int) -> None:
     for seed in range(3):
-        options = Options(river=True) if tileset == "river" else Options(tileset=tileset)
+        options = Options(expansions=frozenset({tileset} - {"base"}))
         state = new_game(options, [f"p{i}" for i in range(players)], seed=seed * 7 + players)
         held = _plain(view(state, state.seat))
         rng = random.Random(seed)

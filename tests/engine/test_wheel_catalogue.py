@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 
 from app.engine import catalogue_json
+from app.engine.expansions.wheel_of_fortune.tiles import wheel_deck_counts
 from app.engine.tiles import (
     CITY,
     CLOISTER,
@@ -20,7 +21,6 @@ from app.engine.tiles import (
     ROTATED,
     SIDES,
     TILE_TYPES,
-    wheel_deck_counts,
 )
 
 #: §6.7: copies of each base-design letter in the Wheel of Fortune set.

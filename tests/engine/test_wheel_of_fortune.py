@@ -47,7 +47,7 @@ from app.engine.expansions.wheel_of_fortune import (
 from app.engine.state import find
 from app.engine.tiles import CITY, FIELD, ROAD, SIDES
 
-WOF = Options(tileset="wheel_of_fortune")
+WOF = Options(expansions=frozenset({"wheel_of_fortune"}))
 
 
 def start(draw: list[str], players: int = 2) -> GameState:

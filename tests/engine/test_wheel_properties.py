@@ -40,7 +40,7 @@ from app.engine.tiles import TILE_TYPES
 
 from .test_wheel_of_fortune import DISCARD_DRAW, DISCARD_TURNS
 
-WOF = Options(tileset="wheel_of_fortune")
+WOF = Options(expansions=frozenset({"wheel_of_fortune"}))
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -26,7 +26,7 @@ from app.engine.tiles import TILE_TYPES
 from .reference_wof import board_cells, score_wof_record
 from .test_wheel_of_fortune import DISCARD_DRAW, _discard_game
 
-WOF = Options(tileset="wheel_of_fortune")
+WOF = Options(expansions=frozenset({"wheel_of_fortune"}))
 
 
 def _random_game(seed: int, players: int, checks: int = 4) -> tuple[GameState, int]:

@@ -159,7 +159,9 @@ EXPECTED = {
 def _bots_record(seed: int) -> dict[str, Any]:
     """A whole Wheel of Fortune game between "Bot 1" and "Bot 2", random legal moves."""
     rng = random.Random(seed)
-    state = new_game(Options(tileset="wheel_of_fortune"), ["Bot 1", "Bot 2"], seed=seed)
+    state = new_game(
+        Options(expansions=frozenset({"wheel_of_fortune"})), ["Bot 1", "Bot 2"], seed=seed
+    )
     while not state.is_over:
         apply_in_place(state, rng.choice(legal_actions(state)))
     record: dict[str, Any] = json.loads(json.dumps(export_record(state)))

@@ -22,7 +22,7 @@ NAMES = ["Annabelle", "Bartholomew", "Cy", "Dominique", "Evangeline"]
 
 def _finished_view() -> dict[str, Any]:
     rng = random.Random(11)
-    state = new_game(Options(tileset="wheel_of_fortune"), NAMES, seed=11)
+    state = new_game(Options(expansions=frozenset({"wheel_of_fortune"})), NAMES, seed=11)
     while not state.is_over:
         apply_in_place(state, rng.choice(legal_actions(state)))
     out: dict[str, Any] = json.loads(json.dumps(view(state, None)))

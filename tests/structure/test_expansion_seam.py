@@ -9,6 +9,14 @@ imported name and string of ``app/services/`` and ``app/bots/`` (docstrings and 
 they may give an example) against each expansion's id, the first word of its id, its phases and
 its decision actions. The import-linter contract "Services and bots reach an expansion only
 through the engine's verbs" (pyproject.toml) forbids the imports as well.
+
+Inside the engine, the tile catalogue (``app/engine/tiles/``) and the rule options
+(``app/engine/options.py``) name no expansion either: each expansion owns its tile table and
+declares how it combines with others, and the registry (:mod:`app.engine.expansions`) adds the
+one to the catalogue and checks the other. One exception, by whole identifier: the river as a
+*feature* of the tile notation (:data:`RIVER_FEATURE`: the segment kind ``river``, its edge, a
+tile's river sides and the catalogue's ``river`` flag the client reads), which the catalogue
+parses as it parses cities and roads.
 """
 
 from __future__ import annotations
@@ -23,6 +31,12 @@ from app.settings import ROOT
 
 #: Where no expansion may be named.
 EDGE = ("app/services", "app/bots")
+#: The parts of the base game that must know of the expansions before a game starts, and ask
+#: the registry instead of naming one.
+CORE = ("app/engine/tiles", "app/engine/options.py")
+#: The river as a feature of the tile notation (segment kind, edge code, river sides, the
+#: catalogue's per-tile flag): whole identifiers and strings the catalogue may use.
+RIVER_FEATURE = frozenset({"RIVER", "RIVER_EDGE", "river", "river_sides"})
 
 
 def _names_of_expansions() -> set[str]:
@@ -98,4 +112,27 @@ def test_services_and_bots_name_no_expansion() -> None:
     assert found == [], (
         "ask the engine's generic verbs (deciding, is_decision, record_decisions, "
         f"preferred_decisions, held_points, draw_stage, replay_keys) instead: {found}"
+    )
+
+
+def test_the_catalogue_and_the_options_name_no_expansion() -> None:
+    """The tile catalogue and the rule options hold no expansion's tiles, ids or keys: the River's
+    and the Wheel of Fortune's tables are in their own folders, the rules JSON's ``tileset`` and
+    ``river`` are written and read by the registry.
+    """
+    names = _names_of_expansions()
+    assert "river" in _words("RIVER_TILES") and "wheel" in _words("wheel_cell_id")
+    found = []
+    for folder in CORE:
+        root = ROOT / folder
+        for path in sorted(root.rglob("*.py") if root.is_dir() else [root]):
+            for line, text in _code_words(path):
+                if text in RIVER_FEATURE:
+                    continue
+                hits = _words(text) & names
+                if hits:
+                    found.append(f"{path.relative_to(ROOT)}:{line}: {sorted(hits)}")
+    assert found == [], (
+        "give the expansion's tile table or rule to the expansion (its tile_types, "
+        f"replaces_base, base_tiles_only, excludes, rules_flag) instead: {found}"
     )

@@ -42,7 +42,7 @@ from app.engine.tiles import TILE_TYPES
 
 WOF_SEED = 1258
 PLAYERS = ("Ann", "Ben")
-WOF = Options(tileset="wheel_of_fortune")
+WOF = Options(expansions=frozenset({"wheel_of_fortune"}))
 #: Action indexes (0-based) of the milestones above.
 BOARD_CITY, FIRST_CROWN_DEPLOY, FIRST_CROWN_SCORING, STORM = 0, 1, 1, 3
 FIRST_PLAGUE, FORTUNE = 16, 19

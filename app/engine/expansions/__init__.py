@@ -5,10 +5,19 @@ Every expansion the engine knows is in :data:`EXPANSIONS`, in the fixed order vi
 :func:`active` gives a game's. The base game's modules (``game``, ``legal``, ``view``,
 ``record``, ``notation``) reach an expansion only through this registry, never by name.
 
+The registry also stands between the expansions and the two parts of the base game that must
+know of them before a game starts, so that neither names one: the tile catalogue
+(:mod:`app.engine.tiles`), to which it adds each expansion's tile table (its ``tile_types``) at
+import, and the rule options (:mod:`app.engine.options`), whose
+:attr:`~app.engine.options.Options.expansions` it checks and whose JSON it reads and writes
+(:class:`_Registry`, from what each expansion declares: ``replaces_base``, ``base_tiles_only``,
+``excludes``, ``rules_flag``). :data:`PRESETS` are the base game's presets and one per
+expansion, named by its id, playing it alone (RULES.md §4.6).
+
 Adding one: write a subclass of :class:`Expansion` in a module or package of this folder that
-overrides the hooks it needs (its state as an immutable value in ``GameState.expansion_state``,
-its own phases, actions and events), and add its instance to :data:`EXPANSIONS` (with the rule
-option that turns it on in :class:`~app.engine.options.Options`).
+declares its tile table and how it combines with others, and overrides the hooks it needs (its
+state as an immutable value in ``GameState.expansion_state``, its own phases, actions and
+events), and add its instance to :data:`EXPANSIONS`.
 """
 
 from __future__ import annotations
@@ -17,14 +26,102 @@ from functools import cache
 from typing import Any
 
 from app.engine.actions import Action
+from app.engine.errors import InvalidOptions
 from app.engine.expansions.base import Expansion, RecordExport, RecordReplay, Resume
 from app.engine.expansions.river import RIVER
 from app.engine.expansions.wheel_of_fortune import WHEEL_OF_FORTUNE
-from app.engine.options import Options
+from app.engine.options import BASE_PRESETS, Options, use_registry
 from app.engine.state import GameState
+from app.engine.tiles import add_tile_types
 
 #: Every expansion the engine knows, in the fixed order views list them.
 EXPANSIONS: tuple[Expansion, ...] = (RIVER, WHEEL_OF_FORTUNE)
+
+
+class _Registry:
+    """The expansions' part of the rule options (RULES.md §4.6), from what each declares;
+    :class:`app.engine.options.ExpansionRules`.
+    """
+
+    def __init__(self, expansions: tuple[Expansion, ...]) -> None:
+        self._all = expansions
+        self._by_id = {x.id: x for x in expansions}
+        self._flags = {x.rules_flag: x for x in expansions if x.rules_flag}
+        self.legacy_keys = frozenset({"tileset", *self._flags})
+
+    def check(self, names: frozenset[str]) -> None:
+        """Unknown names; two expansions whose tiles both replace the base game's; one played
+        with the base game's tiles only beside one that replaces them; an excluded pair.
+        """
+        for name in sorted(names):
+            if name not in self._by_id:
+                raise InvalidOptions(f"unknown expansion {name!r}")
+        chosen = [x for x in self._all if x.id in names]
+        replacing = [x for x in chosen if x.replaces_base]
+        if len(replacing) > 1:
+            raise InvalidOptions(
+                f"{replacing[0].title} and {replacing[1].title} both replace the base tileset"
+            )
+        for x in chosen:
+            if x.base_tiles_only and replacing:
+                raise InvalidOptions(f"{x.title} is played with the base tileset only")
+            for y in chosen:
+                if y.id in x.excludes or x.id in y.excludes:
+                    raise InvalidOptions(f"{x.title} is not played with {y.title}")
+
+    def tileset(self, names: frozenset[str]) -> str:
+        """``base``, or the id of the chosen expansion whose tiles replace the base game's."""
+        return next((x.id for x in self._all if x.replaces_base and x.id in names), "base")
+
+    def legacy_json(self, names: frozenset[str]) -> dict[str, Any]:
+        """``{"tileset": …, <flag>: bool …}`` (today ``{"tileset", "river"}``), as written by
+        every release so far.
+        """
+        out: dict[str, Any] = {"tileset": self.tileset(names)}
+        for flag, x in self._flags.items():
+            out[flag] = x.id in names
+        return out
+
+    def names_from_json(self, data: dict[str, Any]) -> frozenset[str]:
+        """From ``expansions`` (a list of names) and/or ``tileset`` and the flags; where both
+        are given they must agree. Raises :class:`InvalidOptions`.
+        """
+        tileset = data.get("tileset", "base")
+        if tileset != "base" and (
+            not isinstance(tileset, str)
+            or not getattr(self._by_id.get(tileset), "replaces_base", False)
+        ):
+            raise InvalidOptions(f"unknown tileset {tileset!r}")
+        for flag in self._flags:
+            if not isinstance(data.get(flag, False), bool):
+                raise InvalidOptions(f"{flag} must be true or false")
+        older = {tileset} - {"base"} | {x.id for flag, x in self._flags.items() if data.get(flag)}
+        if "expansions" not in data:
+            return frozenset(older)
+        listed = data["expansions"]
+        if not isinstance(listed, list) or not all(isinstance(n, str) for n in listed):
+            raise InvalidOptions("expansions must be a list of expansion names")
+        names = frozenset(listed)
+        given = {k: v for k, v in self.legacy_json(names).items() if k in data}
+        if any(data[k] != v for k, v in given.items()):
+            raise InvalidOptions(
+                f"expansions {sorted(names)} and "
+                + ", ".join(f"{k} {data[k]!r}" for k in given)
+                + " disagree"
+            )
+        return names
+
+
+use_registry(_Registry(EXPANSIONS))
+for _x in EXPANSIONS:
+    add_tile_types(_x.tile_types)
+
+#: Lobby presets (RULES.md §4.6): the base game's, then one per expansion, named by its id,
+#: that plays it alone.
+PRESETS: dict[str, Options] = {
+    **BASE_PRESETS,
+    **{x.id: Options(expansions=frozenset({x.id})) for x in EXPANSIONS},
+}
 
 
 @cache
@@ -124,6 +221,7 @@ def draw_stage(options: Options, tile: str) -> int:
 
 __all__ = [
     "EXPANSIONS",
+    "PRESETS",
     "Expansion",
     "RecordExport",
     "RecordReplay",

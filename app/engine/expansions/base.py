@@ -6,6 +6,11 @@ every hook's default leaves the base game as it is). The base game (:mod:`app.en
 :mod:`app.engine.record.notation`) asks the game's active expansions, in the registry's fixed order
 (:data:`app.engine.expansions.EXPANSIONS`), at these points:
 
+* declaration (data, read once by the registry) — :attr:`~Expansion.tile_types` (its tile
+  table, added to the catalogue), and what the rule options need to know of it
+  (:attr:`~Expansion.replaces_base`, :attr:`~Expansion.base_tiles_only`,
+  :attr:`~Expansion.excludes`, :attr:`~Expansion.rules_flag`, :attr:`~Expansion.title`): the
+  registry checks :attr:`Options.expansions <app.engine.options.Options.expansions>` with them;
 * setup — :meth:`~Expansion.deck_counts`, :meth:`~Expansion.shuffled_deck`,
   :meth:`~Expansion.check_draw_order`, :meth:`~Expansion.start_tiles`,
   :meth:`~Expansion.initial_state`;
@@ -42,6 +47,7 @@ from app.engine.options import Options
 from app.engine.rng import SplitMix64
 from app.engine.state import ExpansionState, GameState, Pos
 from app.engine.tiles import RotatedTile
+from app.engine.tiles.tables import TileType
 
 #: Checked apply (:func:`app.engine.game.apply_in_place`), handed to record replays.
 Applier = Callable[[GameState, Action], list[Event]]
@@ -110,6 +116,15 @@ class Expansion:
     (a seat other than the one whose turn it is may be asked; a table gives it its own short
     limit, never the turn's clock); ``decision_types``: the actions that answer one;
     ``replay_keys``: the keys of its view a replay's position carries.
+
+    What the rule options need to know (RULES.md §4.6; the registry reads it, so that
+    :mod:`app.engine.options` names no expansion): ``title`` names it in messages;
+    ``replaces_base``: a standalone game whose tiles replace the base game's (the Wheel of
+    Fortune, §6; a match plays at most one, and the rules JSON's ``tileset`` names it);
+    ``base_tiles_only``: played with the base game's tiles only, never with one that replaces
+    them (the River, §5); ``excludes``: the ids of expansions it is never played with;
+    ``rules_flag``: the boolean key of the rules JSON that turned it on before ``expansions``
+    existed (the River's ``river``), still written for older releases; None for none.
     """
 
     id: str = ""
@@ -119,10 +134,19 @@ class Expansion:
     decision_types: tuple[type[Action], ...] = ()
     #: The keys of its view (:meth:`view`) a replay's position carries along with the base's.
     replay_keys: tuple[str, ...] = ()
+    #: Its tile table: the tile types it adds to the catalogue (:mod:`app.engine.tiles`).
+    tile_types: tuple[TileType, ...] = ()
+    title: str = ""
+    replaces_base: bool = False
+    base_tiles_only: bool = False
+    excludes: frozenset[str] = frozenset()
+    rules_flag: str | None = None
 
     def is_active(self, options: Options) -> bool:
-        """Whether a game with ``options`` plays this expansion."""
-        raise NotImplementedError
+        """Whether a game with ``options`` plays this expansion: its id is in
+        :attr:`Options.expansions <app.engine.options.Options.expansions>`.
+        """
+        return self.id in options.expansions
 
     # ------------------------------------------------------------------ setup
 

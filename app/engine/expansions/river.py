@@ -1,5 +1,7 @@
 """The River (RULES.md §5): river tiles first, from the spring to the lake, in one course.
 
+Its tile table (§5.1) is here: :data:`RIVER_TILES`, the River's ``tile_types``.
+
 Setup (§5.2 rules 1, 2, 6): the spring R1 is the start tile at (0, 0); the other river tiles
 are shuffled and drawn first, then the lake R2, then the base game's land tiles (less the start
 D). Placement (§5.2 rules 3–4): a river tile continues the river from its open end, and two
@@ -15,11 +17,88 @@ from typing import Any
 from app.engine.board import fits, placements
 from app.engine.errors import InvalidOptions
 from app.engine.expansions.base import Expansion
-from app.engine.options import Options
 from app.engine.rng import SplitMix64, shuffled
 from app.engine.state import GameState, Pos
 from app.engine.tiles import SIDE_DELTAS, TILE_TYPES, RotatedTile
-from app.engine.tiles.tables import LAKE, RIVER_TILES, SPRING
+from app.engine.tiles.tables import ALL_HALVES, TileType
+
+#: The River, RULES.md §5.1 (12 tiles; R1 the spring, R2 the lake).
+RIVER_TILES: tuple[TileType, ...] = (
+    TileType("R1", 1, "FIFF", ("river:E", f"field:{ALL_HALVES}"), river=True),
+    TileType("R2", 1, "FFFI", ("river:W", f"field:{ALL_HALVES}"), river=True),
+    TileType(
+        "R3",
+        1,
+        "CICI",
+        ("city:N", "city:S", "river:EW", "field:ENE WNW>N", "field:ESE WSW>S"),
+        river=True,
+    ),
+    TileType(
+        "R4",
+        1,
+        "CIRI",
+        (
+            "city:N",
+            "river:EW",
+            "road:S",
+            "field:ENE>N",
+            "field:WNW>N",
+            "field:ESE SSE",
+            "field:SSW WSW",
+        ),
+        river=True,
+    ),
+    TileType(
+        "R5",
+        1,
+        "FIRI",
+        (
+            "river:EW",
+            "cloister",
+            "road:S",
+            "field:NNW NNE ENE WNW",
+            "field:ESE SSE",
+            "field:SSW WSW",
+        ),
+        river=True,
+    ),
+    TileType(
+        "R6",
+        1,
+        "IRIR",
+        ("river:NS", "road:EW", "field:NNW WNW", "field:NNE ENE", "field:ESE SSE", "field:SSW WSW"),
+        river=True,
+    ),
+    TileType(
+        "R7",
+        2,
+        "FIFI",
+        ("river:EW", "field:NNW NNE ENE WNW", "field:ESE SSE SSW WSW"),
+        river=True,
+    ),
+    TileType(
+        "R8", 1, "CIIC", ("city:NW", "river:ES", "field:ENE SSW>N", "field:ESE SSE"), river=True
+    ),
+    TileType(
+        "R9",
+        1,
+        "RRII",
+        ("road:NE", "river:WS", "field:NNW WNW ESE SSE", "field:NNE ENE", "field:SSW WSW"),
+        river=True,
+    ),
+    TileType(
+        "R10",
+        2,
+        "FFII",
+        ("river:WS", "field:NNW NNE ENE ESE SSE WNW", "field:SSW WSW"),
+        river=True,
+    ),
+)
+assert sum(t.count for t in RIVER_TILES) == 12  # RULES.md §5.1
+
+#: The spring, the River's start tile (§5.2 rule 1), and the lake, drawn last of the river (rule 2).
+SPRING = "R1"
+LAKE = "R2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +159,10 @@ class River(Expansion):
     """The River as an :class:`~app.engine.expansions.base.Expansion` (RULES.md §5)."""
 
     id = "river"
-
-    def is_active(self, options: Options) -> bool:
-        """Played when the rules say ``river: true`` (base tileset only)."""
-        return options.river
+    title = "the River"
+    tile_types = RIVER_TILES
+    base_tiles_only = True  # §5: added to the base game
+    rules_flag = "river"  # the rules JSON's ``"river": true`` before ``expansions``
 
     def deck_counts(self, counts: dict[str, int]) -> dict[str, int]:
         """The base pile plus the river tiles, the spring excepted (it is the start tile)."""

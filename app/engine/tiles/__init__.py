@@ -1,9 +1,13 @@
-"""The tile catalogue: base tiles A–X, the River tiles R1–R10 and the Wheel of Fortune's tiles
-and board cells, parsed and rotated into the engine's lookup tables (the printed tables
-themselves are in :mod:`app.engine.tiles.tables`).
+"""The tile catalogue: the base game's tiles A–X (:mod:`app.engine.tiles.tables`) and the tile
+tables the expansions own, parsed and rotated into the engine's lookup tables.
 
-This module only describes tiles; it never looks at a board. Everything here is computed once at
-import time and is immutable afterwards.
+This module names no expansion: each expansion declares its tile table as its ``tile_types``
+(:class:`app.engine.expansions.base.Expansion`), and the registry (:mod:`app.engine.expansions`)
+adds them once, at import, in its fixed order (:func:`add_tile_types`): the River's R1–R10
+(RULES.md §5.1), then the Wheel of Fortune's icon copies, shapes and board cells (§6.2, §6.7).
+
+This module only describes tiles; it never looks at a board. Everything here is computed at
+import time and never changes afterwards.
 
 Conventions (RULES.md §1):
 
@@ -33,19 +37,10 @@ the tile (RULES.md §1.2: "field → city adjacency is decided inside a tile").
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from app.engine.tiles.tables import (
-    BASE_TILES,
-    RIVER_TILES,
-    WHEEL_BOARD,
-    WHEEL_DECK,
-    WHEEL_FARM_CITY,
-    WHEEL_ICON_TILES,
-    WHEEL_SHAPES,
-    TileType,
-    wheel_cell_id,
-)
+from app.engine.tiles.tables import BASE_TILES, TileType
 
 SIDES = ("N", "E", "S", "W")
 HALVES = ("NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW")
@@ -57,7 +52,7 @@ ROTATIONS = (0, 90, 180, 270)
 FIELD_EDGE, ROAD_EDGE, CITY_EDGE, RIVER_EDGE = 0, 1, 2, 3
 EDGE_CODES = {"F": FIELD_EDGE, "R": ROAD_EDGE, "C": CITY_EDGE, "I": RIVER_EDGE}
 EDGE_NAMES = {v: k for k, v in EDGE_CODES.items()}
-#: The inner side of a Wheel of Fortune board cell (RULES.md §6.2).
+#: The inner side of a board cell printed as a tile (the Wheel of Fortune's, RULES.md §6.2).
 INNER_EDGE = "-"
 
 # Segment kinds.
@@ -112,64 +107,6 @@ class RotatedTile:
     spots: dict[str, int] = field(hash=False, compare=False)
     cloister: int
     river_sides: tuple[int, ...]
-
-
-def _board_tile(pos: tuple[int, int], sides: str, halves: str) -> TileType:
-    """A board cell of RULES.md §6.2 (``tile_tables.WHEEL_BOARD``) as a mini-notation tile."""
-    labels = halves.split()
-    cities: dict[str, list[str]] = {}
-    segments: list[str] = []
-    for side, letter in enumerate(sides):
-        if letter == "C":
-            cities.setdefault(labels[2 * side], []).append(SIDES[side])
-    segments += [f"city:{''.join(c)}" for c in cities.values()]
-    segments += [f"road:{SIDES[side]}" for side, letter in enumerate(sides) if letter == "R"]
-    farms: dict[str, list[str]] = {}
-    for h, label in enumerate(labels):
-        if label.startswith("farm"):
-            farms.setdefault(label, []).append(HALVES[h])
-    for farm, names in farms.items():
-        city = cities.get(WHEEL_FARM_CITY[farm])
-        segments.append(f"field:{' '.join(names)}" + (f">{city[0]}" if city else ""))
-    return TileType(wheel_cell_id(pos), 0, sides, tuple(segments), board=True)
-
-
-def _wheel_tiles() -> tuple[TileType, ...]:
-    """Wheel of Fortune tile types: the copies with icons (``U.1``), the 9 expansion-design
-    shapes (the plain ones), and the 16 board cells (count 0).
-    """
-    shapes = {t.id: t for t in BASE_TILES + WHEEL_SHAPES}
-    out: list[TileType] = []
-    for t in WHEEL_SHAPES:
-        plain = WHEEL_DECK[t.id] - len(WHEEL_ICON_TILES.get(t.id, ()))
-        if plain:
-            out.append(TileType(t.id, plain, t.edges, t.segments))
-    for tid, icons in WHEEL_ICON_TILES.items():
-        t = shapes[tid]
-        for n in sorted(set(icons)):
-            out.append(TileType(f"{tid}.{n}", icons.count(n), t.edges, t.segments, icon=n))
-    for pos, (sides, halves) in WHEEL_BOARD.items():
-        out.append(_board_tile(pos, sides, halves))
-    return tuple(out)
-
-
-WHEEL_TILES: tuple[TileType, ...] = _wheel_tiles()
-
-TILE_TYPES: dict[str, TileType] = {t.id: t for t in BASE_TILES + RIVER_TILES + WHEEL_TILES}
-
-
-def wheel_deck_counts() -> dict[str, int]:
-    """Tile id → copies in the Wheel of Fortune deck (72 tiles, all drawable; RULES.md §6.7):
-    plain copies under the type's id, icon copies under ``<type>.<n>``.
-    """
-    counts: dict[str, int] = {}
-    for tid, copies in WHEEL_DECK.items():
-        icons = WHEEL_ICON_TILES.get(tid, ())
-        if copies > len(icons):
-            counts[tid] = copies - len(icons)
-        for n in sorted(set(icons)):
-            counts[f"{tid}.{n}"] = icons.count(n)
-    return counts
 
 
 def _parse_segments(
@@ -252,86 +189,65 @@ def _rotate(tile: TileType, rotation: int) -> RotatedTile:
     )
 
 
+#: Tile id → tile type: the base game's, then each expansion's table in the registry's order.
+TILE_TYPES: dict[str, TileType] = {}
 #: ``ROTATED[tile_id][rotation // 90]``: every tile type in all four rotations.
-ROTATED: dict[str, tuple[RotatedTile, RotatedTile, RotatedTile, RotatedTile]] = {
-    tid: (_rotate(t, 0), _rotate(t, 90), _rotate(t, 180), _rotate(t, 270))
-    for tid, t in TILE_TYPES.items()
-}
+ROTATED: dict[str, tuple[RotatedTile, RotatedTile, RotatedTile, RotatedTile]] = {}
 
 
-def _check_catalogue() -> None:
-    """Self-check of the data (RULES.md §2 "Totals and checks", §6.2, §6.7); raises
+def _check_tile(t: TileType, rots: tuple[RotatedTile, ...]) -> None:
+    """Self-check of one tile type (RULES.md §2 "Totals and checks", §6.2); raises
     AssertionError.
 
-    Every side of every tile is a full city, road, river or field edge — except the inner sides
-    of the Wheel of Fortune board cells (``-``), which face other board cells and may carry no
-    feature, or field on one half and wheel on the other; there, each half must meet the same
-    board feature (or the wheel) on the neighbouring cell.
+    Every side is a full city, road, river or field edge — except the inner sides of a board
+    printed as tiles (``-``, RULES.md §6.2), which face other board cells and may carry no
+    feature, or field on one half and something else on the other.
     """
-    assert sum(t.count for t in BASE_TILES) == 72
-    assert sum(t.count for t in RIVER_TILES) == 12
-    wof = wheel_deck_counts()
-    assert sum(wof.values()) == 72
-    assert sum(n for tid, n in wof.items() if TILE_TYPES[tid].icon) == 19
-    assert (
-        sorted(
-            TILE_TYPES[tid].icon for tid, n in wof.items() for _ in range(n) if TILE_TYPES[tid].icon
-        )
-        == [1] * 11 + [2] * 5 + [3] * 3
-    )
-    assert sum(n for tid, n in wof.items() if ROTATED[tid][0].cloister >= 0) == 7
-    assert (
-        sum(
-            n * p
-            for tid, n in wof.items()
-            for p in (s.pennants for s in ROTATED[tid][0].segments)
-            if p
-        )
-        == 10
-    )
-    for tid, rots in ROTATED.items():
-        rt = rots[0]
-        inner = TILE_TYPES[tid].edges
-        for s, e in enumerate(rt.edges):
-            halves = (rt.half_seg[2 * s], rt.half_seg[2 * s + 1])
-            if inner[s] == INNER_EDGE:
-                assert TILE_TYPES[tid].board, (tid, s)
-                assert rt.side_seg[s] == -1, (tid, s)
-            elif e == CITY_EDGE:
-                assert halves == (-1, -1), (tid, s)
-                assert rt.segments[rt.side_seg[s]].kind == CITY, (tid, s)
-            elif e == FIELD_EDGE:
-                assert -1 not in halves and halves[0] == halves[1], (tid, s)
-                assert rt.side_seg[s] == -1, (tid, s)
-            else:
-                # A road or river edge has field on both halves; on A, R1 and R2 both halves
-                # belong to one field that wraps round the stub.
-                assert -1 not in halves, (tid, s)
-                kind = ROAD if e == ROAD_EDGE else RIVER
-                assert rt.segments[rt.side_seg[s]].kind == kind, (tid, s)
-    # The board: inner sides face board cells, outer sides face off the board; inner half-edges
-    # meet the same feature (or the wheel) on both cells.
-    board = WHEEL_BOARD
-    for (x, y), (sides, cell_halves) in board.items():
-        labels = cell_halves.split()
-        for s, letter in enumerate(sides):
-            dx, dy = SIDE_DELTAS[s]
-            there = board.get((x + dx, y + dy))
-            assert (letter == INNER_EDGE) == (there is not None), ((x, y), s)
-            if there is not None:
-                for h in (2 * s, 2 * s + 1):
-                    assert there[1].split()[OPPOSITE_HALF[h]] == labels[h], ((x, y), h)
+    rt = rots[0]
+    for s, e in enumerate(rt.edges):
+        halves = (rt.half_seg[2 * s], rt.half_seg[2 * s + 1])
+        if t.edges[s] == INNER_EDGE:
+            assert t.board, (t.id, s)
+            assert rt.side_seg[s] == -1, (t.id, s)
+        elif e == CITY_EDGE:
+            assert halves == (-1, -1), (t.id, s)
+            assert rt.segments[rt.side_seg[s]].kind == CITY, (t.id, s)
+        elif e == FIELD_EDGE:
+            assert -1 not in halves and halves[0] == halves[1], (t.id, s)
+            assert rt.side_seg[s] == -1, (t.id, s)
+        else:
+            # A road or river edge has field on both halves; on A, R1 and R2 both halves
+            # belong to one field that wraps round the stub.
+            assert -1 not in halves, (t.id, s)
+            kind = ROAD if e == ROAD_EDGE else RIVER
+            assert rt.segments[rt.side_seg[s]].kind == kind, (t.id, s)
 
 
-_check_catalogue()
+def add_tile_types(types: Iterable[TileType]) -> None:
+    """Add a tile table to the catalogue (:data:`TILE_TYPES`, :data:`ROTATED`), checking each
+    type. Called at import only: here for the base game's tiles, and by the registry
+    (:mod:`app.engine.expansions`) for each expansion's ``tile_types``. Raises AssertionError
+    on a bad tile or an id already in the catalogue.
+    """
+    for t in types:
+        assert t.id not in TILE_TYPES, f"tile id {t.id} is in the catalogue already"
+        rots = (_rotate(t, 0), _rotate(t, 90), _rotate(t, 180), _rotate(t, 270))
+        _check_tile(t, rots)
+        TILE_TYPES[t.id] = t
+        ROTATED[t.id] = rots
+
+
+add_tile_types(BASE_TILES)
+assert sum(t.count for t in BASE_TILES) == 72  # RULES.md §2
 
 
 def catalogue_json() -> list[dict[str, object]]:
     """The catalogue for clients: one dict per tile type (catalogue orientation).
 
-    Shape: ``{"id", "count", "edges": "CRFR", "river": bool, "icon": 0..3, "board": bool (a
-    Wheel of Fortune board cell; inner sides ``-``), "segments": [{"kind", "sides":
-    ["N"], "halves": ["NNW"], "pennants", "cities": [local index], "name"}]}``.
+    Shape: ``{"id", "count", "edges": "CRFR", "river": bool, "icon": 0..3 (a Wheel of Fortune
+    icon copy), "board": bool (a Wheel of Fortune board cell; inner sides ``-``), "segments":
+    [{"kind", "sides": ["N"], "halves": ["NNW"], "pennants", "cities": [local index],
+    "name"}]}``.
     """
     out: list[dict[str, object]] = []
     for tid, t in TILE_TYPES.items():

@@ -7,11 +7,11 @@ cut into 16 cells), ``tile_data/wheel of fortune/`` (the land tiles) and
 ``scripts/game_logic.ttslua`` (segments and crown scoring). A modder typed that data from the
 real components; S004's own (damaged) tile table independently confirms the icon split. The one
 reading the project had to make is D's count (§6.7, §8 question 4): TTS-WOF holds 3 D, S004
-says 72 tiles, so D is 4 here — ``tile_tables.WHEEL_DECK`` keeps it one field.
+says 72 tiles, so D is 4 here — :data:`.tiles.WHEEL_DECK` keeps it one field.
 
-The components that are tiles (the board's 16 cells, the deck and its icon copies) are tile
-catalogue data (:mod:`app.engine.tiles.tables`: ``WHEEL_BOARD``, ``WHEEL_DECK``,
-``WHEEL_ICON_TILES``); this module holds what only the Wheel's rules read:
+The components that are tiles (the board's 16 cells, the deck and its icon copies) are the
+Wheel's tile table (:mod:`.tiles`: ``WHEEL_BOARD``, ``WHEEL_DECK``, ``WHEEL_ICON_TILES``), which
+the registry adds to the catalogue; this module holds what only the Wheel's rules read:
 
 * :data:`SEGMENTS`: the six segments clockwise from Fortune with their crown spaces (§6.3).
 * :data:`BOARD_CELLS`: where the engine puts the board's cells down (x 0..3 east, y 0..3
@@ -20,7 +20,7 @@ catalogue data (:mod:`app.engine.tiles.tables`: ``WHEEL_BOARD``, ``WHEEL_DECK``,
 
 from __future__ import annotations
 
-from app.engine.tiles.tables import WHEEL_BOARD, wheel_cell_id
+from app.engine.expansions.wheel_of_fortune.tiles import WHEEL_BOARD, wheel_cell_id
 
 #: (x, y) → (tile id, rotation) of the 16 board cells, as the engine puts them down.
 BOARD_CELLS: dict[tuple[int, int], tuple[str, int]] = {

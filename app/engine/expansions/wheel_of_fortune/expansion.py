@@ -1,10 +1,11 @@
 """Carcassonne: Wheel of Fortune as an expansion: its answers at the base game's hook points.
 
-Setup (RULES.md §6.2, §6.7): the 72-tile deck, all drawn, and the 4×4 wheel board as the start
-(its cells ordinary land, put down row by row). Draw (§6.4): an icon tile moves the pig first;
-a Plague pauses the draw for the phase ``plague``. Actions: crown spaces are deploy spots
-``crown:<segment>``; a Plague decision is :class:`~.model.RemoveFollower`. View: the keys
-``wheel`` and ``plague`` (docs/API.md). The rules themselves are in :mod:`.rules`.
+Setup (RULES.md §6.2, §6.7): its own tile table (:mod:`.tiles`), the 72-tile deck, all drawn,
+and the 4×4 wheel board as the start (its cells ordinary land, put down row by row). Draw
+(§6.4): an icon tile moves the pig first; a Plague pauses the draw for the phase ``plague``.
+Actions: crown spaces are deploy spots ``crown:<segment>``; a Plague decision is
+:class:`~.model.RemoveFollower`. View: the keys ``wheel`` and ``plague`` (docs/API.md). The
+rules themselves are in :mod:`.rules`.
 """
 
 from __future__ import annotations
@@ -30,10 +31,10 @@ from app.engine.expansions.wheel_of_fortune.model import (
     wheel_state,
 )
 from app.engine.expansions.wheel_of_fortune.record import WheelRecordExport, WheelRecordReplay
-from app.engine.options import Options
+from app.engine.expansions.wheel_of_fortune.tiles import WHEEL_TILES, wheel_deck_counts
 from app.engine.rng import SplitMix64, shuffled
 from app.engine.state import DEPLOY, GameState, Pos
-from app.engine.tiles import TILE_TYPES, wheel_deck_counts
+from app.engine.tiles import TILE_TYPES
 
 #: Events after which a crown space or the pig may have changed (the view's ``wheel``).
 _WHEEL_EVENTS = (PigMoved, CrownPlaced, CrownReturned, FollowerPlaced, FollowerReturned, GameEnded)
@@ -48,10 +49,9 @@ class WheelOfFortune(Expansion):
     off_turn_phases = frozenset({PLAGUE})
     decision_types = (RemoveFollower,)
     replay_keys = ("wheel",)
-
-    def is_active(self, options: Options) -> bool:
-        """Played with the rules' ``tileset: wheel_of_fortune``."""
-        return options.tileset == ID
+    title = "the Wheel of Fortune"
+    tile_types = WHEEL_TILES  # §6.2, §6.7: the icon copies, the shapes and the board cells
+    replaces_base = True  # a standalone game: its 72 tiles, not the base game's
 
     # ------------------------------------------------------------------ setup
 
