@@ -51,7 +51,7 @@ from app.engine import EngineError
 from app.services import drain
 from app.services.errors import RateLimited, ServiceError
 from app.services.lobby import series_games
-from app.services.match.subscribers import subscribe as subscribe_to_moves
+from app.services.match.play.subscribers import subscribe as subscribe_to_moves
 from app.services.runtime import Runtime
 from app.services.timers import LOOPS, outage_checked
 from app.services.tournaments import sweep as tournament_sweep

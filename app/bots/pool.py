@@ -137,7 +137,7 @@ class BotPool:
         self._executor: ProcessPoolExecutor | None = None
         self._plans: OrderedDict[tuple[str, int], Action] = OrderedDict()
         self._inflight: dict[tuple[str, int], asyncio.Future[list[Action]]] = {}
-        #: Matches whose due turns this instance is playing (see app.services.match.bot_turns).
+        #: Matches whose due turns this instance is playing (see app.services.match.play.bot_turns).
         self.driving: set[str] = set()
         #: Offloaded calls waiting for a worker or running (:meth:`offload`).
         self._offload_waiting = 0

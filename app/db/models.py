@@ -87,7 +87,7 @@ class Lobby(Base):
     #: with their points, the score; null before the first deal or for a single game.
     series: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     #: How far behind spectators see the match: ``{"moves": N}`` or ``{"seconds": M}``; null:
-    #: live (app/services/match/delay.py).
+    #: live (app/services/match/spectating/delay.py).
     spectator_delay: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __table_args__ = (Index("ix_lobbies_status_private", "status", "private"),)
@@ -124,7 +124,8 @@ class Match(Base):
     #: started before clocks existed). Changed only under the match row's lock.
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     #: How many committed changes were not actions (the clock changed without a move, or the
-    #: match ended early): the version watch compares it (``app/services/match/delivery.py``).
+    #: match ended early): the version watch compares it
+    #: (``app/services/match/delivery/delivery.py``).
     notes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: The client address that started the match, and its computer seats: live matches with
     #: computer players are capped per address (``app/services/lobby/dealing.py``, ``start``).

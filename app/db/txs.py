@@ -45,7 +45,7 @@ DUPLICATE = (IntegrityError, IntegrityConstraintViolationError)
 
 #: Columns a move may set on its match row (``update_match``, :func:`append_fast`); anything
 #: else is a programming error. Per-action columns (e.g. clocks) are added here, and their
-#: values to the dict built by ``app.services.match.row.row_values``.
+#: values to the dict built by ``app.services.match.play.row.row_values``.
 UPDATABLE = (
     "version",
     "seat_to_act",
@@ -77,7 +77,7 @@ class LookBy:
 
     The sweep must look at the match by ``due`` (a bot's turn, a clock running out, a turn
     abandoned). A stored time no later than ``due`` is kept — the sweep then looks early,
-    finds nothing due and stores the true time (``app.services.match.bot_turns``, "wait") —
+    finds nothing due and stores the true time (``app.services.match.play.bot_turns``, "wait") —
     unless it falls before ``refresh`` (already past, or soon: the look would be wasted), or
     no time is stored. Times are timezone-aware UTC.
     """

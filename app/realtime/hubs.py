@@ -158,8 +158,8 @@ class HubManager:
                     give_back_memory()
                 self._closed_seen = self._closed
                 # No poll of the log while the broker is down: the version watch
-                # (app.services.match.delivery) compares every match hub with the database each
-                # second whatever the broker does, in one query for all of them.
+                # (app.services.match.delivery.delivery) compares every match hub with the
+                # database each second whatever the broker does, in one query for all of them.
                 if ticks % int(HEARTBEAT) == 0:
                     for hub in list(self.hubs.values()):
                         await hub._announce()

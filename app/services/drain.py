@@ -10,8 +10,9 @@ On ``SIGTERM`` (wired in :mod:`app.server`) the instance, within ``DRAIN_TIMEOUT
    its outbox still holds (the answers to those actions included), then closes it with
    **1012** (service restart): the client reconnects at once, to another instance, with
    ``since=<last version>``. A socket closed by a drain is not its player leaving: no leave
-   countdown starts and the seat is not marked gone (:func:`app.services.match.sockets.left_match`);
-   the seat stays present until the other instance's socket refreshes it.
+   countdown starts and the seat is not marked gone
+   (:func:`app.services.match.delivery.sockets.left_match`); the seat stays present until the
+   other instance's socket refreshes it.
 3. :func:`finish` (the app's lifespan shutdown, after uvicorn let the requests in flight end)
    — stops the background loops, lets the background work in flight end (publishes, bot
    moves), marks the published batches and publishes the head of every batch still
@@ -29,7 +30,7 @@ import os
 import time
 from collections.abc import Iterator
 
-from app.services.match import delivery
+from app.services.match.delivery import delivery
 from app.services.runtime import Runtime
 
 log = logging.getLogger(__name__)

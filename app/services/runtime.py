@@ -121,11 +121,11 @@ class Runtime:
         self.watches = Watches(self.broker)
         self.cache = StateCache(settings.state_cache_size)
         #: ``(match id, version)`` of batches the broker took, to mark published in bulk (the
-        #: log is the outbox: see :mod:`app.services.match.delivery`).
+        #: log is the outbox: see :mod:`app.services.match.delivery.delivery`).
         self.published: list[tuple[str, int]] = []
         #: Announced after every committed move with ``(runtime, live, Committed)`` (the match's
         #: cached state and :class:`app.services.match.committed.Committed`), under the match's
-        #: lock; subscribed at startup by :func:`app.services.match.subscribers.subscribe`.
+        #: lock; subscribed at startup by :func:`app.services.match.play.subscribers.subscribe`.
         self.move_committed = Hook("move committed")
         #: Announced with ``(runtime, match id)`` once a finished match's history and ratings
         #: are settled and committed (:func:`app.services.records.history.settle`, on the

@@ -7,7 +7,7 @@ latest position committed at least M seconds ago. Players see the match live; on
 has ended, everyone sees all of it.
 
 Whatever the kind, a delay is one *cutoff time* ``T``: spectators see the actions committed
-before ``T`` and the chat posted before ``T``, nothing later (app/services/match/delay.py
+before ``T`` and the chat posted before ``T``, nothing later (app/services/match/spectating/delay.py
 applies it to every path). This module is pure: the value type, its parsing and the cutoff
 arithmetic; it imports no feature and does no I/O.
 """

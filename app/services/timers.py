@@ -18,9 +18,9 @@ from app.services.clock import outage
 from app.services.community.socket_revocation import revocation_sweep
 from app.services.lobby.queries import count_live_matches
 from app.services.lobby.series_games import sweep as series_sweep
-from app.services.match.bot_turns import drive, due_matches
-from app.services.match.delivery import delivery_loop
-from app.services.match.sockets import touch_many
+from app.services.match.delivery.delivery import delivery_loop
+from app.services.match.delivery.sockets import touch_many
+from app.services.match.play.bot_turns import drive, due_matches
 from app.services.runtime import Runtime
 from app.services.tournaments.sweep import sweep as tournament_sweep
 

@@ -1,6 +1,6 @@
 """Spectator delay: ``lobbies.spectator_delay`` (the host's choice), ``tournaments.spectator_delay``
 (the organiser's, for every table) and ``matches.spectator_delay`` (copied when the match starts). JSON ``{"moves": N}`` or
-``{"seconds": M}``; null: spectators see the match live (app/services/match/delay.py).
+``{"seconds": M}``; null: spectators see the match live (app/services/match/spectating/delay.py).
 
 Revision ID: 0021_spectator_delay
 Revises: 0020_match_analyses

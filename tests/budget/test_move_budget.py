@@ -4,7 +4,7 @@ change and says why.
 
 The scenario: two-person matches (no computer, every person's socket on this instance, so a
 move is written as published and not broadcast) played to the end through
-:func:`app.services.match.play.submit_action` — the call the websocket and REST action
+:func:`app.services.match.play.play.submit_action` — the call the websocket and REST action
 handlers make — in process, against a Postgres database of the test's own (cloned from the
 migrated template, dropped after). Moves are drawn from the legal ones with a fixed seed and
 ``DECK_SEED`` fixes the tiles, so every run plays the same moves. Two time controls: none, and
@@ -65,8 +65,9 @@ import pytest
 from app.engine import DEPLOY, PLACE_TILE, GameState, legal_follower_spots, legal_placements
 from app.services import identity
 from app.services.lobby import dealing, lobby, seats
-from app.services.match import play, reads, subscribers
-from app.services.match.sockets import match_hub_factory
+from app.services.match import reads
+from app.services.match.delivery.sockets import match_hub_factory
+from app.services.match.play import play, subscribers
 from app.services.runtime import Runtime
 from app.settings import ROOT
 from tests.budget.meters import (
@@ -110,7 +111,7 @@ WAL_BYTES_PER_MOVE = {"untimed": 1010, "fischer": 1081}
 WAL_MARGIN = 1.15
 #: At least this share of the match-row updates that fit on their page are HOT (no index
 #: entry written): a move leaves the indexed columns as they are (``next_bot_at`` as a bound:
-#: app/services/match/row.py). Only a match's last move, which clears ``next_bot_at``, is not:
+#: app/services/match/play/row.py). Only a match's last move, which clears ``next_bot_at``, is not:
 #: 282 of 284 (99.3 %). Updates that found no room on the page are left out: whether the
 #: page's dead versions could be pruned depends on every transaction of the shared cluster.
 HOT_SHARE_AT_LEAST = 0.95
@@ -243,7 +244,7 @@ def _choose(state: GameState, rng: random.Random) -> dict[str, Any]:
 
 async def _new_match(rt: Runtime, time_control: dict[str, Any] | None) -> str:
     """A started two-person match, cached here, with a hub on this instance (its people's
-    sockets are here: :func:`app.services.match.play._alone`).
+    sockets are here: :func:`app.services.match.play.play._alone`).
     """
     people = [
         (await identity.create_player(rt.db, rt.tokens, name))[0]["id"] for name in ("Ann", "Ben")

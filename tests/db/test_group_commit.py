@@ -16,8 +16,9 @@ from app.db import hot
 from app.db.group_commit import AppendBatcher
 from app.db.models import match_actions, matches, utcnow
 from app.db.txs import LookBy
-from app.services.match import play, reads
 from app.services.match import queries as outbox
+from app.services.match import reads
+from app.services.match.play import play
 from app.services.runtime import Runtime
 from tests.match.test_play import _first_move, _new_match, _run
 

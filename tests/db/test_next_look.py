@@ -17,7 +17,8 @@ import pytest
 from sqlalchemy import select, update
 
 from app.db.models import matches, utcnow
-from app.services.match import bot_turns, play, reads
+from app.services.match import reads
+from app.services.match.play import bot_turns, play
 from app.services.runtime import Runtime
 from tests.match.test_play import _first_move, _new_match, _run
 

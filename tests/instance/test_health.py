@@ -25,7 +25,7 @@ import app.api.app as app_module
 from app.db.models import match_actions
 from app.realtime.protocol import parse_broker_message
 from app.services import drain, timers
-from app.services.match import delivery
+from app.services.match.delivery import delivery
 from app.settings import Settings
 from tests.support.client import Api, place_first, receive
 

@@ -22,7 +22,7 @@ from app.api.app import create_app
 from app.api.shell.metrics_endpoint import render
 from app.db.models import match_actions, utcnow
 from app.realtime.protocol import broker_message
-from app.services.match import delivery
+from app.services.match.delivery import delivery
 from app.settings import Settings
 from tests.support.app import make_settings
 from tests.support.client import Api, place_first, receive
@@ -54,7 +54,7 @@ SERIES = [
 ]
 
 
-#: The first subscriber of a committed move (app/services/match/subscribers.py).
+#: The first subscriber of a committed move (app/services/match/play/subscribers.py).
 DELIVERY = {"hook": "move committed", "subscriber": "delivery.on_move_committed"}
 
 

@@ -15,8 +15,9 @@ from app.services import identity
 from app.services.clock import requests as clock_requests
 from app.services.errors import Conflict, StaleVersion
 from app.services.lobby import dealing, lobby, seats
-from app.services.match import play, reads
 from app.services.match import queries as outbox
+from app.services.match import reads
+from app.services.match.play import play
 from app.services.runtime import Runtime
 from app.settings import ROOT
 from tests.support.app import make_settings

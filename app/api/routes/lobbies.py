@@ -32,7 +32,7 @@ from app.services.community.chat import ChatHistory
 from app.services.lobby import dealing, lobby, seats
 from app.services.lobby.filters import TableFilters
 from app.services.lobby.model import LobbyJson, LobbyListJson
-from app.services.match import delay
+from app.services.match.spectating import delay
 
 router = APIRouter(prefix="/api/lobbies", tags=["lobbies"])
 

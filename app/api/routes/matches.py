@@ -33,8 +33,9 @@ from app.services.community import chat
 from app.services.community.chat import ChatHistory
 from app.services.lobby import dealing, series
 from app.services.lobby.model import SeriesJson
-from app.services.match import play, reads
+from app.services.match import reads
 from app.services.match.insight import analyses
+from app.services.match.play import play
 from app.services.records import history, ratings, replays, shuffle
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])

@@ -25,7 +25,8 @@ from app.api.schemas import (
 from app.api.schemas_community import MatchPage, Profile
 from app.api.schemas_tournaments import TournamentEntry
 from app.services import identity
-from app.services.match import delay, ongoing
+from app.services.match import ongoing
+from app.services.match.spectating import delay
 from app.services.records import history, statistics
 from app.services.tournaments import reads as tournament_reads
 from app.services.tournaments.reads import EnteredJson

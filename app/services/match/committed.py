@@ -3,7 +3,7 @@ frame every socket gets, and the answer a client gets back.
 
 :class:`Committed` is built once, right after the engine applied the action: the log row and
 the match row are written from it, and after the commit it is announced on the runtime's
-``move_committed`` hook (:mod:`app.services.match.subscribers` lists who listens). It holds
+``move_committed`` hook (:mod:`app.services.match.play.subscribers` lists who listens). It holds
 no secret: the action and its events are public once committed.
 """
 

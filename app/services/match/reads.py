@@ -29,8 +29,9 @@ from app.realtime.protocol import events_frame, snapshot_frame
 from app.services.cache import Live
 from app.services.clock import clocks, table_options
 from app.services.errors import Forbidden, NotFound
-from app.services.match import delay, queries
+from app.services.match import queries
 from app.services.match.queries import batches_since
+from app.services.match.spectating import delay
 from app.services.records import history
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
@@ -177,7 +178,8 @@ async def get_match(
     rt: Runtime, match_id: str, player_id: str | None, code: str | None
 ) -> JsonObject:
     """Match JSON for a reader; raises :class:`NotFound`, :class:`Forbidden` (private). A
-    spectator of a delayed match reads it at its visible version (app/services/match/delay.py).
+    spectator of a delayed match reads it at its visible version
+    (app/services/match/spectating/delay.py).
     """
     live = await current(rt, match_id)
     check_watch(live, player_id, code)

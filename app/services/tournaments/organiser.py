@@ -17,7 +17,7 @@ from app.services.clock.requests import change_clock
 from app.services.community import chat
 from app.services.community.model import MessageJson
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
-from app.services.match import delay
+from app.services.match.spectating import delay
 from app.services.runtime import Runtime
 from app.services.tournaments import queries as sql
 from app.services.tournaments.model import Tournament, TournamentJson

@@ -37,8 +37,9 @@ from app.services.clock import requests as clock_requests
 from app.services.community import chat
 from app.services.errors import RateLimited, ServiceError, ValidationFailed
 from app.services.lobby import sockets as lobby_sockets
-from app.services.match import play, sockets
+from app.services.match.delivery import sockets
 from app.services.match.insight import aids
+from app.services.match.play import play
 from app.services.runtime import Runtime
 
 router = APIRouter()

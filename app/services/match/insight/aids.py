@@ -23,8 +23,8 @@ from app.realtime.protocol import dumps
 from app.services.clock import table_options
 from app.services.errors import Forbidden
 from app.services.match import queries
-from app.services.match.delay import delay_for, delayed_live
 from app.services.match.reads import check_watch, current
+from app.services.match.spectating.delay import delay_for, delayed_live
 from app.services.runtime import Runtime
 
 #: Whether a match is rated, by id (it never changes): bounded, oldest forgotten first.

@@ -1,13 +1,13 @@
 """Who hears of a committed move, subscribed to ``rt.move_committed`` at startup.
 
-:func:`app.services.match.play.after_commit` announces each move; the subscribers, in order:
+:func:`app.services.match.play.play.after_commit` announces each move; the subscribers, in order:
 
 1. delivery — the batch frame to this instance's sockets and, through the broker, to the
-   other instances' (:func:`app.services.match.delivery.on_move_committed`);
+   other instances' (:func:`app.services.match.delivery.delivery.on_move_committed`);
 2. the records — a finished match's history and ratings settle
    (:func:`app.services.records.history.match_finished`, in the background);
 3. the bots — the next computer turn is scheduled
-   (:func:`app.services.match.bot_turns.on_move_committed`);
+   (:func:`app.services.match.play.bot_turns.on_move_committed`);
 4. turn alerts — a person whose turn it now is in a correspondence or per-turn match, with no
    socket on it, hears on their devices (:func:`app.services.community.push.alert_turn`, in
    the background);
@@ -16,16 +16,17 @@
    setting ``ANALYSE_RATED``).
 
 The clock is not a subscriber: its new state is part of the move's own statement
-(:mod:`app.services.match.row`), so it commits or fails with the move.
+(:mod:`app.services.match.play.row`), so it commits or fails with the move.
 """
 
 from __future__ import annotations
 
 from app.services.cache import Live
 from app.services.community import push
-from app.services.match import bot_turns, delivery
 from app.services.match.committed import Committed
+from app.services.match.delivery import delivery
 from app.services.match.insight import analyses
+from app.services.match.play import bot_turns
 from app.services.records import history
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime

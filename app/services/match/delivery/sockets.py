@@ -21,8 +21,7 @@ from app.realtime.hubs import Joined
 from app.realtime.protocol import presence_frame, snapshot_frame
 from app.services.clock import clocks
 from app.services.clock import requests as clock_requests
-from app.services.match import delay
-from app.services.match.delayed_socket import DelayedConnection
+from app.services.match.delivery.delayed_socket import DelayedConnection
 from app.services.match.reads import (
     check_watch,
     current,
@@ -30,6 +29,7 @@ from app.services.match.reads import (
     fetch_frames,
     match_json,
 )
+from app.services.match.spectating import delay
 from app.services.runtime import Runtime
 
 #: A seat seen connected this recently is not abandoned (heartbeats refresh it more often).

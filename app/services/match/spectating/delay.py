@@ -4,7 +4,7 @@ A match whose host chose a delay (app/services/spectator_delay.py) shows its spe
 reader who holds no seat — the position at the *visible version* and the players' chat posted
 before the *cutoff time* (the spectators' own room is not held back: it tells nothing they have
 not seen); players see it live, and once the match has ended everyone sees all of it. The
-paths: the socket (app/services/match/delayed_socket.py: snapshots of the visible position,
+paths: the socket (app/services/match/delivery/delayed_socket.py: snapshots of the visible position,
 presence with the visible version, chat held until its time; never a batch, clock or snapshot
 of the live match), the REST match, events, record (and so the replay of a live match and its
 move links, which read the record), and the match chat's history (the API layer filters it

@@ -7,16 +7,16 @@ the match row's version *if it is still that version* and appends the log row. O
 no cached state, the cache behind, the statement finding another version, a repeated client
 action id — the locked path runs: ``SELECT … FOR UPDATE``, check seat, action id, status and
 version, apply, append, update, commit. The bot sweep's moves
-(:mod:`app.services.match.bot_turns`) take the locked path's :func:`apply_and_store` too.
+(:mod:`app.services.match.play.bot_turns`) take the locked path's :func:`apply_and_store` too.
 
 Each move becomes one :class:`~app.services.match.committed.Committed` record right after the
-engine applied it; the log row and the match row (:mod:`app.services.match.row`) are written
+engine applied it; the log row and the match row (:mod:`app.services.match.play.row`) are written
 from it, and after the commit :func:`after_commit` marks the cache current and announces it
 on ``rt.move_committed``: delivery, the records and the bots listen there
-(:mod:`app.services.match.subscribers`), so this module calls none of them.
+(:mod:`app.services.match.play.subscribers`), so this module calls none of them.
 
 Reads live in :mod:`app.services.match.reads`, sockets and presence in
-:mod:`app.services.match.sockets`.
+:mod:`app.services.match.delivery.sockets`.
 Nothing secret leaves here: frames carry event JSON and ``view_delta()``, never ``to_json()``.
 """
 
@@ -42,8 +42,8 @@ from app.realtime.protocol import dumps
 from app.services.cache import Live
 from app.services.errors import Conflict, NotFound, NotSeated, StaleVersion
 from app.services.match.committed import Actor, Applied, Committed
+from app.services.match.play.row import row_values
 from app.services.match.reads import live_for
-from app.services.match.row import row_values
 from app.services.runtime import Runtime
 
 __all__ = ["Applied", "after_commit", "apply_and_store", "submit_action"]

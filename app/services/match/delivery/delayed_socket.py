@@ -1,4 +1,4 @@
-"""A spectator's socket on a match with a spectator delay (app/services/match/delay.py).
+"""A spectator's socket on a match with a spectator delay (app/services/match/spectating/delay.py).
 
 The hub fans every frame of the live match out to its connections; this connection keeps the
 live position from its socket and sends the visible one instead. Nothing here writes.
@@ -15,8 +15,8 @@ import orjson
 
 from app.realtime.connection import Connection, Socket
 from app.realtime.protocol import dumps, snapshot_frame
-from app.services.match.delay import state_at, visible
 from app.services.match.reads import current, delayed_json
+from app.services.match.spectating.delay import state_at, visible
 from app.services.runtime import Runtime
 from app.services.spectator_delay import SpectatorDelay
 

@@ -7,7 +7,7 @@ each due match gets its own task here (searches still queue for a free worker in
 :class:`app.bots.pool.BotPool`). A match already being driven by this instance is skipped.
 
 Here too: playing one due turn (:func:`play_due_turn`, through the write path's
-:func:`~app.services.match.play.apply_and_store`), the computer's advice, ending a match
+:func:`~app.services.match.play.play.apply_and_store`), the computer's advice, ending a match
 early, and the ``move_committed`` subscriber that schedules the next computer turn
 (:func:`on_move_committed`).
 """
@@ -32,9 +32,9 @@ from app.realtime.protocol import snapshot_frame
 from app.services.cache import Live
 from app.services.clock import clocks
 from app.services.match.committed import Committed
-from app.services.match.play import after_commit, apply_and_store
+from app.services.match.delivery.sockets import PRESENT_WINDOW
+from app.services.match.play.play import after_commit, apply_and_store
 from app.services.match.reads import current, live_for, match_json
-from app.services.match.sockets import PRESENT_WINDOW
 from app.services.records import history
 from app.services.runtime import Runtime
 
