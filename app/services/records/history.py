@@ -23,7 +23,15 @@ from app.db.models import utcnow
 from app.engine import export_record, load_state
 from app.json_types import JsonObject
 from app.services.errors import NotFound
-from app.services.records import queries, rating_guards, ratings, shuffle, statistics, verdict
+from app.services.records import (
+    queries,
+    rating_guards,
+    rating_queries,
+    ratings,
+    shuffle,
+    statistics,
+    verdict,
+)
 from app.services.records.model import HistorySeat, PlayedMatch, PlayerHeader, SettledSeat
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
@@ -266,7 +274,7 @@ async def player_matches(
         ids = [r.id for r in rows]
         changes: dict[tuple[str, int], dict[str, int]] = {}
         if ids:
-            for c in await queries.rating_changes_of(conn, ids):
+            for c in await rating_queries.rating_changes_of(conn, ids):
                 b = ratings.display(c.mu_before, c.sigma_before)
                 a = ratings.display(c.mu_after, c.sigma_after)
                 changes[(c.match_id, c.seat)] = {"before": b, "after": a, "delta": a - b}

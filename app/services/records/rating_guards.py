@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.models import utcnow
 from app.db.session import as_utc
-from app.services.records import queries
+from app.services.records import queries, rating_queries
 from app.settings import Settings
 
 #: Why a rated match ended unrated: a seat's account was too new (age, games, opponents).
@@ -41,14 +41,14 @@ async def too_new(
     ids = [p for p in player_ids if p]
     if await queries.bot_accounts(conn, ids):
         return None  # counted in the bots' own pool (app/services/records/ratings.py)
-    ages = await queries.account_ages(conn, ids)
+    ages = await rating_queries.account_ages(conn, ids)
     oldest_new = utcnow() - timedelta(seconds=settings.rated_min_account_age)
     for pid in ids:
         made = ages.get(pid)
         if made is None or as_utc(made) > oldest_new:
             return NEW_ACCOUNT
         if settings.rated_min_games or settings.rated_min_opponents:
-            games, opponents = await queries.experience(conn, pid, match_id)
+            games, opponents = await rating_queries.experience(conn, pid, match_id)
             if games < settings.rated_min_games or opponents < settings.rated_min_opponents:
                 return NEW_ACCOUNT
     return None
@@ -83,7 +83,7 @@ async def bounded(
         for other in people:
             if other == pid:
                 continue
-            rows = await queries.changes_against(conn, pid, other, preset, since)
+            rows = await rating_queries.changes_against(conn, pid, other, preset, since)
             past = sum(
                 _shown(r.mu_after, r.sigma_after) - _shown(r.mu_before, r.sigma_before)
                 for r in rows

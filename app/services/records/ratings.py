@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.db.models import utcnow
 from app.engine import PRESETS
 from app.services.errors import Conflict, NotFound, ValidationFailed
-from app.services.records import queries, rating_guards
+from app.services.records import queries, rating_guards, rating_queries
 from app.services.records.model import (
     LeaderboardJson,
     Rating,
@@ -156,7 +156,7 @@ async def rate_match(
     people = [(seat, pid, place) for seat, pid, place in seats if pid]
     if not people:
         return
-    if await queries.is_rated(conn, match_id):
+    if await rating_queries.is_rated(conn, match_id):
         return
     ids = [pid for _, pid, _ in people]
     with_account = await queries.with_account(conn, ids)
@@ -166,7 +166,7 @@ async def rate_match(
     if await queries.bot_accounts(conn, ids):
         # A match with a bot account is rated in the bots' pool, apart from people's ratings.
         preset = bot_pool(preset)
-    current = {r.player_id: r for r in await queries.ratings_of(conn, preset, ids)}
+    current = {r.player_id: r for r in await rating_queries.ratings_of(conn, preset, ids)}
     before = [
         (current[p].mu, current[p].sigma) if p in current else (MU, SIGMA) for _, p, _ in people
     ]
@@ -179,9 +179,9 @@ async def rate_match(
         assert pid is not None
         games = current[pid].games + 1 if pid in current else 1
         rating = Rating(pid, preset, mu1, s1, games)
-        await queries.save_rating(conn, rating, exists=pid in current, now=now)
+        await rating_queries.save_rating(conn, rating, exists=pid in current, now=now)
         change = RatingChange(match_id, seat, pid, preset, mu0, s0, mu1, s1)
-        await queries.insert_rating_change(conn, change)
+        await rating_queries.insert_rating_change(conn, change)
 
 
 async def of_players(
@@ -192,13 +192,13 @@ async def of_players(
     if not ids or preset is None:
         return {}
     async with rt.db.reading() as conn:
-        rows = await queries.ratings_of(conn, preset, ids)
+        rows = await rating_queries.ratings_of(conn, preset, ids)
     return {r.player_id: rating_json(r.mu, r.sigma, r.games) for r in rows}
 
 
 async def of_player(conn: AsyncConnection, player_id: str) -> dict[str, RatingJson]:
     """``{preset: rating JSON}`` of one player."""
-    rows = await queries.player_ratings(conn, player_id)
+    rows = await rating_queries.player_ratings(conn, player_id)
     return {r.preset: rating_json(r.mu, r.sigma, r.games) for r in rows}
 
 
@@ -207,7 +207,7 @@ async def changes(rt: Runtime, match_id: str) -> list[RatingChangeJson]:
     when unrated or not yet settled); ``before``/``after`` are displayed ratings.
     """
     async with rt.db.reading() as conn:
-        rows = await queries.rating_changes_of(conn, [match_id])
+        rows = await rating_queries.rating_changes_of(conn, [match_id])
     out: list[RatingChangeJson] = []
     for r in rows:
         b, a = display(r.mu_before, r.sigma_before), display(r.mu_after, r.sigma_after)
@@ -227,7 +227,7 @@ async def changes(rt: Runtime, match_id: str) -> list[RatingChangeJson]:
 async def unrated_of(rt: Runtime, match_id: str) -> str | None:
     """Why the match of a rated table ended unrated (:data:`NOT_PLAYED`), else None."""
     async with rt.db.reading() as conn:
-        return await queries.unrated_reason_of(conn, match_id)
+        return await rating_queries.unrated_reason_of(conn, match_id)
 
 
 async def leaderboard(
@@ -240,7 +240,7 @@ async def leaderboard(
     if preset.removeprefix(BOT_POOL) not in PRESETS:
         raise NotFound(f"no preset {preset!r}")
     async with rt.replica.reading() as conn:
-        total, rows = await queries.leaderboard_page(conn, preset, limit, offset)
+        total, rows = await rating_queries.leaderboard_page(conn, preset, limit, offset)
     return {
         "preset": preset,
         "total": total,
