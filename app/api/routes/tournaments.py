@@ -76,7 +76,7 @@ async def listing(rt: RuntimeDep) -> list[SummaryJson]:
 @router.get("/{tid}", response_model=TournamentOut, responses=errors(401, 404))
 async def read(tid: TournamentId, rt: RuntimeDep, player: OptionalPlayer) -> TournamentJson:
     """The tournament: entrants, standings, every round's pairings (``me``: the caller's entry)."""
-    return await tournaments.view(rt, tid, player)
+    return await reads.view(rt, tid, player)
 
 
 @router.get("/{tid}/standings", responses=errors(404, 422))
@@ -86,7 +86,7 @@ async def standings(
     format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
 ) -> Response:
     """The standings with their tie-breaks as JSON or CSV (a download)."""
-    data = await tournaments.view(rt, tid)
+    data = await reads.view(rt, tid)
     lines = data["standings"]
     if format == "json":
         return Response(

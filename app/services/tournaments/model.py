@@ -13,6 +13,9 @@ from app.json_types import JsonObject
 from app.services.community.model import MessageJson
 from app.services.tournaments.formats.knockout import BracketTable
 
+#: Statuses of an entrant still in the tournament.
+ACTIVE = ("registered", "checked_in")
+
 
 @dataclass(frozen=True, slots=True)
 class Tournament:

@@ -21,8 +21,9 @@ from app.services.match.spectating import delay
 from app.services.runtime import Runtime
 from app.services.tournaments import queries as sql
 from app.services.tournaments.model import Tournament, TournamentJson
+from app.services.tournaments.reads import view
 from app.services.tournaments.rounds import adjudicate
-from app.services.tournaments.tournaments import announce, view
+from app.services.tournaments.tournaments import announce
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +34,8 @@ REPLACEMENTS = ("forfeit", "computer")
 class RefereeJson(TypedDict):
     """The referee view: ``tables``, each ``{"pairing", "round", "table", "entrants",
     "names", "match_id", "turn", "seat_to_act", "scores", "version", "clock"}`` (open-shaped:
-    a spectator delay rewrites them in place, :func:`app.services.match.delay.withhold_in_list`).
+    a spectator delay rewrites them in place,
+    :func:`app.services.match.spectating.delay.withhold_in_list`).
     """
 
     tables: list[JsonObject]

@@ -1,7 +1,7 @@
 """The live tournament page's sockets share one view per instance: a change of the tournament
 (announced on its broker channel: :mod:`app.services.tournaments.live`) is read once here and
 sent to every socket watching it, each with its own ``is_host`` and ``me``
-(:func:`app.services.tournaments.tournaments.viewer_key`), rendered once per distinct viewer
+(:func:`app.services.tournaments.reads.viewer_key`), rendered once per distinct viewer
 key. It never reads per socket and never shows a viewer what is not theirs.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Hashable
 
 from app.realtime.connection import Connection
 from app.services.runtime import Runtime
-from app.services.tournaments import live, tournaments
+from app.services.tournaments import live, reads
 from app.services.tournaments.model import TournamentJson
 
 #: Seconds between two unprompted reads while sockets watch (a lost announcement, or a live
@@ -24,9 +24,7 @@ REFRESH_EVERY = 30.0
 def frame(data: TournamentJson, key: Hashable) -> str:
     """``{"t": "tournament", "v": version, "d": Tournament}`` for viewers with ``key``."""
     assert isinstance(key, tuple)
-    return json.dumps(
-        {"t": "tournament", "v": data["version"], "d": tournaments.for_key(data, key)}
-    )
+    return json.dumps({"t": "tournament", "v": data["version"], "d": reads.for_key(data, key)})
 
 
 @contextlib.asynccontextmanager
@@ -41,8 +39,8 @@ async def watching(
         live.channel(rt, tid),
         conn,
         viewer,
-        read=lambda: tournaments.read(rt, tid),
-        key=tournaments.viewer_key,
+        read=lambda: reads.read(rt, tid),
+        key=reads.viewer_key,
         render=frame,
         refresh_every=REFRESH_EVERY,
     ) as first:

@@ -25,7 +25,8 @@ from app.services.errors import Conflict, Forbidden, NotFound, ServiceError
 from app.services.runtime import Runtime
 from app.services.tournaments import queries as sql
 from app.services.tournaments.model import TournamentJson
-from app.services.tournaments.tournaments import announce, view
+from app.services.tournaments.reads import view
+from app.services.tournaments.tournaments import announce
 
 #: How far a pause moves every deadline: far beyond any pause (thirty days).
 HOLD_MS = 30 * 24 * 3600 * 1000

@@ -56,6 +56,7 @@ from app.services.tournaments.formats.standings import (
     swiss_entrants,
 )
 from app.services.tournaments.model import (
+    ACTIVE,
     Decision,
     Entrant,
     Game,
@@ -63,12 +64,8 @@ from app.services.tournaments.model import (
     Tournament,
     TournamentJson,
 )
-from app.services.tournaments.tournaments import (
-    ACTIVE,
-    announce,
-    results_of,
-    view,
-)
+from app.services.tournaments.reads import results_of, view
+from app.services.tournaments.tournaments import announce
 
 log = logging.getLogger(__name__)
 

@@ -13,13 +13,8 @@ from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.services.runtime import Runtime
 from app.services.tournaments import queries as sql
 from app.services.tournaments.model import TournamentJson, TournamentSettings
-from app.services.tournaments.tournaments import (
-    add_entrant,
-    announce,
-    create,
-    standings_of,
-    view,
-)
+from app.services.tournaments.reads import standings_of, view
+from app.services.tournaments.tournaments import add_entrant, announce, create
 
 #: Entrants of a finished tournament who no longer play are not seeded.
 GONE = ("withdrawn", "dropped")

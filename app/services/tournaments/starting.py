@@ -18,8 +18,9 @@ from app.services.runtime import Runtime
 from app.services.tournaments import queries as sql
 from app.services.tournaments.formats import knockout
 from app.services.tournaments.model import Tournament, TournamentChange, TournamentJson
+from app.services.tournaments.reads import view
 from app.services.tournaments.rounds import pair_until_pending
-from app.services.tournaments.tournaments import announce, total_rounds, view
+from app.services.tournaments.tournaments import announce, total_rounds
 
 log = logging.getLogger(__name__)
 
