@@ -102,8 +102,14 @@ class MyMatches(BaseModel):
 
 
 class Rules(Strict):
-    """Game options (RULES.md §4.6); missing keys take the defaults."""
+    """Game options (RULES.md §4.6); missing keys take the defaults. The expansions played come
+    from ``expansions`` (their ids), from ``tileset``/``river`` as before, or both (which must
+    agree: the engine's ``Options.from_json`` checks, a 422 ``invalid_options`` names it).
+    """
 
+    expansions: (
+        Annotated[list[Annotated[str, Field(max_length=32)]], Field(max_length=8)] | None
+    ) = None
     tileset: Annotated[str, Field(max_length=32)] = "base"
     river: bool = False
     farm_scoring: Literal["modern", "original"] = "modern"

@@ -32,6 +32,12 @@ def test_create_defaults_and_presets(api: Api) -> None:
     assert first["rules"]["small_city_two_points"] is True and first["name"] == "Old school"
     custom = api.lobby(a, rules={"river": True})
     assert custom["preset"] == "river" and custom["rules"]["river"] is True
+    # The expansions by id, alone or beside the older keys; the rules are stored (and answered)
+    # in the form every running release reads: tileset and river.
+    listed = api.lobby(a, rules={"expansions": ["river"]})
+    assert listed["preset"] == "river" and listed["rules"] == custom["rules"]
+    wheel = api.lobby(a, rules={"expansions": ["wheel_of_fortune"], "tileset": "wheel_of_fortune"})
+    assert wheel["preset"] == "wheel_of_fortune" and "expansions" not in wheel["rules"]
 
 
 @pytest.mark.parametrize(
@@ -42,6 +48,9 @@ def test_create_defaults_and_presets(api: Api) -> None:
         {"preset": "chess"},
         {"rules": {"farm_scoring": "x"}},
         {"rules": {"tileset": "moon"}},
+        {"rules": {"expansions": ["moon"]}},
+        {"rules": {"expansions": ["river"], "river": False}},
+        {"rules": {"expansions": ["river", "wheel_of_fortune"]}},
         {"name": ""},
         {"private": "maybe"},
         {"extra": 1},
