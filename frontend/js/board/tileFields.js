@@ -2,15 +2,16 @@
  * Fields of the tile art: follower anchors of field segments and the check that the art separates
  * exactly the fields the catalogue lists.
  *
- * The tile's barriers (cities, roads, river, buildings) are rasterised on a canvas, flood-filled
+ * The tile's barriers (cities, roads, buildings, an expansion's own: ``tileBarriers``) are rasterised on a canvas, flood-filled
  * from every half-edge, and each field's anchor is the point farthest from any barrier.
  * `checkFields` is used by the tile guide and the browser tests. Coordinates as in
  * ./tileGeometry.js.
  */
 
 import {
-  HALF_SEEDS, RIVER_WIDTH, ROAD_OUTER, allTileTypes, halfIndex, pathString, rotPoint, sideIndex, tileType,
+  HALF_SEEDS, ROAD_OUTER, allTileTypes, halfIndex, pathString, rotPoint, sideIndex, tileType,
 } from './tileGeometry.js';
+import { withHook } from '../expansions/index.js';
 
 // ---------------------------------------------------------------- raster analysis
 
@@ -23,29 +24,18 @@ function drawBarriers(ctx, tile, scale) {
   ctx.strokeStyle = '#000';
   for (const c of plan.cities) ctx.fill(new Path2D(pathString(c.fill, c.k)));
   ctx.lineCap = 'butt';
-  for (const r of [...plan.roads, ...plan.bridges]) {
+  for (const r of plan.roads) {
     ctx.lineWidth = ROAD_OUTER;
     ctx.stroke(new Path2D(pathString(r.cmds, 0)));
   }
-  for (const r of plan.rivers) {
-    ctx.lineWidth = RIVER_WIDTH;
-    ctx.stroke(new Path2D(pathString(r.cmds, 0)));
-  }
-  if (plan.pond) {
-    ctx.beginPath();
-    ctx.ellipse(50, 50, plan.pond.lake ? 20 : 12, plan.pond.lake ? 15 : 10, 0, 0, Math.PI * 2);
-    ctx.fill();
-  }
+  const own = (layer) => { for (const x of withHook('tileBarriers')) x.tileBarriers(ctx, tile, layer); };
+  own('over');
   if (plan.cloister) {
     const [x, y] = plan.cloister.at;
     ctx.fillRect(x - 14, y - 15, 28, 28);
   }
   if (plan.junction) ctx.fillRect(41, 41, 18, 18);
-  if (plan.wheel) {
-    ctx.beginPath();
-    ctx.arc(plan.wheel.cx, plan.wheel.cy, plan.wheel.r, 0, Math.PI * 2);
-    ctx.fill();
-  }
+  own('top');
   ctx.restore();
 }
 

@@ -3,15 +3,18 @@
  *
  * Every tile is drawn on a 100 × 100 square in *catalogue orientation*, then turned clockwise by
  * its rotation. Geometry comes only from the catalogue: the edge letters (N, E, S, W) and the
- * segments (city sides + pennants, road sides, river sides, cloister, field half-edges). Each
- * feature is drawn from a handful of canonical shapes (a city cap on one side, a city corner, a
- * city band, a three-sided city, a full city; straight and bent roads and rivers) turned to the
- * sides it reaches; cities, roads and cloisters get fixed follower anchors per shape (field
- * anchors come from ./tileFields.js).
+ * segments (city sides + pennants, road sides, cloister, field half-edges). Each feature is drawn
+ * from a handful of canonical shapes (a city cap on one side, a city corner, a city band, a
+ * three-sided city, a full city; straight and bent lines) turned to the sides it reaches; cities,
+ * roads and cloisters get fixed follower anchors per shape (field anchors come from
+ * ./tileFields.js). An expansion's own segment kinds and parts are planned by the expansion
+ * (``tilePlan``, ../expansions/index.js), after the core planned the rest.
  *
  * Coordinates: x east, y south; sides N=0 E=1 S=2 W=3; half-edges NNW..WNW clockwise from the
  * north-west corner (see app/engine/tiles/__init__.py). Rotations are clockwise degrees.
  */
+
+import { withHook } from '../expansions/index.js';
 
 export const SIDES = ['N', 'E', 'S', 'W'];
 export const HALVES = ['NNW', 'NNE', 'ENE', 'ESE', 'SSE', 'SSW', 'WSW', 'WNW'];
@@ -19,11 +22,10 @@ export const HALVES = ['NNW', 'NNE', 'ENE', 'ESE', 'SSE', 'SSW', 'WSW', 'WNW'];
 /** Points just inside each half-edge (catalogue orientation), used as flood-fill seeds. */
 export const HALF_SEEDS = [[25, 1], [75, 1], [98, 25], [98, 75], [75, 98], [25, 98], [1, 75], [1, 25]];
 /** Mid-points of the four sides. */
-const SIDE_MID = [[50, 0], [100, 50], [50, 100], [0, 50]];
+export const SIDE_MID = [[50, 0], [100, 50], [50, 100], [0, 50]];
 
 export const ROAD_OUTER = 12;
 export const ROAD_INNER = 7.5;
-export const RIVER_WIDTH = 17;
 
 let catalogue = new Map();
 
@@ -135,10 +137,6 @@ function cityShape(sides, deep) {
 
 // ---------------------------------------------------------------- preparation
 
-/** Radius of the wheel on the board, in tile units: every half-edge RULES.md §6.2 marks as
- * wheel lies inside it, every board field's half-edge outside (the closest are 161 and 175). */
-export const WHEEL_R = 168;
-
 /** A cap whose two neighbouring half-edges belong to different fields must reach the middle of
  * the tile to keep them apart (R4: city, then river; TB-CR: city, then a road stub). */
 function capIsDeep(s, fieldOfHalf) {
@@ -149,26 +147,15 @@ function capIsDeep(s, fieldOfHalf) {
   return left >= 0 && right >= 0 && left !== right;
 }
 
-/** From ``p`` towards the wheel's centre, to well inside the wheel, cut at the tile border. */
-function towardsWheel(p, wheel) {
-  const dx = wheel.cx - p[0];
-  const dy = wheel.cy - p[1];
-  const len = Math.hypot(dx, dy);
-  let t = (len - wheel.r + 24) / len;
-  for (const [v, d] of [[p[0], dx], [p[1], dy]]) {
-    if (v + t * d < 0) t = Math.min(t, -v / d);
-    if (v + t * d > 100) t = Math.min(t, (100 - v) / d);
-  }
-  return [p[0] + t * dx, p[1] + t * dy];
-}
-
-/** True when road segment ``s`` runs straight across a straight river (a bridge). */
-function crossesRiver(s, segs) {
-  if (s.kind !== 'road' || s.sideIdx.length !== 2) return false;
-  const river = segs.find((r) => r.kind === 'river');
-  if (!river || river.sideIdx.length !== 2) return false;
-  const straight = (ss) => (ss[0] + 2) % 4 === ss[1];
-  return straight(s.sideIdx) && straight(river.sideIdx) && s.sideIdx[0] % 2 !== river.sideIdx[0] % 2;
+/**
+ * The path of a line (a road, or an expansion's line) reaching ``sides`` (indices): from one side
+ * to the middle, straight across, or bent round the middle between two neighbouring sides.
+ */
+export function lineCmds(sides) {
+  if (sides.length === 1) return [['M', [50, 0]], ['L', [50, 50]]].map(([op, p]) => [op, rotPoint(p, sides[0])]);
+  const [a, b] = sides;
+  if ((a + 2) % 4 === b) return [['M', SIDE_MID[a]], ['L', SIDE_MID[b]]];
+  return [['M', SIDE_MID[a]], ['Q', [50, 50], SIDE_MID[b]]];
 }
 
 export function sideIndex(name) {
@@ -180,8 +167,9 @@ export function halfIndex(name) {
 }
 
 /**
- * Work out the drawing plan of a catalogue tile: shapes, road and river paths, buildings and
- * follower anchors. Returns the catalogue entry extended with ``plan``.
+ * Work out the drawing plan of a catalogue tile: shapes, road paths, buildings and follower
+ * anchors; then every registered expansion adds its own (``tilePlan``). Returns the catalogue
+ * entry extended with ``plan``.
  */
 function prepare(entry) {
   const segs = entry.segments.map((s, i) => ({
@@ -191,28 +179,14 @@ function prepare(entry) {
     halfIdx: s.halves.map(halfIndex),
   }));
   const edges = entry.edges.split('');
-  const hasRiver = segs.some((s) => s.kind === 'river');
-  const cloister = segs.find((s) => s.kind === 'cloister');
   const singleRoads = segs.filter((s) => s.kind === 'road' && s.sides.length === 1);
   const junction = singleRoads.length >= 3;
+  // A tile of cities, roads and fields alone (no cloister, nothing of an expansion's own).
+  const plain = segs.every((s) => ['city', 'road', 'field'].includes(s.kind));
   const fieldOfHalf = new Array(8).fill(-1);
   for (const s of segs) if (s.kind === 'field') for (const h of s.halfIdx) fieldOfHalf[h] = s.index;
 
-  // The cloister sits in the middle, or on the bank of a river away from roads.
-  let cloisterAt = [50, 50];
-  if (cloister && hasRiver) {
-    const fieldSides = [0, 1, 2, 3].filter((s) => edges[s] === 'F');
-    const side = fieldSides.length ? fieldSides[0] : 0;
-    cloisterAt = rotPoint([50, 25], side);
-  }
-
-  // A Wheel of Fortune board cell (``WHEEL-xy``): the wheel covers the middle of the 4 × 4
-  // board, a disc round the board's centre in this cell's coordinates.
-  const wheel = entry.board
-    ? { cx: 200 - 100 * Number(entry.id[6]), cy: 200 - 100 * Number(entry.id[7]), r: WHEEL_R }
-    : null;
-  const plan = { cities: [], roads: [], bridges: [], rivers: [], cloister: null, junction: null,
-    pennants: [], anchors: {}, wheel };
+  const plan = { cities: [], roads: [], cloister: null, junction: null, pennants: [], anchors: {} };
 
   for (const s of segs) {
     if (s.kind === 'city') {
@@ -222,54 +196,37 @@ function prepare(entry) {
       plan.cities.push({ seg: s.index, fill: shape.fill, walls: shape.walls, k });
       plan.anchors[s.index] = rotPoint(shape.anchor, k);
       if (s.pennants) plan.pennants.push(rotPoint(shape.pennant, k));
-    } else if (s.kind === 'road' || s.kind === 'river') {
-      const isRiver = s.kind === 'river';
-      let cmds;
+    } else if (s.kind === 'road') {
+      let cmds = lineCmds(s.sideIdx);
       let anchor;
       if (s.sides.length === 1) {
         const side = s.sideIdx[0];
         const city = segs.find((c) => c.kind === 'city');
-        if (wheel && !isRiver) {
-          // A board road ends at the wheel: it runs from its side towards the wheel's centre
-          // (inside the disc that covers the middle of the board), cut at the cell's border.
-          cmds = [['M', SIDE_MID[side]], ['L', towardsWheel(SIDE_MID[side], wheel)]];
-        } else if (!isRiver && !junction && !cloister && !hasRiver && city) {
+        if (!junction && plain && city) {
           // A stub that ends at the city: it runs under the city's walls (S, T, and the
           // Wheel of Fortune's IC-CFR, IC-RCc, IC-CcR, TB-CR, KS-RC, KS-CRrR).
           const { shape, k } = cityShape(city.sideIdx, capIsDeep(city, fieldOfHalf));
           cmds = [['M', SIDE_MID[side]], ['L', [50, 50]], ['L', rotPoint(shape.anchor, k)]];
-        } else {
-          cmds = [['M', [50, 0]], ['L', [50, 50]]].map(([op, p]) => [op, rotPoint(p, side)]);
         }
         anchor = rotPoint([50, 17], side);
-        // A river that ends on the tile: the spring (the first river tile) or the lake.
-        if (isRiver) plan.pond = { at: [50, 50], lake: entry.id !== 'R1' };
       } else {
         const [a, b] = s.sideIdx;
         const pa = SIDE_MID[a];
         const pb = SIDE_MID[b];
-        if ((a + 2) % 4 === b) {
-          cmds = [['M', pa], ['L', pb]];
-          // A road crossing a river keeps its follower off the bridge.
-          anchor = !isRiver && crossesRiver(s, segs) ? rotPoint([22, 50], a % 2 === 1 ? 0 : 1)
-            : [50, 50];
-        } else {
-          cmds = [['M', pa], ['Q', [50, 50], pb]];
-          anchor = [0.25 * pa[0] + 0.5 * 50 + 0.25 * pb[0], 0.25 * pa[1] + 0.5 * 50 + 0.25 * pb[1]];
-        }
+        anchor = (a + 2) % 4 === b ? [50, 50]
+          : [0.25 * pa[0] + 0.5 * 50 + 0.25 * pb[0], 0.25 * pa[1] + 0.5 * 50 + 0.25 * pb[1]];
       }
-      if (isRiver) plan.rivers.push({ seg: s.index, cmds, sides: s.sideIdx });
-      else if (crossesRiver(s, segs)) plan.bridges.push({ seg: s.index, cmds });
-      else plan.roads.push({ seg: s.index, cmds });
-      if (!isRiver) plan.anchors[s.index] = anchor;
+      plan.roads.push({ seg: s.index, cmds });
+      plan.anchors[s.index] = anchor;
     } else if (s.kind === 'cloister') {
-      plan.cloister = { seg: s.index, at: cloisterAt };
-      plan.anchors[s.index] = cloisterAt;
+      plan.cloister = { seg: s.index, at: [50, 50] };
+      plan.anchors[s.index] = plan.cloister.at;
     }
   }
   if (junction) plan.junction = [50, 50];
 
   const tile = { ...entry, segs, plan, edgesList: edges };
   tile.fieldInfo = null; // filled lazily by analyseFields()
+  for (const x of withHook('tilePlan')) x.tilePlan(tile);
   return tile;
 }

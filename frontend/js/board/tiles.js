@@ -1,17 +1,17 @@
 /**
  * Tile art drawn from the catalogue's geometry (./tileGeometry.js), as SVG: the landscape, the
- * cities with their walls and pennants, roads, rivers, cloisters and the Wheel of Fortune's
- * icons; decorations stay upright while the landscape turns.
+ * cities with their walls and pennants, roads and cloisters, and the expansions' own parts
+ * (``tileArt``, ../expansions/index.js); decorations stay upright while the landscape turns.
  *
  * This module (with ./tileGeometry.js and ./tileFields.js, re-exported here) only draws; it never
  * talks to the server.
  */
 
-import { RIVER_WIDTH, ROAD_INNER, ROAD_OUTER, fmt, pathString, rotPoint, tileType } from './tileGeometry.js';
-import { t } from '../i18n.js';
+import { ROAD_INNER, ROAD_OUTER, fmt, pathString, rotPoint, tileType } from './tileGeometry.js';
+import { withHook } from '../expansions/index.js';
 
 export {
-  HALVES, SIDES, WHEEL_R, allTileTypes, rotPoint, setCatalogue, tileType,
+  HALVES, SIDES, allTileTypes, rotPoint, setCatalogue, tileType,
 } from './tileGeometry.js';
 export { analyseFields, checkFields, segmentForSpot, spotPoint } from './tileFields.js';
 
@@ -75,7 +75,20 @@ function shieldPath(x, y, s = 1) {
     `Q${fmt(x - w)},${fmt(y + h * 0.75)} ${fmt(x - w)},${fmt(y)} Z`;
 }
 
-const ICON_COLOURS = { 1: '#c8412b', 2: '#2f6fc8', 3: '#7a4aa8' };
+/** A <g class="roads"> of the roads ``list`` ([{cmds}]) turned ``k`` quarter turns. */
+export function roadsArt(list, k) {
+  const rg = el('g', { class: 'roads' });
+  for (const r of list) {
+    const d = pathString(r.cmds, k);
+    rg.appendChild(el('path', { d, fill: 'none', stroke: '#8a7656',
+      'stroke-width': ROAD_OUTER, 'stroke-linecap': 'butt' }));
+    rg.appendChild(el('path', { d, fill: 'none', stroke: '#f3ead2',
+      'stroke-width': ROAD_INNER, 'stroke-linecap': 'butt' }));
+    rg.appendChild(el('path', { d, fill: 'none', stroke: '#e1d3b0',
+      'stroke-width': 1.2, 'stroke-dasharray': '3 5', 'stroke-linecap': 'butt' }));
+  }
+  return rg;
+}
 
 /**
  * A <g> with the art of ``tileId`` turned ``rotation`` degrees, in a 0..100 box. Decorations
@@ -92,27 +105,13 @@ export function tileArt(tileId, rotation = 0) {
     return g;
   }
   const { plan } = tile;
-  const R = (cmds) => pathString(cmds, k);
-  // Roads under everything they end in; rivers over cities; bridges over rivers.
-  const roadGroup = (list) => {
-    const rg = el('g', { class: 'roads' });
-    for (const r of list) {
-      rg.appendChild(el('path', { d: R(r.cmds), fill: 'none', stroke: '#8a7656',
-        'stroke-width': ROAD_OUTER, 'stroke-linecap': 'butt' }));
-      rg.appendChild(el('path', { d: R(r.cmds), fill: 'none', stroke: '#f3ead2',
-        'stroke-width': ROAD_INNER, 'stroke-linecap': 'butt' }));
-      rg.appendChild(el('path', { d: R(r.cmds), fill: 'none', stroke: '#e1d3b0',
-        'stroke-width': 1.2, 'stroke-dasharray': '3 5', 'stroke-linecap': 'butt' }));
-    }
-    return rg;
+  // The expansions' parts of the tile on ``layer`` (see ../expansions/index.js, ``tileArt``).
+  const own = (layer) => {
+    for (const x of withHook('tileArt')) for (const node of x.tileArt(tile, k, layer) || []) g.appendChild(node);
   };
-  g.appendChild(roadGroup(plan.roads));
-  if (plan.wheel) {
-    // The wheel's rim over the board cell (expansions/wheelView.js paints the wheel itself on top).
-    const [cx, cy] = rotPoint([plan.wheel.cx, plan.wheel.cy], k);
-    g.appendChild(el('circle', { class: 'wheel-ground', cx, cy, r: plan.wheel.r,
-      fill: '#d8c79c', stroke: '#7a5f3a', 'stroke-width': 3 }));
-  }
+  // Roads under everything they end in.
+  g.appendChild(roadsArt(plan.roads, k));
+  own('under');
   for (const c of plan.cities) {
     const kk = (c.k + k) % 4;
     g.appendChild(el('path', { d: pathString(c.fill, kk), fill: 'url(#pat-city)' }));
@@ -126,52 +125,7 @@ export function tileArt(tileId, rotation = 0) {
         'stroke-width': 3.6, 'stroke-dasharray': '3.2 2.4', 'stroke-linecap': 'butt' }));
     }
   }
-  for (const r of plan.rivers) {
-    g.appendChild(el('path', { d: R(r.cmds), fill: 'none', stroke: '#2f6e9e',
-      'stroke-width': RIVER_WIDTH + 2, 'stroke-linecap': 'butt' }));
-    g.appendChild(el('path', { d: R(r.cmds), fill: 'none', stroke: 'url(#grad-water)',
-      'stroke-width': RIVER_WIDTH - 1, 'stroke-linecap': 'butt' }));
-    g.appendChild(el('path', { d: R(r.cmds), fill: 'none', stroke: '#bfe3f7',
-      'stroke-width': 1.4, 'stroke-dasharray': '6 7', 'stroke-linecap': 'round', opacity: 0.9 }));
-  }
-  if (plan.pond) {
-    const [px, py] = plan.pond.at;
-    const lake = plan.pond.lake;
-    g.appendChild(el('ellipse', { cx: px, cy: py, rx: lake ? 21 : 12, ry: lake ? 16 : 10,
-      fill: 'url(#grad-water)', stroke: '#2f6e9e', 'stroke-width': 2,
-      transform: `rotate(${(k * 90) % 180} 50 50)` }));
-    if (!lake) {
-      // The spring: rocks around the source.
-      for (const [dx, dy] of [[-11, -6], [-12, 5], [-3, 10], [2, -10]]) {
-        const [rx, ry] = rotPoint([50 + dx, 50 + dy], k);
-        g.appendChild(el('circle', { cx: rx, cy: ry, r: 3.2, fill: '#9a9a90', stroke: '#6b6b62',
-          'stroke-width': 0.8 }));
-      }
-    } else {
-      g.appendChild(el('ellipse', { cx: px - 4, cy: py - 3, rx: 7, ry: 3, fill: '#bfe3f7',
-        opacity: 0.7 }));
-    }
-  }
-  if (plan.bridges.length) {
-    g.appendChild(roadGroup(plan.bridges));
-    for (let i = 0; i < plan.bridges.length; i += 1) {
-      // Railings where the road crosses the water.
-      const river = plan.rivers[0];
-      if (!river) continue;
-      const vertical = river.sides.includes(0) || river.sides.includes(2);
-      const horizontalRiver = !vertical;
-      const [cx, cy] = [50, 50];
-      const rails = horizontalRiver
-        ? [[cx - 7.5, cy - 11, cx - 7.5, cy + 11], [cx + 7.5, cy - 11, cx + 7.5, cy + 11]]
-        : [[cx - 11, cy - 7.5, cx + 11, cy - 7.5], [cx - 11, cy + 7.5, cx + 11, cy + 7.5]];
-      for (const [x1, y1, x2, y2] of rails) {
-        const [a1, b1] = rotPoint([x1, y1], k);
-        const [a2, b2] = rotPoint([x2, y2], k);
-        g.appendChild(el('line', { x1: a1, y1: b1, x2: a2, y2: b2, stroke: '#6b4a2b',
-          'stroke-width': 2.4, 'stroke-linecap': 'round' }));
-      }
-    }
-  }
+  own('over');
   if (plan.junction) {
     const [x, y] = plan.junction;
     g.appendChild(house(x, y, 1));
@@ -189,28 +143,7 @@ export function tileArt(tileId, rotation = 0) {
       fill: 'none', stroke: '#f5f0e0', 'stroke-width': 1.8 }));
     g.appendChild(sg);
   }
-  if (tile.icon) {
-    // The Wheel of Fortune icon: a little coloured wheel with its number, always upright.
-    const [x, y] = [86, 86];
-    const ig = el('g', { class: 'wheel-icon', 'data-icon': tile.icon,
-      transform: `translate(${x},${y})` });
-    ig.appendChild(el('circle', { r: 9.5, fill: ICON_COLOURS[tile.icon] || '#999', stroke: '#fff',
-      'stroke-width': 1.8 }));
-    for (let i = 0; i < 6; i += 1) {
-      const a = (i * Math.PI) / 3;
-      ig.appendChild(el('line', { x1: fmt(6.3 * Math.cos(a)), y1: fmt(6.3 * Math.sin(a)),
-        x2: fmt(9.2 * Math.cos(a)), y2: fmt(9.2 * Math.sin(a)), stroke: 'rgba(255,255,255,0.75)',
-        'stroke-width': 1.3 }));
-    }
-    const num = el('text', { y: 4, 'text-anchor': 'middle', 'font-size': 11.5, 'font-weight': 800,
-      fill: '#fff' });
-    num.textContent = String(tile.icon);
-    ig.appendChild(num);
-    const title = el('title');
-    title.textContent = t('wheel.iconTitle', { n: tile.icon });
-    ig.appendChild(title);
-    g.appendChild(ig);
-  }
+  own('top');
   return g;
 }
 

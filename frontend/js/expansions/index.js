@@ -25,9 +25,21 @@
  * - The text board (``../match/access/textBoard.js``): ``textBoardLines(s)`` → nodes under the
  *   player's choices; ``edgeWords``: ``{edge letter: tb.edge.* key}`` for the edges of the
  *   expansion's tiles; ``spotWords(spot)`` → a follower spot of its own in words, else null.
+ * - Tiles (``../board/tileGeometry.js``, ``tiles.js``, ``tileFields.js``; ``tile``: a prepared
+ *   catalogue tile type, ``{id, segs, plan, edgesList, …}``): ``tilePlan(tile)`` once per tile type
+ *   when the catalogue loads, after the core planned the cities, roads and cloister: adds the
+ *   expansion's own parts to ``tile.plan`` under keys of its own (and may move the core's: a
+ *   road's path or a follower's anchor). ``tileArt(tile, k, layer)`` → the SVG nodes of its own
+ *   parts of ``tile`` turned ``k`` quarter turns clockwise (none: null), for ``layer``
+ *   ``'under'`` (over the roads, under the cities), ``'over'`` (over the cities and roads, under
+ *   the buildings and pennants) or ``'top'`` (over everything). ``tileBarriers(ctx, tile,
+ *   layer)`` draws in black, on the 2D canvas ``ctx`` in catalogue orientation, the parts that
+ *   keep the tile's fields apart: ``layer`` ``'over'`` (after the cities and roads) or ``'top'``
+ *   (after the buildings).
  *
- * Where there is no match (a replay read from a record, a tile's words) ``wordEvent``,
- * ``firstOfAll`` and ``edgeWords`` ask every registered expansion, active or not.
+ * Where there is no match (a replay read from a record, a tile's words, a tile's art)
+ * ``wordEvent``, ``firstOfAll``, ``edgeWords`` and ``withHook`` ask every registered expansion,
+ * active or not.
  *
  * A new expansion: one module beside this one, added to ``registered``.
  */
@@ -101,6 +113,11 @@ export function firstOfAll(name, ...args) {
  */
 export function wordEvent(e, ctx, model = null) {
   return model ? first(model, 'logLines', e, ctx) : firstOfAll('logLines', e, ctx);
+}
+
+/** Every registered expansion that has hook ``name``, active or not, in registration order. */
+export function withHook(name) {
+  return [...registered().values()].filter((x) => x[name]);
 }
 
 /** Every registered expansion's ``edgeWords``: ``{edge letter: tb.edge.* key}``. */

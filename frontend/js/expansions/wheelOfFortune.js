@@ -14,6 +14,7 @@ import { tileType } from '../board/tiles.js';
 import { joinNames, around, MARK } from '../words.js';
 import { CATEGORIES, segmentLabel, segmentEffect } from './wheelView.js';
 import { logLines, textBoardLines, spotWords } from './wheelWords.js';
+import { tilePlan, tileArt, tileBarriers } from './wheelTiles.js';
 
 const ID = 'wheel_of_fortune';
 /** Milliseconds the pig takes per segment (``wheelView.js``): wheel points wait for it to land. */
@@ -218,6 +219,10 @@ export default {
   logLines,
   textBoardLines,
   spotWords,
+
+  tilePlan,
+  tileArt,
+  tileBarriers,
 
   endCategories: CATEGORIES,
   categoryLabel: (k) => (has(`wheel.${k}`) ? segmentLabel(k) : null),

@@ -14,7 +14,8 @@
  * ``.wheel-pig[data-segment]`` (the segment the pig is on, set as soon as it starts moving).
  */
 
-import { svgEl as el, WHEEL_R } from '../board/tiles.js';
+import { svgEl as el } from '../board/tiles.js';
+import { WHEEL_R } from './wheelTiles.js';
 import { meepleMarkup, colourOf, COLOURS } from '../board/pieces.js';
 import { t, has, lang } from '../i18n.js';
 
@@ -201,7 +202,7 @@ export class WheelView {
     const hgt = (Math.max(...ys) + 1) * T - y0;
     const cx = x0 + w / 2;
     const cy = y0 + hgt / 2;
-    // The wheel sits on the board's rim of radius WHEEL_R (tiles.js), inside the ring of land.
+    // The wheel sits on the board's rim of radius WHEEL_R (wheelTiles.js), inside the ring of land.
     const r = Math.min(Math.min(w, hgt) / 2 - 30, WHEEL_R - 12);
     this.geometry = { cx, cy, r };
     this.n = wheel.segments.length;
