@@ -11,12 +11,14 @@ camel-case humps (``wheelView`` → wheel, view; ``PLAGUE_ICON`` → plague, ico
 
 The match log's sentences (``words.js``) and the text board (``match/access/textBoard.js``) name
 none: the expansions word their own events and lines (``logLines``, ``textBoardLines``,
-``edgeWords``, ``spotWords``). The rest of the core that still names an expansion — the board
-draws the River's and the Wheel's tiles and the crowns, the match's model and parts test for the
-Plague's phase, the table's rules and the guide offer the expansions by name — is a known
-remainder, held in ``REMAINDER`` as ``{file: words found}``: a ratchet. No file outside it may
-name an expansion, no file in it may name more than it does, and a file that names none any more
-leaves it (lower a count when a change lowers it, so the ratchet holds there).
+``edgeWords``, ``spotWords``); the board draws no expansion's tiles or layers (``tilePlan``,
+``tileArt``, ``tileBarriers``, ``boardLayers``, ``spotPoint``, ``drawPosition``). The rest of the
+core that still names an expansion — the pieces' crown role, the board view's mouse ``wheel``
+event (no expansion's), the match's model and parts test for the Plague's phase, the table's
+rules and the guide offer the expansions by name — is a known remainder, held in ``REMAINDER``
+as ``{file: words found}``: a ratchet. No file outside it may name an expansion, no file in it
+may name more than it does, and a file that names none any more leaves it (lower a count when a
+change lowers it, so the ratchet holds there).
 """
 
 from __future__ import annotations
@@ -37,7 +39,6 @@ CLEAN = ("words.js", "match/access/textBoard.js")
 
 #: The known remainder: core modules that still name an expansion, and how many words they do.
 REMAINDER = {
-    "board/board.js": 28,
     "board/boardView.js": 1,
     "board/pieces.js": 5,
     "match/access/attention.js": 2,
@@ -47,7 +48,6 @@ REMAINDER = {
     "screens/guide.js": 5,
     "screens/leaderboard.js": 2,
     "screens/playNow.js": 2,
-    "screens/replay.js": 4,
     "screens/start.js": 1,
     "screens/tournaments/list.js": 2,
     "widgets/player/challenge.js": 2,
@@ -221,7 +221,7 @@ const driver = pigment / 2; const re = /\\/\\/ wheel/g; const url = 'http://x'; 
     assert list(expansion_words("if (a) return /crown/.test(b);")) == [(1, "crown")]
     # The whole core is scanned, and the remainder is where it is said to be.
     assert len(list(_core())) > 50
-    assert set(_found()) >= {"board/board.js"}
+    assert set(_found()) >= {"match/model.js"}
 
 
 def test_the_log_and_the_text_board_name_no_expansion() -> None:

@@ -5,18 +5,17 @@
  *
  * World units: one tile is 100 × 100; cell (x, y) covers [100x, 100x + 100] × [100y, 100y + 100]
  * (x east, y south, as on the wire). The board knows nothing about the server: the match screen
- * tells it what to show and receives clicks through callbacks.
+ * tells it what to show and receives clicks through callbacks. The expansions draw their own
+ * layers (``boardLayers``, ``drawPosition``, ``spotPoint``: ../expansions/index.js), keeping
+ * what they draw with in ``board.own``.
  */
 
 import { svgEl as el, tileArt, spotPoint, ensureDefs } from './tiles.js';
-import { meepleMarkup, colourOf, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from './pieces.js';
-import { WheelView } from '../expansions/wheelView.js';
+import { meepleMarkup, colourOf, roleIconMarkup, roleOfSpot, roleA, ROLE_LABEL, PLACE_LABEL } from './pieces.js';
 import { FeatureHighlight } from './featureHighlight.js';
 import { BoardView, T, parseKey } from './boardView.js';
+import { withHook } from '../expansions/index.js';
 import { t } from '../i18n.js';
-
-/** "a knight" / "einen Ritter" / "un chevalier" (any other role: a follower). */
-const roleA = (role) => t(['knight', 'thief', 'monk', 'farmer'].includes(role) ? `roleA.${role}` : 'roleA.follower');
 
 export const cellKey = (x, y) => `${x},${y}`;
 
@@ -36,13 +35,17 @@ export class Board extends BoardView {
     super(host, svg, handlers);
     this.world = el('g', { class: 'world' });
     this.layers = {};
-    for (const name of ['legal', 'tiles', 'wheel', 'lastmove', 'holes', 'feature', 'highlight', 'ghost', 'preview',
+    // The expansions' own layers lie over the tiles, under the last moves' outlines.
+    const own = withHook('boardLayers').flatMap((x) => x.boardLayers);
+    for (const name of ['legal', 'tiles', ...own, 'lastmove', 'holes', 'feature', 'highlight', 'ghost', 'preview',
       'followers', 'marks', 'targets', 'cursor', 'floaters']) {
       this.layers[name] = el('g', { class: `layer-${name}` });
       this.world.appendChild(this.layers[name]);
     }
     this.svg.appendChild(this.world);
     host.appendChild(this.svg);
+    /** What the expansions draw on this board with, by expansion id (``destroy()`` if it has one). */
+    this.own = {};
 
     this.tiles = new Map(); // key → {tile, rotation, node}
     this.legal = new Map();
@@ -55,7 +58,7 @@ export class Board extends BoardView {
 
   destroy() {
     this.stopView();
-    if (this.wheelView) this.wheelView.destroy();
+    for (const part of Object.values(this.own)) if (part.destroy) part.destroy();
     this.svg.remove();
   }
 
@@ -206,7 +209,7 @@ export class Board extends BoardView {
   // ------------------------------------------------------------------ deploying a follower
 
   /**
-   * Targets for ``spots`` on the tile at ``at`` (or crown spaces of the wheel); ``focus``: the
+   * Targets for ``spots`` on the tile at ``at`` (or an expansion's spots off the tile); ``focus``: the
    * spot picked by keyboard. Targets keep at least ~26 px across whatever the zoom.
    */
   setTargets(at, spots, colour, focus = null) {
@@ -223,10 +226,12 @@ export class Board extends BoardView {
   }
 
   /**
-   * Targets on followers already on the board: ``items`` [{id, at: [x, y], spot, label}] — the
-   * Wheel of Fortune Plague, where the deciding player picks the follower to take back.
+   * Targets on followers already on the board: ``items`` [{id, at: [x, y], spot, label}] — an
+   * expansion's choice among them (the Wheel of Fortune's Plague: the follower to take back).
+   * ``art(it, c, scale, focused)`` → a target's node, ``it``: ``{id, wx, wy, role, kind, label}``
+   * at world point (wx, wy), ``c``: ``colourOf(colour)``.
    */
-  setTargetList(items, colour, focus = null, mode = 'plague') {
+  setTargetList(items, colour, focus = null, art = null) {
     this.targets = {
       items: items.map((it) => {
         const p = this.spotWorld(it.at, it.spot) || [it.at[0] * T + 50, it.at[1] * T + 50];
@@ -235,16 +240,16 @@ export class Board extends BoardView {
       }),
       colour,
       focus,
-      mode,
+      art,
     };
     this.renderTargets();
   }
 
   /**
    * Marks that are not buttons: ``items`` [{at, spot}] glow softly (everyone else's view of the
-   * followers a Plague decision is about), or none.
+   * followers an expansion's decision is about) as ``<g class="{className}">``, or none.
    */
-  setMarks(items, colour) {
+  setMarks(items, colour, className = 'board-mark') {
     const layer = this.layers.marks;
     const signature = items ? `${colour}|${items.map((it) => `${it.at}:${it.spot}`).join(' ')}` : '';
     if (signature === this.marksSignature) return;
@@ -254,18 +259,17 @@ export class Board extends BoardView {
     const c = colourOf(colour);
     for (const it of items) {
       const p = this.spotWorld(it.at, it.spot) || [it.at[0] * T + 50, it.at[1] * T + 50];
-      const g = el('g', { class: 'plague-mark', 'data-mark': `${it.at[0]},${it.at[1]} ${it.spot}`,
+      const g = el('g', { class: className, 'data-mark': `${it.at[0]},${it.at[1]} ${it.spot}`,
         transform: `translate(${p[0]},${p[1]})` });
       g.appendChild(el('circle', { r: 17, fill: 'none', stroke: c.fill, 'stroke-width': 3, 'stroke-dasharray': '5 4' }));
       layer.appendChild(g);
     }
   }
 
-  /** World position of a follower spot: on the tile at ``at``, or a crown space of the wheel. */
+  /** World position of a follower spot: on the tile at ``at``, or an expansion's (``spotPoint``). */
   spotWorld(at, spot) {
-    if (spot.startsWith('crown:')) {
-      return this.wheelView ? this.wheelView.freeCrown(spot.slice(6)) : null;
-    }
+    const owner = withHook('ownsSpot').find((x) => x.ownsSpot(spot));
+    if (owner) return owner.spotPoint ? owner.spotPoint(this, spot) : null;
     if (!at) return null;
     const t = this.tiles.get(cellKey(at[0], at[1]));
     if (!t) return null;
@@ -289,24 +293,11 @@ export class Board extends BoardView {
     const layer = this.layers.targets;
     while (layer.firstChild) layer.firstChild.remove();
     if (!this.targets) return;
-    const { items, colour, focus, mode } = this.targets;
+    const { items, colour, focus, art } = this.targets;
     const c = colourOf(colour);
     const s = this.targetScale();
-    if (mode === 'plague') {
-      for (const it of items) {
-        // A ring round the follower (which stays visible) and a "take back" arrow badge.
-        const g = el('g', { 'data-wx': it.wx, 'data-wy': it.wy, class: `target plague-target${focus === it.id ? ' focused' : ''}`,
-          'data-spot': it.id, role: 'button', 'aria-label': t('match.takeBackTitle', { label: it.label || ROLE_LABEL[it.role] || t('role.follower') }),
-          transform: `translate(${it.wx},${it.wy}) scale(${s})` });
-        g.innerHTML = '<circle class="plague-hit" r="15" fill="rgba(255,255,255,0.01)"/>' +
-          `<circle class="plague-ring" r="14" fill="none" stroke="#c0392b" stroke-width="3.2"/>` +
-          `<g transform="translate(10,-10)"><circle r="6.8" fill="#c0392b" stroke="#fff" stroke-width="1.6"/>` +
-          '<path d="M2.6,2.2 A3.4,3.4 0 1 0 -2.8,1.4 M-2.8,1.4 l-1.6,-2.6 M-2.8,1.4 l2.8,-0.6" fill="none" stroke="#fff" stroke-width="1.6" stroke-linecap="round"/></g>';
-        const title = el('title');
-        title.textContent = t('match.takeBackThis', { role: roleA(it.role), colour: c.label });
-        g.appendChild(title);
-        layer.appendChild(g);
-      }
+    if (art) {
+      for (const it of items) layer.appendChild(art(it, c, s, focus === it.id));
       return;
     }
     for (const it of items) {
@@ -322,25 +313,14 @@ export class Board extends BoardView {
     }
   }
 
-  // ------------------------------------------------------------------ Wheel of Fortune
+  // ------------------------------------------------------------------ the expansions' layers
 
   /**
-   * Draw the Wheel of Fortune over its board cells (see expansions/wheelView.js): six segments, crown spaces
-   * with their followers, the pig. ``wheel``: the view's ``wheel`` (null: none); ``steps``: the
-   * segments the pig just moved, to animate its run.
+   * The expansions' own layers for ``position`` outside a match (a replay's step; the match
+   * screen draws them with the ``drawBoard`` hook): ``drawPosition`` of every registered one.
    */
-  setWheel(wheel, colours, { steps = null, animate = true } = {}) {
-    if (!wheel) {
-      if (this.wheelView) this.wheelView.clear();
-      return;
-    }
-    if (!this.wheelView) this.wheelView = new WheelView(this.layers.wheel);
-    this.wheelView.update(wheel, colours, { steps, animate });
-  }
-
-  /** World point of a wheel segment (for floating points), or null without a wheel. */
-  segmentPoint(segment) {
-    return this.wheelView ? this.wheelView.segmentPoint(segment) : null;
+  drawExpansions(position, colours, opts = {}) {
+    for (const x of withHook('drawPosition')) x.drawPosition(this, position, colours, opts);
   }
 
   // ------------------------------------------------------------------ player aids

@@ -91,6 +91,9 @@ export const ROLE_LABEL = wordsOf('role', ['knight', 'thief', 'monk', 'farmer', 
 /** Where a role stands, in the current language ("in the city"). */
 export const PLACE_LABEL = wordsOf('place', ['city', 'road', 'cloister', 'field', 'crown']);
 
+/** "a knight" / "einen Ritter" / "un chevalier" (any other role: a follower). */
+export const roleA = (role) => t(['knight', 'thief', 'monk', 'farmer'].includes(role) ? `roleA.${role}` : 'roleA.follower');
+
 /** Role icon markup centred on (0,0), about 14 units across, drawn in ``ink``. */
 export function roleIconMarkup(role, ink = '#2b2116') {
   switch (role) {

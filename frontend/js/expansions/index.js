@@ -11,6 +11,12 @@
  *   pick(m, id) → action | null}}`` for the engine phases the expansion adds.
  * - Board: ``drawBoard(m, s)`` after the tiles; ``focusCells(s)``: cells framed with a placed
  *   tile's follower targets; ``ownsSpot(spot)``, ``spotWhere(spot)``: follower spots off the tile.
+ *   Asked of every registered expansion by ``../board/board.js`` (a replay has no match):
+ *   ``boardLayers``: names of SVG layers of its own, over the tiles (``<g class="layer-NAME">``,
+ *   ``board.layers[NAME]``); ``spotPoint(board, spot)`` → the world point of an owned spot, or
+ *   null; ``drawPosition(board, position, colours, opts)`` draws its layers for a replay's step
+ *   (``board.drawExpansions``). What it draws with lives in ``board.own[id]`` (its ``destroy()``
+ *   called with the board's).
  * - Panel and tray: ``infoItem(m, s)`` → node; ``trayNote(s)`` → node beside the drawn tile;
  *   ``deployHint``: the catalogue key of the deploy hint when an owned spot is free.
  * - Turn and time: ``onTurn(m, s)`` when a new turn or phase begins; ``onDrawn(m, events)`` for

@@ -15,6 +15,7 @@ import { joinNames, around, MARK } from '../words.js';
 import { CATEGORIES, segmentLabel, segmentEffect } from './wheelView.js';
 import { logLines, textBoardLines, spotWords } from './wheelWords.js';
 import { tilePlan, tileArt, tileBarriers } from './wheelTiles.js';
+import { boardLayers, setWheel, segmentPoint, spotPoint, drawPosition, plagueTarget, PLAGUE_MARK } from './wheelBoard.js';
 
 const ID = 'wheel_of_fortune';
 /** Milliseconds the pig takes per segment (``wheelView.js``): wheel points wait for it to land. */
@@ -119,10 +120,10 @@ function plagueInteraction(m) {
       const cells = plagueItems(s).map((it) => it.at);
       if (!board.focusBox([...cells, ...((s.wheel && s.wheel.cells) || [])], 90)) board.fit(true);
     }
-    board.setTargetList(plagueItems(s), model.colours()[model.you()], ui.keyboard ? ui.spotFocus : null);
+    board.setTargetList(plagueItems(s), model.colours()[model.you()], ui.keyboard ? ui.spotFocus : null, plagueTarget);
   }
   // Everyone else sees which followers the Plague decision is about.
-  board.setMarks(!model.isOver() && !model.myTurn() ? plagueItems(s) : null, model.colours()[s.plague.seat]);
+  board.setMarks(!model.isOver() && !model.myTurn() ? plagueItems(s) : null, model.colours()[s.plague.seat], PLAGUE_MARK);
   return true;
 }
 
@@ -152,11 +153,14 @@ export default {
 
   drawBoard(m, s) {
     const mine = own(m);
-    m.board.setWheel(s.wheel || null, m.model.colours(), { steps: mine.pigSteps });
+    setWheel(m.board, s.wheel || null, m.model.colours(), { steps: mine.pigSteps });
     mine.pigSteps = null;
   },
   focusCells: (s) => (s.wheel ? s.wheel.cells : []),
   ownsSpot: (spot) => spot.startsWith('crown:'),
+  spotPoint,
+  boardLayers,
+  drawPosition,
   spotWhere: (spot) => segmentLabel(spot.slice(6)),
   deployHint: 'match.tapMarkerCrown',
 
@@ -210,7 +214,7 @@ export default {
       : segmentLabel(e.category);
     const onWheel = !(e.tiles || []).length;
     return { what, delay: pigSteps(events) * HOP_MS, anchor: onWheel ? segment : null,
-      point: onWheel ? () => m.board.segmentPoint(segment) : null };
+      point: onWheel ? () => segmentPoint(m.board, segment) : null };
   },
   /** The wheel's points of one batch go in one toast, once the pig has landed. */
   claimsScoreLine: (line) => !!line.wheel,

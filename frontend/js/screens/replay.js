@@ -210,7 +210,7 @@ export function mount(root, ctx) {
     board.setFollowers(pos.followers, colours);
     const cur = step > 0 ? data.steps[step - 1] : null;
     board.setLastMove(cur && cur.placed ? cur.placed.at : null, cur ? colours[cur.seat] : null);
-    if (pos.wheel && board.setWheel) board.setWheel(pos.wheel, colours, { animate: false });
+    board.drawExpansions(pos, colours, { animate: false });
     if (ui.analysis) ui.analysis.update(step, board);
     ui.slider.value = String(step);
     ui.counter.textContent = t('replay.counter', { n: step, total: data.steps.length });
