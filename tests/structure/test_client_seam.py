@@ -51,9 +51,6 @@ REMAINDER = {
     "screens/start.js": 1,
     "screens/tournaments/list.js": 2,
     "widgets/player/challenge.js": 2,
-    "widgets/table/rules.js": 8,
-    "widgets/table/rulesEditor.js": 6,
-    "widgets/table/tableFilters.js": 2,
 }
 
 _REGEX_AFTER = set("(,=:[!&|?{};+-*%<>~^") | {

@@ -42,6 +42,15 @@
  *   layer)`` draws in black, on the 2D canvas ``ctx`` in catalogue orientation, the parts that
  *   keep the tile's fields apart: ``layer`` ``'over'`` (after the cities and roads) or ``'top'``
  *   (after the buildings).
+ * - A table's rules (``../widgets/table/rules.js``, ``rulesEditor.js``, ``tableFilters.js``;
+ *   ``rules``: the rules JSON): ``presets``: the keys of the presets it adds, offered after the
+ *   base game's (worded ``rules.title.KEY``, ``rules.text.KEY``, ``preset.KEY``); ``tileset``: the
+ *   id of the tile set it brings (``rules.tileset``, worded ``rules.tileset.ID``);
+ *   ``rulesOption``: a checkbox of the rules editor, before the base game's — ``{name, label,
+ *   help (catalogue keys), checked(rules) → bool, disabled(rules) → bool, set(rules, on)}``
+ *   (``set`` writes what it means into the rules JSON); ``summaryWords(rules)`` → words of a
+ *   custom rule set's summary, else null; ``tilesLine(rules)`` → the catalogue key of the rules'
+ *   tiles line (``{tiles}``), else null.
  *
  * Where there is no match (a replay read from a record, a tile's words, a tile's art)
  * ``wordEvent``, ``firstOfAll``, ``edgeWords`` and ``withHook`` ask every registered expansion,

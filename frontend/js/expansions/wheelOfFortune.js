@@ -148,6 +148,8 @@ const plague = {
 
 export default {
   id: ID,
+  presets: [ID],
+  tileset: ID,
   deltaMerges: ['wheel'],
   phases: { plague },
 

@@ -5,13 +5,27 @@
  */
 
 import { t, has } from '../../i18n.js';
+import { withHook, firstOfAll } from '../../expansions/index.js';
 
-/** The presets the client knows words for (others show their key). */
-export const PRESET_KEYS = ['standard', 'first_edition', 'river', 'wheel_of_fortune'];
+/** The base game's presets. */
+const BASE_PRESETS = ['standard', 'first_edition'];
+
+/**
+ * The presets the client knows words for (others show their key), in the order offered: the
+ * base game's, then each registered expansion's (its ``presets`` hook).
+ */
+export function presetKeys() {
+  return [...BASE_PRESETS, ...withHook('presets').flatMap((x) => x.presets)];
+}
+
+/** Whether ``tileset`` is the tile set a registered expansion brings (its ``tileset`` hook). */
+export function isExpansionTileset(tileset) {
+  return withHook('tileset').some((x) => x.tileset === tileset);
+}
 
 /** ``{title, text}`` of a preset in the current language, or null for an unknown preset. */
 export function presetInfo(key) {
-  if (!PRESET_KEYS.includes(key)) return null;
+  if (!presetKeys().includes(key)) return null;
   return { title: t(`rules.title.${key}`), text: t(`rules.text.${key}`) };
 }
 
@@ -38,7 +52,10 @@ export function rulesSummary(rules, preset) {
   if (preset) parts.push(presetTitle(preset));
   else {
     if (rules.tileset && rules.tileset !== 'base') parts.push(tilesetName(rules.tileset));
-    if (rules.river) parts.push(t('rules.summary.river'));
+    for (const x of withHook('summaryWords')) {
+      const words = x.summaryWords(rules);
+      if (words) parts.push(words);
+    }
     parts.push(rules.farm_scoring === 'original' ? t('rules.summary.originalFarms') : t('rules.summary.modernFarms'));
     if (rules.small_city_two_points) parts.push(t('rules.summary.smallCities'));
   }
@@ -47,9 +64,9 @@ export function rulesSummary(rules, preset) {
 
 export function rulesLines(rules) {
   if (!rules) return [];
-  const tiles = rules.tileset === 'wheel_of_fortune' ? t('rules.tileset.wheel_of_fortune') : t('rules.tileset.base');
+  const tiles = isExpansionTileset(rules.tileset) ? t(`rules.tileset.${rules.tileset}`) : t('rules.tileset.base');
   return [
-    t(rules.river ? 'rules.line.tilesRiver' : 'rules.line.tiles', { tiles }),
+    t(firstOfAll('tilesLine', rules) || 'rules.line.tiles', { tiles }),
     t(rules.farm_scoring === 'original' ? 'rules.line.farmsOriginal' : 'rules.line.farmsModern'),
     t(rules.small_city_two_points ? 'rules.line.smallCities2' : 'rules.line.smallCities4'),
   ];

@@ -5,10 +5,21 @@
 
 import * as api from '../../api.js';
 import { h, clear } from '../../dom.js';
-import { PRESET_KEYS, presetInfo, presetTitle, matchingPreset } from './rules.js';
+import { withHook } from '../../expansions/index.js';
+import { presetKeys, presetInfo, presetTitle, matchingPreset } from './rules.js';
 import { t } from '../../i18n.js';
 
 let presetCache = null;
+
+/**
+ * The base game's checkbox, in the shape of an expansion's ``rulesOption`` (the registry's hook):
+ * after the expansions' own.
+ */
+const SMALL_CITIES = {
+  name: 'small_city_two_points', label: 'create.smallCities', help: 'create.smallCitiesHelp',
+  checked: (r) => !!r.small_city_two_points, disabled: () => false,
+  set: (r, on) => { r.small_city_two_points = on; },
+};
 
 /** The presets the server offers (``{key: rules}``), asked once and shared. */
 export async function loadPresets() {
@@ -32,7 +43,7 @@ export function rulesEditor(presets, value, onChange, { disabled = false } = {})
   const opts = h('fieldset.options', {}, h('legend', t('create.options')));
   node.append(cards, opts);
 
-  const order = PRESET_KEYS;
+  const order = presetKeys();
   const keys = Object.keys(presets).sort((a, b) => (order.indexOf(a) + 99) % 99 - (order.indexOf(b) + 99) % 99);
 
   function emit() {
@@ -59,12 +70,10 @@ export function rulesEditor(presets, value, onChange, { disabled = false } = {})
     const r = current.rules;
     clear(opts).appendChild(h('legend', t('create.options')));
     opts.append(
-      h('label.check', {}, h('input', { type: 'checkbox', name: 'river', checked: !!r.river, disabled: disabled || r.tileset === 'wheel_of_fortune',
-        onchange: (e) => { current.rules.river = e.target.checked; emit(); } }),
-      h('span', {}, h('b', t('create.river')), h('small', ` — ${t('create.riverHelp')}`))),
-      h('label.check', {}, h('input', { type: 'checkbox', name: 'small_city_two_points', checked: !!r.small_city_two_points, disabled,
-        onchange: (e) => { current.rules.small_city_two_points = e.target.checked; emit(); } }),
-      h('span', {}, h('b', t('create.smallCities')), h('small', ` — ${t('create.smallCitiesHelp')}`))),
+      ...[...withHook('rulesOption').map((x) => x.rulesOption), SMALL_CITIES].map((o) =>
+        h('label.check', {}, h('input', { type: 'checkbox', name: o.name, checked: o.checked(r), disabled: disabled || o.disabled(r),
+          onchange: (e) => { o.set(current.rules, e.target.checked); emit(); } }),
+        h('span', {}, h('b', t(o.label)), h('small', ` — ${t(o.help)}`)))),
       h('div.radio-row', { role: 'radiogroup', 'aria-label': t('create.farmScoring') },
         h('span.opt-label', t('create.farms')),
         ...[['modern', t('create.farmsModern')], ['original', t('create.farmsOriginal')]].map(([v, label]) =>

@@ -7,9 +7,9 @@
 
 import { h } from '../../dom.js';
 import { t, LANGS } from '../../i18n.js';
+import { presetKeys } from './rules.js';
 
 const STORE_KEY = 'carcassonne.tableFilters';
-const PRESETS = ['standard', 'first_edition', 'river', 'wheel_of_fortune', 'custom'];
 const CLOCKS = ['untimed', 'per_turn', 'fischer', 'correspondence'];
 
 function load() {
@@ -45,7 +45,7 @@ export function tableFilters(onChange) {
   function draw() {
     node.replaceChildren(
       choice('filter-preset', t('filters.rules'),
-        PRESETS.map((p) => [p, p === 'custom' ? t('history.customRules') : t(`preset.${p}`)]), current.preset, set('preset')),
+        [...presetKeys(), 'custom'].map((p) => [p, p === 'custom' ? t('history.customRules') : t(`preset.${p}`)]), current.preset, set('preset')),
       choice('filter-seats', t('filters.players'), [2, 3, 4, 5].map((n) => [n, String(n)]), current.seats, set('seats')),
       choice('filter-clock', t('filters.clock'), CLOCKS.map((c) => [c, t(`filters.clock.${c}`)]), current.clock, set('clock')),
       choice('filter-rated', t('filters.rated'), [['true', t('filters.ratedOnly')], ['false', t('filters.casual')]],
