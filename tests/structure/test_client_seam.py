@@ -12,13 +12,15 @@ camel-case humps (``wheelView`` → wheel, view; ``PLAGUE_ICON`` → plague, ico
 The match log's sentences (``words.js``) and the text board (``match/access/textBoard.js``) name
 none: the expansions word their own events and lines (``logLines``, ``textBoardLines``,
 ``edgeWords``, ``spotWords``); the board draws no expansion's tiles or layers (``tilePlan``,
-``tileArt``, ``tileBarriers``, ``boardLayers``, ``spotPoint``, ``drawPosition``). The rest of the
-core that still names an expansion — the pieces' crown role, the board view's mouse ``wheel``
-event (no expansion's), the match's model and parts test for the Plague's phase, the table's
-rules and the guide offer the expansions by name — is a known remainder, held in ``REMAINDER``
-as ``{file: words found}``: a ratchet. No file outside it may name an expansion, no file in it
-may name more than it does, and a file that names none any more leaves it (lower a count when a
-change lowers it, so the ratchet holds there).
+``tileArt``, ``tileBarriers``, ``boardLayers``, ``spotPoint``, ``drawPosition``); the table's
+rules offer the expansions' presets, options and tile sets (``presets``, ``tileset``,
+``rulesOption``, ``summaryWords``, ``tilesLine``) and the pieces know their follower roles
+(``followerRoles``) through the registry. The rest of the core that still names an expansion —
+the board view's mouse ``wheel`` event (no expansion's), the match's model and parts test for
+the Plague's phase, the guide offers the expansions by name — is a known remainder, held in
+``REMAINDER`` as ``{file: words found}``: a ratchet. No file outside it may name an expansion, no
+file in it may name more than it does, and a file that names none any more leaves it (lower a
+count when a change lowers it, so the ratchet holds there).
 """
 
 from __future__ import annotations
@@ -40,7 +42,6 @@ CLEAN = ("words.js", "match/access/textBoard.js")
 #: The known remainder: core modules that still name an expansion, and how many words they do.
 REMAINDER = {
     "board/boardView.js": 1,
-    "board/pieces.js": 5,
     "match/access/attention.js": 2,
     "match/aids.js": 3,
     "match/model.js": 5,

@@ -7,12 +7,20 @@
  */
 
 import { t } from '../i18n.js';
+import { withHook } from '../expansions/index.js';
 
-/** ``{key: value}`` whose values are catalogue words looked up at read time (``prefix.key``). */
+/**
+ * ``{key: value}`` whose values are catalogue words looked up at read time (``prefix.key``), for
+ * the keys ``keys()`` names when read (an expansion's are known once the registry is built).
+ */
 function wordsOf(prefix, keys) {
-  const out = {};
-  for (const k of keys) Object.defineProperty(out, k, { enumerable: true, get: () => t(`${prefix}.${k}`) });
-  return out;
+  const known = (k) => typeof k === 'string' && keys().includes(k);
+  return new Proxy({}, {
+    get: (target, k) => (known(k) ? t(`${prefix}.${k}`) : target[k]),
+    has: (target, k) => known(k) || k in target,
+    ownKeys: () => keys(),
+    getOwnPropertyDescriptor: (_, k) => (known(k) ? { enumerable: true, configurable: true, value: t(`${prefix}.${k}`) } : undefined),
+  });
 }
 
 export const COLOURS = {
@@ -85,11 +93,21 @@ export function meepleIcon(colour, size = 14, empty = false) {
     `<path d="${MEEPLE_PATH}" fill="${fill}" stroke="${stroke}" stroke-width="${empty ? 2.2 : 1.6}" stroke-linejoin="round"/></svg>`;
 }
 
-export const ROLE_OF_KIND = { city: 'knight', road: 'thief', cloister: 'monk', field: 'farmer', crown: 'crown' };
+/** The base game's follower role of each kind of spot. */
+export const ROLE_OF_KIND = { city: 'knight', road: 'thief', cloister: 'monk', field: 'farmer' };
+
+/**
+ * The follower roles the registered expansions add (their ``followerRoles``), ``{spot kind:
+ * {role, icon(ink)}}``: asked when used, not on import (the registry is built on first use).
+ */
+function addedRoles() {
+  return Object.assign({}, ...withHook('followerRoles').map((x) => x.followerRoles));
+}
+
 /** Role names in the current language (Knight / Ritter / Chevalier…). */
-export const ROLE_LABEL = wordsOf('role', ['knight', 'thief', 'monk', 'farmer', 'crown']);
+export const ROLE_LABEL = wordsOf('role', () => [...Object.values(ROLE_OF_KIND), ...Object.values(addedRoles()).map((x) => x.role)]);
 /** Where a role stands, in the current language ("in the city"). */
-export const PLACE_LABEL = wordsOf('place', ['city', 'road', 'cloister', 'field', 'crown']);
+export const PLACE_LABEL = wordsOf('place', () => [...Object.keys(ROLE_OF_KIND), ...Object.keys(addedRoles())]);
 
 /** "a knight" / "einen Ritter" / "un chevalier" (any other role: a follower). */
 export const roleA = (role) => t(['knight', 'thief', 'monk', 'farmer'].includes(role) ? `roleA.${role}` : 'roleA.follower');
@@ -108,14 +126,14 @@ export function roleIconMarkup(role, ink = '#2b2116') {
     case 'farmer': // a pitchfork
       return `<path d="M0,-1 V7.5" stroke="${ink}" stroke-width="2" stroke-linecap="round"/>` +
         `<path d="M-4.5,-7 V-2.5 Q-4.5,0 0,0 Q4.5,0 4.5,-2.5 V-7 M0,-7 V0" fill="none" stroke="${ink}" stroke-width="1.8" stroke-linecap="round"/>`;
-    case 'crown':
-      return `<path d="M-6,4 L-6,-4 L-3,-1 L0,-6 L3,-1 L6,-4 L6,4 Z" fill="${ink}"/>`;
-    default:
-      return `<circle r="4" fill="${ink}"/>`;
+    default: {
+      const added = Object.values(addedRoles()).find((x) => x.role === role);
+      return added ? added.icon(ink) : `<circle r="4" fill="${ink}"/>`;
+    }
   }
 }
 
 export function roleOfSpot(spot) {
   const kind = spot === 'cloister' ? 'cloister' : spot.split(':')[0];
-  return ROLE_OF_KIND[kind] || 'follower';
+  return ROLE_OF_KIND[kind] || (addedRoles()[kind] || {}).role || 'follower';
 }

@@ -11,6 +11,9 @@
  *   pick(m, id) → action | null}}`` for the engine phases the expansion adds.
  * - Board: ``drawBoard(m, s)`` after the tiles; ``focusCells(s)``: cells framed with a placed
  *   tile's follower targets; ``ownsSpot(spot)``, ``spotWhere(spot)``: follower spots off the tile.
+ *   ``followerRoles``: ``{spot kind: {role, icon(ink) → SVG markup centred on (0, 0), about 14
+ *   across, drawn in ink}}`` for the follower roles it adds (a spot ``KIND:…``; worded
+ *   ``role.ROLE``, ``place.KIND``), asked of every registered expansion by ``../board/pieces.js``.
  *   Asked of every registered expansion by ``../board/board.js`` (a replay has no match):
  *   ``boardLayers``: names of SVG layers of its own, over the tiles (``<g class="layer-NAME">``,
  *   ``board.layers[NAME]``); ``spotPoint(board, spot)`` → the world point of an owned spot, or

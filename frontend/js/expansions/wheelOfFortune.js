@@ -160,6 +160,10 @@ export default {
   },
   focusCells: (s) => (s.wheel ? s.wheel.cells : []),
   ownsSpot: (spot) => spot.startsWith('crown:'),
+  /** A follower on a crown space of the wheel (``crown:SEGMENT``) is a crown, its icon a crown. */
+  followerRoles: {
+    crown: { role: 'crown', icon: (ink) => `<path d="M-6,4 L-6,-4 L-3,-1 L0,-6 L3,-1 L6,-4 L6,4 Z" fill="${ink}"/>` },
+  },
   spotPoint,
   boardLayers,
   drawPosition,
