@@ -47,11 +47,7 @@ REMAINDER = {
     "match/model.js": 5,
     "match/panel.js": 1,
     "screens/guide.js": 5,
-    "screens/leaderboard.js": 2,
-    "screens/playNow.js": 2,
     "screens/start.js": 1,
-    "screens/tournaments/list.js": 2,
-    "widgets/player/challenge.js": 2,
 }
 
 _REGEX_AFTER = set("(,=:[!&|?{};+-*%<>~^") | {

@@ -4,14 +4,13 @@ import * as api from '../api.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { presetName } from './profile.js';
-
-const PRESETS = ['standard', 'first_edition', 'river', 'wheel_of_fortune'];
+import { presetKeys } from '../widgets/table/rules.js';
 
 export function mount(root, ctx) {
-  const preset = PRESETS.includes(ctx.preset) ? ctx.preset : 'standard';
+  const preset = presetKeys().includes(ctx.preset) ? ctx.preset : 'standard';
   let alive = true;
   const tabs = h('nav.segmented', { 'aria-label': t('leaderboard.presets') },
-    ...PRESETS.map((p) => h('a.seg', { href: `#/leaderboard/${p}`, 'aria-current': p === preset ? 'page' : null,
+    ...presetKeys().map((p) => h('a.seg', { href: `#/leaderboard/${p}`, 'aria-current': p === preset ? 'page' : null,
       class: p === preset ? 'seg active' : 'seg' }, presetName(p))));
   const body = h('tbody');
   root.appendChild(h('section.leaderboard', {},

@@ -11,10 +11,9 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { t as tr } from '../i18n.js';
 import { h, clear, toast } from '../dom.js';
-import { timeLabel } from '../widgets/table/rules.js';
+import { timeLabel, presetKeys } from '../widgets/table/rules.js';
 
 const POLL_MS = 1000;
-const PRESETS = ['standard', 'first_edition', 'river', 'wheel_of_fortune'];
 const CLOCKS = [
   { kind: 'untimed' },
   { kind: 'per_turn', seconds: 30 },
@@ -33,7 +32,7 @@ export function playNowPanel(ctx) {
   const players = select('play-now-players', tr('playNow.players'),
     [2, 3, 4, 5].map((n) => [String(n), String(n)]));
   const preset = select('play-now-preset', tr('playNow.rules'),
-    PRESETS.map((p) => [p, tr(`preset.${p}`)]));
+    presetKeys().map((p) => [p, tr(`preset.${p}`)]));
   const clock = select('play-now-clock', tr('playNow.clock'),
     CLOCKS.map((c, i) => [String(i), timeLabel(c)]));
   const rated = h('input#play-now-rated', { type: 'checkbox', disabled: !canRate });

@@ -9,9 +9,7 @@ import { t } from '../../i18n.js';
 import { timeControlPicker } from '../../widgets/table/timecontrol.js';
 import { presetName } from '../profile.js';
 import { statusText } from '../../widgets/page/tournamentStatus.js';
-import { timeLabel } from '../../widgets/table/rules.js';
-
-const PRESETS = ['standard', 'first_edition', 'river', 'wheel_of_fortune'];
+import { timeLabel, presetKeys } from '../../widgets/table/rules.js';
 
 export function mount(root, ctx) {
   let alive = true;
@@ -39,7 +37,7 @@ export function mount(root, ctx) {
     seatsRow.style.display = state.format === 'arena' ? '' : 'none';
   };
   syncFormat();
-  const preset = h('select#tournament-preset', {}, ...PRESETS.map((p) => h('option', { value: p }, presetName(p))));
+  const preset = h('select#tournament-preset', {}, ...presetKeys().map((p) => h('option', { value: p }, presetName(p))));
   const clockRow = h('div.form-row');
   const renderClock = () => clear(clockRow).append(
     timeControlPicker(state.timeControl, (tc) => { state.timeControl = tc; renderClock(); }));

@@ -8,8 +8,8 @@ import * as api from '../../api.js';
 import * as session from '../../session.js';
 import { h } from '../../dom.js';
 import { t } from '../../i18n.js';
+import { presetKeys } from '../table/rules.js';
 
-const PRESETS = ['standard', 'first_edition', 'river', 'wheel_of_fortune'];
 /** Milliseconds between looks at a waiting challenge. */
 const POLL = 1000;
 
@@ -21,7 +21,7 @@ export function challengePanel(bot, alive) {
     return panel;
   }
   const preset = h('select#challenge-preset', { 'aria-label': t('botAccount.rules') },
-    PRESETS.map((p) => h('option', { value: p }, t(`preset.${p}`))));
+    presetKeys().map((p) => h('option', { value: p }, t(`preset.${p}`))));
   const rated = h('input#challenge-rated', { type: 'checkbox' });
   const status = h('p.help#challenge-status', { role: 'status' });
   const send = h('button.btn.primary#challenge-send', { type: 'button' }, t('botAccount.challenge'));
