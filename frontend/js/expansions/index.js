@@ -6,7 +6,9 @@
  * An expansion is a plain object; every hook is optional (``m``: the match screen — ``model``,
  * ``ui``, ``dom``, ``board``, ``hooks``; ``s``: the model's ``state()``):
  *
- * - ``id``; ``deltaMerges``: view keys a live delta sends in part (merged, not replaced).
+ * - ``id``; ``deltaMerges``: view keys a live delta sends in part (merged, not replaced);
+ *   ``activeIn(s)`` → whether a match's state (a view with no ``expansions`` list, from a server
+ *   of before that list) has the expansion, asked of every registered one by ``model.expansions()``.
  * - ``phases``: ``{name: {status(m), tray(m, mine) → bool, interaction(m), spots(m) → ids,
  *   pick(m, id) → action | null}}`` for the engine phases the expansion adds.
  * - Board: ``drawBoard(m, s)`` after the tiles; ``focusCells(s)``: cells framed with a placed
@@ -14,6 +16,8 @@
  *   ``followerRoles``: ``{spot kind: {role, icon(ink) → SVG markup centred on (0, 0), about 14
  *   across, drawn in ink}}`` for the follower roles it adds (a spot ``KIND:…``; worded
  *   ``role.ROLE``, ``place.KIND``), asked of every registered expansion by ``../board/pieces.js``.
+ *   ``tileGroups``: segment kinds of its own that group the remaining tiles in the aids' table
+ *   (``../match/aids.js``; worded ``aids.group.KIND``), after the base game's.
  *   Asked of every registered expansion by ``../board/board.js`` (a replay has no match):
  *   ``boardLayers``: names of SVG layers of its own, over the tiles (``<g class="layer-NAME">``,
  *   ``board.layers[NAME]``); ``spotPoint(board, spot)`` → the world point of an owned spot, or

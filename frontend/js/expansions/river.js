@@ -17,6 +17,8 @@ export default {
   tilePlan,
   tileArt,
   tileBarriers,
+  activeIn: (s) => !!(s.rules || {}).river,
+  tileGroups: ['river'],
   presets: ['river'],
   rulesOption: {
     name: 'river',

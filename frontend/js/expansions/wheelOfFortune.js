@@ -150,6 +150,7 @@ export default {
   id: ID,
   presets: [ID],
   tileset: ID,
+  activeIn: (s) => (s.rules || {}).tileset === ID || !!s.wheel,
   deltaMerges: ['wheel'],
   phases: { plague },
 

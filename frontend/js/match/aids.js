@@ -17,6 +17,7 @@
 import { h, clear } from '../dom.js';
 import { tileSvg, tileType } from '../board/tiles.js';
 import { t } from '../i18n.js';
+import { withHook } from '../expansions/index.js';
 
 const COMPUTED = ['impossible_holes', 'projected_scores', 'feature_highlight'];
 
@@ -71,21 +72,26 @@ function groupOf(id) {
   const ty = tileType(id);
   if (!ty) return 'other';
   const kinds = new Set(ty.segments.map((s) => s.kind));
-  if (kinds.has('river')) return 'river';
+  const own = tileGroups().find((g) => kinds.has(g));
+  if (own) return own;
   if (kinds.has('cloister')) return 'cloister';
   if (kinds.has('city')) return 'city';
   if (kinds.has('road')) return 'road';
   return 'other';
 }
 
-const GROUPS = ['cloister', 'city', 'road', 'river', 'other'];
+/**
+ * The registered expansions' groups of the remaining tiles (``tileGroups``: segment kinds of their
+ * own, worded ``aids.group.KIND``): a tile with such a segment is in its group.
+ */
+const tileGroups = () => withHook('tileGroups').flatMap((x) => x.tileGroups);
 
 /** The remaining-tiles table for the side panel (null when not granted). */
 export function remainingTable(m, s) {
   if (!granted(m).has('remaining_tiles')) return null;
   const entries = Object.entries(s.remaining || {}).filter(([, n]) => n > 0)
     .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }));
-  const byGroup = new Map(GROUPS.map((g) => [g, []]));
+  const byGroup = new Map(['cloister', 'city', 'road', ...tileGroups(), 'other'].map((g) => [g, []]));
   for (const [id, n] of entries) byGroup.get(groupOf(id)).push([id, n]);
   const box = h('section.aid-remaining#remaining-table', { 'aria-label': t('aids.remainingTitle') },
     h('h2.aid-title', t('aids.remainingTitle')), h('small.help', t('aids.remainingCount', { n: s.tiles_remaining })));

@@ -13,7 +13,7 @@
 
 import { cellKey } from '../board/board.js';
 import { t } from '../i18n.js';
-import { deltaMerges } from '../expansions/index.js';
+import { deltaMerges, withHook } from '../expansions/index.js';
 
 /** How many followers each player starts with (the supply row in the side panel). */
 export const FOLLOWERS = 7;
@@ -57,7 +57,7 @@ export class MatchModel {
    * The active expansions' ids (``"river"``, ``"wheel_of_fortune"``), in the server's order.
    *
    * The full view's ``expansions`` list is the authority. Until every server sends it, the list
-   * is derived here — and only here — from the rules (``rules.river``, ``rules.tileset``).
+   * is derived here — and only here — from the state (each registered expansion's ``activeIn``).
    */
   expansions() {
     const match = this.#match;
@@ -65,11 +65,7 @@ export class MatchModel {
     if (Array.isArray(match.expansions)) return match.expansions;
     const s = match.state || {};
     if (Array.isArray(s.expansions)) return s.expansions;
-    const rules = s.rules || {};
-    const ids = [];
-    if (rules.river) ids.push('river');
-    if (rules.tileset === 'wheel_of_fortune' || s.wheel) ids.push('wheel_of_fortune');
-    return ids;
+    return withHook('activeIn').filter((x) => x.activeIn(s)).map((x) => x.id);
   }
 
   /** This device's own seat, or null for a spectator. */

@@ -11,6 +11,7 @@ import { play } from '../../sound.js';
 import { describe } from '../../words.js';
 import { t } from '../../i18n.js';
 import { tableName } from '../../tableName.js';
+import { withHook } from '../../expansions/index.js';
 
 const ICON_PLAIN = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect x='2' y='2' width='28' height='28' rx='5' fill='%238fbf5a'/%3E%3Cpath d='M2.6,3 H29.4 C22,15 10,15 2.6,3 Z' fill='%23e9d3a2' stroke='%236d5234' stroke-width='1.5'/%3E%3Cpath d='M16,30 V19' stroke='%23f3ead2' stroke-width='4'/%3E%3C/svg%3E";
 const ICON_TURN = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect x='2' y='2' width='28' height='28' rx='5' fill='%238fbf5a'/%3E%3Cpath d='M2.6,3 H29.4 C22,15 10,15 2.6,3 Z' fill='%23e9d3a2' stroke='%236d5234' stroke-width='1.5'/%3E%3Cpath d='M16,30 V19' stroke='%23f3ead2' stroke-width='4'/%3E%3Ccircle cx='24' cy='24' r='7.5' fill='%23e0392b' stroke='%23fff' stroke-width='2'/%3E%3C/svg%3E";
@@ -47,12 +48,12 @@ export function attend(m, events) {
 
 /**
  * One key per time a seat is asked to act: a turn (its tile and then its follower decision) or
- * an off-turn Plague decision. The engine's ``turn`` counts placed tiles, so it moves on when
- * the tile is placed, before the same seat decides on a follower: that decision belongs to the
- * turn before (one chime per turn, not two).
+ * a decision in a phase an expansion adds (its ``phases``: the Plague's, off turn). The engine's
+ * ``turn`` counts placed tiles, so it moves on when the tile is placed, before the same seat
+ * decides on a follower: that decision belongs to the turn before (one chime per turn, not two).
  */
 function turnKey(s) {
-  if (s.phase === 'plague') return `${s.turn}:${s.seat}:plague`;
+  if (withHook('phases').some((x) => x.phases[s.phase])) return `${s.turn}:${s.seat}:${s.phase}`;
   return `${s.phase === 'deploy' ? s.turn - 1 : s.turn}:${s.seat}`;
 }
 
