@@ -18,6 +18,12 @@
  *   ``role.ROLE``, ``place.KIND``), asked of every registered expansion by ``../board/pieces.js``.
  *   ``tileGroups``: segment kinds of its own that group the remaining tiles in the aids' table
  *   (``../match/aids.js``; worded ``aids.group.KIND``), after the base game's.
+ * - The tile guide (``../screens/guide.js``; ``tile``: a catalogue tile type): ``guideGroups``:
+ *   ``[{title (catalogue key), has(tile) → bool}]``, its groups of tiles, after the base game's
+ *   (the tiles in play no expansion's group has); ``guideWords(tile)`` → words on ``tile`` after
+ *   the base game's cities, roads and cloister, else null.
+ * - Phases: each phase of ``phases`` is worded ``match.doing.PHASE`` on the panel (``../match/
+ *   panel.js``) and keys its own turn chime (``../match/access/attention.js``).
  *   Asked of every registered expansion by ``../board/board.js`` (a replay has no match):
  *   ``boardLayers``: names of SVG layers of its own, over the tiles (``<g class="layer-NAME">``,
  *   ``board.layers[NAME]``); ``spotPoint(board, spot)`` → the world point of an owned spot, or

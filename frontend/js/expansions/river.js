@@ -19,6 +19,8 @@ export default {
   tileBarriers,
   activeIn: (s) => !!(s.rules || {}).river,
   tileGroups: ['river'],
+  guideGroups: [{ title: 'guide.theRiver', has: (tile) => !!tile.river }],
+  guideWords: (tile) => (tile.segs.some((s) => s.kind === 'river') ? t('guide.river') : null),
   presets: ['river'],
   rulesOption: {
     name: 'river',

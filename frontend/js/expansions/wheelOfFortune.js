@@ -151,6 +151,11 @@ export default {
   presets: [ID],
   tileset: ID,
   activeIn: (s) => (s.rules || {}).tileset === ID || !!s.wheel,
+  /** The tile guide: ids with a dash are its shapes from other expansions (IC-CCC, KS-RC…). */
+  guideGroups: [
+    { title: 'guide.wofShapes', has: (tile) => !tile.icon && tile.count > 0 && tile.id.includes('-') },
+    { title: 'guide.wofIcons', has: (tile) => !!tile.icon },
+  ],
   deltaMerges: ['wheel'],
   phases: { plague },
 

@@ -13,8 +13,11 @@ import { FOLLOWERS } from './model.js';
 import { MAX_LOG } from './ui.js';
 import { t } from '../i18n.js';
 import { botTag } from '../widgets/player/botTag.js';
-import { active, collect } from '../expansions/index.js';
+import { active, collect, withHook } from '../expansions/index.js';
 import { projectedScore, remainingTable } from './aids.js';
+
+/** Whether ``phase`` has its own ``match.doing.*`` words: the base game's and an expansion's. */
+const doingKnown = (phase) => ['place_tile', 'deploy'].includes(phase) || withHook('phases').some((x) => x.phases[phase]);
 
 /** Players, the score strip and the match info, from the current state. */
 export function renderPlayers(m) {
@@ -38,7 +41,7 @@ export function renderPlayers(m) {
         h('div.player-sub', {},
           h('span.conn', { class: online ? 'on' : 'off', title: t(online ? 'match.connected' : 'match.disconnected') }, h('i.dot'), online ? '' : t('match.offline')),
           h('span.supply', { role: 'img', title: t('match.inSupply', { n: supply }), 'aria-label': t('match.inSupply', { n: supply }) }, meeples),
-          active ? h('span.turn-tag', t(['place_tile', 'deploy', 'plague'].includes(s.phase) ? `match.doing.${s.phase}` : 'match.doing.other')) : null)),
+          active ? h('span.turn-tag', t(doingKnown(s.phase) ? `match.doing.${s.phase}` : 'match.doing.other')) : null)),
       h('span.player-score', { dataset: { score: i } }, String((s.scores || [])[i] ?? 0),
         projectedScore(m, i) === null ? null : h('small.projected', { dataset: { projected: i }, title: t('aids.projectedTitle') },
           t('aids.projected', { n: projectedScore(m, i) })))));

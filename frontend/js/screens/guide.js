@@ -7,6 +7,7 @@
 import { h } from '../dom.js';
 import { t as tr } from '../i18n.js';
 import { allTileTypes, tileSvg, checkFields } from '../board/tiles.js';
+import { withHook } from '../expansions/index.js';
 
 function describeTile(t) {
   const parts = [];
@@ -15,7 +16,10 @@ function describeTile(t) {
   if (cities.length) parts.push(tr('guide.cities', { n: cities.length }));
   if (n('road')) parts.push(tr('guide.roads', { n: n('road') }));
   if (n('cloister')) parts.push(tr('guide.cloister'));
-  if (n('river')) parts.push(tr('guide.river'));
+  for (const x of withHook('guideWords')) {
+    const words = x.guideWords(t);
+    if (words) parts.push(words);
+  }
   const pennants = cities.reduce((a, c) => a + c.pennants, 0);
   if (pennants) parts.push(tr('guide.pennants', { n: pennants }));
   parts.push(tr('guide.fields', { n: n('field') }));
@@ -23,12 +27,11 @@ function describeTile(t) {
 }
 
 export function mount(root) {
+  // The expansions' groups (``guideGroups``); the base game's: the tiles in play none of them has.
+  const own = withHook('guideGroups').flatMap((x) => x.guideGroups);
   const groups = [
-    // Ids with a dash are the Wheel of Fortune's shapes from other expansions (IC-CCC, KS-RC…).
-    [tr('guide.base'), allTileTypes().filter((t) => !t.river && !t.icon && t.count > 0 && !t.id.includes('-'))],
-    [tr('guide.theRiver'), allTileTypes().filter((t) => t.river)],
-    [tr('guide.wofShapes'), allTileTypes().filter((t) => !t.icon && t.count > 0 && t.id.includes('-'))],
-    [tr('guide.wofIcons'), allTileTypes().filter((t) => t.icon)],
+    [tr('guide.base'), allTileTypes().filter((t) => t.count > 0 && !own.some((g) => g.has(t)))],
+    ...own.map((g) => [tr(g.title), allTileTypes().filter(g.has)]),
   ].filter(([, list]) => list.length);
   const problems = checkFields();
   root.appendChild(h('section.guide', {},
