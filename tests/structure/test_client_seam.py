@@ -15,12 +15,13 @@ none: the expansions word their own events and lines (``logLines``, ``textBoardL
 ``tileArt``, ``tileBarriers``, ``boardLayers``, ``spotPoint``, ``drawPosition``); the table's
 rules offer the expansions' presets, options and tile sets (``presets``, ``tileset``,
 ``rulesOption``, ``summaryWords``, ``tilesLine``) and the pieces know their follower roles
-(``followerRoles``) through the registry. The rest of the core that still names an expansion —
-the board view's mouse ``wheel`` event (no expansion's), the match's model and parts test for
-the Plague's phase, the guide offers the expansions by name — is a known remainder, held in
-``REMAINDER`` as ``{file: words found}``: a ratchet. No file outside it may name an expansion, no
-file in it may name more than it does, and a file that names none any more leaves it (lower a
-count when a change lowers it, so the ratchet holds there).
+(``followerRoles``), the match, its aids and the tile guide theirs (``activeIn``, ``phases``,
+``tileGroups``, ``guideGroups``, ``guideWords``) through the registry. The rest of the core that
+still names an expansion — the board view's mouse ``wheel`` event (no expansion's), the start
+screen's landscape of base tiles — is a known remainder, held in ``REMAINDER`` as ``{file:
+words found}``: a ratchet. No file outside it may name an expansion, no file in it may name more
+than it does, and a file that names none any more leaves it (lower a count when a change lowers
+it, so the ratchet holds there).
 """
 
 from __future__ import annotations
