@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from app.db.action_log import LOG_COLUMN_NAMES, LOG_COLUMNS, LOG_INSERT, LogRow
 from app.db.txs import DUPLICATE, LOOK_BY_SET
 
 log = logging.getLogger(__name__)
@@ -45,40 +46,52 @@ BATCH_COLUMNS = frozenset(
     {"version", "seat_to_act", "turn", "scores", "updated_at", "look_by", "clock"}
 )
 
-#: One statement for a batch: the arrays hold one element per move (``$1`` match ids, ``$2``
-#: expected versions, ``$3`` clocks expected (JSON text or NULL), ``$4`` seats, ``$5`` client
-#: ids, ``$6`` actions, ``$7`` events, ``$8`` times, ``$9`` published, ``$10`` seat to act,
-#: ``$11`` turn, ``$12`` scores (JSON text), ``$13`` and ``$16`` the next look's due and
-#: refresh times (:class:`app.db.txs.LookBy`: ``next_bot_at`` mostly stays, and the update
-#: stays HOT), ``$14`` new clocks (JSON text), ``$15`` whether the move sets the clock).
-#: Returns the match ids written.
-BATCH_SQL = """
+#: The arrays of a batch after the log row's (:data:`app.db.action_log.LOG_COLUMNS`), each
+#: with its name in the statement: the clock the row must still hold (JSON text or NULL), the
+#: seat to act, the turn, the scores (JSON text), the next look's due and refresh times
+#: (:class:`app.db.txs.LookBy`: ``next_bot_at`` mostly stays, and the update stays HOT), the
+#: new clock (JSON text) and whether the move sets the clock.
+_MOVE_ARRAYS = (
+    ("old_clock", "text[]"),
+    ("seat_to_act", "int[]"),
+    ("turn", "int[]"),
+    ("scores", "text[]"),
+    ("due", "timestamptz[]"),
+    ("new_clock", "text[]"),
+    ("sets_clock", "bool[]"),
+    ("refresh", "timestamptz[]"),
+)
+_ARRAYS = [(column, kind) for column, _, kind in LOG_COLUMNS] + list(_MOVE_ARRAYS)
+
+#: One statement for a batch: one array per column of the log row (:data:`LOG_COLUMNS`, in
+#: order: ``$1`` match ids … ``$9`` published), then :data:`_MOVE_ARRAYS` (``$10`` …), one
+#: element per move. A move bumps its match row from version ``seq - 1`` to ``seq`` if the
+#: row is still live at that version and clock, and appends its log row. Returns the match
+#: ids written.
+BATCH_SQL = f"""
 WITH input AS (
     SELECT * FROM unnest(
-        $1::text[], $2::int[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[],
-        $8::timestamptz[], $9::bool[], $10::int[], $11::int[], $12::text[],
-        $13::timestamptz[], $14::text[], $15::bool[], $16::timestamptz[]
-    ) AS t(id, expected, old_clock, seat, client_id, action, events, at, published,
-           seat_to_act, turn, scores, due, new_clock, sets_clock, refresh)
+        {", ".join(f"${n}::{kind}" for n, (_, kind) in enumerate(_ARRAYS, 1))}
+    ) AS t({", ".join(name for name, _ in _ARRAYS)})
 ), bumped AS (
     UPDATE matches m SET
-        version = i.expected + 1,
+        version = i.seq,
         seat_to_act = i.seat_to_act,
         turn = i.turn,
         scores = i.scores::json,
-        updated_at = i.at,
-        {look_by},
+        updated_at = i.created_at,
+        {LOOK_BY_SET.format(due="i.due", refresh="i.refresh")},
         clock = CASE WHEN i.sets_clock THEN i.new_clock::json ELSE m.clock END
     FROM input i
-    WHERE m.id = i.id AND m.version = i.expected AND m.status = 'live'
+    WHERE m.id = i.match_id AND m.version = i.seq - 1 AND m.status = 'live'
         AND m.clock::jsonb IS NOT DISTINCT FROM i.old_clock::jsonb
     RETURNING m.id
 )
-INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, created_at, published)
-SELECT i.id, i.expected + 1, i.seat, i.client_id, i.action, i.events, i.at, i.published
-FROM input i JOIN bumped b ON b.id = i.id
+{LOG_INSERT}
+SELECT {", ".join(f"i.{column}" for column in LOG_COLUMN_NAMES)}
+FROM input i JOIN bumped b ON b.id = i.match_id
 RETURNING match_id
-""".replace("{look_by}", LOOK_BY_SET.format(due="i.due", refresh="i.refresh"))
+"""
 
 
 #: The columns every batched move sets (the batch statement sets them all).
@@ -94,21 +107,16 @@ def batchable(values: Mapping[str, Any], at: datetime) -> bool:
     return BATCH_REQUIRED <= keys <= BATCH_COLUMNS and values["updated_at"] == at
 
 
-@dataclass
+@dataclass(slots=True)
 class Append:
-    """One move to append (the arguments of :func:`app.db.hot.append_fast`): ``old_clock``
-    and ``new_clock`` are JSON text (or None); ``values`` the match-row columns it sets.
+    """One move to append (what :func:`app.db.hot.append_fast` takes): its log ``row``, the
+    clock the match row must still hold (``old_clock``, JSON text or None), the match-row
+    columns it sets (``values``; ``version``: ``row.version``), the new clock and the scores
+    as JSON text (``new_clock`` None when the move sets no clock).
     """
 
-    match_id: str
-    expected: int
+    row: LogRow
     old_clock: str | None
-    seat: int
-    client_id: str | None
-    action: str
-    events: str
-    at: datetime
-    published: bool
     values: Mapping[str, Any]
     new_clock: str | None
     scores: str
@@ -196,7 +204,7 @@ class AppendBatcher:
             return
         written = {row[0] for row in rows}
         for move in batch:
-            _answer(move, move.match_id in written)
+            _answer(move, move.row.match_id in written)
 
     async def close(self) -> None:
         """Wait for the flushes in flight (used when the database closes)."""
@@ -220,17 +228,11 @@ def _fail(move: Append, exc: BaseException) -> None:
 
 
 def _columns(batch: list[Append]) -> list[list[Any]]:
-    """The 16 arrays of :data:`BATCH_SQL` for ``batch``."""
+    """The arrays of :data:`BATCH_SQL` for ``batch``: the log rows' columns, then the moves'."""
+    log = [list(column) for column in zip(*(m.row.args() for m in batch), strict=True)]
     return [
-        [m.match_id for m in batch],
-        [m.expected for m in batch],
+        *log,
         [m.old_clock for m in batch],
-        [m.seat for m in batch],
-        [m.client_id for m in batch],
-        [m.action for m in batch],
-        [m.events for m in batch],
-        [m.at for m in batch],
-        [m.published for m in batch],
         [m.values["seat_to_act"] for m in batch],
         [m.values["turn"] for m in batch],
         [m.scores for m in batch],

@@ -30,6 +30,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 
+from app.db.action_log import LOG_COLUMNS, LOG_INSERT, LogRow, placeholders
 from app.db.group_commit import Append, AppendBatcher, batchable
 from app.db.models import match_actions, matches
 from app.db.session import Database
@@ -88,64 +89,47 @@ async def read_tx(db: Database) -> AsyncIterator[Tx]:
 
 async def append_fast(
     db: Database,
-    match_id: str,
-    expected: int,
+    row: LogRow,
     expected_clock: dict[str, Any] | None,
-    *,
-    seat: int,
-    client_id: str | None,
-    action: str,
-    events: str,
-    at: datetime,
     values: Mapping[str, Any],
-    published: bool = False,
 ) -> bool:
-    """Append log row ``expected + 1`` and set ``values`` on the match row, in one statement,
-    if the row is still live at version ``expected`` with the clock ``expected_clock`` (a
-    clock changes between actions too: leave countdowns, votes, proposals, outage credit);
-    False (nothing written) otherwise. ``published``: as in :meth:`Tx.append_action`.
+    """Append the log ``row`` and set ``values`` on its match row, in one statement, if the
+    row is still live at the version before the move (``row.version - 1``) with the clock
+    ``expected_clock`` (a clock changes between actions too: leave countdowns, votes,
+    proposals, outage credit); False (nothing written) otherwise.
 
-    ``values`` must set ``version`` to ``expected + 1`` (keys from :data:`UPDATABLE`).
+    ``values`` must set ``version`` to ``row.version`` (keys from :data:`UPDATABLE`).
     Raises one of :data:`DUPLICATE` for a repeated client action id (nothing written).
     """
-    assert values.get("version") == expected + 1
+    assert values.get("version") == row.version
     if not db.is_postgres:
         async with db.transaction() as conn:
             where = (
-                matches.c.id == match_id,
-                matches.c.version == expected,
+                matches.c.id == row.match_id,
+                matches.c.version == row.version - 1,
                 matches.c.status == "live",
             )
             # A no-op write first: SQLite has one writer at a time, so the clock read next
             # cannot change before this transaction ends.
-            held = await conn.execute(update(matches).where(*where).values(version=expected))
+            held = await conn.execute(update(matches).where(*where).values(version=row.version - 1))
             if held.rowcount != 1:
                 return False
             clock = (
-                await conn.execute(select(matches.c.clock).where(matches.c.id == match_id))
+                await conn.execute(select(matches.c.clock).where(matches.c.id == row.match_id))
             ).scalar()
             if clock != expected_clock:
                 return False
             await conn.execute(update(matches).where(*where).values(**sql_values(values)))
-            await SqlTx(conn, postgres=False).append_action(
-                match_id, expected + 1, seat, client_id, action, events, at=at, published=published
-            )
+            await SqlTx(conn, postgres=False).append_action(row)
             return True
     move = Append(
-        match_id=match_id,
-        expected=expected,
+        row=row,
         old_clock=None if expected_clock is None else json_text(expected_clock),
-        seat=seat,
-        client_id=client_id,
-        action=action,
-        events=events,
-        at=at,
-        published=published,
         values=values,
         new_clock=json_text(values["clock"]) if "clock" in values else None,
         scores=json_text(values["scores"]),
     )
-    if not batchable(values, at):
+    if not batchable(values, row.at):
         async with db.raw() as pg:
             return await _append_one(pg, move)
     if db.appends is None:
@@ -154,30 +138,23 @@ async def append_fast(
     return await batcher.append(move)
 
 
+#: The first parameter of :func:`_append_one` after the log row's (``$1`` … ``$9``,
+#: :data:`app.db.action_log.LOG_COLUMNS`): the clock the match row must still hold; the
+#: columns the move sets follow (:func:`app.db.txs.set_clause`). The version the row must
+#: still be at is the row's ``seq`` (``$2``) less one: no parameter of its own.
+_OLD_CLOCK = len(LOG_COLUMNS) + 1
+
+
 async def _append_one(pg: Any, move: Append) -> bool:
     """:func:`append_fast`'s one statement for one move on the asyncpg connection ``pg``."""
-    sets, args = set_clause(move.values, 11)
+    sets, args = set_clause(move.values, _OLD_CLOCK + 1)
     sql = (
         f"WITH bumped AS (UPDATE matches SET {sets} "
-        "WHERE id = $1 AND version = $2 AND status = 'live' "
-        "AND clock::jsonb IS NOT DISTINCT FROM $9::jsonb RETURNING id) "
-        "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, created_at, "
-        "published) SELECT id, $3, $4, $5, $6, $7, $8, $10 FROM bumped RETURNING seq"
+        "WHERE id = $1 AND version = $2 - 1 AND status = 'live' "
+        f"AND clock::jsonb IS NOT DISTINCT FROM ${_OLD_CLOCK}::jsonb RETURNING id) "
+        f"{LOG_INSERT} SELECT {placeholders()} FROM bumped RETURNING seq"
     )
-    seq = await pg.fetchval(
-        sql,
-        move.match_id,
-        move.expected,
-        move.expected + 1,
-        move.seat,
-        move.client_id,
-        move.action,
-        move.events,
-        move.at,
-        move.old_clock,
-        move.published,
-        *args,
-    )
+    seq = await pg.fetchval(sql, *move.row.args(), move.old_clock, *args)
     return seq is not None
 
 

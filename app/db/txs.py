@@ -20,6 +20,7 @@ from sqlalchemy import case, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.db.action_log import LOG_INSERT, LogRow, placeholders
 from app.db.models import match_actions, matches, seat_presence
 from app.json_types import JsonObject
 
@@ -151,22 +152,9 @@ class Tx(Protocol):
     async def actions_after(self, match_id: str, seq: int, upto: int) -> list[tuple[int, str]]:
         """``(seq, action JSON)`` of the log after ``seq`` up to ``upto``, in order."""
 
-    async def append_action(
-        self,
-        match_id: str,
-        seq: int,
-        seat: int,
-        client_id: str | None,
-        action: str,
-        events: str,
-        *,
-        at: datetime,
-        by: str | None = None,
-        published: bool = False,
-    ) -> None:
-        """Insert one row of the action log (unique ``(match_id, seq)``); ``by``: who chose it
-        when not the seat's holder (``"computer"``); ``published``: nothing to publish (no
-        other instance listens), so the outbox sweep leaves the row alone.
+    async def append_action(self, row: LogRow) -> None:
+        """Insert ``row`` into the action log (unique ``(match_id, seq)``: a repeat raises one
+        of :data:`DUPLICATE`).
         """
 
     async def update_match(self, match_id: str, values: Mapping[str, Any]) -> None:
@@ -253,33 +241,9 @@ class SqlTx:
         )
         return [(int(s), str(a)) for s, a in result]
 
-    async def append_action(
-        self,
-        match_id: str,
-        seq: int,
-        seat: int,
-        client_id: str | None,
-        action: str,
-        events: str,
-        *,
-        at: datetime,
-        by: str | None = None,
-        published: bool = False,
-    ) -> None:
+    async def append_action(self, row: LogRow) -> None:
         """See :class:`Tx`."""
-        await self.conn.execute(
-            insert(match_actions).values(
-                match_id=match_id,
-                seq=seq,
-                seat=seat,
-                client_id=client_id,
-                action=action,
-                events=events,
-                created_at=at,
-                by=by,
-                published=published,
-            )
-        )
+        await self.conn.execute(insert(match_actions).values(row.values()))
 
     async def update_match(self, match_id: str, values: Mapping[str, Any]) -> None:
         """See :class:`Tx`."""
@@ -326,6 +290,8 @@ class PgTx:
         "SELECT id, version, status, seats, name, private, lobby_code, snapshot_version, "
         "clock FROM matches WHERE id = $1"
     )
+    #: The locked path's log insert (:data:`app.db.action_log.LOG_COLUMNS`, in order).
+    _APPEND = f"{LOG_INSERT} VALUES ({placeholders()})"
 
     def __init__(self, pg: Any, locking: bool = True) -> None:
         self.pg = pg
@@ -361,33 +327,9 @@ class PgTx:
         )
         return [(int(r["seq"]), str(r["action"])) for r in rows]
 
-    async def append_action(
-        self,
-        match_id: str,
-        seq: int,
-        seat: int,
-        client_id: str | None,
-        action: str,
-        events: str,
-        *,
-        at: datetime,
-        by: str | None = None,
-        published: bool = False,
-    ) -> None:
+    async def append_action(self, row: LogRow) -> None:
         """See :class:`Tx`."""
-        await self.pg.execute(
-            "INSERT INTO match_actions (match_id, seq, seat, client_id, action, events, "
-            "created_at, by, published) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            match_id,
-            seq,
-            seat,
-            client_id,
-            action,
-            events,
-            at,
-            by,
-            published,
-        )
+        await self.pg.execute(self._APPEND, *row.args())
 
     async def update_match(self, match_id: str, values: Mapping[str, Any]) -> None:
         """See :class:`Tx`."""

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.db import hot
+from app.db.action_log import LogRow
 from app.db.group_commit import AppendBatcher
 from app.db.models import match_actions, matches, utcnow
 from app.db.txs import LookBy
@@ -65,18 +66,16 @@ async def _append(
 ) -> bool:
     """One move of seat 0 through :func:`hot.append_fast` (expecting and keeping ``clock``)."""
     values = _values(expected + 1, clock)
-    return await hot.append_fast(
-        rt.db,
-        match_id,
-        expected,
-        clock,
+    row = LogRow(
+        match_id=match_id,
+        version=expected + 1,
         seat=0,
         client_id=client_id,
-        action='{"type": "pass"}',
-        events="[]",
+        action_json='{"type": "pass"}',
+        events_json="[]",
         at=values["updated_at"],
-        values=values,
     )
+    return await hot.append_fast(rt.db, row, clock, values)
 
 
 def test_moves_of_many_matches_share_statements_and_each_is_written(postgres_url: str) -> None:

@@ -1,8 +1,9 @@
 """The record of one committed move, from the engine's apply to the log statement to the
 frame every socket gets, and the answer a client gets back.
 
-:class:`Committed` is built once, right after the engine applied the action: the log row and
-the match row are written from it, and after the commit it is announced on the runtime's
+:class:`Committed` is built once, right after the engine applied the action. It *is* the log
+row (a :class:`app.db.action_log.LogRow`: the write path takes it whole), the match row is
+written from it, and after the commit it is announced on the runtime's
 ``move_committed`` hook (:mod:`app.services.match.play.subscribers` lists who listens). It holds
 no secret: the action and its events are public once committed.
 """
@@ -10,15 +11,14 @@ no secret: the action and its events are public once committed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Literal
 
 import orjson
 
+from app.db.action_log import LogRow
 from app.engine.actions import Action
 from app.engine.events import Event
 from app.json_types import JsonObject
-from app.realtime.protocol import dumps
 
 #: Who drove the move: a person through the write path, or the bot sweep (a bot seat, or the
 #: computer for a person's seat).
@@ -44,33 +44,21 @@ class Applied:
         return value
 
 
-@dataclass(frozen=True)
-class Committed:
-    """One move as committed: match ``version`` (the log's ``seq``), ``seat``, the client's
-    ``client_id`` (None for the sweep's moves), the engine ``action`` and ``events`` (and the
-    events as JSON text, encoded once), ``at`` (UTC, the log row's time), ``by``
-    (``"computer"`` when the computer chose for a person's seat; ``timed_out``: because its
-    clock ran out), ``actor`` (who drove it) and ``published`` (written as published: no
-    other instance listens to the match, nothing to broadcast).
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Committed(LogRow):
+    """One move as committed, and the log row it writes (a :class:`~app.db.action_log.LogRow`,
+    which the write path takes whole): match ``version`` (the log's ``seq``), ``seat``, the
+    client's ``client_id`` (None for the sweep's moves), the engine ``action`` and ``events``
+    (and both as JSON text, encoded once: ``action_json``, ``events_json``), ``at`` (UTC, the
+    log row's time), ``by`` (``"computer"`` when the computer chose for a person's seat;
+    ``timed_out``: because its clock ran out), ``actor`` (who drove it) and ``published``
+    (written as published: no other instance listens to the match, nothing to broadcast).
     """
 
-    match_id: str
-    version: int
-    seat: int
-    client_id: str | None
     action: Action
     events: tuple[Event, ...] = field(repr=False)
-    events_json: str = field(repr=False)
-    at: datetime
     actor: Actor = "player"
-    by: str | None = None
     timed_out: bool = False
-    published: bool = False
-
-    @property
-    def action_json(self) -> str:
-        """The action as the log stores it (JSON text)."""
-        return dumps(self.action.to_json())
 
     def applied(self) -> Applied:
         """The answer to the client that sent the action."""

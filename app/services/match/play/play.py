@@ -88,6 +88,7 @@ async def apply_and_store(
             seat=seat,
             client_id=client_id,
             action=action,
+            action_json=dumps(action.to_json()),
             events=tuple(events),
             events_json=dumps([event_to_json(e) for e in events]),
             at=utcnow(),
@@ -118,30 +119,8 @@ async def _store(
     the move and at ``clock_before`` (False: it was not, nothing written).
     """
     if tx is None:
-        return await append_fast(
-            rt.db,
-            move.match_id,
-            move.version - 1,
-            clock_before,
-            seat=move.seat,
-            client_id=move.client_id,
-            action=move.action_json,
-            events=move.events_json,
-            at=move.at,
-            values=values,
-            published=move.published,
-        )
-    await tx.append_action(
-        move.match_id,
-        move.version,
-        move.seat,
-        move.client_id,
-        move.action_json,
-        move.events_json,
-        at=move.at,
-        by=move.by,
-        published=move.published,
-    )
+        return await append_fast(rt.db, move, clock_before, values)
+    await tx.append_action(move)
     await tx.update_match(move.match_id, values)
     return True
 
