@@ -11,7 +11,7 @@
  */
 
 import { svgEl as el, tileArt, spotPoint, ensureDefs } from './tiles.js';
-import { meepleMarkup, colourOf, roleIconMarkup, roleOfSpot, roleA, ROLE_LABEL, PLACE_LABEL } from './pieces.js';
+import { meepleMarkup, colourOf, roleIconMarkup, roleOfSpot, roleA, roleName, placeName } from './pieces.js';
 import { FeatureHighlight } from './featureHighlight.js';
 import { BoardView, T, parseKey } from './boardView.js';
 import { withHook } from '../expansions/index.js';
@@ -142,7 +142,7 @@ export class Board extends BoardView {
         'data-seat': f.seat, transform: `translate(${f.at[0] * T + px},${f.at[1] * T + py})` });
       g.innerHTML = meepleMarkup(colours[f.seat], { lying: f.role === 'farmer', scale: this.followerScale() });
       const title = el('title');
-      title.textContent = `${ROLE_LABEL[f.role] || t('role.follower')} (${colourOf(colours[f.seat]).label})`;
+      title.textContent = `${roleName(f.role) || t('role.follower')} (${colourOf(colours[f.seat]).label})`;
       g.appendChild(title);
       layer.appendChild(g);
     }
@@ -302,12 +302,12 @@ export class Board extends BoardView {
     }
     for (const it of items) {
       const g = el('g', { 'data-wx': it.wx, 'data-wy': it.wy, class: `target${focus === it.id ? ' focused' : ''}`, 'data-spot': it.id,
-        role: 'button', 'aria-label': t('match.spotTitle', { role: ROLE_LABEL[it.role] || t('role.follower'), place: PLACE_LABEL[it.kind] || '' }).trim(),
+        role: 'button', 'aria-label': t('match.spotTitle', { role: roleName(it.role) || t('role.follower'), place: placeName(it.kind) || '' }).trim(),
         transform: `translate(${it.wx},${it.wy}) scale(${s})` });
       g.innerHTML = `<circle class="target-ring" r="10.5" fill="#fffdf5" stroke="${c.fill}" stroke-width="2.6"/>` +
         `<g transform="scale(0.95)">${roleIconMarkup(it.role)}</g>`;
       const title = el('title');
-      title.textContent = t('match.placeRole', { role: roleA(it.role), place: PLACE_LABEL[it.kind] || '' }).replace(/\s+/g, ' ').trim();
+      title.textContent = t('match.placeRole', { role: roleA(it.role), place: placeName(it.kind) || '' }).replace(/\s+/g, ' ').trim();
       g.appendChild(title);
       layer.appendChild(g);
     }

@@ -9,20 +9,6 @@
 import { t } from '../i18n.js';
 import { withHook } from '../expansions/index.js';
 
-/**
- * ``{key: value}`` whose values are catalogue words looked up at read time (``prefix.key``), for
- * the keys ``keys()`` names when read (an expansion's are known once the registry is built).
- */
-function wordsOf(prefix, keys) {
-  const known = (k) => typeof k === 'string' && keys().includes(k);
-  return new Proxy({}, {
-    get: (target, k) => (known(k) ? t(`${prefix}.${k}`) : target[k]),
-    has: (target, k) => known(k) || k in target,
-    ownKeys: () => keys(),
-    getOwnPropertyDescriptor: (_, k) => (known(k) ? { enumerable: true, configurable: true, value: t(`${prefix}.${k}`) } : undefined),
-  });
-}
-
 export const COLOURS = {
   red: { fill: '#d0382e', dark: '#7d1d17', ink: '#fff', shape: 'circle', get label() { return t('colour.red'); } },
   blue: { fill: '#2f6fd6', dark: '#173d7a', ink: '#fff', shape: 'square', get label() { return t('colour.blue'); } },
@@ -104,13 +90,23 @@ function addedRoles() {
   return Object.assign({}, ...withHook('followerRoles').map((x) => x.followerRoles));
 }
 
-/** Role names in the current language (Knight / Ritter / Chevalier…). */
-export const ROLE_LABEL = wordsOf('role', () => [...Object.values(ROLE_OF_KIND), ...Object.values(addedRoles()).map((x) => x.role)]);
-/** Where a role stands, in the current language ("in the city"). */
-export const PLACE_LABEL = wordsOf('place', () => [...Object.keys(ROLE_OF_KIND), ...Object.keys(addedRoles())]);
+/**
+ * A role's name in the current language (Knight / Ritter / Chevalier…), the base game's or one
+ * an expansion registered; undefined for any other role.
+ */
+export function roleName(role) {
+  const known = Object.values(ROLE_OF_KIND).includes(role)
+    || Object.values(addedRoles()).some((x) => x.role === role);
+  return known ? t(`role.${role}`) : undefined;
+}
+
+/** Where a role stands on a spot of ``kind``, in the current language ("in the city"); undefined for an unknown kind. */
+export function placeName(kind) {
+  return Object.hasOwn(ROLE_OF_KIND, kind) || Object.hasOwn(addedRoles(), kind) ? t(`place.${kind}`) : undefined;
+}
 
 /** "a knight" / "einen Ritter" / "un chevalier" (any other role: a follower). */
-export const roleA = (role) => t(['knight', 'thief', 'monk', 'farmer'].includes(role) ? `roleA.${role}` : 'roleA.follower');
+export const roleA = (role) => t(Object.values(ROLE_OF_KIND).includes(role) ? `roleA.${role}` : 'roleA.follower');
 
 /** Role icon markup centred on (0,0), about 14 units across, drawn in ``ink``. */
 export function roleIconMarkup(role, ink = '#2b2116') {

@@ -6,7 +6,7 @@
  */
 
 import { svgEl as el } from '../board/tiles.js';
-import { ROLE_LABEL, roleA } from '../board/pieces.js';
+import { roleName, roleA } from '../board/pieces.js';
 import { t } from '../i18n.js';
 import { WheelView } from './wheelView.js';
 
@@ -54,7 +54,7 @@ export const PLAGUE_MARK = 'plague-mark';
  */
 export function plagueTarget(it, c, s, focused) {
   const g = el('g', { 'data-wx': it.wx, 'data-wy': it.wy, class: `target plague-target${focused ? ' focused' : ''}`,
-    'data-spot': it.id, role: 'button', 'aria-label': t('match.takeBackTitle', { label: it.label || ROLE_LABEL[it.role] || t('role.follower') }),
+    'data-spot': it.id, role: 'button', 'aria-label': t('match.takeBackTitle', { label: it.label || roleName(it.role) || t('role.follower') }),
     transform: `translate(${it.wx},${it.wy}) scale(${s})` });
   g.innerHTML = '<circle class="plague-hit" r="15" fill="rgba(255,255,255,0.01)"/>' +
     `<circle class="plague-ring" r="14" fill="none" stroke="#c0392b" stroke-width="3.2"/>` +

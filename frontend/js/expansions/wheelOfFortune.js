@@ -9,7 +9,7 @@
 
 import { h } from '../dom.js';
 import { t, has } from '../i18n.js';
-import { colourOf, swatch, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../board/pieces.js';
+import { colourOf, swatch, roleIconMarkup, roleOfSpot, roleName, placeName } from '../board/pieces.js';
 import { tileType } from '../board/tiles.js';
 import { joinNames, around, MARK } from '../words.js';
 import { CATEGORIES, segmentLabel, segmentEffect } from './wheelView.js';
@@ -55,7 +55,7 @@ export function plagueItems(s) {
     const kind = spot === 'cloister' ? 'cloister' : spot.split(':')[0];
     const where = fromWheel(s, [x, y]);
     return { id: `plague:${x},${y}:${spot}`, at: [x, y], spot, where,
-      label: t('match.spotWhere', { role: ROLE_LABEL[role] || t('role.follower'), place: PLACE_LABEL[kind] || '', where }).replace(' ,', ',') };
+      label: t('match.spotWhere', { role: roleName(role) || t('role.follower'), place: placeName(kind) || '', where }).replace(' ,', ',') };
   });
 }
 
@@ -101,7 +101,7 @@ function plagueTray(m, mine) {
         return h('button.btn.small.secondary.spot-btn', { onclick: () => m.hooks.pickSpot(it.id), dataset: { spotBtn: it.id },
           onmouseenter: show, onfocus: show, title: t('match.takeBackTitle', { label: it.label }) },
         h('span', { html: `<svg width="16" height="16" viewBox="-9 -9 18 18" aria-hidden="true">${roleIconMarkup(roleOfSpot(it.spot))}</svg>` }),
-        ` ${ROLE_LABEL[roleOfSpot(it.spot)] || t('role.follower')}`, h('small.spot-where', it.where));
+        ` ${roleName(roleOfSpot(it.spot)) || t('role.follower')}`, h('small.spot-where', it.where));
       })),
       h('small.plague-countdown', countdownText(m, true))));
   return true;

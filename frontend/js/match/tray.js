@@ -6,7 +6,7 @@
 
 import { h, clear, append } from '../dom.js';
 import { tileSvg, spotPoint } from '../board/tiles.js';
-import { colourOf, swatch, roleIconMarkup, roleOfSpot, ROLE_LABEL, PLACE_LABEL } from '../board/pieces.js';
+import { colourOf, swatch, roleIconMarkup, roleOfSpot, roleName, placeName } from '../board/pieces.js';
 import { t } from '../i18n.js';
 import { playableCells } from './ui.js';
 import { collect, phaseOf, spotOwner } from '../expansions/index.js';
@@ -119,9 +119,9 @@ export function renderTray(m) {
         const show = () => { m.ui.spotFocus = sp; m.ui.keyboard = true; m.hooks.renderInteraction(); };
         return h('button.btn.small.secondary.spot-btn', { dataset: { spotBtn: sp }, onclick: () => m.hooks.pickSpot(sp),
           onmouseenter: show, onfocus: show,
-          title: t('match.spotTitle', { role: ROLE_LABEL[role] || t('role.follower'), place: PLACE_LABEL[kind] || '' }).trim() },
+          title: t('match.spotTitle', { role: roleName(role) || t('role.follower'), place: placeName(kind) || '' }).trim() },
         h('span', { html: `<svg width="16" height="16" viewBox="-9 -9 18 18" aria-hidden="true">${roleIconMarkup(role)}</svg>` }),
-        ` ${ROLE_LABEL[role] || sp}`, spotWhere(m, placedTile, sp));
+        ` ${roleName(role) || sp}`, spotWhere(m, placedTile, sp));
       })) : null,
       h('button.btn.primary#no-follower', { onclick: m.hooks.pass }, t(spots.length ? 'match.noFollower' : 'match.endTurn'))));
     return;
