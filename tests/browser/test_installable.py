@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.support.browser.fixtures import CHROMIUM, CHROMIUM_ARGS
-from tests.support.browser.ui import Player
+from tests.support.browser.ui import Player, wait_for_async
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -82,9 +82,10 @@ def test_installable_and_saved_replays_open_offline(
         for icon in manifest["icons"]:
             assert page.request.get(icon["src"]).ok, icon
         assert page.evaluate("navigator.serviceWorker.ready.then((r) => Boolean(r.active))")
-        page.wait_for_function(
+        wait_for_async(
+            page,
             "async () => { const c = await caches.open('carcassonne-offline-1');"
-            " return (await c.keys()).some((r) => r.url.includes('/js/main.js?v=')); }"
+            " return (await c.keys()).some((r) => r.url.includes('/js/main.js?v=')); }",
         )
         cached = page.evaluate(CACHED)
         assert "/offline.html" in cached and "/api/catalogue" in cached

@@ -19,7 +19,7 @@ import pytest
 from app.engine import replay
 from app.engine.aids import features, impossible_holes
 from tests.support.browser.fixtures import running_server
-from tests.support.browser.ui import Player, sign_in_with_token
+from tests.support.browser.ui import Player, sign_in_with_token, wait_for_async
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -58,7 +58,7 @@ def _point_at(page: Any, parts: list[list[Any]]) -> None:
     """Move the pointer onto the first segment of ``parts`` (``[x, y, spot]`` each, the spots of
     one feature) that the board shows uncovered.
     """
-    point = page.wait_for_function(UNCOVERED_SPOT, arg=parts, polling=100).json_value()
+    point = wait_for_async(page, UNCOVERED_SPOT, parts)
     page.mouse.move(point[0], point[1], steps=2)
 
 

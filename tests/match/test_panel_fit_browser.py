@@ -5,7 +5,7 @@
 - On a 390 px phone the header's status line ("Au tour de …", "… ist am Zug") is not cut short
   in French and German.
 - The chat's placeholder fits its input in every language, on the desktop and in the phone's
-  panel.
+  panel: each of its wordings (while the socket connects, for players, for spectators).
 - The chat's quick messages wrap inside the panel in two rows at most (three and a "…" that
   opens all eight), none scrolled or poking past its edge.
 """
@@ -21,7 +21,7 @@ from tests.support.browser.ui import Player, create_private_lobby, start_against
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
-MEASURE = """() => {
+MEASURE = """(words) => {
   const panel = document.querySelector('#side-panel');
   panel.scrollTop = 0;
   const p = panel.getBoundingClientRect();
@@ -41,13 +41,22 @@ MEASURE = """() => {
       status.scrollHeight - status.clientHeight),
     statusText: status.textContent,
     placeholder: input.placeholder,
-    placeholderCut: Math.ceil(ctx.measureText(input.placeholder).width - room),
+    // The widest of the placeholder's wordings against the room the input gives it.
+    placeholderCut: Math.ceil(Math.max(...[input.placeholder, ...words]
+      .map((w) => ctx.measureText(w).width)) - room),
     wider: document.documentElement.scrollWidth - window.innerWidth,
     // The quick messages wrap within the panel: their rows, and how far one pokes past it.
     quickRows: new Set(quick.map((b) => Math.round(b.getBoundingClientRect().top))).size,
     quickShown: quick.filter((b) => b.classList.contains('quick-btn')).length,
     quickPast: Math.max(0, ...quick.map((b) => b.getBoundingClientRect().right - row.right)),
   };
+}"""
+
+
+# The chat input's placeholders as chat.js words them (connecting, a player's, a spectator's).
+PLACEHOLDERS = """async () => {
+  const { t } = await import('/js/i18n.js');
+  return ['chat.connecting', 'chat.placeholder', 'chat.placeholderSpectators'].map((k) => t(k));
 }"""
 
 
@@ -77,7 +86,9 @@ def test_the_match_panel_and_header_fit(
             "() => Number(document.querySelector('#match')?.dataset.version) >= 0"
         )
         page.wait_for_selector(".chat-form input[placeholder]:not([placeholder=''])")
-        found = page.evaluate(MEASURE)
+        words = page.evaluate(PLACEHOLDERS)
+        assert len(set(words)) == 3 and all(words), words
+        found = page.evaluate(MEASURE, words)
         page.screenshot(path=str(artifacts / f"match-panel-{locale[:2]}-1366.png"))
         assert found["logInSight"] >= 120, found
         assert found["chatInSight"] >= 0, found
@@ -86,7 +97,7 @@ def test_the_match_panel_and_header_fit(
         assert found["quickRows"] <= 2 and found["quickShown"] == 3, found
         assert found["quickPast"] <= 0.5, found
         page.click(".chat-quick .quick-more")
-        found = page.evaluate(MEASURE)
+        found = page.evaluate(MEASURE, words)
         assert found["quickShown"] == 8 and found["quickPast"] <= 0.5, found
         assert page.get_attribute(".chat-quick .quick-more", "aria-expanded") == "true"
         page.screenshot(path=str(artifacts / f"match-panel-{locale[:2]}-1366-quick.png"))
@@ -97,13 +108,13 @@ def test_the_match_panel_and_header_fit(
         # Whichever turn it is, the status line fits: both forms are shown as the page words them.
         for turn in ("theirTurn", "yourTurn"):
             page.evaluate(SHOW_STATUS, turn)
-            found = page.evaluate(MEASURE)
+            found = page.evaluate(MEASURE, words)
             page.screenshot(path=str(artifacts / f"match-head-{locale[:2]}-390-{turn}.png"))
             assert found["statusCut"] <= 0, (turn, found)
             assert found["wider"] <= 1, found
         page.click(".panel-toggle")
         page.wait_for_timeout(350)  # the panel slides in
-        found = page.evaluate(MEASURE)
+        found = page.evaluate(MEASURE, words)
         page.screenshot(path=str(artifacts / f"match-panel-{locale[:2]}-390.png"))
         assert found["placeholderCut"] <= 0, found
         assert found["quickRows"] <= 2 and found["quickPast"] <= 0.5, found

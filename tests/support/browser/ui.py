@@ -11,6 +11,7 @@ Waiting is always for state (the match's ``data-version``, phases, elements), ne
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -210,3 +211,21 @@ def sign_in_with_token(page: Any, token: str, who: dict[str, Any]) -> None:
         " localStorage.setItem('carcassonne.player', JSON.stringify(who)); }",
         [token, who],
     )
+
+
+def wait_for_async(page: Any, function: str, arg: Any = None, timeout_ms: int = TIMEOUT_MS) -> Any:
+    """Evaluate the async JavaScript ``function`` (``async (arg) => …``) in ``page`` every 100 ms
+    until it resolves to a truthy value, and return that value (as JSON).
+
+    Playwright's ``wait_for_function`` cannot wait on an async function: the Promise it returns
+    is truthy, so it resolves at once with whatever the function resolves to (null included).
+    Raises ``TimeoutError`` after ``timeout_ms`` milliseconds.
+    """
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        found = page.evaluate(function, arg)
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"still falsy after {timeout_ms} ms: {function[:120]}")
+        page.wait_for_timeout(100)

@@ -71,7 +71,7 @@ export default {
   'chat.send': "Senden",
   'chat.quickLabel': "Schnellnachrichten",
   'chat.quickMore': "Weitere Schnellnachrichten",
-  'chat.connecting': "Verbindung wird hergestellt …",
+  'chat.connecting': "Verbinde …",
   'chat.offline': "Keine Verbindung — die Nachricht wurde nicht gesendet.",
   'chat.organiser': "Turnierleitung",
   'chat.spectator': "Zuschauer",
