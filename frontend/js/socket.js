@@ -8,7 +8,9 @@
  * server uses to refuse us for good — 4401/4403/4404 — or ``close()`` was called). A close with
  * 1012 (service restart: the server is being redeployed) is no failure: it reconnects at once
  * (within ``RESTART_SPREAD_MS``, so a whole server's clients do not arrive in the same instant),
- * reporting only ``connecting``.
+ * reporting only ``connecting``. An ``open`` after an earlier one carries ``resumed: true``:
+ * frames sent while it was down (chat, presence) are not replayed, so a caller that shows them
+ * fetches what it missed.
  */
 
 const BACKOFF_MS = [400, 1000, 2000, 4000, 8000, 15000];
@@ -40,6 +42,7 @@ export class LiveSocket {
     this.pinger = null;
     this.lastHeard = 0;
     this.state = 'idle';
+    this.opens = 0;
     this.onlineHandler = () => this.retryNow();
     this.offlineHandler = () => this.drop('offline');
     window.addEventListener('online', this.onlineHandler);
@@ -73,7 +76,8 @@ export class LiveSocket {
       if (ws !== this.ws) return;
       this.attempt = 0;
       this.lastHeard = Date.now();
-      this.setState('open');
+      this.opens += 1;
+      this.setState('open', { resumed: this.opens > 1 });
       this.startPinger();
       this.onOpen();
     };

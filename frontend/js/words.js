@@ -13,10 +13,10 @@
 
 import { t } from './i18n.js';
 import { wordEvent } from './expansions/index.js';
+import { ROLE_OF_KIND, roleName } from './board/pieces.js';
 
-const ROLES = ['knight', 'thief', 'monk', 'farmer'];
-/** The catalogue's word for ``role`` (``role.*``, ``log.*.<role>``): a follower's role, else "follower". */
-export const roleKey = (role) => (ROLES.includes(role) ? role : 'follower');
+/** The catalogue's word for ``role`` in the log's sentences (``log.*.<role>``): a base role, else "follower". */
+export const roleKey = (role) => (Object.values(ROLE_OF_KIND).includes(role) ? role : 'follower');
 
 /** "Ann", "Ann and Ben", "Ann, Ben and Cy" in the current language ("Nobody" for none). */
 export function joinNames(names) {
@@ -166,6 +166,7 @@ export function describe(events, names, { auto = false, model = null } = {}) {
   return out;
 }
 
+/** A follower's role as a noun ("Knight", "Crown"): the base game's or an expansion's, else "Follower". */
 export function roleLabel(role) {
-  return t(`role.${roleKey(role)}`);
+  return roleName(role) ?? t('role.follower');
 }

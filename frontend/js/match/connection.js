@@ -9,14 +9,14 @@ import { LiveSocket } from '../socket.js';
 import { h, clear, toast } from '../dom.js';
 import { t } from '../i18n.js';
 
-/** Show the socket's state (``st`` from ``LiveSocket``: open, connecting, retrying, failed). */
+/** Show the socket's state (``st`` from ``LiveSocket``: open, connecting, retrying, failed; ``resumed``). */
 export function onStatus(m, st) {
   const conn = m.conn;
   clearInterval(conn.bannerTimer);
   if (m.chat) m.chat.refresh(); // writing waits for the socket
   if (st.state === 'open') {
-    // Back after a drop: the chat fetches what was said meanwhile (chat frames are not replayed).
-    if (conn.wasDown && m.chat) m.chat.load();
+    // Back after a drop or a restart: the chat fetches what was said meanwhile.
+    if (st.resumed && m.chat) m.chat.load();
     if (conn.wasDown) toast(t('match.reconnected'), 'success', 2200);
     conn.wasDown = false;
     m.dom.banner.hidden = true;

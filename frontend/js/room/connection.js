@@ -35,8 +35,6 @@ export async function enter(room) {
 export function follow(room, chat) {
   let pollTimer = null;
   let socket = null;
-  let wasOpen = false;
-  let wasDown = false;
   const poll = async () => {
     if (!room.alive) return;
     try {
@@ -50,14 +48,10 @@ export function follow(room, chat) {
       if (msg.t === 'lobby') room.update(msg.d);
       else if (msg.t === 'error' && msg.d) toast(errorText(msg.d.code, msg.d.message, msg.d.reason, msg.d.params), 'error');
     },
-    onStatus: ({ state }) => {
+    onStatus: ({ state, resumed }) => {
       clearTimeout(pollTimer);
       chat.refresh(); // writing waits for the socket
-      if (state === 'open') {
-        if (wasDown) chat.load(); // what was said while it was down
-        wasOpen = true;
-        wasDown = false;
-      } else if (wasOpen) wasDown = true;
+      if (resumed) chat.load(); // what was said while it was down
       if (state !== 'open' && room.alive) pollTimer = setTimeout(poll, 2500);
     },
   });
