@@ -59,9 +59,16 @@ OTHER_FOLDERS = {
 }
 
 
+#: Packages of app/services/ that are no feature: the instance's own parts, tested in the
+#: tests/ folder named here.
+INSTANCE_PACKAGES = {"runtime": "instance"}
+
+
 def _features() -> set[str]:
     services = ROOT / "app" / "services"
-    return {p.name for p in services.iterdir() if (p / "__init__.py").exists()}
+    packages = {p.name for p in services.iterdir() if (p / "__init__.py").exists()}
+    assert all((TESTS / folder).is_dir() for folder in INSTANCE_PACKAGES.values())
+    return packages - set(INSTANCE_PACKAGES)
 
 
 def _modules() -> list[Path]:

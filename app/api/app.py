@@ -250,7 +250,9 @@ def _add_ops_endpoints(app: FastAPI, settings: Settings) -> None:
         any time nobody served; :func:`app.services.timers.outage_checked`).
         """
         db_ok, broker_ok, clocks_ok = await asyncio.gather(
-            _answers(rt.db.ping()), _answers(rt.broker.ping()), _answers(outage_checked(rt))
+            _answers(rt.storage.db.ping()),
+            _answers(rt.fanout.broker.ping()),
+            _answers(outage_checked(rt)),
         )
         body: dict[str, Any] = {
             "ok": db_ok and broker_ok and clocks_ok and not rt.draining,

@@ -4,7 +4,7 @@ open, how its frames are read and budgeted, and how it is refused or closed.
 A socket is identified by its ``token`` query parameter (a player's token, or a program's API
 token: app/services/platform/api_tokens.py; none: anonymous). It is capped per player and per
 client address (``WS_SOCKETS_PER_TOKEN``/``WS_SOCKETS_PER_ADDRESS``: one over a cap gets a
-``rate_limited`` error frame and a 1013 close) and held in ``rt.open_sockets`` so a revoked
+``rate_limited`` error frame and a 1013 close) and held in ``rt.fanout.open_sockets`` so a revoked
 token's sockets are closed (4401). Every frame a client sends, whatever its type, counts
 against the socket's frame rate (``WS_FRAME_RATE``/``WS_FRAME_BURST``): one over it gets a
 ``rate_limited`` error frame (with the refused action's id, if any, and ``retry_after``, the
@@ -90,8 +90,8 @@ async def admit(
         player_id.set(player)  # the socket's log lines name the player
         with (
             _admitted(rt, websocket),
-            rt.socket_caps.hold(player, address(websocket)),
-            rt.open_sockets.hold(
+            rt.limits.sockets.hold(player, address(websocket)),
+            rt.fanout.open_sockets.hold(
                 player,
                 held.generation if held is not None else 0,
                 held.session if held is not None else None,
@@ -121,7 +121,7 @@ async def serve_frames(
     """
     rt.metrics.websockets.labels(kind).inc()
     try:
-        async for frame in frames(websocket, conn, rt.frame_budget()):
+        async for frame in frames(websocket, conn, rt.limits.frame_budget()):
             await handle(frame)
     except WebSocketDisconnect:
         pass
@@ -213,7 +213,7 @@ def address(websocket: WebSocket) -> str:
 
 @contextlib.contextmanager
 def _admitted(rt: Runtime, websocket: WebSocket) -> Iterator[None]:
-    """Register the socket in ``rt.admitted`` while it is served: the drain
+    """Register the socket in ``rt.fanout.admitted`` while it is served: the drain
     (:func:`app.services.drain.close_sockets`) closes with 1012 any a hub did not close
     (``close`` answers whether it closed it now).
     """
@@ -226,11 +226,11 @@ def _admitted(rt: Runtime, websocket: WebSocket) -> Iterator[None]:
             await websocket.close(code, reason)
         return True
 
-    rt.admitted.add(close)
+    rt.fanout.admitted.add(close)
     try:
         yield
     finally:
-        rt.admitted.discard(close)
+        rt.fanout.admitted.discard(close)
 
 
 def closer(websocket: WebSocket) -> Closer:

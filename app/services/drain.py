@@ -92,7 +92,7 @@ async def close_sockets(rt: Runtime) -> int:
     """Wait for the frames in flight and for their batches to reach the sockets' outboxes
     (through each hub), flush every socket's outbox and close it with :data:`SERVICE_RESTART`,
     then wait for the sockets' handlers to leave their hubs, and close every other admitted
-    socket (``rt.admitted``: the tournament page's) — all within the phase :data:`SOCKETS`.
+    socket (``rt.fanout.admitted``: the tournament page's) — all within the phase :data:`SOCKETS`.
     Returns how many sockets were closed.
     """
     deadline = by(rt, SOCKETS)
@@ -103,7 +103,7 @@ async def close_sockets(rt: Runtime) -> int:
         await asyncio.sleep(0.01)
     if rt.in_flight:
         log.warning("draining: %d frames still in flight at the deadline", rt.in_flight)
-    hubs = list(rt.hubs.hubs.values())
+    hubs = list(rt.fanout.hubs.hubs.values())
     with contextlib.suppress(TimeoutError):  # their answers reach the sockets' outboxes
         await asyncio.wait_for(asyncio.gather(*(h.forwarded() for h in hubs)), _left(deadline))
     connections = [c for hub in hubs for c in list(hub.connections)]
@@ -112,13 +112,13 @@ async def close_sockets(rt: Runtime) -> int:
             *(c.finish(SERVICE_RESTART, RESTART_REASON, _left(deadline)) for c in connections),
             return_exceptions=True,
         )
-    while any(hub.connections for hub in list(rt.hubs.hubs.values())):
+    while any(hub.connections for hub in list(rt.fanout.hubs.hubs.values())):
         if time.monotonic() >= deadline:
             break
         await asyncio.sleep(0.02)
     # Sockets no hub holds (the tournament page's) have no outbox to flush: closed now.
     others = await asyncio.gather(
-        *(close(SERVICE_RESTART, RESTART_REASON) for close in list(rt.admitted)),
+        *(close(SERVICE_RESTART, RESTART_REASON) for close in list(rt.fanout.admitted)),
         return_exceptions=True,
     )
     return len(connections) + sum(1 for closed in others if closed is True)

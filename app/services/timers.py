@@ -97,14 +97,14 @@ async def presence_heartbeat(rt: Runtime) -> None:
     while True:
         try:
             connected: list[tuple[str, int]] = []
-            for hub in list(rt.hubs.hubs.values()):
+            for hub in list(rt.fanout.hubs.hubs.values()):
                 kind, _, key = hub.channel.removeprefix(rt.settings.channel_prefix + ":").partition(
                     ":"
                 )
                 if kind == "match":
                     connected += [(key, int(k)) for k in hub.local_presence()[0]]
             await touch_many(rt, connected)
-            async with rt.db.reading() as conn:
+            async with rt.storage.db.reading() as conn:
                 live = await count_live_matches(conn)
             rt.metrics.matches_live.set(live)
         except asyncio.CancelledError:

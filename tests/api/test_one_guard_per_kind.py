@@ -5,7 +5,8 @@ so a new surface cannot forget it.
   :func:`app.api.socket_admission.admit` (token, per-token and per-address caps, frame budget,
   held for revocation) — before, the tournament socket had none of them;
 - every password hash or check goes through the fair hashing queue with the caller's address
-  (``rt.offload.run(..., key=client)``) — a call without a key shares one line with everyone.
+  (``rt.workers.offload.run(..., key=client)``) — a call without a key shares one line with
+  everyone.
 """
 
 from __future__ import annotations

@@ -247,7 +247,8 @@ async def _new_match(rt: Runtime, time_control: dict[str, Any] | None) -> str:
     sockets are here: :func:`app.services.match.play.play._alone`).
     """
     people = [
-        (await identity.create_player(rt.db, rt.tokens, name))[0]["id"] for name in ("Ann", "Ben")
+        (await identity.create_player(rt.storage.db, rt.tokens, name))[0]["id"]
+        for name in ("Ann", "Ben")
     ]
     code = (
         await lobby.create_lobby(
@@ -265,8 +266,8 @@ async def _new_match(rt: Runtime, time_control: dict[str, Any] | None) -> str:
     match_id = await dealing.start(rt, code, people[0])
     live = await reads.current(rt, match_id)
     assert (live.clock is not None and live.clock.get("control")) or time_control is None
-    hub = await rt.hubs.acquire(
-        rt.channel("match", match_id), lambda: match_hub_factory(rt, match_id, live.seats)
+    hub = await rt.fanout.hubs.acquire(
+        rt.fanout.channel("match", match_id), lambda: match_hub_factory(rt, match_id, live.seats)
     )
     hub.note_version(live.version)
     return match_id
@@ -275,10 +276,10 @@ async def _new_match(rt: Runtime, time_control: dict[str, Any] | None) -> str:
 async def _play(rt: Runtime, match_id: str, seed: int, wire: Wire, into: list[Move] | None) -> None:
     """Play the match to its end; each move measured into ``into`` (None: not measured)."""
     rng = random.Random(seed)
-    hub = rt.hubs.get(rt.channel("match", match_id))
+    hub = rt.fanout.hubs.get(rt.fanout.channel("match", match_id))
     assert hub is not None
     while True:
-        live = rt.cache.get(match_id)
+        live = rt.storage.cache.get(match_id)
         assert live is not None, "the match fell out of the cache: the fast path was left"
         if live.state.is_over:
             return
@@ -315,7 +316,7 @@ async def _measure(url: str, wire: Wire, scenario: str) -> Figures:
         warm, *measured = [await _new_match(rt, control) for _ in range(1 + count)]
         await _play(rt, warm, 1, wire, None)
         figures = Figures(scenario, count)
-        await flush_app(rt.db)
+        await flush_app(rt.storage.db)
         before = await meter.counters()
         gc.collect()
         gc.disable()
@@ -326,7 +327,7 @@ async def _measure(url: str, wire: Wire, scenario: str) -> Figures:
         finally:
             wire.counting = False
             gc.enable()
-        await flush_app(rt.db)
+        await flush_app(rt.storage.db)
         after = await meter.counters()
         own = PgMeter.OWN_COMMITS + FLUSH_APP_COMMITS
         figures.commits = after.commits - before.commits - own

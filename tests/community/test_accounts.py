@@ -25,7 +25,7 @@ def _counts(client: TestClient) -> tuple[int, int]:
     runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def count() -> tuple[int, int]:
-        async with runtime.db.reading() as conn:
+        async with runtime.storage.db.reading() as conn:
             a = (await conn.execute(select(func.count()).select_from(accounts))).scalar_one()
             p = (await conn.execute(select(func.count()).select_from(players))).scalar_one()
         return int(a), int(p)

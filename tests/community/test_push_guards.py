@@ -80,7 +80,7 @@ def _store(client: TestClient, player: str, sub: dict[str, object], age: float =
     }
 
     async def go() -> None:
-        async with runtime.db.transaction() as conn:
+        async with runtime.storage.db.transaction() as conn:
             await queries.save(conn, row)
 
     client.portal.call(go)  # type: ignore[union-attr]

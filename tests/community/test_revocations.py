@@ -30,7 +30,9 @@ def test_a_revocation_reaches_another_instance_within_the_ttl(db_url: str) -> No
         one = Runtime(make_settings(db_url, None, "test-revoke", ROOT / "frontend"))
         two = Runtime(make_settings(db_url, None, "test-revoke", ROOT / "frontend"))
         now = [0.0]
-        two.revocations = identity.Revocations(two.db, two.tokens, ttl=5.0, clock=lambda: now[0])
+        two.revocations = identity.Revocations(
+            two.storage.db, two.tokens, ttl=5.0, clock=lambda: now[0]
+        )
         try:
             user = f"Rev{id(now) % 100000}"
             account, token = await accounts.register(one, user, "a fine password", None)
@@ -63,7 +65,9 @@ def test_a_logout_reaches_another_instance_within_the_ttl(db_url: str) -> None:
         one = Runtime(make_settings(db_url, None, "test-logout", ROOT / "frontend"))
         two = Runtime(make_settings(db_url, None, "test-logout", ROOT / "frontend"))
         now = [0.0]
-        two.revocations = identity.Revocations(two.db, two.tokens, ttl=5.0, clock=lambda: now[0])
+        two.revocations = identity.Revocations(
+            two.storage.db, two.tokens, ttl=5.0, clock=lambda: now[0]
+        )
         try:
             user = f"Out{id(now) % 100000}"
             account, token = await accounts.register(one, user, "a fine password", None)
@@ -101,7 +105,9 @@ def test_a_logout_racing_another_ends_the_session_without_an_error(
             user = f"Race{secrets.token_hex(3)}"
             _, token = await accounts.register(rt, user, "a fine password", None)
             await rt.revocations.end_session(token)
-            other = identity.Revocations(rt.db, rt.tokens)  # another instance, nothing cached
+            other = identity.Revocations(
+                rt.storage.db, rt.tokens
+            )  # another instance, nothing cached
 
             async def too_early(conn: object, session: str) -> bool:
                 return False
@@ -110,7 +116,7 @@ def test_a_logout_racing_another_ends_the_session_without_an_error(
             await other.end_session(token)  # its insert meets the first one's row: no error
             monkeypatch.undo()
             with pytest.raises(Unauthorized, match="logged out"):
-                await identity.Revocations(rt.db, rt.tokens).verify(token)
+                await identity.Revocations(rt.storage.db, rt.tokens).verify(token)
         finally:
             await rt.close()
 

@@ -47,7 +47,7 @@ async def _row_version(rt: Runtime, match_id: str) -> tuple[int, int]:
     """The match row's version and its number of log rows (read directly: the test's moves
     are not real engine actions).
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         version = (
             await conn.execute(select(matches.c.version).where(matches.c.id == match_id))
         ).scalar_one()
@@ -75,7 +75,7 @@ async def _append(
         events_json="[]",
         at=values["updated_at"],
     )
-    return await hot.append_fast(rt.db, row, clock, values)
+    return await hot.append_fast(rt.storage.db, row, clock, values)
 
 
 def test_moves_of_many_matches_share_statements_and_each_is_written(postgres_url: str) -> None:
@@ -89,14 +89,14 @@ def test_moves_of_many_matches_share_statements_and_each_is_written(postgres_url
             )
         )
         assert [r.version for r in results] == [1] * 12
-        batcher: AppendBatcher = rt.db.appends
+        batcher: AppendBatcher = rt.storage.db.appends
         assert batcher.moves == 12
         assert batcher.statements < 12, "moves made at once share a statement"
         for match_id, _ in started:
-            rt.cache.drop(match_id)
+            rt.storage.cache.drop(match_id)
             live = await reads.current(rt, match_id)
             assert live.version == 1 and live.state.phase != "place_tile"
-            assert [b[0] for b in await outbox.batches_since(rt.db, match_id, 0)] == [1]
+            assert [b[0] for b in await outbox.batches_since(rt.storage.db, match_id, 0)] == [1]
 
     _run(postgres_url, body)
 
@@ -117,7 +117,7 @@ def test_a_batch_answers_each_move_by_its_own_row(postgres_url: str) -> None:
             _append(rt, c, 0, "x3", other_clock),
         )
         assert (ok, stale, wrong_clock) == (True, False, False)
-        assert rt.db.appends.statements == 1
+        assert rt.storage.db.appends.statements == 1
         for match_id, version in ((a, 1), (b, 0), (c, 0)):
             assert await _row_version(rt, match_id) == (version, version)
 

@@ -31,7 +31,7 @@ def db_url(request: pytest.FixtureRequest) -> str:
 
 
 async def _stored(rt: Runtime, match_id: str) -> datetime:
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         value = (
             await conn.execute(select(matches.c.next_bot_at).where(matches.c.id == match_id))
         ).scalar_one()
@@ -40,9 +40,9 @@ async def _stored(rt: Runtime, match_id: str) -> datetime:
 
 
 async def _store(rt: Runtime, match_id: str, at: datetime) -> None:
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         await conn.execute(update(matches).where(matches.c.id == match_id).values(next_bot_at=at))
-    rt.cache.drop(match_id)
+    rt.storage.cache.drop(match_id)
 
 
 async def _move(rt: Runtime, match_id: str, players: list[str], n: int) -> datetime:

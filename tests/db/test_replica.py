@@ -55,9 +55,9 @@ def test_lagging_reads_go_to_the_replica(
         assert api.get(f"/api/matches/{match_id}")["version"] == 0
 
         async def replicate_ann() -> None:
-            async with rt.db.reading() as conn:
+            async with rt.storage.db.reading() as conn:
                 row = (await conn.execute(select(players).where(players.c.id == player))).one()
-            async with rt.replica.transaction() as conn:
+            async with rt.storage.replica.transaction() as conn:
                 await conn.execute(insert(players).values(**row._mapping))
 
         client.portal.call(replicate_ann)  # type: ignore[union-attr]
@@ -72,7 +72,7 @@ def test_without_a_replica_every_read_is_the_primary(
     settings = make_settings(postgres_url, None, channel_prefix, frontend)
     with TestClient(create_app(settings)) as client:
         rt: Any = client.app.state.runtime  # type: ignore[attr-defined]
-        assert rt.replica is rt.db
-        assert isinstance(rt.db, Database)
+        assert rt.storage.replica is rt.storage.db
+        assert isinstance(rt.storage.db, Database)
         player, _, _ = Api(client).player("Ben")
         assert Api(client).get(f"/api/players/{player}/matches")["total"] == 0

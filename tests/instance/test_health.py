@@ -53,7 +53,7 @@ def test_a_part_down_is_not_ready_but_alive(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, part: str
 ) -> None:
     rt = client.app.state.runtime  # type: ignore[attr-defined]
-    monkeypatch.setattr(rt.db if part == "database" else rt.broker, "ping", _no)
+    monkeypatch.setattr(rt.storage.db if part == "database" else rt.fanout.broker, "ping", _no)
     r = client.get("/readyz")
     assert (r.status_code, r.json()) == (503, {**READY, "ok": False, part: False})
     assert client.get("/healthz").json() == {"ok": True}
@@ -63,7 +63,7 @@ def test_a_database_that_does_not_answer_is_not_ready_within_the_ping_timeout(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rt = client.app.state.runtime  # type: ignore[attr-defined]
-    monkeypatch.setattr(rt.db, "ping", _hangs)
+    monkeypatch.setattr(rt.storage.db, "ping", _hangs)
     monkeypatch.setattr(app_module, "PING_TIMEOUT", 0.2)
     r = client.get("/readyz")
     assert (r.status_code, r.json()["database"]) == (503, False)
@@ -146,7 +146,7 @@ def test_a_drained_socket_gets_its_answers_then_1012_and_its_seat_is_not_left(
     # The sockets' handlers leave their hub in tasks of their own: wait for them (they must
     # see the drain) before reading the match as a live instance would.
     deadline = time.monotonic() + 10
-    while rt.hubs.hubs or rt.hubs.pending():
+    while rt.fanout.hubs.hubs or rt.fanout.hubs.pending():
         assert time.monotonic() < deadline, "the sockets never left their hub"
         time.sleep(0.01)
     rt.draining = False  # to read the match over REST
@@ -168,7 +168,7 @@ def test_a_drain_waits_for_the_frames_in_flight_and_sends_their_answers_first(
         closing = portal.start_task_soon(drain.close_sockets, rt)
         ws.send_text(json.dumps({"t": "ping"}))
         assert receive(ws) == {"t": "pong"}  # still open: the action is not done
-        (conn,) = rt.hubs.get(rt.channel("match", match_id)).connections
+        (conn,) = rt.fanout.hubs.get(rt.fanout.channel("match", match_id)).connections
 
         def done() -> None:
             conn.push(None, '{"t": "answer"}')  # its answer, queued as it finishes
@@ -197,17 +197,17 @@ def test_finishing_a_drain_publishes_what_was_committed_but_not_published(
         await rt.stop_loops()  # no flush of the marks but the drain's own
         await rt.settle(5)
         await delivery.flush_marks(rt)
-        async with rt.db.transaction() as conn:  # its publish never happened
+        async with rt.storage.db.transaction() as conn:  # its publish never happened
             await conn.execute(
                 update(match_actions)
                 .where(match_actions.c.match_id == match_id)
                 .values(published=False)
             )
-        await rt.broker.subscribe(rt.channel("match", match_id), heard.append)
+        await rt.fanout.broker.subscribe(rt.fanout.channel("match", match_id), heard.append)
         drain.begin(rt)
         await drain.finish(rt)
         await asyncio.sleep(0.5)  # Redis delivers the announcement asynchronously
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             rows = await conn.execute(
                 select(match_actions.c.published).where(match_actions.c.match_id == match_id)
             )

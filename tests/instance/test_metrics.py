@@ -114,10 +114,10 @@ def test_every_series_is_there_and_moves(tight: TestClient) -> None:
         snap = receive(ws)
         ws.send_json({"t": "action", "v": 0, "id": "m1", "d": place_first(snap["d"]["state"])})
         assert receive(ws)["v"] == 1
-        channel = rt.channel("match", match_id)
+        channel = rt.fanout.channel("match", match_id)
 
         async def fall_behind_and_watch() -> None:
-            rt.hubs.get(channel).last_v = 0  # as if the broadcast of version 1 was lost
+            rt.fanout.hubs.get(channel).last_v = 0  # as if the broadcast of version 1 was lost
             await delivery.watch_versions(rt)
 
         # The version watch finds this instance's hub behind the database.
@@ -125,13 +125,13 @@ def test_every_series_is_there_and_moves(tight: TestClient) -> None:
         # A batch from another instance arrives through the broker: its delivery is timed.
         stamp = f"other@{time.time() - 0.05:.4f}"
         message = broker_message(stamp, "batch", 1, "{}")
-        client.portal.call(rt.broker.publish, channel, message)  # type: ignore[union-attr]
+        client.portal.call(rt.fanout.broker.publish, channel, message)  # type: ignore[union-attr]
         ws.close(1000)
     # The outbox: one batch left unpublished for a minute.
     old = utcnow() - timedelta(seconds=60)
 
     async def unpublish() -> None:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await conn.execute(
                 update(match_actions)
                 .where(match_actions.c.match_id == match_id)
@@ -155,7 +155,7 @@ def test_every_series_is_there_and_moves(tight: TestClient) -> None:
         "move subscriber time": ("carcassonne_hook_subscriber_seconds_total", DELIVERY),
         "move subscriber calls": ("carcassonne_hook_subscriber_calls_total", DELIVERY),
     }
-    if rt.db.is_postgres:  # the move's own statement, on the hot pool
+    if rt.storage.db.is_postgres:  # the move's own statement, on the hot pool
         grew["hot pool statements"] = ("carcassonne_db_statements_total", {"pool": "asyncpg"})
     for what, (name, labels) in grew.items():
         assert total(after, name, **labels) > total(before, name, **labels), what
@@ -168,7 +168,7 @@ def test_pools_and_bots_move(client: TestClient, api: Api) -> None:
     before = scrape(client)
 
     async def scrape_holding_a_connection() -> Samples:
-        async with rt.db.reading():
+        async with rt.storage.db.reading():
             return parse((await render(rt)).decode())[1]
 
     held = client.portal.call(scrape_holding_a_connection)
@@ -194,14 +194,14 @@ def test_pools_and_bots_move(client: TestClient, api: Api) -> None:
 
 async def _waits(rt: Any) -> int:
     """Hold every connection of the hot pool and ask for one more (Postgres only)."""
-    size = rt.db._pool_size
+    size = rt.storage.db._pool_size
     entered = asyncio.Event()
     release = asyncio.Event()
     holding = 0
 
     async def hold() -> None:
         nonlocal holding
-        async with rt.db.raw():
+        async with rt.storage.db.raw():
             holding += 1
             if holding == size:
                 entered.set()
@@ -212,7 +212,7 @@ async def _waits(rt: Any) -> int:
     await asyncio.sleep(0.05)
     release.set()
     await asyncio.gather(*tasks)
-    return int(rt.db.raw_waits)
+    return int(rt.storage.db.raw_waits)
 
 
 @pytest.mark.postgres

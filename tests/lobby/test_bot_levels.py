@@ -77,7 +77,7 @@ def test_strong_and_easy_bots_play_from_the_worker_pool(quick_bots: TestClient) 
     assert version >= 12
     batches = api.get(f"/api/matches/{match_id}/events?since=0")["batches"]
     assert {b["seat"] for b in batches} == {0, 1, 2}
-    pool = quick_bots.app.state.runtime.bots
+    pool = quick_bots.app.state.runtime.workers.bots
     assert pool.answered >= 6 and pool.fallbacks == 0
 
 

@@ -50,7 +50,7 @@ def test_a_host_keeps_a_few_open_tables_and_idle_ones_stop_counting(
 
         async def idle() -> None:
             rt = client.app.state.runtime  # type: ignore[attr-defined]
-            async with rt.db.transaction() as conn:
+            async with rt.storage.db.transaction() as conn:
                 await conn.execute(
                     update(lobbies)
                     .where(lobbies.c.code == second)

@@ -36,7 +36,7 @@ def _sql(client: TestClient, statement: Any) -> Any:
     rt = _rt(client)
 
     async def go() -> Any:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             result = await conn.execute(statement)
             return result.all() if result.returns_rows else None
 

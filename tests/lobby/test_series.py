@@ -29,7 +29,7 @@ def _finish(client: TestClient, match_id: str, scores: list[int]) -> list[bool]:
     rt = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def run() -> list[bool]:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await conn.execute(
                 update(matches)
                 .where(matches.c.id == match_id)
@@ -133,7 +133,7 @@ def test_the_sweep_counts_a_game_nobody_settled(client: TestClient, api: Api) ->
     rt = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def run() -> int:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await conn.execute(
                 update(matches)
                 .where(matches.c.id == first)

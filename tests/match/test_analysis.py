@@ -37,7 +37,7 @@ def _run(client: TestClient, make: Any) -> Any:
     runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def go() -> Any:
-        async with runtime.db.transaction() as conn:
+        async with runtime.storage.db.transaction() as conn:
             return await make(conn)
 
     return client.portal.call(go)  # type: ignore[union-attr]
@@ -148,7 +148,7 @@ def test_a_rated_match_is_analysed_when_it_ends_an_unrated_one_is_not(
 
 
 class _Database:
-    """A stand-in ``rt.db`` whose connections are never used (the queries are replaced)."""
+    """A stand-in ``rt.storage.db`` whose connections are never used (the queries are replaced)."""
 
     @contextlib.asynccontextmanager
     async def reading(self) -> AsyncIterator[None]:
@@ -183,7 +183,7 @@ async def test_a_rated_match_ending_during_a_database_restart_is_still_analysed(
     monkeypatch.setattr(analyses.queries, "is_rated_match", is_rated_match)
     monkeypatch.setattr(analyses, "request_analysis", request_analysis)
     monkeypatch.setattr(analyses.asyncio, "sleep", no_wait)
-    rt = SimpleNamespace(db=_Database())
+    rt = SimpleNamespace(storage=SimpleNamespace(db=_Database()))
     await analyses.analyse_if_rated(rt, "m1")  # type: ignore[arg-type]
     assert asked == ["m1"] and answers == []
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
@@ -200,7 +200,7 @@ async def test_a_database_that_stays_away_costs_one_line_not_a_traceback(
 
     monkeypatch.setattr(analyses.queries, "is_rated_match", is_rated_match)
     monkeypatch.setattr(analyses.asyncio, "sleep", no_wait)
-    rt = SimpleNamespace(db=_Database())
+    rt = SimpleNamespace(storage=SimpleNamespace(db=_Database()))
     with caplog.at_level(logging.WARNING, logger=analyses.log.name):
         await analyses.analyse_if_rated(rt, "m2")  # type: ignore[arg-type]
     warnings = [r for r in caplog.records if r.name == analyses.log.name]

@@ -47,7 +47,7 @@ def _runtime(client: TestClient) -> Runtime:
     rt: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def empty() -> None:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await conn.execute(delete(match_analyses))
 
     client.portal.call(empty)  # type: ignore[union-attr]
@@ -61,7 +61,7 @@ def _call(client: TestClient, fn: Any, *args: Any) -> Any:
 async def _people(rt: Runtime, n: int, *, account: bool) -> list[str]:
     """``n`` players written straight to the database, each an account's or a guest."""
     ids = [secrets.token_hex(8) for _ in range(n)]
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         await conn.execute(insert(players), [{"id": i, "name": f"P{i[:6]}"} for i in ids])
         if account:
             await conn.execute(
@@ -82,7 +82,7 @@ async def _people(rt: Runtime, n: int, *, account: bool) -> list[str]:
 async def _matches(rt: Runtime, n: int) -> list[str]:
     now = datetime.now(UTC)
     out = []
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         for seed in range(n):
             out.append(
                 await insert_finished(
@@ -93,7 +93,7 @@ async def _matches(rt: Runtime, n: int) -> list[str]:
 
 
 async def _queued(rt: Runtime) -> int:
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         found = await conn.execute(
             select(func.count()).where(match_analyses.c.status.in_(("queued", "running")))
         )

@@ -34,7 +34,7 @@ def test_the_last_frame_of_a_catch_up_carries_the_view_when_a_move_commits_meanw
 
     async def meanwhile(*args: Any, **kwargs: Any) -> Any:
         found = await original(*args, **kwargs)
-        live = rt.cache.get(match_id)
+        live = rt.storage.cache.get(match_id)
         assert live is not None
         live.version, live.view = live.version + 1, None  # what a commit does to the cache
         return found
@@ -48,4 +48,4 @@ def test_the_last_frame_of_a_catch_up_carries_the_view_when_a_move_commits_meanw
     assert [v for v, _ in frames] == [1, 2]
     last = orjson.loads(frames[-1][1])
     assert last["d"]["state"] is not None and last["d"]["state"]["turn"] >= 1
-    rt.cache.drop(match_id)
+    rt.storage.cache.drop(match_id)

@@ -31,7 +31,9 @@ def _runtime(url: str) -> Runtime:
 
 
 async def _new_match(rt: Runtime) -> tuple[str, list[str]]:
-    players = [(await identity.create_player(rt.db, rt.tokens, n))[0]["id"] for n in ("Ann", "Ben")]
+    players = [
+        (await identity.create_player(rt.storage.db, rt.tokens, n))[0]["id"] for n in ("Ann", "Ben")
+    ]
     code = (
         await lobby.create_lobby(
             rt, players[0], name=None, preset=None, rules=None, seats=2, private=False
@@ -71,9 +73,9 @@ def test_a_repeated_action_id_is_applied_once(db_url: str) -> None:
         first = await play.submit_action(rt, match_id, players[0], 0, "a1", move)
         again = await play.submit_action(rt, match_id, players[0], 0, "a1", move)
         assert first == again and first.version == 1
-        rt.cache.drop(match_id)  # answered from the log too, not only from memory
+        rt.storage.cache.drop(match_id)  # answered from the log too, not only from memory
         assert await play.submit_action(rt, match_id, players[0], 0, "a1", move) == first
-        assert [b[0] for b in await outbox.batches_since(rt.db, match_id, 0)] == [1]
+        assert [b[0] for b in await outbox.batches_since(rt.storage.db, match_id, 0)] == [1]
 
     _run(db_url, body)
 
@@ -102,7 +104,7 @@ def test_a_failed_write_drops_the_cached_state(
         monkeypatch.setattr(play, "append_fast", broken)
         with pytest.raises(OSError):
             await play.submit_action(rt, match_id, players[0], 0, "f1", move)
-        assert rt.cache.get(match_id) is None  # its state was ahead of the database
+        assert rt.storage.cache.get(match_id) is None  # its state was ahead of the database
         live = await reads.current(rt, match_id)
         assert live.version == 0 and live.state.phase == "place_tile"
 
@@ -112,7 +114,7 @@ def test_a_failed_write_drops_the_cached_state(
         monkeypatch.setattr(play, "append_fast", duplicate)
         with pytest.raises(Conflict):
             await play.submit_action(rt, match_id, players[0], 0, "f2", move)
-        assert rt.cache.get(match_id) is None
+        assert rt.storage.cache.get(match_id) is None
 
     _run(db_url, body)
 
@@ -175,7 +177,7 @@ def test_a_clock_changed_between_actions_is_not_overwritten_by_the_fast_path(db_
         match_id, players = await _new_match(rt)
         move = await _first_move(rt, match_id)
         await play.submit_action(rt, match_id, players[0], 0, "c1", move)
-        cached = rt.cache.get(match_id)
+        cached = rt.storage.cache.get(match_id)
         assert cached is not None and cached.version == 1 and cached.clock is not None
         assert not cached.clock["away"]
         # Ben's socket went
@@ -185,7 +187,7 @@ def test_a_clock_changed_between_actions_is_not_overwritten_by_the_fast_path(db_
         live = await reads.current(rt, match_id)
         assert live.version == 2 and live.clock is not None
         assert "1" in live.clock["away"]  # the countdown survived Ann's move
-        rt.cache.drop(match_id)
+        rt.storage.cache.drop(match_id)
         stored = await reads.current(rt, match_id)
         assert stored.clock is not None and "1" in stored.clock["away"]
 

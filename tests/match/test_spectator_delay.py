@@ -133,7 +133,7 @@ def test_every_match_list_shows_an_outsider_the_delayed_turn(api: Api) -> None:
     rt = api.client.app.state.runtime  # type: ignore[attr-defined]
 
     async def score() -> None:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await conn.execute(
                 update(matches).where(matches.c.id == match_id).values(scores=live["scores"])
             )
@@ -170,7 +170,7 @@ def test_a_seconds_delay_shows_what_was_committed_that_long_ago(
     rt = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def age(upto: int) -> None:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await conn.execute(
                 update(match_actions)
                 .where(match_actions.c.match_id == match_id, match_actions.c.seq <= upto)

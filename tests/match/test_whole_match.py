@@ -40,7 +40,7 @@ def _setup(client: TestClient, match_id: str) -> dict[str, Any]:
     runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def load() -> dict[str, Any]:
-        async with runtime.db.reading() as conn:
+        async with runtime.storage.db.reading() as conn:
             row = (
                 await conn.execute(select(matches.c.setup).where(matches.c.id == match_id))
             ).one()

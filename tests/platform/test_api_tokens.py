@@ -82,7 +82,7 @@ def test_deleting_the_account_revokes_its_api_tokens(api: Api, client: TestClien
     runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def rows() -> list[Any]:
-        async with runtime.db.reading() as conn:
+        async with runtime.storage.db.reading() as conn:
             query = select(api_tokens.c.revoked_at).where(api_tokens.c.player_id == me)
             return list((await conn.execute(query)).all())
 
@@ -104,7 +104,7 @@ def test_a_token_left_live_is_refused_and_swept(api: Api, client: TestClient) ->
     other_match = live_match(api, other_h)
 
     async def write(*statements: Any) -> None:
-        async with runtime.db.transaction() as conn:
+        async with runtime.storage.db.transaction() as conn:
             for statement in statements:
                 await conn.execute(statement)
 

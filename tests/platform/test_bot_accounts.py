@@ -317,7 +317,7 @@ def test_rated_needs_an_account_and_a_dead_claim_is_taken_again(
     from app.db.platform import bot_challenges
 
     async def half_accepted(minutes: int) -> None:
-        async with runtime.db.transaction() as conn:
+        async with runtime.storage.db.transaction() as conn:
             await conn.execute(
                 update(bot_challenges)
                 .where(bot_challenges.c.id == challenge["id"])

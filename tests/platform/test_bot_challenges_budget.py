@@ -26,7 +26,7 @@ def _age(client: TestClient, ids: list[str], by: timedelta) -> None:
     rt = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def run() -> None:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await conn.execute(
                 update(bot_challenges)
                 .where(bot_challenges.c.id.in_(ids))

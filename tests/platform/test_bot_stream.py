@@ -132,7 +132,7 @@ def test_revoked_elsewhere_the_stream_delivers_nothing_more(api: Api, client: Te
     [listed] = api.get("/api/me/tokens", session)["tokens"]
 
     async def revoke_elsewhere() -> None:
-        async with runtime.db.transaction() as conn:
+        async with runtime.storage.db.transaction() as conn:
             await queries.revoke_api_tokens(conn, bot, utcnow(), listed["id"])
 
     client.portal.call(revoke_elsewhere)  # type: ignore[union-attr]
@@ -151,7 +151,7 @@ def test_deleting_the_account_elsewhere_ends_the_stream(api: Api, client: TestCl
     async def delete_elsewhere() -> int:
         while not reader.events():  # the open invitation arrives first
             await asyncio.sleep(0.02)
-        async with runtime.db.transaction() as conn:
+        async with runtime.storage.db.transaction() as conn:
             await conn.execute(delete(accounts).where(accounts.c.player_id == bot))
         return await sweep_once(runtime)
 

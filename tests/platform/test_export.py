@@ -56,7 +56,7 @@ def insert(client: TestClient, seats: list[tuple[str | None, str]], **kw: Any) -
     runtime: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def go() -> str:
-        async with runtime.db.transaction() as conn:
+        async with runtime.storage.db.transaction() as conn:
             return await insert_finished(conn, seats, **kw)
 
     result: str = client.portal.call(go)  # type: ignore[union-attr]

@@ -89,7 +89,7 @@ def _end(
     ]
 
     async def go() -> None:
-        async with runtime.db.transaction() as conn:
+        async with runtime.storage.db.transaction() as conn:
             for seq, (seat, by) in enumerate(log, start=1):
                 await conn.execute(
                     insert(match_actions).values(

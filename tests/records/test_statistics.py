@@ -80,7 +80,7 @@ def _finish(
     rt: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def go() -> None:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             for seat in range(len(scores)):
                 await conn.execute(
                     insert(match_actions).values(
@@ -155,7 +155,7 @@ def test_statistics_of_a_player_over_two_matches(api: Api, client: TestClient) -
     rt: Runtime = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def forget() -> Any:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await conn.execute(
                 update(match_players)
                 .where(match_players.c.match_id == first)
@@ -163,7 +163,7 @@ def test_statistics_of_a_player_over_two_matches(api: Api, client: TestClient) -
             )
 
     async def stored() -> Any:
-        async with rt.db.reading() as conn:
+        async with rt.storage.db.reading() as conn:
             return (
                 await conn.execute(
                     select(match_players.c.statistics).where(

@@ -29,10 +29,10 @@ def test_the_sweep_closes_a_socket_whose_token_expired(client: TestClient, api: 
 
     async def run() -> tuple[int, int]:
         with (
-            rt.open_sockets.hold(pid, 0, None, close, time.time() - 1),
-            rt.open_sockets.hold(pid, 0, None, close, time.time() + 3600),
+            rt.fanout.open_sockets.hold(pid, 0, None, close, time.time() - 1),
+            rt.fanout.open_sockets.hold(pid, 0, None, close, time.time() + 3600),
         ):
-            return await sweep_once(rt), len(rt.open_sockets.players())
+            return await sweep_once(rt), len(rt.fanout.open_sockets.players())
 
     swept, held = client.portal.call(run)  # type: ignore[union-attr]
     assert swept == 1 and held == 1
@@ -48,7 +48,7 @@ def test_a_real_socket_is_held_with_its_tokens_expiry(client: TestClient, api: A
         ws.receive_text()
 
         async def expiries() -> list[Any]:
-            return [h.expires for held in rt.open_sockets._by_player.values() for h in held]
+            return [h.expires for held in rt.fanout.open_sockets._by_player.values() for h in held]
 
         found = client.portal.call(expiries)  # type: ignore[union-attr]
     lifetime = rt.settings.token_lifetime

@@ -87,7 +87,7 @@ def mark_finished(client: TestClient, match_id: str) -> None:
     rt = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def run() -> None:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await conn.execute(
                 update(matches).where(matches.c.id == match_id).values(status="finished")
             )

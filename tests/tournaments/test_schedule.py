@@ -31,7 +31,7 @@ def _due_now(client: TestClient, tid: str) -> list[bool]:
     rt = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def run() -> list[bool]:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             past = datetime.now(UTC) - timedelta(seconds=1)
             await conn.execute(
                 update(tournaments).where(tournaments.c.id == tid).values(starts_at=past)
@@ -77,7 +77,7 @@ def test_the_sweep_starts_it(client: TestClient, api: Api) -> None:
     rt = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def due() -> None:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             past = datetime.now(UTC) - timedelta(seconds=1)
             await conn.execute(
                 update(tournaments).where(tournaments.c.id == tid).values(starts_at=past)
@@ -98,7 +98,7 @@ def _move_start(client: TestClient, ids: list[str], ago: timedelta) -> None:
     rt = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def run() -> None:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await conn.execute(
                 update(tournaments)
                 .where(tournaments.c.id.in_(ids))
@@ -128,7 +128,7 @@ def _statements_about(client: TestClient, ids: list[str]) -> int:
         mine.set(True)
         await sweep_once(rt)
 
-    engine = rt.db.engine.sync_engine
+    engine = rt.storage.db.engine.sync_engine
     event.listen(engine, "before_cursor_execute", count)
     try:
         client.portal.call(counted)  # type: ignore[union-attr]

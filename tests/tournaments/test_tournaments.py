@@ -285,7 +285,7 @@ def _end_arena_in(client: TestClient, tid: str, seconds: float) -> None:
     rt = client.app.state.runtime  # type: ignore[attr-defined]
 
     async def run() -> None:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await conn.execute(
                 update(tournaments)
                 .where(tournaments.c.id == tid)

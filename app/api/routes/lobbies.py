@@ -42,7 +42,7 @@ Code = Annotated[str, Path(pattern=CODE_PATTERN, description="the lobby's invite
 @router.post("", status_code=201, response_model=LobbyOut, responses=errors(401, 413, 429))
 async def create(body: NewLobby, rt: RuntimeDep, player: CurrentPlayer) -> LobbyJson:
     """Create a lobby; the creator takes seat 0 and is host."""
-    await rt.lobby_limiter.hit(player)
+    await rt.limits.lobbies.hit(player)
     return await lobby.create_lobby(
         rt,
         player,

@@ -65,7 +65,7 @@ async def post_action(
     match_id: MatchId, body: ActionIn, rt: RuntimeDep, player: CurrentPlayer
 ) -> dict[str, Any]:
     """Apply an action of the caller's seat (the same path as the websocket's)."""
-    await rt.action_limiter.hit(player)
+    await rt.limits.actions.hit(player)
     applied = await play.submit_action(rt, match_id, player, body.v, body.id, body.d)
     return {"version": applied.version, "events": applied.events}
 

@@ -39,15 +39,15 @@ PlayerId = Annotated[str, Path(pattern=CODE_PATTERN, description="the player id"
 @router.post("/players", status_code=201, response_model=PlayerCreated, responses=errors(413, 429))
 async def create_player(body: NewPlayer, rt: RuntimeDep, request: Request) -> dict[str, Any]:
     """Create a guest player; keep the token and send it as ``Authorization: Bearer``."""
-    await rt.player_limiter.hit(request.client.host if request.client else "unknown")
-    player, token = await identity.create_player(rt.db, rt.tokens, body.name)
+    await rt.limits.players.hit(request.client.host if request.client else "unknown")
+    player, token = await identity.create_player(rt.storage.db, rt.tokens, body.name)
     return {"player": player, "token": token}
 
 
 @router.get("/me", response_model=PlayerOut, responses=errors(401, 404))
 async def me(rt: RuntimeDep, player: CurrentPlayer) -> Mapping[str, Any]:
     """The player the token belongs to."""
-    return await identity.get_player(rt.db, player)
+    return await identity.get_player(rt.storage.db, player)
 
 
 @router.get("/me/matches", response_model=MyMatches, responses=errors(401))

@@ -26,7 +26,7 @@ router = APIRouter(prefix="/api", tags=["records"])
 async def _offloaded(rt: Runtime, fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
     """``fn(*args)`` in a worker process; a busy pool is a 429 with a time to retry."""
     try:
-        return await rt.bots.offload(fn, *args)
+        return await rt.workers.bots.offload(fn, *args)
     except Busy as exc:
         raise RateLimited(str(exc), retry_after=5) from None
 
@@ -44,7 +44,7 @@ async def replay_file(
     """Any ``carcassonne-record/1`` cut into steps. An invalid record: 422 ``invalid_record``
     naming the move and the reason. Replayed off the event loop; limited per client address.
     """
-    await rt.account_limits.replay(client_address(request))
+    await rt.limits.accounts.replay(client_address(request))
     out = await _offloaded(rt, replays.steps, _record_body(record))
     out["record"] = record
     return out
@@ -61,5 +61,5 @@ async def verify(
     committed deck, and every move. ``commitment``: the one you saw published, if you kept it.
     Checked off the event loop; limited per client address.
     """
-    await rt.account_limits.replay(client_address(request))
+    await rt.limits.accounts.replay(client_address(request))
     return await _offloaded(rt, replays.verify, _record_body(record), commitment)

@@ -24,7 +24,7 @@ async def create(
     body: NewSeek, rt: RuntimeDep, player: CurrentPlayer, request: Request
 ) -> SeekJson:
     """Wait in a pool (one open seek per player); paired at once when the pool allows."""
-    await rt.seek_limiter.hit(player)
+    await rt.limits.seeks.hit(player)
     return await seeks.create_seek(
         rt,
         player,
@@ -47,7 +47,7 @@ async def poll(seek_id: SeekId, rt: RuntimeDep, player: CurrentPlayer) -> SeekJs
     """The holder's poll: keeps the seek alive and says when it is paired (``match_id``).
     429 past ``SEEK_POLL_BURST`` polls at once (``SEEK_POLL_RATE`` a second) per token.
     """
-    await rt.seek_poll_limiter.hit(player)
+    await rt.limits.seek_polls.hit(player)
     return await seeks.get_seek(rt, seek_id, player)
 
 

@@ -46,7 +46,7 @@ async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> 
     """Create a tournament in registration; the caller organises it (and plays only if they
     register). Counted with table creation (429 past ``LOBBY_BURST``).
     """
-    await rt.lobby_limiter.hit(player)
+    await rt.limits.lobbies.hit(player)
     settings = TournamentSettings(
         name=body.name,
         rounds=body.rounds,

@@ -30,7 +30,7 @@ async def render(rt: Runtime) -> bytes:
     database does not answer within :data:`BACKLOG_TIMEOUT`).
     """
     try:
-        count, oldest = await asyncio.wait_for(outbox_backlog(rt.db), BACKLOG_TIMEOUT)
+        count, oldest = await asyncio.wait_for(outbox_backlog(rt.storage.db), BACKLOG_TIMEOUT)
         rt.metrics.outbox_backlog.set(count)
         rt.metrics.outbox_oldest.set(oldest)
     except Exception as exc:  # noqa: BLE001 - a scrape must answer; the gauges keep their value

@@ -204,7 +204,7 @@ async def present_seats(
     rt: Runtime, tx: Tx, match_id: str, humans: list[int], window: timedelta
 ) -> set[int]:
     """Human seats connected to any instance (this instance's hub, or seen within ``window``)."""
-    hub = rt.hubs.get(rt.channel("match", match_id))
+    hub = rt.fanout.hubs.get(rt.fanout.channel("match", match_id))
     keys = hub.presence()[0] if hub is not None else set()
     out: set[int] = set()
     limit = datetime.now(UTC) - window
@@ -264,11 +264,15 @@ def clock_frame(clock: JsonObject | None, version: int) -> str:
 
 def announce(rt: Runtime, match_id: str, frame: str) -> None:
     """Send an unversioned frame to every socket of the match here and on other instances."""
-    channel = rt.channel("match", match_id)
-    hub = rt.hubs.get(channel)
+    channel = rt.fanout.channel("match", match_id)
+    hub = rt.fanout.hubs.get(channel)
     if hub is not None:
         hub.deliver_note(frame)
-    rt.spawn(rt.broker.publish(channel, broker_message(rt.broker.instance_id, NOTE_ALL, 0, frame)))
+    rt.spawn(
+        rt.fanout.broker.publish(
+            channel, broker_message(rt.fanout.broker.instance_id, NOTE_ALL, 0, frame)
+        )
+    )
 
 
 def credit_all(clock: JsonObject, gap_ms: int) -> tuple[JsonObject, datetime | None]:

@@ -36,9 +36,9 @@ async def start_and_credit(rt: Runtime) -> int:
     """Check for an outage, credit it to every live match's clock, and write this instance's
     first heartbeat. Returns the credited gap in milliseconds (0: no outage).
     """
-    instance = rt.broker.instance_id
-    async with rt.db.transaction() as conn:
-        if rt.db.is_postgres:
+    instance = rt.fanout.broker.instance_id
+    async with rt.storage.db.transaction() as conn:
+        if rt.storage.db.is_postgres:
             await queries.advisory_lock(conn, _LOCK_KEY)
         last = await queries.last_heartbeat(conn)
         now = utcnow()
@@ -48,7 +48,7 @@ async def start_and_credit(rt: Runtime) -> int:
             if gap.total_seconds() > GAP_FACTOR * rt.settings.instance_heartbeat:
                 gap_ms = int(gap.total_seconds() * 1000)
         if gap_ms:
-            rows = await queries.live_clocks(conn, lock=rt.db.is_postgres)
+            rows = await queries.live_clocks(conn, lock=rt.storage.db.is_postgres)
             for row in rows:
                 clock, due = clocks.credit_all(row.clock, gap_ms)
                 values: MatchChanges = {"clock": clock}
@@ -71,6 +71,6 @@ async def start_and_credit(rt: Runtime) -> int:
 
 async def beat(rt: Runtime) -> None:
     """Refresh this instance's heartbeat."""
-    async with rt.db.transaction() as conn:
-        if not await queries.refresh_heartbeat(conn, rt.broker.instance_id, utcnow()):
-            await queries.insert_heartbeat(conn, rt.broker.instance_id, utcnow())
+    async with rt.storage.db.transaction() as conn:
+        if not await queries.refresh_heartbeat(conn, rt.fanout.broker.instance_id, utcnow()):
+            await queries.insert_heartbeat(conn, rt.fanout.broker.instance_id, utcnow())

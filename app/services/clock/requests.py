@@ -49,7 +49,7 @@ async def change_clock(rt: Runtime, match_id: str, change: Change) -> JsonObject
     time), then announce it. ``change`` raises a :class:`ServiceError` to refuse (nothing
     changes). Returns the public clock.
     """
-    async with write_tx(rt.db) as tx:
+    async with write_tx(rt.storage.db) as tx:
         row = await tx.lock_match(match_id)
         if row is None:
             raise NotFound("no such match")

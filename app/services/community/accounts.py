@@ -79,7 +79,7 @@ async def _dummy_check(rt: Runtime, password: str, client: str) -> None:
     """Spend one hash on an unknown username, as a wrong password does (no timing oracle);
     ``client``: the caller's address (its turn in the hashing queue).
     """
-    await rt.offload.run(_verify_dummy, _hash_for(rt), password, key=client)
+    await rt.workers.offload.run(_verify_dummy, _hash_for(rt), password, key=client)
 
 
 def clean_username(username: str) -> str:
@@ -132,11 +132,11 @@ async def register(
     """
     username = clean_username(username)
     check_password(password, username)
-    await rt.account_limits.registration(client)
-    digest = await rt.offload.run(_hash_for(rt).hash, password, key=client)
+    await rt.limits.accounts.registration(client)
+    digest = await rt.workers.offload.run(_hash_for(rt).hash, password, key=client)
     now = utcnow()
     try:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             if guest_id is not None:
                 guest_name = await queries.player_name(conn, guest_id)
                 if guest_name is None:
@@ -187,24 +187,24 @@ async def login(rt: Runtime, username: str, password: str, client: str) -> tuple
     ):
         raise ValidationFailed("username and password: text, at most 64 and 128 characters")
     key = username.lower()
-    await rt.account_limits.password_attempt(key, client)
+    await rt.limits.accounts.password_attempt(key, client)
     if not USERNAME_RE.fullmatch(username):  # cannot exist: answer as for an unknown user
         await _dummy_check(rt, password, client)
-        await rt.account_limits.password_failed(key)
+        await rt.limits.accounts.password_failed(key)
         raise Unauthorized(WRONG)
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         row = await queries.login_row(conn, key)
     if row is None:
         await _dummy_check(rt, password, client)  # the same cost as a real check
-        await rt.account_limits.password_failed(key)
+        await rt.limits.accounts.password_failed(key)
         raise Unauthorized(WRONG)
     verify = _hash_for(rt).verify_and_update
-    valid, new_hash = await rt.offload.run(verify, password, row.password_hash, key=client)
+    valid, new_hash = await rt.workers.offload.run(verify, password, row.password_hash, key=client)
     if not valid:
-        await rt.account_limits.password_failed(key)
+        await rt.limits.accounts.password_failed(key)
         raise Unauthorized(WRONG)
     if new_hash is not None:  # parameters were raised since: store the stronger hash
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await queries.update_account(conn, row.player_id, {"password_hash": new_hash})
     token = rt.tokens.issue(row.player_id, row.token_generation, new_session())
     return account_json(row.player_id, row.name, row.username), token
@@ -212,7 +212,7 @@ async def login(rt: Runtime, username: str, password: str, client: str) -> tuple
 
 async def whoami(rt: Runtime, player_id: str) -> AccountJson:
     """Account JSON of a player (``username`` null for a guest); raises :class:`NotFound`."""
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         row = await queries.player_account(conn, player_id)
     if row is None:
         raise NotFound("no such player")
@@ -234,18 +234,20 @@ async def _verified(rt: Runtime, player_id: str, password: str, client: str) -> 
     under the same limits as a login from ``client``; hashed off the loop, outside any
     transaction. Raises :class:`NotFound`, :class:`RateLimited`, :class:`Unauthorized`.
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         row = await queries.account(conn, player_id)
     if row is None:
         raise NotFound("you have no account")
-    await rt.account_limits.password_attempt(row.username_key, client)
+    await rt.limits.accounts.password_attempt(row.username_key, client)
     ok = (
         isinstance(password, str)
         and len(password) <= MAX_PASSWORD
-        and await rt.offload.run(_hash_for(rt).verify, password, row.password_hash, key=client)
+        and await rt.workers.offload.run(
+            _hash_for(rt).verify, password, row.password_hash, key=client
+        )
     )
     if not ok:
-        await rt.account_limits.password_failed(row.username_key)
+        await rt.limits.accounts.password_failed(row.username_key)
         raise Unauthorized("password: wrong password")
     return row
 
@@ -262,8 +264,8 @@ async def change_password(
     """
     row = await _verified(rt, player_id, password, client)
     check_password(new_password, row.username, "new_password")
-    digest = await rt.offload.run(_hash_for(rt).hash, new_password, key=client)
-    async with rt.db.transaction() as conn:
+    digest = await rt.workers.offload.run(_hash_for(rt).hash, new_password, key=client)
+    async with rt.storage.db.transaction() as conn:
         await queries.update_account(
             conn, player_id, {"password_hash": digest, "updated_at": utcnow()}
         )
@@ -278,7 +280,7 @@ async def sign_out_everywhere(rt: Runtime, player_id: str) -> str:
 
     Raises :class:`NotFound` (no account).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         if await queries.account(conn, player_id) is None:
             raise NotFound("you have no account")
         token = await rt.revocations.revoke(conn, player_id)
@@ -296,7 +298,7 @@ async def delete_account(rt: Runtime, player_id: str, password: str, client: str
     Raises :class:`NotFound`, :class:`RateLimited`, :class:`Unauthorized`.
     """
     await _verified(rt, player_id, password, client)
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         ids = await queries.delete_account(conn, player_id, DELETED_NAME)
         token = await rt.revocations.revoke(conn, player_id)  # every device is signed out
         api_ids = await player_queries.revoke_api_tokens(conn, player_id, utcnow())
@@ -305,7 +307,7 @@ async def delete_account(rt: Runtime, player_id: str, password: str, client: str
     await revoked(rt, player_id, token)
     await close_ended_session(rt, player_id, *map(player_queries.api_token_session, api_ids))
     for match_id in ids:
-        rt.cache.drop(match_id)
+        rt.storage.cache.drop(match_id)
 
 
 async def _anonymise_match(conn: AsyncConnection, match_id: str, player_id: str) -> None:

@@ -83,7 +83,7 @@ class ChatError(ServiceError):
 
 
 def _limiter(rt: Runtime) -> RateLimiter:
-    limiter: RateLimiter | None = getattr(rt, "_chat_limiter", None)
+    limiter = rt.limits.chat
     if limiter is None:
         limiter = RateLimiter(
             RATE,
@@ -92,7 +92,7 @@ def _limiter(rt: Runtime) -> RateLimiter:
             redis_url=rt.settings.redis_url,
             prefix=rt.settings.channel_prefix,
         )
-        rt._chat_limiter = limiter  # type: ignore[attr-defined]
+        rt.limits.chat = limiter
     return limiter
 
 
@@ -144,7 +144,7 @@ async def _where(rt: Runtime, scope: str, key: str, player_id: str) -> Sender:
     """Who the sender is in this lobby or match: ``{"room", "seat", "colour", "name",
     "over", "lobby"}``; raises ``chat_not_allowed`` / ``chat_muted``.
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         if scope == "lobby":
             row = await queries.lobby(conn, key)
             if row is None:
@@ -216,7 +216,7 @@ async def post(
         "quick": quick,
         "created_at": utcnow(),
     }
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         new_id = await queries.insert_message(conn, values)
     message: MessageJson = {
         "id": new_id,
@@ -250,7 +250,7 @@ async def post_notice(
         raise ChatError("chat_too_fast", "too many messages: wait a moment", 429) from None
     now = utcnow()
     sent: list[tuple[str, str, MessageJson]] = []
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         name = (await _player_name(conn, player_id))[:24]
         for scope, key in [("tourney", tournament_id), *(("match", m) for m in match_ids)]:
             values: NewMessage = {
@@ -275,19 +275,21 @@ async def post_notice(
 
 async def notices(rt: Runtime, tournament_id: str, limit: int = 20) -> list[MessageJson]:
     """The last ``limit`` organiser messages of a tournament's page, oldest first."""
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         rows = await queries.messages(conn, "tourney", tournament_id, False, limit)
     return [_message_json(r) for r in reversed(rows)]
 
 
 async def _deliver(rt: Runtime, scope: str, key: str, frame: str, only_spectators: bool) -> None:
     """This instance's sockets now, the other instances through the broker."""
-    channel = rt.channel(scope, key)
-    hub = rt.hubs.get(channel)
+    channel = rt.fanout.channel(scope, key)
+    hub = rt.fanout.hubs.get(channel)
     if hub is not None:
         hub.deliver_note(frame, only_spectators)
     kind = NOTE_SPECTATORS if only_spectators else NOTE_ALL
-    await rt.broker.publish(channel, broker_message(rt.broker.instance_id, kind, 0, frame))
+    await rt.fanout.broker.publish(
+        channel, broker_message(rt.fanout.broker.instance_id, kind, 0, frame)
+    )
 
 
 async def history(
@@ -298,7 +300,7 @@ async def history(
     A private match's chat is for its seats and holders of its lobby ``code``. Raises
     :class:`NotFound`, :class:`Forbidden`.
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         if scope == "lobby":
             if await queries.lobby(conn, key) is None:
                 raise NotFound("no such lobby")
@@ -325,7 +327,7 @@ async def set_muted(rt: Runtime, code: str, host_id: str, player_id: str, muted:
     """The host of lobby ``code`` mutes (or unmutes) ``player_id``; returns the muted ids.
     Raises :class:`NotFound`, :class:`Forbidden` (not the host, or muting oneself).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         row = await queries.lobby(conn, code)
         if row is None:
             raise NotFound("no such lobby")

@@ -75,7 +75,7 @@ async def ensure_keys(rt: Runtime) -> str:
     if not rt.push.ready:
         pem = rt.push.configured_key
         if not pem:
-            async with rt.db.transaction() as conn:
+            async with rt.storage.db.transaction() as conn:
                 pem = await queries.shared_secret(
                     conn, "vapid_private_key", rt.push.new_private_pem()
                 )
@@ -133,8 +133,8 @@ async def subscribe(
         "failures": 0,
         "created_at": utcnow(),
     }
-    async with rt.db.transaction() as conn:
-        await queries.lock_player(conn, player_id, rt.db.is_postgres)
+    async with rt.storage.db.transaction() as conn:
+        await queries.lock_player(conn, player_id, rt.storage.db.is_postgres)
         await queries.save(conn, row)
         await queries.trim(conn, player_id, rt.settings.push_subscriptions_per_player)
     return {"id": row["id"]}
@@ -142,7 +142,7 @@ async def subscribe(
 
 async def unsubscribe(rt: Runtime, player_id: str, endpoint: str) -> None:
     """Turn the alert off on one device. Raises :class:`NotFound` (not the player's)."""
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         gone = await queries.remove(conn, player_id, queries.subscription_id(endpoint))
     if not gone:
         raise NotFound("no such subscription")
@@ -150,14 +150,14 @@ async def unsubscribe(rt: Runtime, player_id: str, endpoint: str) -> None:
 
 async def devices(rt: Runtime, player_id: str) -> list[Device]:
     """The player's subscribed devices: ``[{"id", "created_at"}]``, oldest first."""
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         rows = await queries.of_player(conn, player_id)
     return [{"id": r.id, "created_at": r.created_at.isoformat()} for r in rows]
 
 
 async def forget(rt: Runtime, player_id: str, session: str | None = None) -> None:
     """End the subscriptions of one login ``session`` (logout), or all of the player's."""
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         await queries.remove_for(conn, player_id, session)
 
 
@@ -168,7 +168,7 @@ async def _send_one(rt: Runtime, r: Subscription, payload: JsonObject) -> str:
     """
     outcome = await rt.push.send(r.endpoint, r.p256dh, r.auth, payload)
     try:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             if outcome.ok:
                 await queries.succeeded(conn, r.id)
             else:
@@ -197,8 +197,8 @@ async def test_alert(rt: Runtime, player_id: str) -> dict[str, int]:
     ``PUSH_TESTS_PER_PLAYER``, and :class:`PushFailed` (502, reason ``push_undelivered``,
     ``params`` ``{"devices", "dropped"}``) when the player has devices and none took it.
     """
-    await rt.account_limits.push_test(player_id)
-    async with rt.db.reading() as conn:
+    await rt.limits.accounts.push_test(player_id)
+    async with rt.storage.db.reading() as conn:
         rows = await queries.of_player(conn, player_id)
 
     def payload(r: Subscription) -> JsonObject:
@@ -243,7 +243,7 @@ async def alert_turn(
     alert must not disturb the move).
     """
     try:
-        async with rt.db.reading() as conn:
+        async with rt.storage.db.reading() as conn:
             seen = await queries.last_seen(conn, live.match_id, seat)
             if seen is not None and utcnow() - seen <= PRESENT:
                 return 0

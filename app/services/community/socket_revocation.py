@@ -41,14 +41,14 @@ async def close_revoked_player(rt: Runtime, player: str, generation: int) -> Non
     ``player``'s sockets opened with an older token here now (other instances: the sweep).
     """
     rt.revocations.forget(player)
-    await rt.open_sockets.close_revoked(player, generation=generation)
+    await rt.fanout.open_sockets.close_revoked(player, generation=generation)
 
 
 async def close_ended_session(rt: Runtime, player: str, *sessions: str) -> None:
     """After a logout (or API tokens revoked) on this instance: close ``player``'s sockets of
     ``sessions`` here now.
     """
-    await rt.open_sockets.close_revoked(player, sessions=set(sessions))
+    await rt.fanout.open_sockets.close_revoked(player, sessions=set(sessions))
 
 
 async def is_revoked(rt: Runtime, player: str, generation: int, session: str | None) -> bool:
@@ -56,7 +56,7 @@ async def is_revoked(rt: Runtime, player: str, generation: int, session: str | N
     from the database as :func:`sweep_once` reads it (no cache): for one long-lived holder
     about to send something (a bot's event stream).
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         current = (await queries.generations(conn, [player])).get(player)
         ended = session is not None and bool(await queries.ended_among(conn, [session]))
     return ended or (current is not None and generation < current)
@@ -68,10 +68,10 @@ async def sweep_once(rt: Runtime) -> int:
     whose token has expired since it opened; returns how many were closed.
     """
     closed = 0
-    ids = rt.open_sockets.players()
-    sessions = sorted(rt.open_sockets.sessions())
+    ids = rt.fanout.open_sockets.players()
+    sessions = sorted(rt.fanout.open_sockets.sessions())
     ended: set[str] = set()
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         generations: dict[str, int] = {}
         for i in range(0, len(ids), CHUNK):
             generations.update(await queries.generations(conn, ids[i : i + CHUNK]))
@@ -79,8 +79,8 @@ async def sweep_once(rt: Runtime) -> int:
             ended.update(await queries.ended_among(conn, sessions[i : i + CHUNK]))
     for player in ids:
         # A deleted guest row has no generation: nothing of it can be revoked.
-        closed += await rt.open_sockets.close_revoked(player, generations.get(player), ended)
-    closed += await rt.open_sockets.close_expired(time.time())
+        closed += await rt.fanout.open_sockets.close_revoked(player, generations.get(player), ended)
+    closed += await rt.fanout.open_sockets.close_expired(time.time())
     return closed
 
 
@@ -88,7 +88,7 @@ async def revocation_sweep(rt: Runtime) -> None:
     """Forever: :func:`sweep_once` every :data:`SWEEP_EVERY` seconds (when sockets are open)."""
     while True:
         await asyncio.sleep(SWEEP_EVERY)
-        if not rt.open_sockets.players():
+        if not rt.fanout.open_sockets.players():
             continue
         try:
             closed = await sweep_once(rt)

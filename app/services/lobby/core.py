@@ -86,7 +86,7 @@ def lobby_json(row: LobbyRow, connected: set[str] | None = None) -> LobbyJson:
 
 def lobby_presence(rt: Runtime, code: str) -> set[str]:
     """Player ids with a socket open on the lobby, on this instance."""
-    hub = rt.hubs.get(rt.channel("lobby", code))
+    hub = rt.fanout.hubs.get(rt.fanout.channel("lobby", code))
     return hub.presence()[0] if hub is not None else set()
 
 
@@ -102,7 +102,7 @@ async def locked(rt: Runtime, conn: AsyncConnection, code: str) -> LobbyRow:
     """The lobby row, locked for this transaction (``FOR UPDATE`` on Postgres); raises
     :class:`NotFound`.
     """
-    row = await sql.lobby(conn, code, lock=rt.db.is_postgres)
+    row = await sql.lobby(conn, code, lock=rt.storage.db.is_postgres)
     if row is None:
         raise NotFound("no such lobby")
     return row
@@ -120,13 +120,13 @@ async def announce(rt: Runtime, row: LobbyRow) -> LobbyJson:
     """After a commit: send the lobby to local sockets and publish it; returns Lobby JSON."""
     data = lobby_json(row, lobby_presence(rt, row.code))
     frame = lobby_frame(dict(data))
-    channel = rt.channel("lobby", row.code)
-    hub = rt.hubs.get(channel)
+    channel = rt.fanout.channel("lobby", row.code)
+    hub = rt.fanout.hubs.get(channel)
     if hub is not None:
         hub.state = data
         hub.deliver(row.version, frame)
-    await rt.broker.publish(
-        channel, broker_message(rt.broker.instance_id, "batch", row.version, frame)
+    await rt.fanout.broker.publish(
+        channel, broker_message(rt.fanout.broker.instance_id, "batch", row.version, frame)
     )
     return data
 

@@ -61,7 +61,7 @@ async def start(rt: Runtime, code: str, player_id: str, address: str = "unknown"
     Raises :class:`Forbidden`, :class:`Conflict` (fewer than 2 seats filled, started),
     :class:`RateLimited` (too many live computer-player matches: :func:`check_bot_caps`).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         row = await locked(rt, conn, code)
         require_host(row, player_id)
         if row.status == "started" and row.match_id:
@@ -188,8 +188,8 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
     return the same lobby code. Raises :class:`NotFound`, :class:`Forbidden` (not seated),
     :class:`Conflict` (still being played, or its series is: ``series_running``).
     """
-    async with rt.db.transaction() as conn:
-        m = await sql.match(conn, match_id, lock=rt.db.is_postgres)
+    async with rt.storage.db.transaction() as conn:
+        m = await sql.match(conn, match_id, lock=rt.storage.db.is_postgres)
         if m is None:
             raise NotFound("no such match")
         if not any(s["player"] == player_id for s in m.seats):

@@ -103,7 +103,7 @@ async def create_lobby(
     control = _table_control(time_control, timeout_policy, aids, rated)
     delay = parse_spectator_delay(spectator_delay)
     code = secrets.token_urlsafe(8)
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         host = await player_name(conn, player_id)
         replaced = await _make_room(rt, conn, player_id)
         # No name: none stored; each client words "{host}'s table" in its reader's language.
@@ -213,7 +213,7 @@ def _clean_title(name: str) -> str:
 
 async def get_lobby(rt: Runtime, code: str) -> LobbyJson:
     """Lobby JSON by invite code; raises :class:`NotFound`."""
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         row = await sql.lobby(conn, code)
     if row is None:
         raise NotFound("no such lobby")
@@ -228,11 +228,11 @@ async def list_open(
     narrow the open tables (not the live matches), newest first, at most ``limit``.
     """
     wanted = filters or TableFilters()
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         since = utcnow() - IDLE
         rows, live = await sql.open_public(conn, limit if wanted.empty else limit * 5, since)
     rows = [r for r in rows if wanted.admits(r)][:limit]
-    spectators = await rt.spectators.counts([m.id for m in live])  # across instances
+    spectators = await rt.fanout.spectators.counts([m.id for m in live])  # across instances
     return {
         "lobbies": [lobby_json(r, lobby_presence(rt, r.code)) for r in rows],
         "matches": [
@@ -308,7 +308,7 @@ async def update_options(
     Raises :class:`Forbidden`, :class:`ValidationFailed`, :class:`Conflict` (fewer seats than
     taken, started).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         row = await locked(rt, conn, code)
         require_host(row, player_id)
         require_open(row)

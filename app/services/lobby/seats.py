@@ -34,7 +34,7 @@ async def join(rt: Runtime, code: str, player_id: str) -> LobbyJson:
     """Take the first free seat (idempotent for a seated player). Raises :class:`NotFound`,
     :class:`Conflict` (full, started).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         row = await locked(rt, conn, code)
         if any(s["player"] == player_id for s in row.seats):
             return lobby_json(row, lobby_presence(rt, code))
@@ -58,7 +58,7 @@ async def leave(rt: Runtime, code: str, player_id: str) -> LobbyJson:
 
     Raises :class:`NotFound`, :class:`Conflict` (not in this lobby, already started).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         row = await locked(rt, conn, code)
         require_open(row)
         seats = [dict(s) for s in row.seats]
@@ -81,7 +81,7 @@ async def pick_colour(rt: Runtime, code: str, player_id: str, colour: str) -> Lo
     """Change one's colour to a free one. Raises :class:`ValidationFailed`, :class:`Conflict`."""
     if colour not in COLOURS:
         raise ValidationFailed(f"colours are {', '.join(COLOURS)}")
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         row = await locked(rt, conn, code)
         require_open(row)
         seats = [dict(s) for s in row.seats]
@@ -104,7 +104,7 @@ async def _host_edits_seats(
 
     ``change`` raises a :class:`ServiceError` to refuse; then nothing is saved.
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         row = await locked(rt, conn, code)
         require_host(row, player_id)
         require_open(row)

@@ -139,7 +139,7 @@ async def create_seek(
     pool = pool_key(players, preset, rated, control)
     seek_id = secrets.token_hex(8)
     try:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await player_name(conn, player_id)
             now = utcnow()
             mine = await sql.open_of(conn, player_id)
@@ -195,7 +195,7 @@ async def get_seek(rt: Runtime, seek_id: str, player_id: str, *, touch: bool = T
     Raises :class:`NotFound` (no such seek, or another player's).
     """
     now = utcnow()
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         row = await _own(conn, seek_id, player_id)
         if row.status == "open" and touch:
             if _stale(rt, row, now):
@@ -204,7 +204,7 @@ async def get_seek(rt: Runtime, seek_id: str, player_id: str, *, touch: bool = T
                 await sql.touch(conn, row.id, now)
     if row.status == "open" and touch:
         await _pair_quietly(rt, row.pool)
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         row = await _own(conn, seek_id, player_id)
         waiting = await _waiting(rt, conn, row.pool) if row.status == "open" else 0
     return seek_json(rt, row, waiting, utcnow())
@@ -216,7 +216,7 @@ async def cancel_seek(rt: Runtime, seek_id: str, player_id: str) -> None:
     Raises :class:`NotFound` (no such seek, or another player's), :class:`Conflict` (already
     paired: the message names the match).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         await _own(conn, seek_id, player_id)
         changed = await sql.set_status(conn, [seek_id], "cancelled")
         row = await _own(conn, seek_id, player_id)
@@ -232,7 +232,7 @@ async def queue(rt: Runtime) -> QueueJson:
     """``{"pools": [{"players", "preset", "rated", "time_control", "time_label",
     "waiting"}], "poll_within"}``: every pool with someone waiting, the fullest first.
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         pools = await sql.waiting(conn, utcnow() - timedelta(seconds=rt.settings.seek_ttl))
     return {
         "pools": [{**_pool_fields(p.sample), "waiting": p.waiting} for p in pools],
@@ -245,9 +245,9 @@ async def pair(rt: Runtime, pool: str) -> list[str]:
     make a match of every group that fits. Returns the new match ids (often none).
     """
     made: list[str] = []
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         now = utcnow()
-        rows = await sql.lock_pool(conn, pool, skip_locked=rt.db.is_postgres)
+        rows = await sql.lock_pool(conn, pool, skip_locked=rt.storage.db.is_postgres)
         stale = [r.id for r in rows if _stale(rt, r, now)]
         if rows and rows[0].rated:  # an account deleted while seeking cannot sit at a rated table
             gone = await sql.without_account(conn, [r.player_id for r in rows])

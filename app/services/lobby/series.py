@@ -109,7 +109,7 @@ async def of_match(
     Raises :class:`NotFound` (no such match, or not a series game), :class:`Forbidden` (a
     private match without its seat or invite code).
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         m = await series_queries.series_game(conn, match_id)
     if m is None:
         raise NotFound("no such match")

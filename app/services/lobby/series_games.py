@@ -41,7 +41,7 @@ async def count_game(rt: Runtime, match_id: str) -> bool:
     game, or end the series when it is decided. Returns whether anything changed (False: not
     a series game, not settled yet, or counted already — a result counts once).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         code = await series_queries.lobby_of_match(conn, match_id)
         if code is None:
             return False
@@ -100,7 +100,7 @@ async def game_settled(rt: Runtime, match_id: str) -> None:
     Never raises; the sweep catches what this misses.
     """
     try:
-        async with rt.db.reading() as conn:
+        async with rt.storage.db.reading() as conn:
             if not await series_queries.is_series_game(conn, match_id):
                 return  # most matches
         await count_game(rt, match_id)
@@ -113,7 +113,7 @@ async def sweep_once(rt: Runtime) -> int:
     a move, or whose end this instance never heard of). Returns how many were counted.
     """
     since = utcnow() - SWEEP_WINDOW
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         games = await series_queries.finished_series_games(conn, since)
     counted = 0
     for g in games:
@@ -130,7 +130,7 @@ async def _settle_if_late(rt: Runtime, match_id: str, finished_at: datetime | No
     """
     if finished_at is None or utcnow() - as_utc(finished_at) <= SETTLE_LATE:
         return
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         seats = await records_sql.seat_results(conn, match_id)
     if seats and any(s.place is None for s in seats):
         await history.settle(rt, match_id)

@@ -29,7 +29,9 @@ def lobby_hub_factory(rt: Runtime, code: str) -> Hub:
         ]
         return lobby_frame(fresh)
 
-    hub = Hub(rt.hubs, rt.channel("lobby", code), ordered=False, render_presence=render)
+    hub = Hub(
+        rt.fanout.hubs, rt.fanout.channel("lobby", code), ordered=False, render_presence=render
+    )
     return hub
 
 
@@ -42,8 +44,8 @@ async def lobby_socket(
     cancelled).
     """
     await get_lobby(rt, code)
-    async with rt.hubs.joined(
-        rt.channel("lobby", code),
+    async with rt.fanout.hubs.joined(
+        rt.fanout.channel("lobby", code),
         lambda: lobby_hub_factory(rt, code),
         lambda _: Connection(socket, player_id),
     ) as (hub, conn):

@@ -95,7 +95,7 @@ async def my_matches(rt: Runtime, player_id: str) -> OngoingList:
     "your turn" ones first (nearest deadline first), then the others by latest activity, at
     most :data:`LIMIT` (docs/API.md § Identity, ``GET /api/me/matches``).
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         rows = await queries.seated_live_matches(conn, player_id, SCAN)
     now = clocks.now_ms()
     entries = sorted((_entry(r, now) for r in rows), key=_order)

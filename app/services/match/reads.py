@@ -68,13 +68,13 @@ async def load_live(tx: Tx, row: MatchRow) -> Live:
 
 async def live_for(rt: Runtime, tx: Tx, row: MatchRow) -> Live:
     """The cached state if it is at the row's version, else a rebuild (cached)."""
-    live = rt.cache.get(row.id)
+    live = rt.storage.cache.get(row.id)
     if live is not None and live.version == row.version:
         live.clock = row.clock
         return live
     live = await load_live(tx, row)
     live.clock = row.clock
-    rt.cache.put(live)
+    rt.storage.cache.put(live)
     return live
 
 
@@ -82,7 +82,7 @@ async def current(rt: Runtime, match_id: str) -> Live:
     """The match at its latest committed version, with its view (hold nothing: read fields
     right away). Raises :class:`NotFound`.
     """
-    async with rt.cache.lock(match_id):
+    async with rt.storage.cache.lock(match_id):
         live = await _current_locked(rt, match_id)
         if live.view is None:
             live.view = view(live.state, live.state.seat)
@@ -91,7 +91,7 @@ async def current(rt: Runtime, match_id: str) -> Live:
 
 async def _current_locked(rt: Runtime, match_id: str) -> Live:
     """The latest committed match (the caller holds the match's lock)."""
-    async with read_tx(rt.db) as reader:
+    async with read_tx(rt.storage.db) as reader:
         row = await reader.lock_match(match_id)  # a plain read here: read_tx takes no locks
         if row is None:
             raise NotFound("no such match")
@@ -123,7 +123,7 @@ def check_watch(live: Live, player_id: str | None, code: str | None) -> None:
 
 def presence_of(rt: Runtime, match_id: str) -> tuple[set[str], int]:
     """Seats (as text) connected anywhere and the spectator count, as this instance knows."""
-    hub = rt.hubs.get(rt.channel("match", match_id))
+    hub = rt.fanout.hubs.get(rt.fanout.channel("match", match_id))
     return hub.presence() if hub is not None else (set(), 0)
 
 
@@ -223,7 +223,7 @@ async def events_since(
     wait = await delay.delay_for(rt, live, player_id)
     if wait is not None:
         upto, _, _ = await delay.visible(rt, match_id, live.version, wait)
-    rows = await batches_since(rt.db, match_id, since, upto)
+    rows = await batches_since(rt.storage.db, match_id, since, upto)
     batches: list[JsonValue] = [
         {"v": v, "seat": seat, "action_id": action_id, "events": orjson.loads(events), "by": by}
         for v, seat, action_id, events, by in rows
@@ -241,7 +241,7 @@ async def record(
     """The ``carcassonne-record/1`` of a match (only the tiles drawn so far while live; for a
     spectator of a delayed match, only up to its visible version).
     """
-    async with rt.cache.lock(match_id):
+    async with rt.storage.cache.lock(match_id):
         live = await _current_locked(rt, match_id)
         check_watch(live, player_id, code)
         out = export_record(live.state)
@@ -251,7 +251,7 @@ async def record(
     if not over and seat is None and await delay.delay_of(rt, match_id) is not None:
         at = await delay.delayed_live(rt, live, player_id)
         out, actions, clock = export_record(at.state), list(at.state.actions), None
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         computer = await queries.computer_seqs(conn, match_id)
     out = clocks.annotate_record(out, actions, computer, clock)
     out["aids"] = table_options.aids_of(clock, True).to_json()
@@ -275,7 +275,7 @@ async def fetch_frames(
     if upto is None and (latest - after > rt.settings.max_catch_up or after > latest):
         return [(latest, snapshot_frame(latest, match_json(rt, live, None)))]
     frames: list[tuple[int, str]] = []
-    for v, seat, action_id, events, by in await batches_since(rt.db, match_id, after, upto):
+    for v, seat, action_id, events, by in await batches_since(rt.storage.db, match_id, after, upto):
         if v > latest:  # committed after our read: the next fill brings it with its view
             break
         last = v == latest

@@ -108,7 +108,7 @@ async def create(
         last_used_at=None,
         revoked_at=None,
     )
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         if not await token_queries.has_account(conn, player_id):
             raise Forbidden("API tokens are for registered accounts", reason="account_needed")
         if await token_queries.live_count(conn, player_id) >= MAX_TOKENS:
@@ -119,7 +119,7 @@ async def create(
 
 async def listing(rt: Runtime, player_id: str) -> list[TokenJson]:
     """The player's tokens, newest first (revoked ones too, marked), never the tokens."""
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         tokens = await token_queries.tokens_of(conn, player_id)
     return [_public(t) for t in tokens]
 
@@ -129,7 +129,7 @@ async def revoke(rt: Runtime, player_id: str, token_id: str) -> None:
     and the sockets it opened close (here at once, elsewhere within the sockets sweep's
     seconds). Raises :class:`NotFound`.
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         if not await token_queries.owns(conn, player_id, token_id):
             raise NotFound("no such API token")
         await queries.revoke_api_tokens(conn, player_id, utcnow(), token_id)
@@ -142,7 +142,7 @@ async def verify(rt: Runtime, token: str) -> Held:
     ``token_unknown``, or ``token_revoked`` for a revoked token and for a token whose account
     was deleted (even if its row were left unrevoked).
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         found = await token_queries.by_hash(conn, _digest(token))
     if found is None:
         raise Unauthorized("unknown API token", reason="token_unknown")
@@ -156,6 +156,6 @@ async def verify(rt: Runtime, token: str) -> Held:
     if last is not None and last.tzinfo is None:
         last = last.replace(tzinfo=now.tzinfo)
     if last is None or now - last > TOUCH_EVERY:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await token_queries.touch(conn, held.id, now)
     return Held(held.id, held.player_id, frozenset(held.scopes))

@@ -14,7 +14,7 @@ open challenge and a ``match_start`` for each of its live matches, so a bot that
 up where it was. The stream reads the database every ``poll`` seconds (any instance's
 challenges and matches; no state of its own beyond what it has sent).
 
-The stream outlives no credential: it is held in ``rt.open_sockets`` like a socket of its
+The stream outlives no credential: it is held in ``rt.fanout.open_sockets`` like a socket of its
 token, so a revocation, logout or account deletion ends it at once on the instance that made it
 and within the sockets sweep's 2 s on the others; and it checks its credential again, from the
 database, before delivering any event, so nothing committed after the revocation reaches it.
@@ -113,14 +113,14 @@ async def events(rt: Runtime, credential: Credential, poll: float) -> AsyncItera
 
     challenges_sent: set[str] = set()
     live: set[str] = set()
-    with rt.open_sockets.hold(
+    with rt.fanout.open_sockets.hold(
         bot_id, credential.generation, credential.session, end, credential.expires
     ):
         yield EMPTY
         quiet_since = time.monotonic()
         while not ended.is_set():
             lines: list[bytes] = []
-            async with rt.db.reading() as conn:
+            async with rt.storage.db.reading() as conn:
                 waiting = await q.open_challenges(conn, bot_id, utcnow() - CHALLENGE_TTL)
                 rows = await q.bot_matches(conn, bot_id, live)
             for waiting_one in waiting:

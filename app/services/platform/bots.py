@@ -56,7 +56,7 @@ async def become_bot(rt: Runtime, player_id: str) -> BotAccountJson:
     account has sat in a match: reason ``bot_has_played``; it has a seat at an open table, a
     Play now seek or a tournament entry: ``bot_has_open_play``, ``params.open`` naming which).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         row = await q.player(conn, player_id)
         if row is None or row.username is None:
             raise Forbidden("only a registered account can become a bot", reason="account_needed")
@@ -79,14 +79,14 @@ async def become_bot(rt: Runtime, player_id: str) -> BotAccountJson:
 
 async def listing(rt: Runtime, limit: int = 100) -> list[BotJson]:
     """Bot accounts people can challenge or invite: ``[{"id", "name", "username"}]`` by name."""
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         rows = await q.bot_list(conn, limit)
     return [{"id": r.id, "name": r.name, "username": r.username} for r in rows]
 
 
 async def require_bot(rt: Runtime, player_id: str) -> Person:
     """The player of a bot account; raises :class:`Forbidden` (reason ``not_a_bot``)."""
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         row = await q.player(conn, player_id)
     if row is None or not row.bot_account:
         raise Forbidden("only a bot account can do this", reason="not_a_bot")
@@ -121,7 +121,7 @@ def _status(row: Challenge) -> str:
 
 async def challenge_json(rt: Runtime, row: Challenge) -> ChallengeJson:
     """The Challenge JSON of docs/BOT_API.md for a challenge."""
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         bot = await q.player(conn, row.bot_id)
         challenger = await q.player(conn, row.challenger_id)
     time_control, timeout_policy = _clock_fields(row.time_control)
@@ -154,7 +154,7 @@ async def _new(
         raise Conflict("a bot cannot challenge itself", reason="challenge_self")
     challenge_id = secrets.token_hex(8)
     now = utcnow()
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         bot = await q.player(conn, bot_id)
         if bot is None or not bot.bot_account:
             raise NotFound("no such bot", reason="no_such_bot")
@@ -206,7 +206,7 @@ async def challenge(
     if preset not in PRESETS:
         raise ValidationFailed(f"preset: one of {', '.join(PRESETS)}", reason="challenge_preset")
     if rated:
-        async with rt.db.reading() as conn:
+        async with rt.storage.db.reading() as conn:
             who = await q.player(conn, challenger)
         if who is None or who.username is None:
             raise Conflict(
@@ -252,7 +252,7 @@ async def _read(conn: AsyncConnection, challenge_id: str) -> Challenge:
 
 
 async def _mine(rt: Runtime, challenge_id: str) -> Challenge:
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         return await _read(conn, challenge_id)
 
 
@@ -278,7 +278,7 @@ async def accept(rt: Runtime, challenge_id: str, bot_id: str, address: str) -> C
         return await challenge_json(rt, row)
     if _expired(row):
         raise Conflict("this challenge has expired", reason="challenge_expired")
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         stale = utcnow() - ACCEPT_STALE
         claimed = await q.claim_challenge(conn, challenge_id, "open", ACCEPTING, stale)
     if not claimed:  # declined, cancelled or being accepted by a request racing this one
@@ -286,10 +286,10 @@ async def accept(rt: Runtime, challenge_id: str, bot_id: str, address: str) -> C
     try:
         match_id = await _seat_the_bot(rt, row, bot_id, address)
     except Exception:  # the lobby refused (a rated table with a guest, …): open again
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await q.claim_challenge(conn, challenge_id, ACCEPTING, "open")
         raise
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         await q.set_accepted(conn, challenge_id, match_id)
         row = await _read(conn, challenge_id)
     return await challenge_json(rt, row)
@@ -335,7 +335,7 @@ async def close(rt: Runtime, challenge_id: str, player_id: str, how: str) -> Cha
     if row.status == "accepted":
         raise Conflict("this challenge was accepted", reason="challenge_closed")
     if row.status == "open":
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await q.set_status(conn, challenge_id, how)
             row = await _read(conn, challenge_id)
     return await challenge_json(rt, row)

@@ -4,10 +4,11 @@ A bearer token is a browser session's (signed, with a generation and maybe a ses
 :mod:`app.services.identity`) or a personal API token (``cat_…``, a database row:
 :mod:`app.services.platform.api_tokens`). Every request and every socket or stream that opens
 asks :func:`verify` (refused: revoked, logged out, expired, unknown, account deleted). What
-stays open is held in ``rt.open_sockets`` under the credential's ``generation`` and ``session``,
-so the sockets sweep (:mod:`app.services.community.socket_revocation`) ends it on every instance
-within seconds of a revocation or deletion; a bot's event stream also asks :func:`recheck`
-before it delivers anything. This module grants nothing by itself: routes check the scopes.
+stays open is held in ``rt.fanout.open_sockets`` under the credential's ``generation`` and
+``session``, so the sockets sweep (:mod:`app.services.community.socket_revocation`) ends it
+on every instance within seconds of a revocation or deletion; a bot's event stream also asks
+:func:`recheck` before it delivers anything. This module grants nothing by itself: routes
+check the scopes.
 """
 
 from __future__ import annotations

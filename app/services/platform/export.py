@@ -112,15 +112,15 @@ async def count_request(rt: Runtime, player_id: str, address: str) -> None:
     guest is free to make, so a per-player count alone would not bound one address).
     Raises :class:`RateLimited` (429, with the seconds to wait).
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         registered = await q.has_account(conn, player_id)
-    await rt.account_limits.export(player_id, None if registered else address)
+    await rt.limits.accounts.export(player_id, None if registered else address)
 
 
 async def _player_exists(rt: Runtime, player_id: str) -> None:
     from app.services.records.queries import player as player_by_id
 
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         if await player_by_id(conn, player_id) is None:
             raise NotFound("no such player")
 
@@ -158,7 +158,7 @@ async def _pages(
     """
     after: Keyset | None = None
     while True:
-        async with rt.db.reading() as conn:
+        async with rt.storage.db.reading() as conn:
             rows = await read(conn, after, min(PAGE, max(limit, 1)))
             computer = await q.computer_seqs(conn, [r.id for r in rows])
             bots = await q.bot_accounts(conn, _seat_players(rows))
@@ -197,7 +197,7 @@ async def stream(rt: Runtime, f: ExportFilter, limit: int) -> AsyncIterator[byte
 
 async def tournament_host(rt: Runtime, tournament_id: str) -> str:
     """The organiser of ``tournament_id``; raises :class:`NotFound` for an unknown tournament."""
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         host = await q.tournament_host(conn, tournament_id)
     if host is None:
         raise NotFound("no such tournament")
@@ -257,7 +257,7 @@ async def one(rt: Runtime, match_id: str, player_id: str) -> JsonObject:
     Raises :class:`NotFound` (no such match, or not finished yet: a live match's record is
     ``GET /api/matches/{id}/record``), :class:`Forbidden` (private, not seated).
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         row = await q.one(conn, match_id)
         computer = await q.computer_seqs(conn, [match_id])
         bots = await q.bot_accounts(conn, _seat_players([row]) if row is not None else [])

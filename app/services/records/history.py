@@ -96,7 +96,7 @@ async def seat_taken_over(rt: Runtime, match_id: str, seat: int) -> None:
     that seat left the match.
     """
     try:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             await queries.mark_left(conn, match_id, seat)
     except Exception:  # history must never break play
         log_failure(log, f"could not mark seat {seat} of {match_id} as taken over")
@@ -127,7 +127,7 @@ async def settle(rt: Runtime, match_id: str) -> bool:
 
 async def _settle(rt: Runtime, match_id: str) -> bool:
     """:func:`settle`'s transaction; True when it settled the match."""
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         m = await queries.match_result(conn, match_id, lock=True)
         if m is None or m.status != "finished":
             return False
@@ -188,7 +188,7 @@ async def verdict_of(rt: Runtime, match_id: str) -> verdict.VerdictJson | None:
     places, winners, scores, the seats that left and at which move), or None while it is
     live or not yet settled.
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         rows = await queries.seat_results(conn, match_id)
     places = [r.place for r in rows if r.finished_at is not None and r.place is not None]
     if not rows or len(places) < len(rows):
@@ -202,7 +202,7 @@ async def verdict_of(rt: Runtime, match_id: str) -> verdict.VerdictJson | None:
 
 async def settle_missed(rt: Runtime, limit: int = 20) -> int:
     """Settle finished matches whose history was never completed; returns how many."""
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         ids = await queries.unsettled_matches(conn, limit)
     for match_id in ids:
         await settle(rt, match_id)
@@ -266,7 +266,7 @@ async def player_matches(
     :class:`NotFound`.
     """
     await settle_missed(rt)
-    async with rt.replica.reading() as conn:
+    async with rt.storage.replica.reading() as conn:
         who = await _player(conn, player_id)
         total, rows = await queries.player_match_page(
             conn, player_id, viewer == player_id, per_page, (page - 1) * per_page
@@ -297,7 +297,7 @@ async def profile(rt: Runtime, player_id: str, viewer: str | None = None) -> dic
     finished matches played and won (placement 1, shared or not). Raises :class:`NotFound`.
     """
     recent = await player_matches(rt, player_id, 1, 10, viewer)
-    async with rt.replica.reading() as conn:
+    async with rt.storage.replica.reading() as conn:
         played, won = await queries.played_and_won(conn, player_id)
         rated = await ratings.of_player(conn, player_id)
     return {
@@ -316,7 +316,7 @@ async def records_zip(rt: Runtime, player_id: str) -> bytes:
     named ``<finished date>-<match id>.json``.
     """
     await settle_missed(rt)
-    async with rt.replica.reading() as conn:
+    async with rt.storage.replica.reading() as conn:
         rows = await queries.finished_snapshots(conn, player_id, MAX_ZIP_MATCHES)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -191,7 +191,7 @@ async def of_players(
     ids = [p for p in player_ids if p]
     if not ids or preset is None:
         return {}
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         rows = await rating_queries.ratings_of(conn, preset, ids)
     return {r.player_id: rating_json(r.mu, r.sigma, r.games) for r in rows}
 
@@ -206,7 +206,7 @@ async def changes(rt: Runtime, match_id: str) -> list[RatingChangeJson]:
     """``[{"seat", "player", "preset", "before", "after", "delta"}]`` of a rated match (empty
     when unrated or not yet settled); ``before``/``after`` are displayed ratings.
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         rows = await rating_queries.rating_changes_of(conn, [match_id])
     out: list[RatingChangeJson] = []
     for r in rows:
@@ -226,7 +226,7 @@ async def changes(rt: Runtime, match_id: str) -> list[RatingChangeJson]:
 
 async def unrated_of(rt: Runtime, match_id: str) -> str | None:
     """Why the match of a rated table ended unrated (:data:`NOT_PLAYED`), else None."""
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         return await rating_queries.unrated_reason_of(conn, match_id)
 
 
@@ -239,7 +239,7 @@ async def leaderboard(
     """
     if preset.removeprefix(BOT_POOL) not in PRESETS:
         raise NotFound(f"no preset {preset!r}")
-    async with rt.replica.reading() as conn:
+    async with rt.storage.replica.reading() as conn:
         total, rows = await rating_queries.leaderboard_page(conn, preset, limit, offset)
     return {
         "preset": preset,

@@ -55,7 +55,7 @@ async def public(rt: Runtime, match_id: str) -> FairnessJson:
 
     Callers check that the reader may watch the match.
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         row = await queries.fairness(conn, match_id)
     if row is None:
         raise NotFound("this match has no shuffle commitment")
@@ -72,7 +72,7 @@ async def public(rt: Runtime, match_id: str) -> FairnessJson:
 
 async def commitment_of(rt: Runtime, match_id: str) -> str | None:
     """The published commitment of a match (None for a match from before commitments)."""
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         return await queries.commitment(conn, match_id)
 
 

@@ -130,14 +130,14 @@ async def player_statistics(rt: Runtime, player_id: str) -> dict[str, Any]:
     missed ones first: :func:`app.services.history.settle_missed`). Raises :class:`NotFound`
     for an unknown player. Rows settled before statistics were kept are filled (and stored).
     """
-    async with rt.replica.reading() as conn:
+    async with rt.storage.replica.reading() as conn:
         if not await queries.player_exists(conn, player_id):
             raise NotFound("no such player")
         rows = await queries.finished_rows(conn, player_id)
     missing = sorted({r.match_id for r in rows if r.statistics is None})
     filled: dict[tuple[str, int], SeatStatistics | None] = {}
     for match_id in missing:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             seats = [r.seat for r in await queries.match_rows(conn, match_id)]
             await record_match(conn, match_id, seats)
             filled.update(
@@ -147,7 +147,7 @@ async def player_statistics(rt: Runtime, player_id: str) -> dict[str, Any]:
         r.match_id: (r.statistics if r.statistics is not None else filled.get((r.match_id, r.seat)))
         for r in rows
     }
-    async with rt.replica.reading() as conn:
+    async with rt.storage.replica.reading() as conn:
         counts = await queries.seat_counts(conn, [r.match_id for r in rows])
         steps = await queries.rating_steps(conn, player_id)
     return {"ratings": _rating_history(steps)} | _summary(rows, counts, stats)

@@ -15,11 +15,11 @@ from app.services.runtime import Runtime
 
 def channel(rt: Runtime, tid: str) -> str:
     """The broker channel of tournament ``tid``."""
-    return rt.channel("tournament", tid)
+    return rt.fanout.channel("tournament", tid)
 
 
 async def publish(rt: Runtime, tid: str) -> None:
     """Announce a change of tournament ``tid`` to every instance (never raises: a lost
     announcement is made up by the page's periodic refresh).
     """
-    await rt.broker.publish(channel(rt, tid), json.dumps({"id": tid}))
+    await rt.fanout.broker.publish(channel(rt, tid), json.dumps({"id": tid}))

@@ -42,7 +42,7 @@ class RefereeJson(TypedDict):
 
 
 async def _hosted(rt: Runtime, tid: str, host_id: str) -> Tournament:
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         t = await sql.tournament(conn, tid)
     if t is None:
         raise NotFound("no such tournament")
@@ -68,7 +68,7 @@ async def replace_no_show(
     if by not in REPLACEMENTS:
         raise ValidationFailed(f"by: one of {', '.join(REPLACEMENTS)}")
     await _hosted(rt, tid, host_id)
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         g = await sql.game(conn, tid, game_id)
         people = {e.number: e for e in await sql.entrants(conn, tid)}
     if g is None:
@@ -97,7 +97,7 @@ async def replace_no_show(
     if g.match_id is None:
         raise Conflict("this game has no match", reason="tournament_game_decided")
     await change_clock(rt, g.match_id, hand_over)
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         await sql.tournament(conn, tid, lock=True)
         await sql.set_entrant_status(conn, tid, [entrant], "dropped")
         await sql.update_tournament(conn, tid, {})
@@ -112,7 +112,7 @@ async def message_all(rt: Runtime, tid: str, host_id: str, text: str) -> Message
     :class:`Forbidden`, :class:`NotFound`, :class:`app.services.community.chat.ChatError`.
     """
     await _hosted(rt, tid, host_id)
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         games = [g for g in await sql.games(conn, tid) if g.match_id and g.points is None]
         states = await sql.match_states(conn, [g.match_id for g in games if g.match_id])
     live = [m for m, row in states.items() if row.status == "live"]
@@ -129,7 +129,7 @@ async def referee(rt: Runtime, tid: str, host_id: str) -> RefereeJson:
     Raises :class:`Forbidden`, :class:`NotFound`.
     """
     await _hosted(rt, tid, host_id)
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         games = [
             (g, g.match_id) for g in await sql.games(conn, tid) if g.match_id and g.points is None
         ]

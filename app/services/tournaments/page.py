@@ -35,7 +35,7 @@ async def watching(
     anonymous) for the block: yields the frame to send first, then pushes a fresh frame on
     ``conn`` after every change. Raises :class:`NotFound` (no such tournament).
     """
-    async with rt.watches.watching(
+    async with rt.fanout.watches.watching(
         live.channel(rt, tid),
         conn,
         viewer,

@@ -38,7 +38,7 @@ async def set_paused(rt: Runtime, tid: str, host_id: str, paused: bool) -> Tourn
     A round paired during the pause is held by the sweep (:func:`keep_held`). Raises
     :class:`Forbidden`, :class:`NotFound`, :class:`Conflict` (not running).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         t = await sql.tournament(conn, tid, lock=True)
         if t is None:
             raise NotFound("no such tournament")
@@ -75,7 +75,7 @@ async def keep_held(rt: Runtime, tid: str) -> int:
     """While tournament ``tid`` is paused, hold the clocks that run again (a move or a new
     match since the pause). Returns how many were held. Called by the tournament sweep.
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         games = await sql.games(conn, tid)
         states = await sql.match_states(conn, [g.match_id for g in games if g.match_id])
     now = now_ms()

@@ -71,7 +71,7 @@ async def listing(rt: Runtime, limit: int = 50) -> list[SummaryJson]:
     """Public tournaments (``{"id", "name", "format", "rounds", "status", "round",
     "entrants", "preset", "time_control", "time_label", "rated"}``), those not finished first.
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         rows = await sql.listed(conn, limit)
     return [
         {
@@ -103,7 +103,7 @@ async def player_history(
     entrant status).
     """
     out: list[EnteredJson] = []
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         entries = await sql.entries_of(conn, player_id, limit)
         for entry in entries:
             r = entry.tournament
@@ -169,7 +169,7 @@ async def read(rt: Runtime, tid: str) -> TournamentJson:
     """Tournament JSON as nobody in particular sees it (``is_host`` false, ``me`` null): the
     part every viewer shares (:func:`for_viewer` adds theirs). Raises :class:`NotFound`.
     """
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         row = await tournament_of(conn, tid)
         people = await sql.entrants(conn, tid)
         games = await sql.games(conn, tid)

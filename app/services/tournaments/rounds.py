@@ -75,7 +75,7 @@ async def advance(rt: Runtime, tid: str) -> bool:
     pair the next one (or finish). Safe to call from any instance at any time; returns whether
     anything changed.
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         t = await sql.tournament(conn, tid, lock=True)
         if t is None or t.status != "running":
             return False
@@ -110,7 +110,7 @@ async def adjudicate(
     reason = " ".join(reason.split())[:500]
     if not reason:
         raise ValidationFailed("reason: say why the result is set", reason="adjudication_reason")
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         t = await sql.tournament(conn, tid, lock=True)
         if t is None:
             raise NotFound("no such tournament")

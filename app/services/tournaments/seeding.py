@@ -41,7 +41,7 @@ async def create_seeded_knockout(
     """
     if format != "knockout":
         raise ValidationFailed("seed_from: only a knock-out is seeded from a tournament")
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         source = await sql.tournament(conn, source_id)
         if source is None:
             raise NotFound("no such tournament to seed from")
@@ -61,7 +61,7 @@ async def create_seeded_knockout(
         raise ValidationFailed("rated: computer players cannot enter a rated tournament")
     made = await create(rt, host_id, format="knockout", **settings)
     tid = made["id"]
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         await sql.tournament(conn, tid, lock=True)
         for e in seeded:
             await add_entrant(
@@ -86,7 +86,7 @@ async def set_seeds(rt: Runtime, tid: str, host_id: str, order: list[int]) -> To
     ``tournament_not_knockout``), :class:`ValidationFailed` (a number twice, or not an
     entrant's).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         t = await sql.tournament(conn, tid, lock=True)
         if t is None:
             raise NotFound("no such tournament")

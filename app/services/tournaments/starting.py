@@ -31,7 +31,7 @@ async def start(rt: Runtime, tid: str, host_id: str) -> TournamentJson:
     pair once) plays as many as it allows. Raises :class:`Forbidden`, :class:`NotFound`,
     :class:`Conflict` (started, fewer than two checked-in entrants).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         t = await sql.tournament(conn, tid, lock=True)
         if t is None:
             raise NotFound("no such tournament")
@@ -50,7 +50,7 @@ async def start_scheduled(rt: Runtime, tid: str) -> bool:
     in registration (the organiser may also start it by hand) until enough check in or the
     sweep cancels it. Returns whether it started.
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         t = await sql.tournament(conn, tid, lock=True)
         if t is None or t.status != "registering" or t.starts_at is None:
             return False

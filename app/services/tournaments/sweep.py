@@ -51,7 +51,7 @@ async def match_settled(rt: Runtime, match_id: str) -> None:
     result is there to count). Never raises: the sweep catches what this misses.
     """
     try:
-        async with rt.db.reading() as conn:
+        async with rt.storage.db.reading() as conn:
             tid = await sql.tournament_of_match(conn, match_id)
         if tid is not None:
             await advance(rt, tid)
@@ -75,25 +75,25 @@ async def sweep(rt: Runtime) -> None:
 async def sweep_once(rt: Runtime) -> int:
     """One pass of :func:`sweep`; returns how many tournaments changed."""
     now = utcnow()
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         due = await sql.due_to_start(conn, now)
         overdue = await sql.has_overdue(conn, now - START_GRACE)
     if overdue:
-        async with rt.db.transaction() as conn:
+        async with rt.storage.db.transaction() as conn:
             cancelled = await sql.cancel_unstarted(conn, now - START_GRACE, now)
         for tid in cancelled:
             log.info("tournament %s cancelled: too few checked in by its start", tid)
             await live.publish(rt, tid)
     for tid in due:
         await start_scheduled(rt, tid)
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         ids = await sql.running(conn)
         paused = await sql.paused(conn)
     for tid in paused:
         await pause.keep_held(rt, tid)
     changed = 0
     for tid in ids:
-        async with rt.db.reading() as conn:
+        async with rt.storage.db.reading() as conn:
             games = [
                 g.match_id for g in await sql.games(conn, tid) if g.points is None and g.match_id
             ]
@@ -107,7 +107,7 @@ async def sweep_once(rt: Runtime) -> int:
 
 
 async def _settle_if_late(rt: Runtime, match_id: str) -> None:
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         m = await records_sql.match_result(conn, match_id)
     if m is None or m.finished_at is None:
         return

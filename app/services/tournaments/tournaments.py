@@ -89,7 +89,7 @@ async def create(
     delay = parse_spectator_delay(spectator_delay)
     tid = secrets.token_hex(6)
     now = utcnow()
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         await _check_host(conn, host_id)
         await sql.insert_tournament(
             conn,
@@ -177,7 +177,7 @@ async def register(rt: Runtime, tid: str, player_id: str) -> TournamentJson:
     :class:`Conflict` (a round-robin started, finished, full, rated without an account or as
     a bot account: ``bot_not_rated``).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         row = await tournament_of(conn, tid, lock=True)
         late = row.status == "running" and row.format in LATE_JOIN
         if row.status != "registering" and not late:
@@ -212,7 +212,7 @@ async def add_computer(rt: Runtime, tid: str, host_id: str, level: str) -> Tourn
     """
     if level not in LEVELS:
         raise ValidationFailed(f"level: one of {', '.join(LEVELS)}")
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         row = await _registering(conn, tid)
         _require_host(row, host_id)
         if row.rated:
@@ -247,7 +247,7 @@ async def withdraw(rt: Runtime, tid: str, player_id: str) -> TournamentJson:
     :class:`NotFound` (not registered), :class:`Conflict` (over: ``tournament_finished``; a
     dropped entrant, who stays dropped: ``tournament_dropped``).
     """
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         row = await tournament_of(conn, tid, lock=True)
         if row.status == "finished":
             raise Conflict("the tournament is over", reason="tournament_finished")
@@ -329,7 +329,7 @@ async def add_entrant(
 
 
 async def _set_own_status(rt: Runtime, tid: str, player_id: str, status: str) -> TournamentJson:
-    async with rt.db.transaction() as conn:
+    async with rt.storage.db.transaction() as conn:
         await _registering(conn, tid)
         mine = await _own_entry(conn, tid, player_id)
         if mine.status == "withdrawn":

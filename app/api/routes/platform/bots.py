@@ -60,9 +60,9 @@ async def _held(rt: Runtime, bot_id: str, lines: AsyncIterator[bytes]) -> AsyncI
         async for line in lines:
             yield line
     finally:
-        rt.bot_streams[bot_id] -= 1
-        if rt.bot_streams[bot_id] <= 0:
-            del rt.bot_streams[bot_id]
+        rt.fanout.bot_streams[bot_id] -= 1
+        if rt.fanout.bot_streams[bot_id] <= 0:
+            del rt.fanout.bot_streams[bot_id]
 
 
 @router.get("/bots")
@@ -85,12 +85,12 @@ async def stream(rt: RuntimeDep, held: CurrentCredential) -> StreamingResponse:
     """
     player = held.player_id
     await bots.require_bot(rt, player)
-    if rt.bot_streams[player] >= rt.settings.bot_streams_per_account:
+    if rt.fanout.bot_streams[player] >= rt.settings.bot_streams_per_account:
         raise RateLimited(
             f"at most {rt.settings.bot_streams_per_account} event streams per bot: close one",
             retry_after=10,
         )
-    rt.bot_streams[player] += 1
+    rt.fanout.bot_streams[player] += 1
     lines = bot_stream.events(rt, held, rt.settings.bot_stream_poll)
     return StreamingResponse(_held(rt, player, lines), media_type=NDJSON)
 

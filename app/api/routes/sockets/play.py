@@ -134,7 +134,7 @@ async def _action(
         )
         return
     try:
-        await rt.action_limiter.hit(player)
+        await rt.limits.actions.hit(player)
         await _submit_waiting_for_database(rt, match_id, player, frame)
     except (ServiceError, EngineError) as exc:
         retry = exc.retry_after if isinstance(exc, RateLimited) else None

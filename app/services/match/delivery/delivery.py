@@ -69,13 +69,13 @@ async def flush_marks(rt: Runtime) -> None:
     """Mark the batches the broker took as published, in one statement (kept for the next
     flush when the database fails).
     """
-    if not rt.published:
+    if not rt.fanout.published:
         return
-    batch, rt.published = rt.published, []
+    batch, rt.fanout.published = rt.fanout.published, []
     try:
-        await queries.mark_published(rt.db, batch)
+        await queries.mark_published(rt.storage.db, batch)
     except Exception:
-        rt.published = batch + rt.published
+        rt.fanout.published = batch + rt.fanout.published
         raise
 
 
@@ -104,7 +104,7 @@ def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
         clock=clocks.live_public(live),
         delta=view_delta(live.state, move.events),
     )
-    hub = rt.hubs.get(rt.channel("match", move.match_id))
+    hub = rt.fanout.hubs.get(rt.fanout.channel("match", move.match_id))
     if hub is not None:
         hub.deliver(move.version, frame)
     if not move.published:
@@ -113,13 +113,13 @@ def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
 
 async def publish_batch(rt: Runtime, match_id: str, version: int, frame: str) -> None:
     """Publish a committed batch to the other instances, retrying; mark it published."""
-    channel = rt.channel("match", match_id)
+    channel = rt.fanout.channel("match", match_id)
     # The origin carries the publish time (``id@unix``): receivers time the delivery with it.
-    origin = f"{rt.broker.instance_id}@{time.time():.4f}"
+    origin = f"{rt.fanout.broker.instance_id}@{time.time():.4f}"
     message = broker_message(origin, "batch", version, frame)
     for attempt in range(PUBLISH_ATTEMPTS):
-        if await rt.broker.publish(channel, message):
-            rt.published.append((match_id, version))
+        if await rt.fanout.broker.publish(channel, message):
+            rt.fanout.published.append((match_id, version))
             return
         rt.metrics.publish_failures.inc()
         await asyncio.sleep(0.3 * (attempt + 1))
@@ -132,15 +132,15 @@ async def sweep_once(rt: Runtime, older_than: float = SWEEP_AFTER) -> int:
     when another instance holds them, or none is due).
     """
     before = utcnow() - timedelta(seconds=older_than)
-    async with queries.claim_unpublished(rt.db, before) as heads:
+    async with queries.claim_unpublished(rt.storage.db, before) as heads:
         for match_id, version in heads.items():
-            ok = await rt.broker.publish(
-                rt.channel("match", match_id),
-                broker_message(rt.broker.instance_id, "head", version, ""),
+            ok = await rt.fanout.broker.publish(
+                rt.fanout.channel("match", match_id),
+                broker_message(rt.fanout.broker.instance_id, "head", version, ""),
             )
             if not ok:
                 raise ConnectionError("broker down: the rows stay unpublished")
-            hub = rt.hubs.get(rt.channel("match", match_id))
+            hub = rt.fanout.hubs.get(rt.fanout.channel("match", match_id))
             if hub is not None:
                 hub.behind(version)
         rt.metrics.sweep_announced.inc(len(heads))
@@ -153,10 +153,10 @@ async def watch_versions(rt: Runtime) -> None:
     a move, or the match ended early) — a hub that sees it grow sends the current clock or
     final position to its sockets.
     """
-    hubs = rt.hubs.ordered_hubs()
+    hubs = rt.fanout.hubs.ordered_hubs()
     if not hubs:
         return
-    versions = await queries.match_versions(rt.db, list(hubs))
+    versions = await queries.match_versions(rt.storage.db, list(hubs))
     for match_id, (version, notes) in versions.items():
         hub = hubs[match_id]
         if hub.last_v is not None and version > hub.last_v:

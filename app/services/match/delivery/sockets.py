@@ -73,8 +73,8 @@ def match_hub_factory(rt: Runtime, match_id: str, seats: list[JsonObject]) -> Hu
         return clocks.clock_frame(live.clock, live.version)
 
     hub = Hub(
-        rt.hubs,
-        rt.channel("match", match_id),
+        rt.fanout.hubs,
+        rt.fanout.channel("match", match_id),
         ordered=True,
         fetch=fetch,
         render_presence=render,
@@ -142,8 +142,8 @@ class MatchSocket:
                 return DelayedConnection(socket, rt, match_id, wait)
             return Connection(socket, key, hub.fetch)
 
-        self._joined = rt.hubs.joined(
-            rt.channel("match", match_id),
+        self._joined = rt.fanout.hubs.joined(
+            rt.fanout.channel("match", match_id),
             lambda: match_hub_factory(rt, match_id, seats),
             connection,
             self._left,
@@ -157,7 +157,9 @@ class MatchSocket:
                     rt, socket, hub, conn, match_id, seat, since=self._since, away=away
                 )
             if seat is None:
-                await rt.spectators.changed(match_id)  # the lobby list counts them everywhere
+                await rt.fanout.spectators.changed(
+                    match_id
+                )  # the lobby list counts them everywhere
         except BaseException as exc:
             await self._joined.__aexit__(type(exc), exc, exc.__traceback__)
             raise
@@ -225,7 +227,7 @@ async def left_match(rt: Runtime, hub: Hub, match_id: str, seat: int | None) -> 
     presence (fresh within a heartbeat) holds until that socket refreshes it.
     """
     if seat is None:
-        await rt.spectators.changed(match_id)
+        await rt.fanout.spectators.changed(match_id)
         return
     if rt.draining:
         return
@@ -252,5 +254,5 @@ async def touch_many(rt: Runtime, seats: list[tuple[str, int]], gone: bool = Fal
     now = utcnow() - (PRESENT_WINDOW + timedelta(seconds=1) if gone else timedelta(0))
     pairs = sorted(set(seats))
     with contextlib.suppress(*DUPLICATE):  # DUPLICATE covers FK errors: the match was deleted
-        async with write_tx(rt.db) as tx:
+        async with write_tx(rt.storage.db) as tx:
             await tx.touch_presence(pairs, now)

@@ -46,7 +46,7 @@ def granted(clock: JsonObject | None, spectator: bool, extra: bool = True) -> li
 
 async def _rated(rt: Runtime, match_id: str) -> bool:
     if match_id not in _RATED:
-        async with rt.db.reading() as conn:
+        async with rt.storage.db.reading() as conn:
             _RATED[match_id] = await queries.is_rated_match(conn, match_id)
         while len(_RATED) > _RATED_KEPT:
             _RATED.popitem(last=False)
@@ -59,8 +59,8 @@ async def aids_frame(rt: Runtime, match_id: str, player_id: str | None, code: st
 
     Raises :class:`NotFound`, :class:`Forbidden` (private match; ``aids_off``: nothing granted).
     """
-    live = rt.cache.get(match_id)
-    hub = rt.hubs.get(rt.channel("match", match_id))
+    live = rt.storage.cache.get(match_id)
+    hub = rt.fanout.hubs.get(rt.fanout.channel("match", match_id))
     if live is None or hub is None or live.version < 0 or hub.last_v != live.version:
         # Not the version this instance's sockets were last sent: read the latest (a socket
         # asks after every new version, so the cached one saves a read per socket and move).

@@ -128,7 +128,7 @@ async def get_analysis(
     :class:`Forbidden` (private), :class:`Conflict` (``analysis_live``).
     """
     await _finished_record(rt, match_id, player_id, code, check=True)
-    async with rt.db.reading() as conn:
+    async with rt.storage.db.reading() as conn:
         row = await queries.analysis(conn, match_id)
     return analysis_json(match_id, row)
 
@@ -146,8 +146,8 @@ async def request_analysis(
     ``analysis_guests_busy``: a guest, and guests' :data:`GUEST_QUEUE` full).
     """
     await _finished_record(rt, match_id, player_id, code, check=player_id is not None)
-    async with rt.db.transaction() as conn:
-        await queries.lock_analysis_queue(conn, rt.db.is_postgres)
+    async with rt.storage.db.transaction() as conn:
+        await queries.lock_analysis_queue(conn, rt.storage.db.is_postgres)
         row = await queries.analysis(conn, match_id)
         if row is not None and (
             row.status == "done" or (row.status in _PENDING and not _abandoned(row))
@@ -212,7 +212,7 @@ async def analyse_if_rated(rt: Runtime, match_id: str) -> None:
     """
     for attempt in range(UNAVAILABLE_TRIES):
         try:
-            async with rt.db.reading() as conn:
+            async with rt.storage.db.reading() as conn:
                 rated = await queries.is_rated_match(conn, match_id)
             if rated:
                 await request_analysis(rt, match_id, None, None)
@@ -232,7 +232,7 @@ async def _offload(rt: Runtime, fn: Callable[..., T], *args: object) -> T:
     """``fn(*args)`` in the bot pool, waiting while the pool's queue is full."""
     for attempt in range(30):
         try:
-            return await rt.bots.offload(fn, *args, timeout=TASK_TIMEOUT)
+            return await rt.workers.bots.offload(fn, *args, timeout=TASK_TIMEOUT)
         except Busy:
             if attempt == 29:
                 raise
@@ -246,7 +246,7 @@ async def run_analysis(rt: Runtime, match_id: str) -> None:
         started = time.perf_counter()
         try:
             record = await _finished_record(rt, match_id, None, None, check=False)
-            await queries.analysis_running(rt.db, match_id)
+            await queries.analysis_running(rt.storage.db, match_id)
             total = await _offload(rt, count_moves, record)
             moves: list[dict[str, Any]] = []
             for first in range(1, total + 1, CHUNK):
@@ -258,6 +258,8 @@ async def run_analysis(rt: Runtime, match_id: str) -> None:
             result = await _offload(rt, summary, record, moves, PLAYOUTS, seconds)
         except Exception as exc:
             log.warning("analysis of match %s failed: %r", match_id, exc)
-            await queries.analysis_failed(rt.db, match_id, str(exc), utcnow())
+            await queries.analysis_failed(rt.storage.db, match_id, str(exc), utcnow())
             return
-        await queries.analysis_done(rt.db, match_id, result, seconds=round(seconds, 2), at=utcnow())
+        await queries.analysis_done(
+            rt.storage.db, match_id, result, seconds=round(seconds, 2), at=utcnow()
+        )

@@ -41,7 +41,7 @@ from app.services.runtime import Runtime
 
 def drive(rt: Runtime, match_id: str) -> None:
     """Play ``match_id``'s due turns in the background unless this instance already does."""
-    driving = rt.bots.driving
+    driving = rt.workers.bots.driving
     if match_id in driving:
         return
     driving.add(match_id)
@@ -53,7 +53,7 @@ async def _drain(rt: Runtime, match_id: str) -> None:
         while await play_due_turn(rt, match_id):
             pass
     finally:
-        rt.bots.driving.discard(match_id)
+        rt.workers.bots.driving.discard(match_id)
 
 
 def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
@@ -81,8 +81,8 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
     """
     started = time.perf_counter()
     advice = await bot_advice(rt, match_id)  # thought in a worker, before any lock is taken
-    async with rt.cache.lock(match_id):
-        async with write_tx(rt.db) as tx:
+    async with rt.storage.cache.lock(match_id):
+        async with write_tx(rt.storage.db) as tx:
             now = utcnow()
             row = await tx.lock_match(match_id, skip_locked=True, due_before=now)
             if row is None:
@@ -130,7 +130,7 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
                 )
                 assert move is not None
         if what == "end":
-            rt.cache.drop(match_id)
+            rt.storage.cache.drop(match_id)
         elif move is None:
             if changed:
                 clocks.announce(rt, match_id, clocks.clock_frame(clock, row.version))
@@ -172,7 +172,7 @@ async def bot_advice(rt: Runtime, match_id: str) -> tuple[int, Action] | None:
     seed = zlib.crc32(f"{match_id}:{version}".encode())
     people = [str(s["player"]) for s in live.seats if s.get("player") and not s.get("bot")]
     owner = people[0] if people else NOBODY  # whose table: the fair share of the workers
-    actions = await rt.bots.decide(match_id, version, state, level, seed, owner)
+    actions = await rt.workers.bots.decide(match_id, version, state, level, seed, owner)
     return version, actions[0]
 
 
@@ -217,4 +217,4 @@ async def _announce_end(rt: Runtime, match_id: str) -> None:
 
 async def due_matches(rt: Runtime, limit: int = 50) -> list[str]:
     """Ids of live matches whose bot (or abandoned) turn is due, oldest first."""
-    return await due_before(rt.db, utcnow(), limit)
+    return await due_before(rt.storage.db, utcnow(), limit)

@@ -79,7 +79,7 @@ async def apply_and_store(
         live.version = old
         raise
     except Exception:
-        rt.cache.drop(live.match_id)
+        rt.storage.cache.drop(live.match_id)
         raise
     try:
         move = Committed(
@@ -99,10 +99,10 @@ async def apply_and_store(
         )
         values = row_values(rt, live, move, active_before)
         if not await _store(rt, tx, move, values, clock_before):
-            rt.cache.drop(live.match_id)
+            rt.storage.cache.drop(live.match_id)
             return None
     except Exception:
-        rt.cache.drop(live.match_id)
+        rt.storage.cache.drop(live.match_id)
         raise
     return move
 
@@ -119,7 +119,7 @@ async def _store(
     the move and at ``clock_before`` (False: it was not, nothing written).
     """
     if tx is None:
-        return await append_fast(rt.db, move, clock_before, values)
+        return await append_fast(rt.storage.db, move, clock_before, values)
     await tx.append_action(move)
     await tx.update_match(move.match_id, values)
     return True
@@ -131,7 +131,7 @@ def _alone(rt: Runtime, match_id: str) -> bool:
     sockets get it directly, and an instance that joins meanwhile catches up by its version
     watch. Without a hub here nothing is known of the others: publish.
     """
-    hub = rt.hubs.get(rt.channel("match", match_id))
+    hub = rt.fanout.hubs.get(rt.fanout.channel("match", match_id))
     return hub is not None and not hub.heard_elsewhere()
 
 
@@ -199,10 +199,10 @@ async def submit_action(
     if not isinstance(data, dict):
         raise InvalidAction("an action must be a JSON object")
     seat: int | None = None
-    async with rt.cache.lock(match_id):
+    async with rt.storage.cache.lock(match_id):
         try:
             move: Committed | None = None
-            live = rt.cache.get(match_id)
+            live = rt.storage.cache.get(match_id)
             if live is not None and live.version == version and not live.state.is_over:
                 # The fast path: one optimistic statement against the cached version.
                 seat, earlier = _seat_or_earlier(live.seats, live.recent, player_id, client_id)
@@ -218,9 +218,9 @@ async def submit_action(
                     return found
                 move = found
         except DUPLICATE:
-            rt.cache.drop(match_id)
+            rt.storage.cache.drop(match_id)
             if client_id is not None and seat is not None:
-                previous = await previous_result(rt.db, match_id, seat, client_id)
+                previous = await previous_result(rt.storage.db, match_id, seat, client_id)
                 if previous is not None:
                     return Applied(previous[0], seat, client_id, previous[1])
             raise Conflict(
@@ -245,11 +245,11 @@ async def _submit_locked(
     """The locked path of :func:`submit_action`: ``(move, live)``, or ``(earlier answer,
     None)`` for a repeated client action id (nothing written).
     """
-    async with write_tx(rt.db) as tx:
+    async with write_tx(rt.storage.db) as tx:
         row = await tx.lock_match(match_id)
         if row is None:
             raise NotFound("no such match")
-        cached = rt.cache.get(match_id)
+        cached = rt.storage.cache.get(match_id)
         seats = cached.seats if cached is not None else row.seats
         seat, earlier = _seat_or_earlier(
             seats, cached.recent if cached is not None else {}, player_id, client_id
@@ -257,7 +257,7 @@ async def _submit_locked(
         if earlier is not None:
             return earlier, None
         if client_id is not None and version != row.version:
-            previous = await previous_result(rt.db, match_id, seat, client_id)
+            previous = await previous_result(rt.storage.db, match_id, seat, client_id)
             if previous is not None:
                 return Applied(previous[0], seat, client_id, previous[1]), None
         if row.status != "live":

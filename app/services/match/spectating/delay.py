@@ -73,7 +73,7 @@ async def delay_of(rt: Runtime, match_id: str) -> SpectatorDelay | None:
     """The match's spectator delay (None: spectators see it live). Cached per process."""
     if match_id in _DELAYS:
         return _DELAYS[match_id]
-    delay = SpectatorDelay.from_json(await queries.spectator_delay(rt.db, match_id))
+    delay = SpectatorDelay.from_json(await queries.spectator_delay(rt.storage.db, match_id))
     _DELAYS[match_id] = delay
     while len(_DELAYS) > _DELAYS_KEPT:
         _DELAYS.popitem(last=False)
@@ -95,7 +95,7 @@ async def visible(
     """``(visible version, cutoff time, due)`` of a live match at version ``latest``; ``due``:
     when the next hidden action becomes visible by time alone (None: it waits for moves).
     """
-    times = await queries.action_times(rt.db, match_id, max(0, latest - delay.window()))
+    times = await queries.action_times(rt.storage.db, match_id, max(0, latest - delay.window()))
     shown, cutoff = delay.cutoff(datetime.now(UTC), latest, times)
     return shown, cutoff, delay.due(times.get(shown + 1))
 
@@ -137,7 +137,7 @@ async def _rebuild(rt: Runtime, match_id: str, version: int) -> tuple[GameState,
     """The match's state after its first ``version`` log entries, and how many there were
     (None: no such match).
     """
-    found = await queries.delayed_view(rt.db, match_id, version)
+    found = await queries.delayed_view(rt.storage.db, match_id, version)
     if found is None:
         return None
     setup, actions = found
@@ -178,7 +178,7 @@ async def visible_summaries(
     delayed match once per move.
     """
     out: dict[str, Summary] = {}
-    for row in await queries.delayed_live_rows(rt.db, list(match_ids)):
+    for row in await queries.delayed_live_rows(rt.storage.db, list(match_ids)):
         delay = SpectatorDelay.from_json(row.spectator_delay)
         if delay is None or (
             viewer is not None and any(s.get("player") == viewer for s in row.seats)
