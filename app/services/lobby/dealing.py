@@ -8,6 +8,7 @@ Creating, reading and editing a table are in :mod:`app.services.lobby.lobby`.
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -28,7 +29,7 @@ from app.services.lobby.core import (
     require_open,
     save,
 )
-from app.services.lobby.model import LobbyChanges, LobbyRow
+from app.services.lobby.model import LobbyChanges, LobbyRow, TableSettings
 from app.services.records import history, ratings, shuffle
 from app.services.runtime import Runtime
 
@@ -50,6 +51,41 @@ def _match_seats(seats: list[JsonObject]) -> list[JsonObject]:
         }
         for i, s in enumerate(seats)
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedTable:
+    """A table :func:`open_table` made: its lobby ``row`` as stored, and the ``match_id`` dealt
+    at once (None: the table waits for its host to start it).
+    """
+
+    row: LobbyRow
+    match_id: str | None
+
+
+async def open_table(
+    rt: Runtime,
+    conn: AsyncConnection,
+    settings: TableSettings,
+    seats: list[JsonObject],
+    *,
+    host_id: str,
+    origin: str | None = None,
+) -> OpenedTable:
+    """Open a table, in ``conn``'s transaction: a new lobby (a fresh unguessable code) hosted by
+    ``host_id``, with ``seats`` (``{"seat", "player", "name", "colour", "bot", …}`` each, empty
+    seats too) and ``settings``. With an ``origin`` (the address the computer-seat caps count
+    against, or ``tournament:…``/``seek:…``) its match is dealt at once (:func:`deal`: Play
+    now, a tournament's pairing); without one the table waits for its host (a table created
+    by hand, a rematch). The one way every feature makes a table.
+
+    Raises what :func:`deal` raises (the computer-seat caps: :class:`RateLimited`).
+    """
+    row = await sql.insert_table(conn, secrets.token_urlsafe(8), host_id, seats, settings)
+    if origin is None:
+        return OpenedTable(row, None)
+    match_id, _ = await deal(rt, conn, row, origin)
+    return OpenedTable(row, match_id)
 
 
 async def start(rt: Runtime, code: str, player_id: str, address: str = "unknown") -> str:
@@ -203,30 +239,16 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
         lobby = await sql.lobby_setup(conn, m.lobby_code)
         if lobby is not None and series.is_running(lobby.series):
             raise Conflict("the series goes on at this table", reason="series_running")
-        code = secrets.token_urlsafe(8)
-        seats = _match_seats(m.seats)
-        now = utcnow()
-        await sql.insert_lobby(
-            conn,
-            dict(
-                code=code,
-                name=m.name,
-                host_id=player_id,
-                private=m.private,
-                preset=lobby.preset if lobby else None,
-                rules=m.rules,
-                max_seats=len(seats),
-                seats=seats,
-                status="open",
-                match_id=None,
-                version=1,
-                created_at=now,
-                updated_at=now,
-                rated=bool(lobby.rated) if lobby else False,
-                time_control=lobby.time_control if lobby else None,
-                best_of=lobby.best_of if lobby else None,
-                spectator_delay=m.spectator_delay,
-            ),
+        settings = TableSettings(
+            rules=m.rules,
+            preset=lobby.preset if lobby else None,
+            name=m.name,
+            private=m.private,
+            rated=bool(lobby.rated) if lobby else False,
+            time_control=lobby.time_control if lobby else None,
+            best_of=lobby.best_of if lobby else None,
+            spectator_delay=m.spectator_delay,
         )
-        await sql.set_rematch(conn, match_id, code)
-    return code
+        table = await open_table(rt, conn, settings, _match_seats(m.seats), host_id=player_id)
+        await sql.set_rematch(conn, match_id, table.row.code)
+    return table.row.code

@@ -9,7 +9,6 @@ listed.
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -35,8 +34,15 @@ from app.services.lobby.core import (
     require_open,
     save,
 )
+from app.services.lobby.dealing import open_table
 from app.services.lobby.filters import TableFilters
-from app.services.lobby.model import LobbyChanges, LobbyJson, LobbyListJson, LobbyRow
+from app.services.lobby.model import (
+    LobbyChanges,
+    LobbyJson,
+    LobbyListJson,
+    LobbyRow,
+    TableSettings,
+)
 from app.services.records import ratings
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
@@ -102,7 +108,6 @@ async def create_lobby(
     best_of = series.check_best_of(best_of)
     control = _table_control(time_control, timeout_policy, aids, rated)
     delay = parse_spectator_delay(spectator_delay)
-    code = secrets.token_urlsafe(8)
     async with rt.storage.db.transaction() as conn:
         host = await player_name(conn, player_id)
         replaced = await _make_room(rt, conn, player_id)
@@ -110,36 +115,21 @@ async def create_lobby(
         title = _clean_title(name) if name else None
         table = await _host_table(conn, player_id, host, seats)
         await ratings.check_lobby(conn, rated, preset_name, table, options.to_json())
-        now = utcnow()
-        await sql.insert_lobby(
-            conn,
-            dict(
-                code=code,
-                name=title,
-                host_id=player_id,
-                private=private,
-                preset=preset_name,
-                rules=options.to_json(),
-                max_seats=seats,
-                seats=table,
-                status="open",
-                match_id=None,
-                version=1,
-                created_at=now,
-                updated_at=now,
-                rated=rated,
-                time_control=control,
-                language=language,
-                best_of=best_of,
-                spectator_delay=delay,
-            ),
+        settings = TableSettings(
+            rules=options.to_json(),
+            preset=preset_name,
+            name=title,
+            private=private,
+            rated=rated,
+            time_control=control,
+            language=language,
+            best_of=best_of,
+            spectator_delay=delay,
         )
-        row = await sql.lobby(conn, code)
-    if row is None:  # just inserted, in this transaction
-        raise NotFound("no such lobby")
+        row = (await open_table(rt, conn, settings, table, host_id=player_id)).row
     if replaced is not None:
         await announce(rt, replaced)
-    return lobby_json(row, lobby_presence(rt, code))
+    return lobby_json(row, lobby_presence(rt, row.code))
 
 
 def _check_seats(seats: int) -> None:

@@ -12,11 +12,12 @@ This module runs no SQL and imports no table.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
-from app.json_types import JsonObject
+from app.json_types import JsonObject, JsonValue
 
 # ---------------------------------------------------------------------- series JSON
 
@@ -79,6 +80,31 @@ class LobbyRow:
     best_of: int | None
     series: SeriesState | None
     spectator_delay: dict[str, int] | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableSettings:
+    """How a table plays, whichever way it is made (a host creates it, a rematch, Play now, a
+    tournament's pairing): what :func:`app.services.lobby.dealing.open_table` stores in a new
+    lobby row beside its seats and host.
+
+    ``rules``: the engine's ``Options`` JSON (``preset`` names the preset it came from, None:
+    custom rules); ``time_control``: the stored column — time control, time-out policy and aid
+    policy (:func:`app.services.clock.table_options.stored`), None for untimed;
+    ``name``: the table's title (None: each client words "{host}'s table"); ``language``: the
+    host's play language (``en``/``de``/``fr``, None: any); ``best_of``: 3 or 5 for a series,
+    None for one game; ``spectator_delay``: ``{"moves": N}`` or ``{"seconds": M}``, None: live.
+    """
+
+    rules: JsonObject
+    preset: str | None = None
+    name: str | None = None
+    private: bool = False
+    rated: bool = False
+    time_control: JsonObject | None = None
+    language: str | None = None
+    best_of: int | None = None
+    spectator_delay: Mapping[str, JsonValue] | None = None
 
 
 class LobbyChanges(TypedDict, total=False):

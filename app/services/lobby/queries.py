@@ -18,7 +18,8 @@ from sqlalchemy import RowMapping, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.db.community import accounts
-from app.db.models import instance_heartbeats, lobbies, matches, players, seeks
+from app.db.models import instance_heartbeats, lobbies, matches, players, seeks, utcnow
+from app.json_types import JsonObject
 from app.services.lobby.model import (
     LiveMatch,
     LobbyRow,
@@ -26,6 +27,7 @@ from app.services.lobby.model import (
     MatchRow,
     PoolWaiting,
     SeekRow,
+    TableSettings,
 )
 
 
@@ -103,9 +105,44 @@ async def update_lobby(conn: AsyncConnection, code: str, values: Mapping[str, ob
     return after
 
 
-async def insert_lobby(conn: AsyncConnection, values: Mapping[str, object]) -> None:
-    """Add a lobby row (``values``: every column)."""
-    await conn.execute(insert(lobbies).values(**values))
+async def insert_table(
+    conn: AsyncConnection,
+    code: str,
+    host_id: str,
+    seats: list[JsonObject],
+    settings: TableSettings,
+) -> LobbyRow:
+    """Add an open lobby row ``code`` hosted by ``host_id`` with ``seats`` (every seat, empty
+    ones too: ``max_seats`` is their number) and ``settings``; returns it as stored. The one
+    place a lobby row is built.
+    """
+    now = utcnow()
+    await conn.execute(
+        insert(lobbies).values(
+            code=code,
+            name=settings.name,
+            host_id=host_id,
+            private=settings.private,
+            preset=settings.preset,
+            rules=settings.rules,
+            max_seats=len(seats),
+            seats=seats,
+            status="open",
+            match_id=None,
+            version=1,
+            created_at=now,
+            updated_at=now,
+            rated=settings.rated,
+            time_control=settings.time_control,
+            language=settings.language,
+            best_of=settings.best_of,
+            spectator_delay=settings.spectator_delay,
+        )
+    )
+    row = await lobby(conn, code)
+    if row is None:  # just inserted, in this transaction
+        raise LookupError(f"lobby {code} is gone")
+    return row
 
 
 async def open_public(

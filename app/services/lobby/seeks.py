@@ -37,7 +37,14 @@ from app.services.errors import Conflict, NotFound, ServiceError, ValidationFail
 from app.services.lobby import dealing
 from app.services.lobby import queries as sql
 from app.services.lobby.core import COLOURS, MAX_SEATS, MIN_SEATS, player_name
-from app.services.lobby.model import PoolFields, QueueJson, RangeJson, SeekJson, SeekRow
+from app.services.lobby.model import (
+    PoolFields,
+    QueueJson,
+    RangeJson,
+    SeekJson,
+    SeekRow,
+    TableSettings,
+)
 from app.services.records import ratings
 from app.services.runtime import Runtime
 
@@ -287,30 +294,17 @@ async def _start(rt: Runtime, conn: AsyncConnection, group: list[SeekRow]) -> st
         }
         for i, r in enumerate(group)
     ]
-    code = secrets.token_urlsafe(8)
-    now = utcnow()
-    await sql.insert_lobby(
-        conn,
-        dict(
-            code=code,
-            name=None,
-            host_id=first.player_id,
-            private=False,
-            preset=first.preset,
-            rules=PRESETS[first.preset].to_json(),
-            max_seats=len(table),
-            seats=table,
-            status="open",
-            match_id=None,
-            version=1,
-            created_at=now,
-            updated_at=now,
-            rated=bool(first.rated),
-            time_control=table_options.stored(first.time_control, None),
-        ),
+    settings = TableSettings(
+        rules=PRESETS[first.preset].to_json(),
+        preset=first.preset,
+        rated=bool(first.rated),
+        time_control=table_options.stored(first.time_control, None),
     )
-    row = await sql.lobby(conn, code)
-    match_id, _ = await dealing.deal(rt, conn, row, ORIGIN)
+    opened = await dealing.open_table(
+        rt, conn, settings, table, host_id=first.player_id, origin=ORIGIN
+    )
+    match_id = opened.match_id
+    assert match_id is not None  # dealt at once: an origin was given
     changed = await sql.set_status(conn, [r.id for r in group], "matched", match_id)
     if changed != len(group):  # cannot happen under the pool lock; never two matches per seek
         raise RuntimeError("a seek left the pool while it was being paired")

@@ -21,7 +21,6 @@ the start (no-shows).
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -36,8 +35,8 @@ from app.services.clock import table_options
 from app.services.clock.requests import change_clock
 from app.services.errors import Conflict, Forbidden, NotFound, ServiceError, ValidationFailed
 from app.services.lobby import dealing
-from app.services.lobby import queries as lobby_sql
 from app.services.lobby.core import COLOURS
+from app.services.lobby.model import TableSettings
 from app.services.records import queries as records_sql
 from app.services.runtime import Runtime
 from app.services.tournaments import queries as sql
@@ -349,7 +348,7 @@ async def _deal(
     """A lobby with the table's entrants seated in order, dealt at once into a match with the
     tournament's rules and time control. Returns the match id.
     """
-    seats = [
+    seats: list[JsonObject] = [
         {
             "seat": i,
             "player": by_number[n].player_id,
@@ -360,33 +359,19 @@ async def _deal(
         }
         for i, n in enumerate(table.entrants)
     ]
-    code = secrets.token_urlsafe(8)
-    now = utcnow()
-    await lobby_sql.insert_lobby(
-        conn,
-        dict(
-            code=code,
-            name=f"{t.name} · {number}.{table.number}"[:64],
-            host_id=t.host_id,
-            private=bool(t.private),
-            preset=t.preset,
-            rules=t.rules,
-            max_seats=len(seats),
-            seats=seats,
-            status="open",
-            match_id=None,
-            version=1,
-            created_at=now,
-            updated_at=now,
-            rated=bool(t.rated),
-            # Tournament tables play without aids (app/engine/aids.py).
-            time_control=table_options.with_aids(t.time_control, AidPolicy.off().to_json()),
-            language=None,
-            spectator_delay=t.spectator_delay,
-        ),
+    settings = TableSettings(
+        rules=t.rules,
+        preset=t.preset,
+        name=f"{t.name} · {number}.{table.number}"[:64],
+        private=bool(t.private),
+        rated=bool(t.rated),
+        # Tournament tables play without aids (app/engine/aids.py).
+        time_control=table_options.with_aids(t.time_control, AidPolicy.off().to_json()),
+        spectator_delay=t.spectator_delay,
     )
-    found = await lobby_sql.lobby(conn, code)
     # Each table is its own origin: the per-address cap on computer matches is for people
     # starting tables by hand; the per-instance cap still holds.
-    match_id, _ = await dealing.deal(rt, conn, found, f"tournament:{t.id}:{number}.{table.number}")
-    return match_id
+    origin = f"tournament:{t.id}:{number}.{table.number}"
+    opened = await dealing.open_table(rt, conn, settings, seats, host_id=t.host_id, origin=origin)
+    assert opened.match_id is not None  # dealt at once: an origin was given
+    return opened.match_id
