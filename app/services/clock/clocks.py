@@ -36,8 +36,8 @@ from app.realtime.protocol import broker_message, dumps
 from app.services.cache import Live
 from app.services.clock import rules as c
 from app.services.clock import votes as v
-from app.services.clock.match_clock import MatchClock
 from app.services.clock.table_options import split_stored
+from app.services.clock_values.match_clock import MatchClock
 from app.services.runtime import Runtime
 
 #: ``match_actions.by`` of an action the computer chose for a person's seat.

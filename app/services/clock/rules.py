@@ -3,12 +3,13 @@ live ↔ correspondence switch: :mod:`app.services.clock.votes`) — pure.
 
 No I/O and no clock of its own: every function takes ``now`` (milliseconds since the Unix
 epoch, an ``int``), reads the clock as a typed
-:class:`~app.services.clock.match_clock.MatchClock` (a stored dict is parsed first) and
+:class:`~app.services.clock_values.match_clock.MatchClock` (a stored dict is parsed first) and
 returns new JSON-ready dicts, never changing its arguments. The service
 (:mod:`app.services.clock.clocks`) loads and stores the dicts (``matches.clock``) under the
 match's row lock; this module only decides.
 
-Time controls (``TimeControl``, :mod:`app.services.clock.controls`), chosen by the host per lobby:
+Time controls (``TimeControl``, :mod:`app.services.clock_values.controls`), chosen by the host
+per lobby:
 
 - ``untimed``: no clock. A seat that leaves still goes through the leave path below.
 - ``per_turn`` (``seconds``): each turn of a seat has ``seconds``; unused time is lost.
@@ -52,7 +53,7 @@ from dataclasses import replace
 from typing import Any
 
 from app.json_types import JsonObject
-from app.services.clock.controls import (
+from app.services.clock_values.controls import (
     CORRESPONDENCE_DAYS,
     DAY_MS,
     FISCHER_BANK_SECONDS,
@@ -66,7 +67,13 @@ from app.services.clock.controls import (
     TimeControl,
     TimeoutPolicy,
 )
-from app.services.clock.match_clock import ClockFields, Deciding, MatchClock, Proposal, Running
+from app.services.clock_values.match_clock import (
+    ClockFields,
+    Deciding,
+    MatchClock,
+    Proposal,
+    Running,
+)
 
 __all__ = [
     "advanced",

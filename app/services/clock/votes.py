@@ -2,7 +2,7 @@
 
 Like :mod:`app.services.clock.rules` (whose clock this changes: ``away``, ``vote``,
 ``proposal``, ``auto``, ``control``): no I/O, ``now`` in epoch milliseconds, the clock read as
-a :class:`~app.services.clock.match_clock.MatchClock` (a stored dict is parsed first), new
+a :class:`~app.services.clock_values.match_clock.MatchClock` (a stored dict is parsed first), new
 dicts returned, arguments never changed. The service (:mod:`app.services.clock.clocks`: the
 requests and the sweep) stores them under the match row's lock.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.json_types import JsonObject
-from app.services.clock.controls import TimeControl
-from app.services.clock.match_clock import MatchClock, Proposal, Running, Vote
 from app.services.clock.rules import ClockLike, typed
+from app.services.clock_values.controls import TimeControl
+from app.services.clock_values.match_clock import MatchClock, Proposal, Running, Vote
 
 #: Milliseconds the remaining humans have to vote once a leaver's grace ran out.
 VOTE_MS = 30_000

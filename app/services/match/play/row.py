@@ -14,7 +14,7 @@ from app.db.txs import LookBy, MatchChanges
 from app.engine import DEPLOY, deciding
 from app.services.cache import Live
 from app.services.clock import clocks
-from app.services.clock.match_clock import MatchClock
+from app.services.clock_values.match_clock import MatchClock
 from app.services.match.committed import Committed
 from app.services.runtime import Runtime
 

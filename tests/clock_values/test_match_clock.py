@@ -1,5 +1,5 @@
-"""The typed clock (app/services/clock/match_clock.py): every stored clock, old ones included,
-reads into a MatchClock and writes back as exactly the same JSON; the rules keep an old
+"""The typed clock (app/services/clock_values/match_clock.py): every stored clock, old ones
+included, reads into a MatchClock and writes back as exactly the same JSON; the rules keep an old
 clock's shape (no key appears that a rule did not set). Times are epoch milliseconds.
 """
 
@@ -11,7 +11,7 @@ import pytest
 
 from app.services.clock import rules as c
 from app.services.clock import votes as v
-from app.services.clock.match_clock import MatchClock
+from app.services.clock_values.match_clock import MatchClock
 
 T0 = 1_700_000_000_000
 CONTROLS = [

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NotRequired, TypedDict, Unpack, cast
 
 from app.json_types import JsonObject, JsonValue
-from app.services.clock.controls import TimeControl, TimeoutPolicy
+from app.services.clock_values.controls import TimeControl, TimeoutPolicy
 
 #: The keys every stored clock has.
 REQUIRED_KEYS = frozenset({"control", "remaining", "timeouts", "auto", "away"})
@@ -133,7 +133,7 @@ class MatchClock:
     def from_json(cls, data: Mapping[str, Any]) -> MatchClock:
         """Parse a stored clock dict. Raises ``KeyError`` for a clock without a required key
         (``control``, ``remaining``, ``timeouts``, ``auto``, ``away``) and
-        :class:`~app.services.clock.controls.InvalidTimeControl` for an unknown control.
+        :class:`~app.services.clock_values.controls.InvalidTimeControl` for an unknown control.
 
         ``data`` is the stored JSON (``Mapping[str, Any]``: a clock column as SQLAlchemy gives
         it, or a :data:`~app.json_types.JsonObject`); every field is converted on the way in.
