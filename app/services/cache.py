@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from app.engine import GameState
 from app.json_types import JsonObject
+from app.services.clock_values.match_clock import MatchClock
 
 
 @dataclass
@@ -34,13 +35,11 @@ class Live:
     recent: OrderedDict[tuple[int, str], tuple[int, str]] = field(default_factory=OrderedDict)
     #: The view JSON-ready dict at ``version`` (computed once per version).
     view: JsonObject | None = None
-    #: The match's clock as last read from the locked row (``app.services.clock.rules``): a
-    #: value, replaced whole and never changed in place.
-    clock: JsonObject | None = None
-    #: ``clock`` parsed (a ``MatchClock``), valid while ``parsed_for is clock``: the write
-    #: path and the frames read the typed clock without parsing it again each move.
-    parsed_clock: object = field(default=None, repr=False)
-    parsed_for: object = field(default=None, repr=False)
+    #: The match's clock (``matches.clock``, :mod:`app.services.clock.rules`) typed: parsed
+    #: once when read from the row (:func:`app.services.match.reads.live_for`), or the clock a
+    #: move wrote; frozen, replaced whole. None for a match without a clock. Its JSON form
+    #: (:meth:`MatchClock.to_json`) is made where JSON is needed: frames, database writes.
+    clock: MatchClock | None = None
     #: (version, for spectators, with their extra aids) → the computed aids at that version
     #: (app/services/match/insight/aids.py).
     aids: dict[tuple[int, bool, bool], JsonObject] = field(default_factory=dict, repr=False)

@@ -265,7 +265,7 @@ async def _new_match(rt: Runtime, time_control: dict[str, Any] | None) -> str:
     await seats.join(rt, code, people[1])
     match_id = await dealing.start(rt, code, people[0])
     live = await reads.current(rt, match_id)
-    assert (live.clock is not None and live.clock.get("control")) or time_control is None
+    assert (live.clock is not None and live.clock.control.timed) or time_control is None
     hub = await rt.fanout.hubs.acquire(
         rt.fanout.channel("match", match_id), lambda: match_hub_factory(rt, match_id, live.seats)
     )

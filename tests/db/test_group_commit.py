@@ -58,7 +58,8 @@ async def _row_version(rt: Runtime, match_id: str) -> tuple[int, int]:
 
 
 async def _clock(rt: Runtime, match_id: str) -> dict[str, Any] | None:
-    return (await reads.current(rt, match_id)).clock
+    clock = (await reads.current(rt, match_id)).clock
+    return None if clock is None else clock.to_json()
 
 
 async def _append(

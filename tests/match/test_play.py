@@ -179,16 +179,16 @@ def test_a_clock_changed_between_actions_is_not_overwritten_by_the_fast_path(db_
         await play.submit_action(rt, match_id, players[0], 0, "c1", move)
         cached = rt.storage.cache.get(match_id)
         assert cached is not None and cached.version == 1 and cached.clock is not None
-        assert not cached.clock["away"]
+        assert not cached.clock.away
         # Ben's socket went
         await clock_requests.seat_presence_changed(rt, match_id, 1, present=False)
         applied = await play.submit_action(rt, match_id, players[0], 1, "c2", {"type": "pass"})
         assert applied.version == 2
         live = await reads.current(rt, match_id)
         assert live.version == 2 and live.clock is not None
-        assert "1" in live.clock["away"]  # the countdown survived Ann's move
+        assert "1" in live.clock.away  # the countdown survived Ann's move
         rt.storage.cache.drop(match_id)
         stored = await reads.current(rt, match_id)
-        assert stored.clock is not None and "1" in stored.clock["away"]
+        assert stored.clock is not None and "1" in stored.clock.away
 
     _run(db_url, body)

@@ -58,9 +58,9 @@ def _ms(when: datetime) -> int:
     return int(as_utc(when).timestamp() * 1000)
 
 
-def skips_turns(clock: JsonObject | None) -> bool:
+def skips_turns(clock: MatchClock | None) -> bool:
     """True when the clock's time-out policy is ``skip`` (a timed-out turn is skipped)."""
-    return clock is not None and c.policy_of(clock).kind == "skip"
+    return clock is not None and clock.policy.kind == "skip"
 
 
 def skip_action(state: GameState) -> Action:
@@ -115,16 +115,17 @@ def after_action(
     active_before: int,
     by: str | None,
     timed_out: bool,
-) -> tuple[JsonObject | None, MatchClock | None, datetime | None]:
-    """The clock of ``live`` after ``seat``'s action (``live.state``: after it;
-    ``active_before``: the turn's holder before it; ``by``: :data:`BY_COMPUTER` when the
-    computer chose for a person; ``timed_out``: it did so because the clock ran out). Returns
-    the new clock (to be written in the same transaction as the action), the same parsed (for
-    :func:`set_clock`) and its next due time (None: nothing pending).
+) -> tuple[MatchClock | None, datetime | None]:
+    """The clock of ``live`` after ``seat``'s action (``live.state``: after it, ``live.clock``:
+    the clock before it; ``active_before``: the turn's holder before it; ``by``:
+    :data:`BY_COMPUTER` when the computer chose for a person; ``timed_out``: it did so because
+    the clock ran out). Returns ``(clock, due)``: the new typed clock (its JSON is written in
+    the same transaction as the action; None for a match without a clock) and its next due
+    time (None: nothing pending, or the match is over). ``live`` is not changed.
     """
-    clock = typed_clock(live)
+    clock = live.clock
     if clock is None:
-        return None, None, None
+        return None, None
     state = live.state
     now = now_ms()
     turn_passed = state.is_over or state.active != active_before
@@ -139,30 +140,12 @@ def after_action(
         over=state.is_over,
     )
     due = c.next_due(clock)
-    return clock.to_json(), clock, None if due is None or state.is_over else from_ms(due)
+    return clock, None if due is None or state.is_over else from_ms(due)
 
 
-def set_clock(live: Live, clock: JsonObject, parsed: MatchClock) -> None:
-    """Give ``live`` a new clock value with its parsed form (``parsed.to_json() == clock``)."""
-    live.clock, live.parsed_clock, live.parsed_for = clock, parsed, clock
-
-
-def typed_clock(live: Live) -> MatchClock | None:
-    """``live.clock`` parsed, parsed once per clock value (kept on ``live``)."""
-    clock = live.clock
-    if clock is None:
-        return None
-    parsed = live.parsed_clock
-    if live.parsed_for is not clock or not isinstance(parsed, MatchClock):
-        parsed = MatchClock.from_json(clock)
-        live.parsed_clock, live.parsed_for = parsed, clock
-    return parsed
-
-
-def live_public(live: Live) -> JsonObject | None:
-    """:func:`public` of ``live``'s clock, from its parsed form."""
-    clock = typed_clock(live)
-    return None if clock is None else c.public(clock, now_ms())
+def stored(clock: MatchClock | None) -> JsonObject | None:
+    """``clock``'s JSON as ``matches.clock`` stores it (a fresh dict; None stays None)."""
+    return None if clock is None else clock.to_json()
 
 
 def earliest(*times: datetime | None) -> datetime | None:
@@ -179,10 +162,9 @@ def is_auto(clock: MatchClock | None, seat: int) -> bool:
     return clock is not None and clock.auto[seat]
 
 
-def away_seats(clock: JsonObject | None) -> list[str]:
-    """The seats (as text) with a leave countdown or vote running on the stored ``clock``."""
-    away = clock.get("away") if clock else None
-    return list(away) if isinstance(away, dict) else []
+def away_seats(clock: MatchClock | None) -> list[str]:
+    """The seats (as text) with a leave countdown or vote running on ``clock`` (none: [])."""
+    return [] if clock is None else list(clock.away)
 
 
 def is_away(clock: MatchClock | None, seat: int) -> bool:
@@ -252,13 +234,18 @@ def settle_due(
     return out, outcome
 
 
-def public(clock: JsonObject | None) -> JsonObject | None:
-    """The clock as clients see it, stamped with the server's time (docs/API.md § Clocks)."""
+def public(clock: c.ClockLike | None) -> JsonObject | None:
+    """The clock as clients see it, stamped with the server's time (docs/API.md § Clocks):
+    the ``Clock`` JSON of :func:`app.services.clock.rules.public`, None for no clock.
+    ``clock``: typed, or the stored dict (parsed first).
+    """
     return c.public(clock, now_ms())
 
 
-def clock_frame(clock: JsonObject | None, version: int) -> str:
-    """``{"t": "clock", "v": version, "d": Clock}`` (``v``: the match version it belongs to)."""
+def clock_frame(clock: c.ClockLike | None, version: int) -> str:
+    """``{"t": "clock", "v": version, "d": Clock}`` (``v``: the match version it belongs to;
+    ``clock``: typed, or the stored dict; ``Clock``: :func:`public`'s, null for no clock).
+    """
     return dumps({"t": "clock", "v": version, "d": public(clock)})
 
 
@@ -293,18 +280,20 @@ async def verdict(
     match_id: str,
     state: GameState,
     seats: list[JsonObject],
-    clock: JsonObject | None,
+    clock: MatchClock | None,
     *,
     present_window: timedelta,
-) -> tuple[str, JsonObject | None, datetime | None]:
-    """What the sweep does with a due match (the caller holds its row lock).
+) -> tuple[str, MatchClock | None, datetime | None]:
+    """What the sweep does with a due match (the caller holds its row lock; ``clock``: the
+    match's typed clock, None for a match from before clocks).
 
     Returns ``(what, clock, next_due)``: ``what`` is ``"bot"`` (a bot seat plays), ``"computer"``
     (the computer plays for a person: the seat was handed over, an off-turn decision ran out,
     or the turn was abandoned by someone who never came back), ``"timeout"`` (the person's
     clock ran out: the computer plays and it counts as a time-out), ``"end"`` (a vote ended
-    the match) or ``"wait"``; ``clock``: the clock after settling what was due (leave
-    countdowns, votes, proposals); ``next_due``: when to look again if waiting.
+    the match) or ``"wait"``; ``clock``: the typed clock after settling what was due (leave
+    countdowns, votes, proposals) — the very ``clock`` passed in when nothing was due, None
+    when it was None; ``next_due``: when to look again if waiting.
     """
     now = now_ms()
     seat = state.seat
@@ -319,32 +308,29 @@ async def verdict(
         if deciding(state) or seat not in present:  # a match from before clocks: the old rules
             return "computer", None, None
         return "wait", None, from_ms(now + abandon_ms)
-    settled, outcome = settle_due(
-        c.typed(clock), present, grace, int(rt.settings.leave_vote * 1000)
-    )
-    clock = settled.to_json()
+    settled, outcome = settle_due(clock, present, grace, int(rt.settings.leave_vote * 1000))
     if outcome == "end" or settled.ended_early:
-        return "end", clock, None
+        return "end", settled, None
     if seats[seat].get("bot"):
-        return "bot", clock, None
+        return "bot", settled, None
     if is_auto(settled, seat):
-        return "computer", clock, None
+        return "computer", settled, None
     decision = settled.deciding
     turn_since = now if settled.turn_since is None else settled.turn_since
     if deciding(state) and decision:
         if decision.since + decision_ms <= now:
-            return "computer", clock, None
+            return "computer", settled, None
     elif timed_out(settled, seat):
-        return "timeout", clock, None
+        return "timeout", settled, None
     elif seat not in present and not is_away(settled, seat) and turn_since + abandon_ms <= now:
-        return "computer", clock, None  # left without a trace (its instance died): the old rule
+        return "computer", settled, None  # left without a trace (its instance died): the old rule
     # A look may come before the turn could be abandoned (a move stores its next look as a
     # bound, app.db.txs.LookBy): look again when it could, not a whole ``abandon_after`` on.
     abandon_at = turn_since + abandon_ms
     due = [c.next_due(settled), abandon_at if abandon_at > now else now + abandon_ms]
     if deciding(state) and decision:
         due.append(decision.since + decision_ms)
-    return "wait", clock, from_ms(min(d for d in due if d is not None))
+    return "wait", settled, from_ms(min(d for d in due if d is not None))
 
 
 def annotate_record(

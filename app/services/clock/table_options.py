@@ -9,12 +9,14 @@ Pure apart from raising the service's :class:`ValidationFailed`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TypedDict
 
 from app.engine import InvalidOptions
 from app.engine.aids import AidPolicy
-from app.json_types import JsonObject
+from app.json_types import JsonObject, JsonValue
 from app.services.clock import rules as c
+from app.services.clock_values.match_clock import MatchClock
 from app.services.errors import ValidationFailed
 
 
@@ -59,10 +61,11 @@ def parse_aids(data: object) -> JsonObject:
         raise ValidationFailed(exc.message, reason="aids_invalid") from None
 
 
-def aids_of(stored: JsonObject | None, rated: bool) -> AidPolicy:
-    """The aid policy kept in a lobby's ``time_control`` column or a match's ``clock``; none
-    kept: ``off`` for a rated table (and every match from before policies, ``rated`` True),
-    else the casual default (legal placements highlighted).
+def aids_of(stored: Mapping[str, JsonValue] | None, rated: bool) -> AidPolicy:
+    """The aid policy kept in a lobby's ``time_control`` column or a match's ``clock`` (the
+    stored JSON objects, under :data:`AIDS_KEY`); none kept: ``off`` for a rated table (and
+    every match from before policies, ``rated`` True), else the casual default (legal
+    placements highlighted). An invalid policy reads as ``off``.
     """
     raw = (stored or {}).get(AIDS_KEY)
     if raw is None:
@@ -71,6 +74,13 @@ def aids_of(stored: JsonObject | None, rated: bool) -> AidPolicy:
         return AidPolicy.from_json(raw)
     except InvalidOptions:
         return AidPolicy.off()
+
+
+def match_aids(clock: MatchClock | None, rated: bool) -> AidPolicy:
+    """:func:`aids_of` a match's typed clock (the policy rides among its keys the clock itself
+    does not know, :attr:`MatchClock.extra`; None: a match without a clock).
+    """
+    return aids_of(None if clock is None else clock.extra, rated)
 
 
 def with_aids(stored: JsonObject | None, aids: JsonObject) -> JsonObject:

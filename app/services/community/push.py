@@ -224,9 +224,7 @@ def turn_alert_due(live: Live, acted_seat: int) -> tuple[str, int, int] | None:
     state = live.state
     if state.is_over or state.seat == acted_seat or live.clock is None:
         return None
-    control = live.clock.get("control")
-    kind = control.get("kind") if isinstance(control, dict) else None
-    if kind not in ALERTED_KINDS:
+    if live.clock.control.kind not in ALERTED_KINDS:
         return None
     seat = next((s for s in live.seats if s["seat"] == state.seat), None)
     if seat is None or seat.get("bot") or not seat.get("player"):

@@ -28,6 +28,7 @@ from app.json_types import JsonObject, JsonValue
 from app.realtime.protocol import events_frame, snapshot_frame
 from app.services.cache import Live
 from app.services.clock import clocks, table_options
+from app.services.clock_values.match_clock import MatchClock
 from app.services.errors import Forbidden, NotFound
 from app.services.match import queries
 from app.services.match.queries import batches_since
@@ -67,14 +68,19 @@ async def load_live(tx: Tx, row: MatchRow) -> Live:
 
 
 async def live_for(rt: Runtime, tx: Tx, row: MatchRow) -> Live:
-    """The cached state if it is at the row's version, else a rebuild (cached)."""
+    """The cached state if it is at the row's version, else a rebuild (cached); either way its
+    ``clock`` is the row's, parsed here once (:meth:`MatchClock.from_json`; a clock changes
+    between moves too, so a cached entry takes it anew). Raises RuntimeError as
+    :func:`load_live`; ``KeyError`` or
+    :class:`~app.services.clock_values.controls.InvalidTimeControl` for a stored clock that
+    does not parse (nothing cached is changed then).
+    """
+    clock = None if row.clock is None else MatchClock.from_json(row.clock)
     live = rt.storage.cache.get(row.id)
-    if live is not None and live.version == row.version:
-        live.clock = row.clock
-        return live
-    live = await load_live(tx, row)
-    live.clock = row.clock
-    rt.storage.cache.put(live)
+    if live is None or live.version != row.version:
+        live = await load_live(tx, row)
+        rt.storage.cache.put(live)
+    live.clock = clock
     return live
 
 
@@ -155,9 +161,9 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> JsonObject:
         # Read under its old name by the previous release's client (a rolling upgrade).
         RENAMED_MATCH_KEYS["decision_timeout"]: rt.settings.decision_timeout,
         "leave_grace": rt.settings.leave_grace,
-        "clock": clocks.live_public(live),
+        "clock": clocks.public(live.clock),
         # The table's aid policy (docs/API.md § Aids); matches from before policies: off.
-        "aids": table_options.aids_of(live.clock, True).to_json(),
+        "aids": table_options.match_aids(live.clock, True).to_json(),
         "state": live.view,
         # The match's verdict as a contest (app/services/records/verdict.py); filled by get_match
         # once the match is finished and settled.
@@ -246,7 +252,7 @@ async def record(
         check_watch(live, player_id, code)
         out = export_record(live.state)
         actions = list(live.state.actions)
-        clock = live.clock
+        clock = clocks.stored(live.clock)
         over, seat = live.state.is_over, live.seat_of(player_id)
     if not over and seat is None and await delay.delay_of(rt, match_id) is not None:
         at = await delay.delayed_live(rt, live, player_id)
@@ -271,7 +277,7 @@ async def fetch_frames(
     live = await current(rt, match_id)
     # The cached match changes under us at the next await (a move committed meanwhile sets a
     # later version and drops the view): take what the last frame needs now, as of ``latest``.
-    latest, whole, clock = live.version, live.view, clocks.live_public(live)
+    latest, whole, clock = live.version, live.view, clocks.public(live.clock)
     if upto is None and (latest - after > rt.settings.max_catch_up or after > latest):
         return [(latest, snapshot_frame(latest, match_json(rt, live, None)))]
     frames: list[tuple[int, str]] = []

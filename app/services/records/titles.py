@@ -12,6 +12,19 @@ no database and no other service module here.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+
+class KeepsHost(Protocol):
+    """A typed match clock as this module reads it
+    (``app.services.clock_values.match_clock.MatchClock``, not imported: this module imports no
+    other service module): the host's seat, or None.
+    """
+
+    @property
+    def host(self) -> int | None:
+        """The host's seat."""
+        ...
 
 
 def lobby_host_name(seats: Sequence[Mapping[str, object]], host_id: str) -> str | None:
@@ -21,13 +34,17 @@ def lobby_host_name(seats: Sequence[Mapping[str, object]], host_id: str) -> str 
 
 
 def match_host_name(
-    seats: Sequence[Mapping[str, object]], clock: Mapping[str, object] | None
+    seats: Sequence[Mapping[str, object]], clock: Mapping[str, object] | KeepsHost | None
 ) -> str | None:
     """The name on the seat of a match's host (the seat the clock keeps as ``host``), as the
     seats hold it now ("Deleted player" once the host's account is deleted). None for matches
-    from before clocks, which all have a name.
+    from before clocks, which all have a name. ``clock``: the stored clock dict
+    (``matches.clock``) or the typed clock.
     """
-    host = clock.get("host") if clock else None
+    if isinstance(clock, Mapping):
+        host: object = clock.get("host")
+    else:
+        host = None if clock is None else clock.host
     if not isinstance(host, int) or not 0 <= host < len(seats):
         return None
     name = seats[host].get("name")

@@ -101,7 +101,7 @@ def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
         move.client_id,
         move.events_json,
         by=move.by,
-        clock=clocks.live_public(live),
+        clock=clocks.public(live.clock),
         delta=view_delta(live.state, move.events),
     )
     hub = rt.fanout.hubs.get(rt.fanout.channel("match", move.match_id))

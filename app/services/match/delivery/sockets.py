@@ -134,7 +134,7 @@ class MatchSocket:
         seat = self.seat = live.seat_of(self._player)
         seats = live.seats
         key = None if seat is None else str(seat)
-        away = seat is not None and clocks.is_away(clocks.typed_clock(live), seat)
+        away = seat is not None and clocks.is_away(live.clock, seat)
         wait = await delay.delay_for(rt, live, self._player)
 
         def connection(hub: Hub) -> Connection:

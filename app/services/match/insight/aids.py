@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from app.engine.aids import COMPUTED, aids_for
-from app.json_types import JsonObject
 from app.realtime.protocol import dumps
 from app.services.clock import table_options
+from app.services.clock_values.match_clock import MatchClock
 from app.services.errors import Forbidden
 from app.services.match import queries
 from app.services.match.reads import check_watch, current
@@ -32,12 +32,13 @@ _RATED: OrderedDict[str, bool] = OrderedDict()
 _RATED_KEPT = 4096
 
 
-def granted(clock: JsonObject | None, spectator: bool, extra: bool = True) -> list[str]:
-    """The computed aids the match's policy grants a player (``spectator`` False) or a
-    spectator, in :data:`app.engine.aids.COMPUTED` order (matches from before policies: none).
-    ``extra`` False: a spectator gets only what the players get as well.
+def granted(clock: MatchClock | None, spectator: bool, extra: bool = True) -> list[str]:
+    """The computed aids the policy in the match's typed ``clock`` grants a player
+    (``spectator`` False) or a spectator: names of :data:`app.engine.aids.COMPUTED`, in its
+    order (matches from before policies, or without a clock: none). ``extra`` False: a
+    spectator gets only what the players get as well.
     """
-    policy = table_options.aids_of(clock, True)
+    policy = table_options.match_aids(clock, True)
     mine = policy.for_viewer(spectator)
     if spectator and not extra:
         mine = mine & policy.for_viewer(False)

@@ -63,7 +63,7 @@ def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
     state = live.state
     if state.is_over:
         return
-    if live.seats[state.seat].get("bot") or clocks.is_auto(clocks.typed_clock(live), state.seat):
+    if live.seats[state.seat].get("bot") or clocks.is_auto(live.clock, state.seat):
         rt.spawn(_play_later(rt, live.match_id))
     elif move.actor == "bot" and state.seat == move.seat:
         rt.spawn(_play_later(rt, live.match_id))  # the computer finishes the turn
@@ -93,7 +93,8 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
             what, clock, due = await clocks.verdict(
                 rt, tx, match_id, state, live.seats, live.clock, present_window=PRESENT_WINDOW
             )
-            changed = clock != live.clock
+            # What was due settled (the clock's JSON changed): written, then announced.
+            changed = clock is not live.clock and clocks.stored(clock) != clocks.stored(live.clock)
             live.clock = clock
             move: Committed | None = None
             leavers: list[int] = []
@@ -103,7 +104,7 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
             elif what == "wait":
                 values: MatchChanges = {"next_bot_at": due}
                 if changed:
-                    values["clock"] = clock
+                    values["clock"] = clocks.stored(clock)
                 await tx.update_match(match_id, values)
             else:
                 # The ``skip`` time-out policy: the tile goes to the first legal placement,
@@ -112,7 +113,7 @@ async def play_due_turn(rt: Runtime, match_id: str) -> bool:
                 if not skip and advice is not None and advice[0] != row.version:
                     return False  # the match moved on while the bot thought: think again later
                 if changed:
-                    await tx.update_match(match_id, {"clock": clock})
+                    await tx.update_match(match_id, {"clock": clocks.stored(clock)})
                 action = _computer_action(state, skip, advice, f"{match_id}:{row.version}")
                 by = None if what == "bot" else clocks.BY_COMPUTER
                 if by is not None and not deciding(state) and not skip:
@@ -190,7 +191,8 @@ async def _end_early(rt: Runtime, tx: Tx, live: Live) -> None:
     events: list[Event] = []
     end_game(final, events)
     now = utcnow()
-    clock = dict(live.clock or {}, ended_early=True, running=None, vote=None, away={})
+    before = clocks.stored(live.clock) or {}
+    clock = dict(before, ended_early=True, running=None, vote=None, away={})
     await tx.update_match(
         live.match_id,
         {

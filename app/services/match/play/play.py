@@ -40,6 +40,7 @@ from app.engine.actions import Action
 from app.json_types import JsonObject
 from app.realtime.protocol import dumps
 from app.services.cache import Live
+from app.services.clock_values.match_clock import MatchClock
 from app.services.errors import Conflict, NotFound, NotSeated, StaleVersion
 from app.services.match.committed import Actor, Applied, Committed
 from app.services.match.play.row import row_values
@@ -112,14 +113,16 @@ async def _store(
     tx: Tx | None,
     move: Committed,
     values: MatchChanges,
-    clock_before: JsonObject | None,
+    clock_before: MatchClock | None,
 ) -> bool:
     """Write ``move``'s log row and its match row ``values``: inside ``tx``, or with ``tx``
     None as one statement that only applies while the row is still at the version before
-    the move and at ``clock_before`` (False: it was not, nothing written).
+    the move and at ``clock_before`` (the typed clock the cache held before the move, compared
+    as its stored JSON; None: no clock) (False: it was not, nothing written).
     """
     if tx is None:
-        return await append_fast(rt.storage.db, move, clock_before, values)
+        expected = None if clock_before is None else clock_before.to_json()
+        return await append_fast(rt.storage.db, move, expected, values)
     await tx.append_action(move)
     await tx.update_match(move.match_id, values)
     return True

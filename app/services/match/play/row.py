@@ -32,7 +32,7 @@ def next_bot_at(rt: Runtime, live: Live, move: Committed) -> datetime | None:
     by_bot = move.actor == "bot"
     if (
         seat.get("bot")
-        or clocks.is_auto(clocks.typed_clock(live), state.seat)
+        or clocks.is_auto(live.clock, state.seat)
         or (by_bot and state.seat == move.seat and state.phase == DEPLOY)
     ):
         return move.at + timedelta(seconds=rt.settings.bot_delay)
@@ -58,14 +58,13 @@ def row_values(rt: Runtime, live: Live, move: Committed, active_before: int) -> 
     """The match-row columns ``move`` sets (their names in :data:`app.db.hot.UPDATABLE`).
 
     The match clock (:func:`app.services.clock.clocks.after_action`; ``active_before``: the
-    turn's holder before the move) is written with every move and set on ``live``; its next
-    due time folds into the next look (``look_by``, :class:`app.db.txs.LookBy`: a bound on
-    ``next_bot_at``, which most moves then leave as it is; null once the match is over).
+    turn's holder before the move) is written with every move (its JSON, ``clock``) and set on
+    ``live`` (typed, ``live.clock``); its next due time folds into the next look (``look_by``,
+    :class:`app.db.txs.LookBy`: a bound on ``next_bot_at``, which most moves then leave as it
+    is; null once the match is over).
     """
     state = live.state
-    clock, parsed, clock_due = clocks.after_action(
-        live, move.seat, active_before, move.by, move.timed_out
-    )
+    clock, clock_due = clocks.after_action(live, move.seat, active_before, move.by, move.timed_out)
     values: MatchChanges = {
         "version": move.version,
         "seat_to_act": None if state.is_over else state.seat,
@@ -80,10 +79,10 @@ def row_values(rt: Runtime, live: Live, move: Committed, active_before: int) -> 
         values["next_bot_at"] = due
     else:  # a bound: most moves leave the indexed column as it is (a HOT update)
         values["look_by"] = LookBy.after(move.at, due)
-    if clock is not None and parsed is not None:
-        values["clock"] = clock
-        clocks.set_clock(live, clock, parsed)
-        handed = computer_seats(live, parsed)
+    if clock is not None:
+        values["clock"] = clock.to_json()
+        live.clock = clock
+        handed = computer_seats(live, clock)
         if handed:  # the computer plays people's seats now: they count against its caps
             values["bots"] = handed
     if state.is_over:

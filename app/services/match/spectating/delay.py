@@ -107,7 +107,7 @@ async def state_at(rt: Runtime, live: Live, version: int) -> Live:
     if version >= live.version:
         if live.view is None:
             live.view = view(live.state, live.state.seat)
-        return replace(live, clock=None, parsed_clock=None, parsed_for=None)
+        return replace(live, clock=None)
     key = (live.match_id, version)
     if key in _POSITIONS:  # every spectator of a match asks for the same few positions
         _POSITIONS.move_to_end(key)
