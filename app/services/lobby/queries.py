@@ -99,6 +99,11 @@ async def update_lobby(conn: AsyncConnection, code: str, values: Mapping[str, ob
     :class:`LookupError` when there is no such lobby (callers hold its row locked).
     """
     await conn.execute(update(lobbies).where(lobbies.c.code == code).values(**values))
+    return await _written(conn, code)
+
+
+async def _written(conn: AsyncConnection, code: str) -> LobbyRow:
+    """Lobby ``code`` as this transaction just wrote it; :class:`LookupError` when it is gone."""
     after = await lobby(conn, code)
     if after is None:
         raise LookupError(f"lobby {code} is gone")
@@ -139,10 +144,7 @@ async def insert_table(
             spectator_delay=settings.spectator_delay,
         )
     )
-    row = await lobby(conn, code)
-    if row is None:  # just inserted, in this transaction
-        raise LookupError(f"lobby {code} is gone")
-    return row
+    return await _written(conn, code)
 
 
 async def open_public(
