@@ -89,6 +89,12 @@ class Lobby(Base):
     #: How far behind spectators see the match: ``{"moves": N}`` or ``{"seconds": M}``; null:
     #: live (app/services/match/spectating/delay.py).
     spectator_delay: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: How the table plays, in one value (``app.services.lobby.model.TableSettings.to_json``:
+    #: rules, time control, time-out and aid policies, spectator delay, language, rated,
+    #: best-of, with the row ``version`` it was written at); null: a row from an older release.
+    #: The columns above that it repeats stay written alike while older releases may run
+    #: (expand/contract: migrations/README.md).
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     __table_args__ = (Index("ix_lobbies_status_private", "status", "private"),)
 

@@ -209,3 +209,83 @@ def test_a_database_at_head_is_recognised_without_alembic(tmp_path: Path) -> Non
     upgrade(url, MIGRATIONS)
     assert at_head(url, Path(MIGRATIONS))
     assert not at_head("sqlite+aiosqlite:///" + str(tmp_path / "missing" / "x.db"), MIGRATIONS)
+
+
+def _lobby_before_settings(url: str) -> None:
+    """At revision 0023 (no ``lobbies.settings``): two lobbies as the release before wrote them."""
+
+    async def run() -> None:
+        engine = create_engine(url, 1, 0)
+        now = utcnow()
+        seats = [{"seat": 0, "player": "p-ann", "name": "Ann", "colour": "red", "bot": False}]
+        timed = {
+            "kind": "fischer", "bank": 300, "increment": 10,
+            "timeout_policy": {"kind": "skip"}, "aids": {"mode": "off"},
+        }  # fmt: skip
+        common = dict(
+            host_id="p-ann", private=False, preset="standard", rules={"river": False},
+            max_seats=2, seats=seats, status="open", match_id=None, created_at=now,
+            updated_at=now, rated=False, language="de", best_of=None, spectator_delay=None,
+        )  # fmt: skip
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(
+                    insert(lobbies).values(
+                        code="T1", name="Timed", version=4, time_control=timed, **common
+                    )
+                )
+                await conn.execute(
+                    insert(lobbies).values(
+                        code="T2", name=None, version=1, time_control=None, **common
+                    )
+                )
+        finally:
+            await engine.dispose()
+
+    run_async(run)
+
+
+def _settings_round_trip(url: str) -> None:
+    from app.services.lobby.model import TableSettings
+    from app.services.lobby.queries import table_settings
+
+    upgrade(url, MIGRATIONS, "0023_matches_fillfactor")
+    _lobby_before_settings(url)
+    upgrade(url, MIGRATIONS)
+
+    async def run() -> list[dict[str, object]]:
+        engine = create_engine(url, 1, 0)
+        try:
+            async with engine.connect() as conn:
+                rows = await conn.execute(select(lobbies).order_by(lobbies.c.code))
+                return [dict(r._mapping) for r in rows]
+        finally:
+            await engine.dispose()
+
+    rows = run_async(run)
+    assert [r["code"] for r in rows] == ["T1", "T2"]
+    for row in rows:
+        stamped = row["settings"]
+        assert isinstance(stamped, dict) and stamped["at_version"] == row["version"]
+        # The backfill reads as this release reads the older columns, field for field.
+        assert TableSettings.from_json(stamped, int(row["version"])) == table_settings(
+            {**row, "settings": None}  # type: ignore[arg-type]
+        )
+    timed = rows[0]["settings"]
+    assert isinstance(timed, dict)
+    assert timed["time_control"] == {"kind": "fischer", "bank": 300, "increment": 10}
+    assert timed["timeout_policy"] == {"kind": "skip"} and timed["aids"] == {"mode": "off"}
+    downgrade(url, MIGRATIONS, "0023_matches_fillfactor")
+    upgrade(url, MIGRATIONS)
+    assert _inspect(url)[1] == []
+
+
+def test_table_settings_backfilled_on_sqlite(tmp_path: Path) -> None:
+    """Migration 0024 stamps each lobby's settings, read as the older columns read."""
+    _settings_round_trip(f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
+
+
+@pytest.mark.postgres
+def test_table_settings_backfilled_on_postgres(fresh_postgres: str) -> None:
+    """Migration 0024 stamps each lobby's settings, read as the older columns read."""
+    _settings_round_trip(fresh_postgres)

@@ -101,6 +101,20 @@ def split_stored(stored: JsonObject | None) -> tuple[JsonObject | None, JsonObje
     return control, policy if isinstance(policy, dict) else None
 
 
+def unpack(
+    stored: JsonObject | None,
+) -> tuple[JsonObject | None, JsonObject | None, JsonObject | None]:
+    """A stored ``time_control`` column (a lobby's or a tournament's) → ``(time control,
+    time-out policy, aid policy)`` JSON, each None when absent (None or an empty column:
+    all three None). The inverse of :func:`stored` for every value it writes.
+    """
+    if not stored:
+        return None, None, None
+    control, policy = split_stored(stored)
+    aids = stored.get(AIDS_KEY)
+    return control, policy, aids if isinstance(aids, dict) else None
+
+
 def stored(
     time_control: JsonObject | None,
     policy: JsonObject | None,

@@ -10,6 +10,7 @@ Used by :mod:`app.services.lobby.lobby` (tables, options, start) and
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Unpack
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -20,7 +21,7 @@ from app.realtime.protocol import broker_message, lobby_frame
 from app.services.clock import table_options
 from app.services.errors import Conflict, Forbidden, NotFound
 from app.services.lobby import queries as sql
-from app.services.lobby.model import LobbyChanges, LobbyJson, LobbyRow
+from app.services.lobby.model import LobbyChanges, LobbyJson, LobbyRow, TableSettings
 from app.services.records.titles import lobby_host_name
 from app.services.runtime import Runtime
 
@@ -50,15 +51,17 @@ def free_colour(seats: list[JsonObject]) -> str:
 def lobby_json(row: LobbyRow, connected: set[str] | None = None) -> LobbyJson:
     """The Lobby JSON of docs/API.md; ``connected``: player ids with a lobby socket open."""
     connected = connected or set()
-    fields = table_options.lobby_fields(row.time_control)
+    settings = row.settings
+    packed = settings.packed_time()
+    fields = table_options.lobby_fields(packed)
     return {
         "code": row.code,
-        "name": row.name,
+        "name": settings.name,
         "host_name": lobby_host_name(row.seats, row.host_id),
-        "private": row.private,
+        "private": settings.private,
         "host": row.host_id,
-        "preset": row.preset,
-        "rules": row.rules,
+        "preset": settings.preset,
+        "rules": settings.rules,
         "seats": [
             {
                 **s,
@@ -72,15 +75,15 @@ def lobby_json(row: LobbyRow, connected: set[str] | None = None) -> LobbyJson:
         "status": row.status,
         "match_id": row.match_id,
         "version": row.version,
-        "rated": bool(row.rated),
-        "language": row.language,
-        "best_of": row.best_of or 1,
-        "spectator_delay": row.spectator_delay,
+        "rated": settings.rated,
+        "language": settings.language,
+        "best_of": settings.best_of or 1,
+        "spectator_delay": settings.spectator_delay,
         "time_control": fields["time_control"],
         "time_label": fields["time_label"],
         "timeout_policy": fields["timeout_policy"],
         "at_zero": fields["at_zero"],
-        "aids": table_options.aids_of(row.time_control, bool(row.rated)).to_json(),
+        "aids": table_options.aids_of(packed, settings.rated).to_json(),
     }
 
 
@@ -111,9 +114,43 @@ async def locked(rt: Runtime, conn: AsyncConnection, code: str) -> LobbyRow:
 async def save(
     rt: Runtime, conn: AsyncConnection, row: LobbyRow, **values: Unpack[LobbyChanges]
 ) -> LobbyRow:
-    """Write ``values`` to the lobby row, bumping its version; returns the lobby after."""
-    changes = {**values, "version": row.version + 1, "updated_at": utcnow()}
+    """Write ``values`` to the lobby row, bumping its version; returns the lobby after. The
+    ``settings`` column is written anew at the new version (and the older columns it mirrors
+    with it: :func:`app.services.lobby.queries.settings_columns`), whatever changed.
+    """
+    version = row.version + 1
+    settings = settings_after(row.settings, values)
+    changes = {
+        **values,
+        **sql.settings_columns(settings, version),
+        "version": version,
+        "updated_at": utcnow(),
+    }
     return await sql.update_lobby(conn, row.code, changes)
+
+
+def settings_after(settings: TableSettings, values: LobbyChanges) -> TableSettings:
+    """``settings`` with the columns a use case changes (``values``) applied: the table's
+    ``name``, ``private``, ``preset``, ``rules``, ``best_of``, ``spectator_delay`` and the
+    packed ``time_control`` (time control, time-out policy and aid policy, unpacked).
+    """
+    after = settings
+    if "name" in values:
+        after = replace(after, name=values["name"])
+    if "private" in values:
+        after = replace(after, private=values["private"])
+    if "preset" in values:
+        after = replace(after, preset=values["preset"])
+    if "rules" in values:
+        after = replace(after, rules=values["rules"])
+    if "best_of" in values:
+        after = replace(after, best_of=values["best_of"])
+    if "spectator_delay" in values:
+        after = replace(after, spectator_delay=values["spectator_delay"])
+    if "time_control" in values:
+        control, policy, aids = table_options.unpack(values["time_control"])
+        after = replace(after, time_control=control, timeout_policy=policy, aids=aids)
+    return after
 
 
 async def announce(rt: Runtime, row: LobbyRow) -> LobbyJson:

@@ -239,13 +239,16 @@ async def rematch(rt: Runtime, match_id: str, player_id: str) -> str:
         lobby = await sql.lobby_setup(conn, m.lobby_code)
         if lobby is not None and series.is_running(lobby.series):
             raise Conflict("the series goes on at this table", reason="series_running")
+        control, policy, aids = table_options.unpack(lobby.time_control if lobby else None)
         settings = TableSettings(
             rules=m.rules,
             preset=lobby.preset if lobby else None,
             name=m.name,
             private=m.private,
             rated=bool(lobby.rated) if lobby else False,
-            time_control=lobby.time_control if lobby else None,
+            time_control=control,
+            timeout_policy=policy,
+            aids=aids,
             best_of=lobby.best_of if lobby else None,
             spectator_delay=m.spectator_delay,
         )

@@ -106,7 +106,7 @@ async def create_lobby(
     _check_seats(seats)
     preset_name, options = _rules_from(preset, rules)
     best_of = series.check_best_of(best_of)
-    control = _table_control(time_control, timeout_policy, aids, rated)
+    control, policy, aid_policy = _table_time(time_control, timeout_policy, aids, rated)
     delay = parse_spectator_delay(spectator_delay)
     async with rt.storage.db.transaction() as conn:
         host = await player_name(conn, player_id)
@@ -122,6 +122,8 @@ async def create_lobby(
             private=private,
             rated=rated,
             time_control=control,
+            timeout_policy=policy,
+            aids=aid_policy,
             language=language,
             best_of=best_of,
             spectator_delay=delay,
@@ -142,14 +144,16 @@ def _check_seats(seats: int) -> None:
         )
 
 
-def _table_control(
+def _table_time(
     time_control: JsonObject | None,
     timeout_policy: JsonObject | None,
     aids: JsonObject | str | None,
     rated: bool,
-) -> JsonObject:
-    """Check the time control, time-out policy and aid policy; their stored form."""
-    return table_options.stored(
+) -> tuple[JsonObject, JsonObject | None, JsonObject]:
+    """Check the time control, time-out policy and aid policy: ``(time control, policy or None,
+    aid policy)`` JSON, the aid policy the default for ``rated`` when none was asked.
+    """
+    return (
         table_options.parse_time_control(time_control),
         None if timeout_policy is None else table_options.parse_timeout_policy(timeout_policy),
         table_options.aids_of(None, rated).to_json()

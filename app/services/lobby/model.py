@@ -12,12 +12,14 @@ This module runs no SQL and imports no table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypedDict
+from typing import TypedDict, TypeVar
 
-from app.json_types import JsonObject, JsonValue
+from app.json_types import JsonObject
+from app.services.clock import table_options
+
+_T = TypeVar("_T")
 
 # ---------------------------------------------------------------------- series JSON
 
@@ -80,20 +82,25 @@ class LobbyRow:
     best_of: int | None
     series: SeriesState | None
     spectator_delay: dict[str, int] | None
+    #: The table's settings, typed: from the ``settings`` column when this release wrote it at
+    #: this ``version``, else from the columns above (a row an older release wrote).
+    settings: TableSettings
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableSettings:
     """How a table plays, whichever way it is made (a host creates it, a rematch, Play now, a
     tournament's pairing): what :func:`app.services.lobby.dealing.open_table` stores in a new
-    lobby row beside its seats and host.
+    lobby row beside its seats and host, in the row's ``settings`` column (:meth:`to_json`).
 
     ``rules``: the engine's ``Options`` JSON (``preset`` names the preset it came from, None:
-    custom rules); ``time_control``: the stored column — time control, time-out policy and aid
-    policy (:func:`app.services.clock.table_options.stored`), None for untimed;
-    ``name``: the table's title (None: each client words "{host}'s table"); ``language``: the
-    host's play language (``en``/``de``/``fr``, None: any); ``best_of``: 3 or 5 for a series,
-    None for one game; ``spectator_delay``: ``{"moves": N}`` or ``{"seconds": M}``, None: live.
+    custom rules); ``time_control``: the time control JSON (``{"kind": "untimed"}`` or a
+    timed one, :class:`app.services.clock_values.controls.TimeControl`), None: untimed;
+    ``timeout_policy``: the time-out policy JSON, None: ``computer``; ``aids``: the aid policy
+    JSON (:class:`app.engine.aids.AidPolicy`), None: the default for ``rated``; ``name``: the
+    table's title (None: each client words "{host}'s table"); ``language``: the host's play
+    language (``en``/``de``/``fr``, None: any); ``best_of``: 3 or 5 for a series, None for one
+    game; ``spectator_delay``: ``{"moves": N}`` or ``{"seconds": M}``, None: live.
     """
 
     rules: JsonObject
@@ -102,9 +109,86 @@ class TableSettings:
     private: bool = False
     rated: bool = False
     time_control: JsonObject | None = None
+    timeout_policy: JsonObject | None = None
+    aids: JsonObject | None = None
     language: str | None = None
     best_of: int | None = None
-    spectator_delay: Mapping[str, JsonValue] | None = None
+    spectator_delay: dict[str, int] | None = None
+
+    #: The version of :meth:`to_json`'s form; a form this release does not know reads as none.
+    FORMAT = 1
+
+    def packed_time(self) -> JsonObject | None:
+        """The time options as the lobby's older ``time_control`` column holds them: the time
+        control with the time-out policy and the aid policy under their keys
+        (:func:`app.services.clock.table_options.stored`); None when the table sets none.
+        """
+        if self.time_control is None and self.timeout_policy is None and self.aids is None:
+            return None
+        return table_options.stored(self.time_control, self.timeout_policy, self.aids)
+
+    def to_json(self, at_version: int) -> JsonObject:
+        """The ``lobbies.settings`` value for the row at ``at_version``: every field, the
+        :data:`FORMAT` and the row version it was written with (a row an older release changed
+        since has a newer version, and its settings read from the older columns instead).
+        """
+        return {
+            "format": self.FORMAT,
+            "at_version": at_version,
+            "rules": self.rules,
+            "preset": self.preset,
+            "name": self.name,
+            "private": self.private,
+            "rated": self.rated,
+            "time_control": self.time_control,
+            "timeout_policy": self.timeout_policy,
+            "aids": self.aids,
+            "language": self.language,
+            "best_of": self.best_of,
+            "spectator_delay": None
+            if self.spectator_delay is None
+            else {k: v for k, v in self.spectator_delay.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: object, version: int) -> TableSettings | None:
+        """The settings a ``lobbies.settings`` value holds for the row at ``version``; None when
+        it holds none this release can trust: null (a row an older release made), another
+        :data:`FORMAT`, written at another version (an older release changed the row since) or
+        malformed. The caller then reads the older columns
+        (:func:`app.services.clock.table_options.unpack`).
+        """
+        if not isinstance(data, dict) or data.get("format") != cls.FORMAT:
+            return None
+        if data.get("at_version") != version or not isinstance(data.get("rules"), dict):
+            return None
+        try:
+            return cls(
+                rules=data["rules"],
+                preset=_opt(data.get("preset"), str),
+                name=_opt(data.get("name"), str),
+                private=bool(data.get("private")),
+                rated=bool(data.get("rated")),
+                time_control=_opt(data.get("time_control"), dict),
+                timeout_policy=_opt(data.get("timeout_policy"), dict),
+                aids=_opt(data.get("aids"), dict),
+                language=_opt(data.get("language"), str),
+                best_of=_opt(data.get("best_of"), int),
+                spectator_delay=_opt(data.get("spectator_delay"), dict),
+            )
+        except TypeError:
+            return None
+
+
+def _opt(value: object, kind: type[_T]) -> _T | None:
+    """``value`` when it is None or a ``kind`` (a bool is no int here); raises
+    :class:`TypeError` otherwise.
+    """
+    if value is None:
+        return None
+    if isinstance(value, kind) and not isinstance(value, bool):
+        return value
+    raise TypeError(f"expected {kind.__name__}, got {type(value).__name__}")
 
 
 class LobbyChanges(TypedDict, total=False):

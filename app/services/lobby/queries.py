@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.db.community import accounts
 from app.db.models import instance_heartbeats, lobbies, matches, players, seeks, utcnow
 from app.json_types import JsonObject
+from app.services.clock import table_options
 from app.services.lobby.model import (
     LiveMatch,
     LobbyRow,
@@ -33,6 +34,7 @@ from app.services.lobby.model import (
 
 def _lobby_row(r: RowMapping) -> LobbyRow:
     return LobbyRow(
+        settings=table_settings(r),
         code=r["code"],
         name=r["name"],
         host_id=r["host_id"],
@@ -53,6 +55,50 @@ def _lobby_row(r: RowMapping) -> LobbyRow:
         series=r["series"],
         spectator_delay=r["spectator_delay"],
     )
+
+
+def table_settings(r: RowMapping) -> TableSettings:
+    """The lobby row's settings: its ``settings`` column when this release wrote it at the row's
+    version, else built from the older columns (a row an older release made or changed since:
+    during a rolling upgrade both write the same lobbies).
+    """
+    found = TableSettings.from_json(r["settings"], r["version"])
+    if found is not None:
+        return found
+    control, policy, aids = table_options.unpack(r["time_control"])
+    return TableSettings(
+        rules=r["rules"],
+        preset=r["preset"],
+        name=r["name"],
+        private=bool(r["private"]),
+        rated=bool(r["rated"]),
+        time_control=control,
+        timeout_policy=policy,
+        aids=aids,
+        language=r["language"],
+        best_of=r["best_of"],
+        spectator_delay=r["spectator_delay"],
+    )
+
+
+def settings_columns(settings: TableSettings, version: int) -> dict[str, object]:
+    """The columns of a lobby row that hold ``settings`` at ``version``: the ``settings``
+    column, and the older columns an older release reads during a rolling upgrade (``rules``,
+    ``preset``, ``name``, ``private``, ``rated``, the packed ``time_control``, ``language``,
+    ``best_of``, ``spectator_delay``), written alike.
+    """
+    return {
+        "settings": settings.to_json(version),
+        "rules": settings.rules,
+        "preset": settings.preset,
+        "name": settings.name,
+        "private": settings.private,
+        "rated": settings.rated,
+        "time_control": settings.packed_time(),
+        "language": settings.language,
+        "best_of": settings.best_of,
+        "spectator_delay": settings.spectator_delay,
+    }
 
 
 def _seek_row(r: RowMapping) -> SeekRow:
@@ -125,11 +171,7 @@ async def insert_table(
     await conn.execute(
         insert(lobbies).values(
             code=code,
-            name=settings.name,
             host_id=host_id,
-            private=settings.private,
-            preset=settings.preset,
-            rules=settings.rules,
             max_seats=len(seats),
             seats=seats,
             status="open",
@@ -137,11 +179,7 @@ async def insert_table(
             version=1,
             created_at=now,
             updated_at=now,
-            rated=settings.rated,
-            time_control=settings.time_control,
-            language=settings.language,
-            best_of=settings.best_of,
-            spectator_delay=settings.spectator_delay,
+            **settings_columns(settings, 1),
         )
     )
     return await _written(conn, code)

@@ -298,7 +298,7 @@ async def _start(rt: Runtime, conn: AsyncConnection, group: list[SeekRow]) -> st
         rules=PRESETS[first.preset].to_json(),
         preset=first.preset,
         rated=bool(first.rated),
-        time_control=table_options.stored(first.time_control, None),
+        time_control=first.time_control or {"kind": "untimed"},
     )
     opened = await dealing.open_table(
         rt, conn, settings, table, host_id=first.player_id, origin=ORIGIN

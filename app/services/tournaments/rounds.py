@@ -359,6 +359,7 @@ async def _deal(
         }
         for i, n in enumerate(table.entrants)
     ]
+    control, policy, _ = table_options.unpack(t.time_control)
     settings = TableSettings(
         rules=t.rules,
         preset=t.preset,
@@ -366,8 +367,12 @@ async def _deal(
         private=bool(t.private),
         rated=bool(t.rated),
         # Tournament tables play without aids (app/engine/aids.py).
-        time_control=table_options.with_aids(t.time_control, AidPolicy.off().to_json()),
-        spectator_delay=t.spectator_delay,
+        time_control=control or {"kind": "untimed"},
+        timeout_policy=policy,
+        aids=AidPolicy.off().to_json(),
+        spectator_delay=None
+        if t.spectator_delay is None
+        else {k: v for k, v in t.spectator_delay.items() if isinstance(v, int)},
     )
     # Each table is its own origin: the per-address cap on computer matches is for people
     # starting tables by hand; the per-instance cap still holds.
