@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import overload
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -55,12 +56,42 @@ def _match_seats(seats: list[JsonObject]) -> list[JsonObject]:
 
 @dataclass(frozen=True, slots=True)
 class OpenedTable:
-    """A table :func:`open_table` made: its lobby ``row`` as stored, and the ``match_id`` dealt
-    at once (None: the table waits for its host to start it).
-    """
+    """A table :func:`open_table` made: its lobby ``row`` as stored."""
 
     row: LobbyRow
-    match_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DealtTable(OpenedTable):
+    """A table :func:`open_table` made and dealt at once (an ``origin`` was given): its lobby
+    ``row`` and the ``match_id`` dealt.
+    """
+
+    match_id: str
+
+
+@overload
+async def open_table(
+    rt: Runtime,
+    conn: AsyncConnection,
+    settings: TableSettings,
+    seats: list[JsonObject],
+    *,
+    host_id: str,
+    origin: None = None,
+) -> OpenedTable: ...
+
+
+@overload
+async def open_table(
+    rt: Runtime,
+    conn: AsyncConnection,
+    settings: TableSettings,
+    seats: list[JsonObject],
+    *,
+    host_id: str,
+    origin: str,
+) -> DealtTable: ...
 
 
 async def open_table(
@@ -76,16 +107,17 @@ async def open_table(
     ``host_id``, with ``seats`` (``{"seat", "player", "name", "colour", "bot", …}`` each, empty
     seats too) and ``settings``. With an ``origin`` (the address the computer-seat caps count
     against, or ``tournament:…``/``seek:…``) its match is dealt at once (:func:`deal`: Play
-    now, a tournament's pairing); without one the table waits for its host (a table created
-    by hand, a rematch). The one way every feature makes a table.
+    now, a tournament's pairing) and a :class:`DealtTable` returned; without one the table
+    waits for its host (a table created by hand, a rematch). The one way every feature makes
+    a table.
 
     Raises what :func:`deal` raises (the computer-seat caps: :class:`RateLimited`).
     """
     row = await sql.insert_table(conn, secrets.token_urlsafe(8), host_id, seats, settings)
     if origin is None:
-        return OpenedTable(row, None)
+        return OpenedTable(row)
     match_id, _ = await deal(rt, conn, row, origin)
-    return OpenedTable(row, match_id)
+    return DealtTable(row, match_id)
 
 
 async def start(rt: Runtime, code: str, player_id: str, address: str = "unknown") -> str:

@@ -304,7 +304,6 @@ async def _start(rt: Runtime, conn: AsyncConnection, group: list[SeekRow]) -> st
         rt, conn, settings, table, host_id=first.player_id, origin=ORIGIN
     )
     match_id = opened.match_id
-    assert match_id is not None  # dealt at once: an origin was given
     changed = await sql.set_status(conn, [r.id for r in group], "matched", match_id)
     if changed != len(group):  # cannot happen under the pool lock; never two matches per seek
         raise RuntimeError("a seek left the pool while it was being paired")
