@@ -45,6 +45,7 @@ from app.api.shell.database_retry import RetryWhileDatabaseRestarts
 from app.api.shell.draining import RefuseWhileDraining
 from app.api.shell.metrics_endpoint import MetricsListener, render
 from app.api.shell.request_context import RequestContext
+from app.api.shell.socket_routes import SocketsFirst
 from app.api.shell.static import GZIP_LEVEL, MIN_GZIP_BYTES, static_app
 from app.db.errors import is_database_unavailable
 from app.engine import EngineError
@@ -206,12 +207,16 @@ def _add_middleware(app: FastAPI, settings: Settings) -> None:
     app.add_middleware(RetryWhileDatabaseRestarts)  # the innermost: a request waits for a restart
     app.add_middleware(GZipMiddleware, minimum_size=MIN_GZIP_BYTES, compresslevel=GZIP_LEVEL)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    # Websocket handshakes go from here straight to their routes (the layers above are HTTP's).
+    app.add_middleware(
+        SocketsFirst, routes=[*sockets.router.routes, *tournament_sockets.router.routes]
+    )
     app.add_middleware(RefuseWhileDraining)  # a draining instance reads nothing
     app.add_middleware(RequestContext)  # the outermost: every log line knows its request
 
 
 def _add_routers(app: FastAPI) -> None:
-    """Include the API's and the sockets' routers, in this order."""
+    """Include the API's routers, in this order (the sockets' are :class:`SocketsFirst`'s)."""
     for routes in (
         players,
         accounts,
@@ -219,7 +224,6 @@ def _add_routers(app: FastAPI) -> None:
         seeks,
         push,
         matches,
-        sockets,
         ratings,
         records,
         export,
@@ -227,7 +231,6 @@ def _add_routers(app: FastAPI) -> None:
         bots,
         catalogue,
         tournaments,
-        tournament_sockets,
     ):
         app.include_router(routes.router)
 

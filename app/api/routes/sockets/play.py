@@ -14,10 +14,11 @@ import logging
 import re
 import time
 
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
 
 from app.api.schemas import CODE_PATTERN
 from app.api.shell.database_retry import PAUSES, WAIT_FOR
+from app.api.shell.socket_routes import SocketRouter
 from app.api.socket_admission import Frame, admit, serve_frames, unavailable_frame
 from app.db.errors import is_database_unavailable
 from app.engine import EngineError
@@ -42,7 +43,7 @@ from app.services.match.insight import aids
 from app.services.match.play import play
 from app.services.runtime import Runtime
 
-router = APIRouter()
+router = SocketRouter()
 log = logging.getLogger(__name__)
 
 _CODE = re.compile(CODE_PATTERN)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
 
+from app.api.shell.socket_routes import SocketRouter
 from app.api.socket_admission import Frame, admit, serve_frames
 from app.realtime.connection import Connection
 from app.realtime.protocol import error_frame
@@ -22,7 +23,7 @@ from app.services.errors import ValidationFailed
 from app.services.runtime import Runtime
 from app.services.tournaments import page
 
-router = APIRouter()
+router = SocketRouter()
 
 _ID = re.compile(r"^[0-9a-f]{12}$")
 
