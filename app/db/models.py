@@ -102,7 +102,9 @@ class Lobby(Base):
 class Match(Base):
     """One played game. ``version`` is the number of actions applied (0 after the deal).
 
-    ``seats``: ``[{"seat", "player", "name", "colour", "bot"}]`` in turn order. ``next_bot_at``:
+    ``seats``: ``[{"seat", "player", "name", "colour", "bot", "level", "bot_account"}]`` in turn
+    order (matches dealt by older releases lack ``level`` and ``bot_account``; typed as
+    ``app.services.seat_values.MatchSeat`` where a match is cached). ``next_bot_at``:
     when the bot sweep should look at this match (a bot's turn, or a human turn that may have
     been abandoned); null once finished.
     """

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from app.engine import GameState
 from app.json_types import JsonObject
 from app.services.clock_values.match_clock import MatchClock
+from app.services.seat_values import MatchSeat, seat_of
 
 
 @dataclass
@@ -26,7 +27,11 @@ class Live:
     match_id: str
     version: int
     state: GameState
-    seats: list[JsonObject]
+    #: The match's seats in turn order (``matches.seats`` typed): parsed once when the row
+    #: enters the cache (:func:`app.services.match.reads.load_live`) and kept while the entry
+    #: is at the row's version; frozen, replaced whole. Their JSON form
+    #: (:meth:`MatchSeat.to_json`) is made where JSON is needed.
+    seats: tuple[MatchSeat, ...]
     #: The host's name for the table; None: the client words "{host}'s table".
     name: str | None
     private: bool
@@ -48,13 +53,7 @@ class Live:
 
     def seat_of(self, player_id: str | None) -> int | None:
         """The seat ``player_id`` holds (None: not seated)."""
-        if player_id is None:
-            return None
-        for seat in self.seats:
-            number = seat["seat"]
-            if seat.get("player") == player_id and isinstance(number, int):
-                return number
-        return None
+        return seat_of(self.seats, player_id)
 
     def remember(self, seat: int, client_id: str, version: int, events_json: str) -> None:
         """Keep the result of a client action id for retries."""

@@ -284,7 +284,7 @@ async def _play(rt: Runtime, match_id: str, seed: int, wire: Wire, into: list[Mo
         if live.state.is_over:
             return
         data = _choose(live.state, rng)
-        player = live.seats[live.state.seat]["player"]
+        player = live.seats[live.state.seat].player
         version = live.version
         before = wire.mark()
         objects, blocks = gc.get_count()[0], sys.getallocatedblocks()

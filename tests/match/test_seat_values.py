@@ -1,7 +1,7 @@
 """The typed seats of a match (app/services/seat_values.py): every stored seat, old ones
 included, reads into a MatchSeat and writes back as exactly the same JSON (the same bytes:
 the order of its keys too, keys it does not know riding along); a seat that does not parse
-says which key.
+says which key; the cache holds a dealt match's seats typed, and they write back as its row.
 """
 
 from __future__ import annotations
@@ -10,9 +10,18 @@ import dataclasses
 
 import orjson
 import pytest
+from sqlalchemy import select
 
+from app.db.models import matches
 from app.json_types import JsonObject
+from app.services import identity
+from app.services.lobby import dealing, lobby, seats
+from app.services.match import reads
+from app.services.runtime import Runtime
 from app.services.seat_values import MatchSeat, seat_of, seats_from_json, seats_to_json
+from app.settings import ROOT
+from tests.support.app import make_settings
+from tests.support.services import run_async
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -92,3 +101,35 @@ def test_seat_of_finds_the_players_seat() -> None:
     assert seat_of(table, "p1") == 0
     assert seat_of(table, "nobody") is None
     assert seat_of(table, None) is None  # a computer seat holds no player
+
+
+def test_a_cached_match_holds_its_rows_seats_typed(sqlite_url: str) -> None:
+    async def body(rt: Runtime) -> None:
+        ann, _ = await identity.create_player(rt.storage.db, rt.tokens, "Ann")
+        ben, _ = await identity.create_player(rt.storage.db, rt.tokens, "Ben")
+        code = (
+            await lobby.create_lobby(
+                rt, ann["id"], name=None, preset=None, rules=None, seats=3, private=False
+            )
+        )["code"]
+        await seats.join(rt, code, ben["id"])
+        await seats.add_bot(rt, code, ann["id"], "easy")
+        match_id = await dealing.start(rt, code, ann["id"])
+        rt.storage.cache.drop(match_id)  # parsed from the row, not kept from the deal
+        live = await reads.current(rt, match_id)
+        async with rt.storage.db.reading() as conn:
+            stored = await conn.execute(select(matches.c.seats).where(matches.c.id == match_id))
+            row = stored.scalar_one()
+        assert all(isinstance(s, MatchSeat) for s in live.seats)
+        assert orjson.dumps(seats_to_json(live.seats)) == orjson.dumps(row)
+        assert [s.bot for s in live.seats] == [False, False, True]
+        assert live.seats[2].level == "easy" and live.seat_of(ben["id"]) == 1
+
+    async def go() -> None:
+        rt = Runtime(make_settings(sqlite_url, None, "test-seats", ROOT / "frontend"))
+        try:
+            await body(rt)
+        finally:
+            await rt.close()
+
+    run_async(go)

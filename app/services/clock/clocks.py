@@ -13,6 +13,7 @@ instance (broker kind ``note``).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -39,6 +40,7 @@ from app.services.clock import votes as v
 from app.services.clock.table_options import split_stored
 from app.services.clock_values.match_clock import MatchClock
 from app.services.runtime import Runtime
+from app.services.seat_values import MatchSeat
 
 #: ``match_actions.by`` of an action the computer chose for a person's seat.
 BY_COMPUTER = "computer"
@@ -279,13 +281,14 @@ async def verdict(
     tx: Tx,
     match_id: str,
     state: GameState,
-    seats: list[JsonObject],
+    seats: Sequence[MatchSeat],
     clock: MatchClock | None,
     *,
     present_window: timedelta,
 ) -> tuple[str, MatchClock | None, datetime | None]:
-    """What the sweep does with a due match (the caller holds its row lock; ``clock``: the
-    match's typed clock, None for a match from before clocks).
+    """What the sweep does with a due match (the caller holds its row lock; ``seats``: the
+    match's, in turn order; ``clock``: the match's typed clock, None for a match from before
+    clocks).
 
     Returns ``(what, clock, next_due)``: ``what`` is ``"bot"`` (a bot seat plays), ``"computer"``
     (the computer plays for a person: the seat was handed over, an off-turn decision ran out,
@@ -300,10 +303,10 @@ async def verdict(
     grace = int(rt.settings.leave_grace * 1000)
     decision_ms = int(rt.settings.decision_timeout * 1000)
     abandon_ms = int(rt.settings.abandon_after * 1000)
-    humans = [i for i, s in enumerate(seats) if not s.get("bot")]
+    humans = [i for i, s in enumerate(seats) if not s.bot]
     present = await present_seats(rt, tx, match_id, humans, present_window)
     if clock is None:
-        if seats[seat].get("bot"):
+        if seats[seat].bot:
             return "bot", None, None
         if deciding(state) or seat not in present:  # a match from before clocks: the old rules
             return "computer", None, None
@@ -311,7 +314,7 @@ async def verdict(
     settled, outcome = settle_due(clock, present, grace, int(rt.settings.leave_vote * 1000))
     if outcome == "end" or settled.ended_early:
         return "end", settled, None
-    if seats[seat].get("bot"):
+    if seats[seat].bot:
         return "bot", settled, None
     if is_auto(settled, seat):
         return "computer", settled, None

@@ -226,10 +226,10 @@ def turn_alert_due(live: Live, acted_seat: int) -> tuple[str, int, int] | None:
         return None
     if live.clock.control.kind not in ALERTED_KINDS:
         return None
-    seat = next((s for s in live.seats if s["seat"] == state.seat), None)
-    if seat is None or seat.get("bot") or not seat.get("player"):
+    seat = next((s for s in live.seats if s.seat == state.seat), None)
+    if seat is None or seat.bot or not seat.player:
         return None
-    return str(seat["player"]), state.seat, state.turn + 1
+    return seat.player, state.seat, state.turn + 1
 
 
 async def alert_turn(

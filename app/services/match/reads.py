@@ -36,6 +36,7 @@ from app.services.match.spectating import delay
 from app.services.records import history
 from app.services.records.titles import match_host_name
 from app.services.runtime import Runtime
+from app.services.seat_values import seats_from_json
 from app.settings import RENAMED_MATCH_KEYS
 
 # ---------------------------------------------------------------------- loading
@@ -45,7 +46,9 @@ async def load_live(tx: Tx, row: MatchRow) -> Live:
     """Rebuild a match's engine state at ``row.version`` from its snapshot and the log after it.
 
     ``tx`` must see the same committed version as ``row`` (a write transaction holding the row
-    lock, or :func:`read_tx`). Raises RuntimeError when the log has a hole.
+    lock, or :func:`read_tx`). Its seats are the row's, typed here once
+    (:func:`~app.services.seat_values.seats_from_json`). Raises RuntimeError when the log has
+    a hole; ``KeyError`` or ``ValueError`` for stored seats that do not parse.
     """
     state = load_state(await tx.snapshot(row.id))
     version = row.snapshot_version
@@ -60,7 +63,7 @@ async def load_live(tx: Tx, row: MatchRow) -> Live:
         match_id=row.id,
         version=version,
         state=state,
-        seats=list(row.seats),
+        seats=seats_from_json(row.seats),
         name=row.name,
         private=row.private,
         lobby_code=row.lobby_code,
@@ -71,7 +74,7 @@ async def live_for(rt: Runtime, tx: Tx, row: MatchRow) -> Live:
     """The cached state if it is at the row's version, else a rebuild (cached); either way its
     ``clock`` is the row's, parsed here once (:meth:`MatchClock.from_json`; a clock changes
     between moves too, so a cached entry takes it anew). Raises RuntimeError as
-    :func:`load_live`; ``KeyError`` or
+    :func:`load_live` (seats that do not parse too); ``KeyError`` or
     :class:`~app.services.clock_values.controls.InvalidTimeControl` for a stored clock that
     does not parse (nothing cached is changed then).
     """
@@ -111,7 +114,7 @@ def can_watch(live: Live, player_id: str | None, code: str | None) -> bool:
     """A public match is open to all; a private one to its seats and holders of its code."""
     if not live.private:
         return True
-    if player_id is not None and any(s.get("player") == player_id for s in live.seats):
+    if player_id is not None and any(s.player == player_id for s in live.seats):
         return True
     return code is not None and hmac.compare_digest(code.encode(), live.lobby_code.encode())
 
@@ -145,12 +148,12 @@ def match_json(rt: Runtime, live: Live, you: int | None) -> JsonObject:
         "version": live.version,
         "seats": [
             {
-                "seat": s["seat"],
-                "name": s["name"],
-                "colour": s["colour"],
-                "bot": s["bot"],
-                "bot_account": bool(s.get("bot_account")),
-                "connected": bool(s["bot"]) or str(s["seat"]) in keys,
+                "seat": s.seat,
+                "name": s.name,
+                "colour": s.colour,
+                "bot": s.bot,
+                "bot_account": s.bot_account,
+                "connected": s.bot or str(s.seat) in keys,
             }
             for s in live.seats
         ],

@@ -27,6 +27,17 @@ class KeepsHost(Protocol):
         ...
 
 
+class NamedSeat(Protocol):
+    """A typed match seat as this module reads it
+    (``app.services.seat_values.MatchSeat``, not imported for the same reason): its name.
+    """
+
+    @property
+    def name(self) -> str | None:
+        """The name shown on the seat."""
+        ...
+
+
 def lobby_host_name(seats: Sequence[Mapping[str, object]], host_id: str) -> str | None:
     """The name on the host's seat of a lobby (the host always holds one; None otherwise)."""
     name = next((s["name"] for s in seats if s.get("player") == host_id), None)
@@ -34,11 +45,13 @@ def lobby_host_name(seats: Sequence[Mapping[str, object]], host_id: str) -> str 
 
 
 def match_host_name(
-    seats: Sequence[Mapping[str, object]], clock: Mapping[str, object] | KeepsHost | None
+    seats: Sequence[Mapping[str, object]] | Sequence[NamedSeat],
+    clock: Mapping[str, object] | KeepsHost | None,
 ) -> str | None:
     """The name on the seat of a match's host (the seat the clock keeps as ``host``), as the
     seats hold it now ("Deleted player" once the host's account is deleted). None for matches
-    from before clocks, which all have a name. ``clock``: the stored clock dict
+    from before clocks, which all have a name. ``seats``: the stored seat dicts
+    (``matches.seats``) or the typed seats; ``clock``: the stored clock dict
     (``matches.clock``) or the typed clock.
     """
     if isinstance(clock, Mapping):
@@ -47,5 +60,6 @@ def match_host_name(
         host = None if clock is None else clock.host
     if not isinstance(host, int) or not 0 <= host < len(seats):
         return None
-    name = seats[host].get("name")
+    seat = seats[host]
+    name = seat.get("name") if isinstance(seat, Mapping) else seat.name
     return str(name) if name is not None else None

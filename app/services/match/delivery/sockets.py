@@ -7,6 +7,7 @@ Presence timing comes from one place, :mod:`app.realtime.hub` (``HEARTBEAT``, ``
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from datetime import timedelta
 
 import orjson
@@ -14,7 +15,6 @@ import orjson
 from app.db.errors import is_database_unavailable
 from app.db.hot import DUPLICATE, write_tx
 from app.db.models import utcnow
-from app.json_types import JsonObject
 from app.realtime.connection import Connection, Socket
 from app.realtime.hub import PRESENCE_TTL, Hub
 from app.realtime.hubs import Joined
@@ -31,14 +31,15 @@ from app.services.match.reads import (
 )
 from app.services.match.spectating import delay
 from app.services.runtime import Runtime
+from app.services.seat_values import MatchSeat
 
 #: A seat seen connected this recently is not abandoned (heartbeats refresh it more often).
 PRESENT_WINDOW = timedelta(seconds=PRESENCE_TTL)
 
 
-def match_hub_factory(rt: Runtime, match_id: str, seats: list[JsonObject]) -> Hub:
+def match_hub_factory(rt: Runtime, match_id: str, seats: Sequence[MatchSeat]) -> Hub:
     """A hub for a match channel: ordered batches, gap-filled from the log, seat presence
-    (bots always count as connected).
+    (bots always count as connected); ``seats``: the match's, in turn order.
     """
 
     async def fetch(after: int, upto: int | None) -> list[tuple[int, str]]:
@@ -49,7 +50,7 @@ def match_hub_factory(rt: Runtime, match_id: str, seats: list[JsonObject]) -> Hu
                 raise ConnectionError(f"the database is unavailable: {exc}") from exc
             raise
 
-    bots = {str(s["seat"]) for s in seats if s.get("bot")}
+    bots = {str(s.seat) for s in seats if s.bot}
     hub: Hub
 
     def render(keys: set[str], spectators: int) -> str:

@@ -63,7 +63,7 @@ def on_move_committed(rt: Runtime, live: Live, move: Committed) -> None:
     state = live.state
     if state.is_over:
         return
-    if live.seats[state.seat].get("bot") or clocks.is_auto(live.clock, state.seat):
+    if live.seats[state.seat].bot or clocks.is_auto(live.clock, state.seat):
         rt.spawn(_play_later(rt, live.match_id))
     elif move.actor == "bot" and state.seat == move.seat:
         rt.spawn(_play_later(rt, live.match_id))  # the computer finishes the turn
@@ -169,9 +169,9 @@ async def bot_advice(rt: Runtime, match_id: str) -> tuple[int, Action] | None:
     state, version = live.state, live.version
     if state.is_over or not legal_actions(state):
         return None
-    level = str(live.seats[state.seat].get("level") or DEFAULT_LEVEL)
+    level = live.seats[state.seat].level or DEFAULT_LEVEL
     seed = zlib.crc32(f"{match_id}:{version}".encode())
-    people = [str(s["player"]) for s in live.seats if s.get("player") and not s.get("bot")]
+    people = [s.player for s in live.seats if s.player and not s.bot]
     owner = people[0] if people else NOBODY  # whose table: the fair share of the workers
     actions = await rt.workers.bots.decide(match_id, version, state, level, seed, owner)
     return version, actions[0]

@@ -23,7 +23,7 @@ Nothing secret leaves here: frames carry event JSON and ``view_delta()``, never 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from app.db.hot import DUPLICATE, Tx, append_fast, previous_result, write_tx
 from app.db.models import utcnow
@@ -46,6 +46,7 @@ from app.services.match.committed import Actor, Applied, Committed
 from app.services.match.play.row import row_values
 from app.services.match.reads import live_for
 from app.services.runtime import Runtime
+from app.services.seat_values import MatchSeat, seat_of, seats_from_json
 
 __all__ = ["Applied", "after_commit", "apply_and_store", "submit_action"]
 
@@ -156,7 +157,7 @@ def after_commit(rt: Runtime, live: Live, move: Committed, started: float) -> No
 
 
 def _seat_or_earlier(
-    seats: list[JsonObject],
+    seats: Sequence[MatchSeat],
     recent: Mapping[tuple[int, str], tuple[int, str]],
     player_id: str | None,
     client_id: str | None,
@@ -165,14 +166,7 @@ def _seat_or_earlier(
     results of recent client action ids) already has ``client_id`` of that seat. Raises
     :class:`NotSeated`.
     """
-    seat = next(
-        (
-            s["seat"]
-            for s in seats
-            if player_id is not None and s.get("player") == player_id and isinstance(s["seat"], int)
-        ),
-        None,
-    )
+    seat = seat_of(seats, player_id)
     if seat is None:
         raise NotSeated("you hold no seat in this match", reason="not_seated")
     done = recent.get((seat, client_id)) if client_id is not None else None
@@ -253,7 +247,7 @@ async def _submit_locked(
         if row is None:
             raise NotFound("no such match")
         cached = rt.storage.cache.get(match_id)
-        seats = cached.seats if cached is not None else row.seats
+        seats = cached.seats if cached is not None else seats_from_json(row.seats)
         seat, earlier = _seat_or_earlier(
             seats, cached.recent if cached is not None else {}, player_id, client_id
         )

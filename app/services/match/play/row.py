@@ -31,7 +31,7 @@ def next_bot_at(rt: Runtime, live: Live, move: Committed) -> datetime | None:
     seat = live.seats[state.seat]
     by_bot = move.actor == "bot"
     if (
-        seat.get("bot")
+        seat.bot
         or clocks.is_auto(live.clock, state.seat)
         or (by_bot and state.seat == move.seat and state.phase == DEPLOY)
     ):
@@ -46,12 +46,10 @@ def computer_seats(live: Live, clock: MatchClock | None) -> int:
     over by time-outs or a vote); 0 while it holds none. The count of ``matches.bots``, which
     the caps on computer matches read (app/services/lobby/dealing.py ``check_bot_caps``).
     """
-    handed = sum(
-        1 for i, s in enumerate(live.seats) if not s.get("bot") and clocks.is_auto(clock, i)
-    )
+    handed = sum(1 for i, s in enumerate(live.seats) if not s.bot and clocks.is_auto(clock, i))
     if not handed:
         return 0
-    return handed + sum(1 for s in live.seats if s.get("bot"))
+    return handed + sum(1 for s in live.seats if s.bot)
 
 
 def row_values(rt: Runtime, live: Live, move: Committed, active_before: int) -> MatchChanges:
