@@ -1,10 +1,18 @@
-"""Request and response bodies of the tournament endpoints (docs/API.md § Tournaments)."""
+"""Request bodies of the tournament endpoints (docs/API.md § Tournaments).
+
+Their response bodies are declared once, as the services' ``TypedDict`` s, and given to FastAPI
+as they are (``response_model``): pydantic validates, serialises and documents them (the
+OpenAPI components ``TournamentJson``, ``SummaryJson``, ``EnteredJson``, ``NoticeJson``,
+``RefereeJson`` and those they hold), each component described by its class's docstring. So a
+key added to Tournament JSON is added in :mod:`app.services.tournaments.model` alone, and the
+answers send the keys in the order declared there.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, Field
+from pydantic import AwareDatetime, Field
 
 from app.api.schemas import Preset, SpectatorDelayIn, Strict, TimeControlIn
 
@@ -72,172 +80,7 @@ class NoticeIn(Strict):
     text: Annotated[str, Field(min_length=1, max_length=2000)]
 
 
-class NoticeOut(BaseModel):
-    """An organiser's message (the chat's Message, room ``organiser``)."""
-
-    id: int | None
-    room: Literal["organiser"]
-    player: str
-    name: str
-    text: str
-    at: str
-
-
-class RefereeTable(BaseModel):
-    """One live table as the referee sees it."""
-
-    pairing: int
-    round: int
-    table: int
-    entrants: list[int]
-    names: list[str]
-    match_id: str
-    turn: int
-    seat_to_act: int | None
-    scores: list[int]
-    version: int
-    clock: dict[str, Any] | None = Field(description="Clock JSON (docs/API.md § Clocks)")
-
-
-class RefereeOut(BaseModel):
-    """``GET /api/tournaments/{id}/referee`` (organiser)."""
-
-    tables: list[RefereeTable]
-
-
 class PauseBody(Strict):
     """``POST /api/tournaments/{id}/pause``: hold (true) or release (false) every clock."""
 
     paused: bool
-
-
-class EntrantOut(BaseModel):
-    """One entrant: ``number`` is the starting number (the seed)."""
-
-    number: int
-    name: str
-    player: str | None
-    bot: bool
-    level: str | None
-    status: Literal["registered", "checked_in", "withdrawn", "dropped"]
-
-
-class StandingOut(BaseModel):
-    """One line of the standings, with the format's tie-breaks."""
-
-    number: int
-    name: str
-    bot: bool
-    rank: int
-    points: float
-    games: int
-    wins: int
-    byes: int
-    buchholz: float = Field(description="sum of the opponents' points (2-player formats)")
-    sonneborn_berger: float = Field(description="sum of beaten opponents' points, half for draws")
-    score_total: int = Field(description="in-game points over all games")
-
-
-class PairingOut(BaseModel):
-    """One table of a round: ``entrants`` by starting number in seat order (seat 0 starts);
-    one alone is a bye. ``source``: how the result was decided (null: not yet).
-    """
-
-    id: int
-    round: int
-    table: int
-    entrants: list[int]
-    match_id: str | None
-    match_status: str | None
-    points: list[float] | None
-    scores: list[int] | None
-    source: Literal["played", "bye", "forfeit", "adjudicated"] | None
-    reason: str | None
-
-
-class BracketTable(BaseModel):
-    """One table of a knock-out bracket: ``entrants`` by starting number (null: not known
-    yet; one alone: a bye), ``winner`` once decided, ``pairing`` once paired.
-    """
-
-    table: int
-    entrants: list[int | None]
-    winner: int | None
-    pairing: int | None
-    match_id: str | None
-
-
-class TournamentOut(BaseModel):
-    """A tournament as every reader sees it."""
-
-    id: str
-    name: str
-    host: str
-    is_host: bool
-    private: bool
-    format: Literal["swiss", "round_robin", "arena", "knockout"]
-    cycles: int
-    seats: int
-    duration_minutes: int | None
-    ends_at: str | None = Field(description="an arena's end (ISO 8601), once started")
-    starts_at: str | None = Field(
-        None, description="the start time set (ISO 8601); once started, when it started"
-    )
-    rounds: int
-    preset: str
-    rated: bool
-    time_control: dict[str, Any]
-    time_label: str
-    timeout_policy: dict[str, Any] | None = None
-    at_zero: str | None = None
-    spectator_delay: dict[str, int] | None = None
-    status: Literal["registering", "running", "finished", "cancelled"]
-    round: int
-    paused: bool
-    version: int
-    entrants: list[EntrantOut]
-    standings: list[StandingOut]
-    pairings: list[PairingOut]
-    messages: list[NoticeOut] = Field(
-        default_factory=list, description="the organiser's last messages to every player"
-    )
-    seeds: list[int] | None = Field(
-        None, description="a knock-out's seed order (starting numbers, top seed first)"
-    )
-    bracket: list[list[BracketTable]] | None = Field(
-        None, description="a knock-out's bracket by round (null for other formats)"
-    )
-    me: EntrantOut | None
-
-
-class TournamentSummary(BaseModel):
-    """A line of ``GET /api/tournaments``."""
-
-    id: str
-    name: str
-    format: str
-    rounds: int
-    status: str
-    round: int
-    entrants: int
-    preset: str
-    rated: bool
-    ends_at: str | None
-    time_control: dict[str, Any]
-    time_label: str
-
-
-class TournamentEntry(BaseModel):
-    """A line of ``GET /api/players/{id}/tournaments``: a tournament the player entered."""
-
-    id: str
-    name: str
-    format: str
-    status: str
-    round: int
-    rounds: int
-    entrants: int
-    rank: int | None
-    points: float | None
-    entry: str
-    ends_at: str | None

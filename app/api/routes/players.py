@@ -23,7 +23,6 @@ from app.api.schemas import (
     PlayerOut,
 )
 from app.api.schemas_community import MatchPage, Profile
-from app.api.schemas_tournaments import TournamentEntry
 from app.services import identity
 from app.services.match import ongoing
 from app.services.match.spectating import delay
@@ -74,7 +73,7 @@ async def my_records(rt: RuntimeDep, player: CurrentPlayer) -> Response:
 
 
 @router.get(
-    "/players/{player_id}/tournaments", response_model=list[TournamentEntry], responses=errors(401)
+    "/players/{player_id}/tournaments", response_model=list[EnteredJson], responses=errors(401)
 )
 async def player_tournaments(
     player_id: PlayerId, rt: RuntimeDep, viewer: OptionalPlayer

@@ -19,14 +19,10 @@ from app.api.schemas_tournaments import (
     NewTournament,
     NoShow,
     NoticeIn,
-    NoticeOut,
     PauseBody,
-    RefereeOut,
     SeedsIn,
-    TournamentOut,
-    TournamentSummary,
 )
-from app.services.community.model import MessageJson
+from app.services.community.model import NoticeJson
 from app.services.tournaments import organiser, reads, rounds, seeding, starting, tournaments
 from app.services.tournaments import pause as pausing
 from app.services.tournaments.model import TournamentJson, TournamentSettings
@@ -40,7 +36,7 @@ GameId = Annotated[int, Path(ge=1, le=2**31 - 1, description="a pairing's id")]
 
 
 @router.post(
-    "", status_code=201, response_model=TournamentOut, responses=errors(401, 404, 413, 422, 429)
+    "", status_code=201, response_model=TournamentJson, responses=errors(401, 404, 413, 422, 429)
 )
 async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> TournamentJson:
     """Create a tournament in registration; the caller organises it (and plays only if they
@@ -67,13 +63,13 @@ async def create(body: NewTournament, rt: RuntimeDep, player: CurrentPlayer) -> 
     return await tournaments.create(rt, player, format=body.format, **settings)
 
 
-@router.get("", response_model=list[TournamentSummary])
+@router.get("", response_model=list[SummaryJson])
 async def listing(rt: RuntimeDep) -> list[SummaryJson]:
     """Public tournaments, those not finished first (no auth)."""
     return await reads.listing(rt)
 
 
-@router.get("/{tid}", response_model=TournamentOut, responses=errors(401, 404))
+@router.get("/{tid}", response_model=TournamentJson, responses=errors(401, 404))
 async def read(tid: TournamentId, rt: RuntimeDep, player: OptionalPlayer) -> TournamentJson:
     """The tournament: entrants, standings, every round's pairings (``me``: the caller's entry)."""
     return await reads.view(rt, tid, player)
@@ -106,26 +102,26 @@ async def standings(
     )
 
 
-@router.post("/{tid}/entrants", response_model=TournamentOut, responses=errors(401, 404, 409))
+@router.post("/{tid}/entrants", response_model=TournamentJson, responses=errors(401, 404, 409))
 async def register(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> TournamentJson:
     """Register the caller (while registration is open)."""
     return await tournaments.register(rt, tid, player)
 
 
-@router.post("/{tid}/check-in", response_model=TournamentOut, responses=errors(401, 404, 409))
+@router.post("/{tid}/check-in", response_model=TournamentJson, responses=errors(401, 404, 409))
 async def check_in(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> TournamentJson:
     """Confirm the caller plays; only checked-in entrants are paired at the start."""
     return await tournaments.check_in(rt, tid, player)
 
 
-@router.post("/{tid}/withdraw", response_model=TournamentOut, responses=errors(401, 404, 409))
+@router.post("/{tid}/withdraw", response_model=TournamentJson, responses=errors(401, 404, 409))
 async def withdraw(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> TournamentJson:
     """Leave: not paired again (a live game plays on and counts)."""
     return await tournaments.withdraw(rt, tid, player)
 
 
 @router.post(
-    "/{tid}/computers", response_model=TournamentOut, responses=errors(401, 403, 404, 409, 422)
+    "/{tid}/computers", response_model=TournamentJson, responses=errors(401, 403, 404, 409, 422)
 )
 async def add_computer(
     tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer, body: NewComputerEntrant | None = None
@@ -134,13 +130,13 @@ async def add_computer(
     return await tournaments.add_computer(rt, tid, player, (body or NewComputerEntrant()).level)
 
 
-@router.post("/{tid}/start", response_model=TournamentOut, responses=errors(401, 403, 404, 409))
+@router.post("/{tid}/start", response_model=TournamentJson, responses=errors(401, 403, 404, 409))
 async def start(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> TournamentJson:
     """Organiser: close registration, drop no-shows, pair round 1."""
     return await starting.start(rt, tid, player)
 
 
-@router.post("/{tid}/pause", response_model=TournamentOut, responses=errors(401, 403, 404, 409))
+@router.post("/{tid}/pause", response_model=TournamentJson, responses=errors(401, 403, 404, 409))
 async def pause(
     tid: TournamentId, body: PauseBody, rt: RuntimeDep, player: CurrentPlayer
 ) -> TournamentJson:
@@ -150,7 +146,7 @@ async def pause(
 
 @router.post(
     "/{tid}/games/{game_id}/result",
-    response_model=TournamentOut,
+    response_model=TournamentJson,
     responses=errors(401, 403, 404, 409, 422),
 )
 async def adjudicate(
@@ -162,7 +158,7 @@ async def adjudicate(
 
 @router.post(
     "/{tid}/games/{game_id}/replace",
-    response_model=TournamentOut,
+    response_model=TournamentJson,
     responses=errors(401, 403, 404, 409, 422),
 )
 async def replace_no_show(
@@ -175,24 +171,24 @@ async def replace_no_show(
 @router.post(
     "/{tid}/messages",
     status_code=201,
-    response_model=NoticeOut,
+    response_model=NoticeJson,
     responses=errors(401, 403, 404, 422, 429),
 )
 async def message_all(
     tid: TournamentId, body: NoticeIn, rt: RuntimeDep, player: CurrentPlayer
-) -> MessageJson:
+) -> NoticeJson:
     """Organiser: a message to every player (the tournament page and each live match's chat)."""
     return await organiser.message_all(rt, tid, player, body.text)
 
 
-@router.get("/{tid}/referee", response_model=RefereeOut, responses=errors(401, 403, 404))
+@router.get("/{tid}/referee", response_model=RefereeJson, responses=errors(401, 403, 404))
 async def referee(tid: TournamentId, rt: RuntimeDep, player: CurrentPlayer) -> RefereeJson:
     """Organiser: every live table's clocks, turn and scores (watch each as a spectator)."""
     return await organiser.referee(rt, tid, player)
 
 
 @router.post(
-    "/{tid}/seeds", response_model=TournamentOut, responses=errors(401, 403, 404, 409, 422)
+    "/{tid}/seeds", response_model=TournamentJson, responses=errors(401, 403, 404, 409, 422)
 )
 async def set_seeds(
     tid: TournamentId, body: SeedsIn, rt: RuntimeDep, player: CurrentPlayer

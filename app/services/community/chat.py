@@ -37,7 +37,7 @@ from app.db.models import utcnow
 from app.realtime.hub import NOTE_ALL, NOTE_SPECTATORS
 from app.realtime.protocol import broker_message, dumps
 from app.services.community import queries
-from app.services.community.model import ChatSeat, Message, MessageJson, NewMessage
+from app.services.community.model import ChatSeat, Message, MessageJson, NewMessage, NoticeJson
 from app.services.errors import Forbidden, NotFound, RateLimited, ServiceError
 from app.services.limits.rates import RateLimiter
 from app.services.runtime import Runtime
@@ -273,7 +273,7 @@ async def post_notice(
     return sent[0][2]
 
 
-async def notices(rt: Runtime, tournament_id: str, limit: int = 20) -> list[MessageJson]:
+async def notices(rt: Runtime, tournament_id: str, limit: int = 20) -> list[NoticeJson]:
     """The last ``limit`` organiser messages of a tournament's page, oldest first."""
     async with rt.storage.db.reading() as conn:
         rows = await queries.messages(conn, "tourney", tournament_id, False, limit)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypedDict
+
+from typing_extensions import TypedDict
 
 from app.json_types import JsonObject
 
@@ -171,6 +172,20 @@ class NewSubscription(TypedDict):
     lang: str
     failures: int
     created_at: datetime
+
+
+class NoticeJson(TypedDict):
+    """An organiser's message to a tournament's players as its REST answers show it: Message
+    JSON in room ``organiser`` without a seat's keys (``seat``, ``colour``, ``quick``), which
+    a message of the page has not.
+    """
+
+    id: int | None
+    room: str
+    player: str
+    name: str
+    text: str
+    at: str
 
 
 class MessageJson(TypedDict):

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypedDict
+
+from typing_extensions import TypedDict
 
 from app.json_types import JsonObject
-from app.services.community.model import MessageJson
+from app.services.community.model import NoticeJson
 from app.services.tournaments.formats.knockout import BracketTable
 
 #: Statuses of an entrant still in the tournament.
@@ -228,7 +229,10 @@ class TournamentSettings(TypedDict):
 
 
 class EntrantJson(TypedDict):
-    """An entrant in Tournament JSON: ``player`` null for a computer (at ``level``)."""
+    """An entrant in Tournament JSON: ``number`` the starting number (the seed), ``player``
+    null for a computer (at ``level``); ``status`` ``registered``, ``checked_in``,
+    ``withdrawn`` or ``dropped``.
+    """
 
     number: int
     name: str
@@ -254,15 +258,32 @@ class StandingLine(TypedDict):
     score_total: int
 
 
-class StandingJson(StandingLine):
-    """A standings line in Tournament JSON, with the entrant's ``name`` and ``bot``."""
+class StandingJson(TypedDict):
+    """A standings line in Tournament JSON: a :class:`StandingLine` with the entrant's
+    ``name`` and ``bot``. Tie-breaks: ``buchholz`` the sum of the opponents' points (2-player
+    formats), ``sonneborn_berger`` the sum of beaten opponents' points (half for draws),
+    ``score_total`` the in-game points over all games. Keys in the order they are sent.
+    """
 
+    number: int
     name: str
     bot: bool
+    rank: int
+    points: float
+    games: int
+    wins: int
+    byes: int
+    buchholz: float
+    sonneborn_berger: float
+    score_total: int
 
 
 class PairingJson(TypedDict):
-    """A table of a round in Tournament JSON (``match_status``: its match's, null for none)."""
+    """A table of a round in Tournament JSON: ``entrants`` by starting number in seat order
+    (seat 0 starts; one alone is a bye), ``match_status`` its match's (null for none),
+    ``points`` and ``scores`` by seat once decided, ``source`` how the result was decided
+    (``played``, ``bye``, ``forfeit``, ``adjudicated``; null: not yet) and its ``reason``.
+    """
 
     id: int
     round: int
@@ -277,10 +298,16 @@ class PairingJson(TypedDict):
 
 
 class TournamentJson(TypedDict):
-    """Tournament JSON (docs/API.md "Tournaments"), keys in the order they are sent.
-    ``time_control``, ``time_label``, ``timeout_policy`` and ``at_zero`` are a lobby's
-    (:func:`app.services.clock.table_options.lobby_fields`); ``messages`` the organiser's
-    (:func:`app.services.community.chat.notices`); ``me`` the viewer's entry.
+    """Tournament JSON (docs/API.md "Tournaments"), a tournament as every reader sees it; the
+    REST answers send its keys in this order. ``format`` ``swiss``, ``round_robin``, ``arena``
+    or ``knockout``; ``status`` ``registering``, ``running``, ``finished`` or ``cancelled``.
+    ``ends_at``: an arena's end (ISO 8601), once started; ``starts_at``: the start time set
+    (ISO 8601), once started when it started. ``time_control``, ``time_label``,
+    ``timeout_policy`` and ``at_zero`` are a lobby's
+    (:func:`app.services.clock.table_options.lobby_fields`); ``messages`` the organiser's last
+    messages to every player (:func:`app.services.community.chat.notices`); ``seeds`` a
+    knock-out's seed order (starting numbers, top seed first) and ``bracket`` its bracket by
+    round (both null for other formats); ``me`` the viewer's entry.
     """
 
     id: str
@@ -290,6 +317,10 @@ class TournamentJson(TypedDict):
     private: bool
     format: str
     cycles: int
+    seats: int
+    duration_minutes: int | None
+    ends_at: str | None
+    starts_at: str | None
     rounds: int
     preset: str
     rated: bool
@@ -301,15 +332,11 @@ class TournamentJson(TypedDict):
     status: str
     round: int
     paused: bool
-    seats: int
-    duration_minutes: int | None
-    ends_at: str | None
-    starts_at: str | None
     version: int
     entrants: list[EntrantJson]
     standings: list[StandingJson]
     pairings: list[PairingJson]
-    bracket: list[list[BracketTable]] | None
+    messages: list[NoticeJson]
     seeds: list[int] | None
-    messages: list[MessageJson]
+    bracket: list[list[BracketTable]] | None
     me: EntrantJson | None

@@ -7,7 +7,9 @@ the referee view (every live table's clocks, turn and scores, with a link to wat
 from __future__ import annotations
 
 import logging
-from typing import TypedDict
+from typing import cast
+
+from typing_extensions import TypedDict
 
 from app.db.hot import MatchRow
 from app.json_types import JsonObject
@@ -15,7 +17,7 @@ from app.services.clock import clocks
 from app.services.clock import rules as c
 from app.services.clock.requests import change_clock
 from app.services.community import chat
-from app.services.community.model import MessageJson
+from app.services.community.model import NoticeJson
 from app.services.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from app.services.match.spectating import delay
 from app.services.runtime import Runtime
@@ -31,14 +33,30 @@ log = logging.getLogger(__name__)
 REPLACEMENTS = ("forfeit", "computer")
 
 
-class RefereeJson(TypedDict):
-    """The referee view: ``tables``, each ``{"pairing", "round", "table", "entrants",
-    "names", "match_id", "turn", "seat_to_act", "scores", "version", "clock"}`` (open-shaped:
-    a spectator delay rewrites them in place,
-    :func:`app.services.match.spectating.delay.withhold_in_list`).
+class RefereeTableJson(TypedDict):
+    """One live table as the referee sees it: its ``pairing`` id, ``entrants`` (starting
+    numbers by seat) and their ``names``, the match's ``turn``, ``seat_to_act`` (null: nobody),
+    ``scores`` by seat, ``version`` and ``clock`` (Clock JSON, docs/API.md § Clocks; null
+    without one, or while a spectator delay holds the table back).
     """
 
-    tables: list[JsonObject]
+    pairing: int
+    round: int
+    table: int
+    entrants: list[int]
+    names: list[str]
+    match_id: str
+    turn: int
+    seat_to_act: int | None
+    scores: list[int]
+    version: int
+    clock: JsonObject | None
+
+
+class RefereeJson(TypedDict):
+    """The referee view: every live table."""
+
+    tables: list[RefereeTableJson]
 
 
 async def _hosted(rt: Runtime, tid: str, host_id: str) -> Tournament:
@@ -106,7 +124,7 @@ async def replace_no_show(
     return await view(rt, tid, host_id)
 
 
-async def message_all(rt: Runtime, tid: str, host_id: str, text: str) -> MessageJson:
+async def message_all(rt: Runtime, tid: str, host_id: str, text: str) -> NoticeJson:
     """Host only: a message to every player — on the tournament page and in the chat of each
     of its live matches (room ``organiser``). Returns the page's Message. Raises
     :class:`Forbidden`, :class:`NotFound`, :class:`app.services.community.chat.ChatError`.
@@ -135,7 +153,7 @@ async def referee(rt: Runtime, tid: str, host_id: str) -> RefereeJson:
         ]
         people = {e.number: e.name for e in await sql.entrants(conn, tid)}
         rows = await sql.live_tables(conn, [match_id for _, match_id in games])
-    tables: list[JsonObject] = []
+    tables: list[RefereeTableJson] = []
     for g, match_id in games:
         m = rows.get(match_id)
         if m is None or m.status != "live":
@@ -157,5 +175,7 @@ async def referee(rt: Runtime, tid: str, host_id: str) -> RefereeJson:
         )
     # The organiser holds no seat: a delayed table shows its visible position, clock hidden
     # (docs/API.md § Spectator delay); a table they play at shows live.
-    await delay.withhold_in_list(rt, tables, host_id, id_key="match_id")
+    # It rewrites a held-back table's turn, seat_to_act, scores, version and clock in place,
+    # each to a value of the same type (the clock to None): the tables keep their shape.
+    await delay.withhold_in_list(rt, cast(list[JsonObject], tables), host_id, id_key="match_id")
     return {"tables": tables}

@@ -6,9 +6,8 @@ entered (their profile). Reads only; the use cases that change a tournament are 
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from sqlalchemy.ext.asyncio import AsyncConnection
+from typing_extensions import TypedDict
 
 from app.db.session import as_utc
 from app.json_types import JsonObject

@@ -22,7 +22,9 @@ few lines.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol, TypedDict
+from typing import Protocol
+
+from typing_extensions import TypedDict
 
 from app.services.tournaments.formats.pairing import Table
 
