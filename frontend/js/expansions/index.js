@@ -22,6 +22,8 @@
  *   ``[{title (catalogue key), has(tile) → bool}]``, its groups of tiles, after the base game's
  *   (the tiles in play no expansion's group has); ``guideWords(tile)`` → words on ``tile`` after
  *   the base game's cities, roads and cloister, else null.
+ * - The start screen (``../screens/start.js``): ``outOfLandscape(tile)`` → true for a catalogue
+ *   tile type its decorative landscape of base tiles leaves out.
  * - Phases: each phase of ``phases`` is worded ``match.doing.PHASE`` on the panel (``../match/
  *   panel.js``) and keys its own turn chime (``../match/access/attention.js``).
  *   Asked of every registered expansion by ``../board/board.js`` (a replay has no match):

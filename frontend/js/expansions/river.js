@@ -20,6 +20,8 @@ export default {
   activeIn: (s) => !!(s.rules || {}).river,
   tileGroups: ['river'],
   guideGroups: [{ title: 'guide.theRiver', has: (tile) => !!tile.river }],
+  /** Its tiles make no part of the start screen's landscape of base tiles. */
+  outOfLandscape: (tile) => !!tile.river,
   guideWords: (tile) => (tile.segs.some((s) => s.kind === 'river') ? t('guide.river') : null),
   presets: ['river'],
   rulesOption: {

@@ -11,6 +11,7 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import { h, toast } from '../dom.js';
 import { tileSvg, allTileTypes } from '../board/tiles.js';
+import { withHook } from '../expansions/index.js';
 import { t } from '../i18n.js';
 import { lengthLimit } from '../widgets/page/limit.js';
 import { myMatchesPanel } from './myMatches.js';
@@ -32,10 +33,13 @@ function edgeAt(t, rotation, side) {
 
 /**
  * A small landscape whose tiles really fit together: filled row by row with random base tiles
- * whose edges match their north and west neighbours (decoration for the start screen).
+ * whose edges match their north and west neighbours (decoration for the start screen). The tiles
+ * an expansion keeps out of it (``outOfLandscape``) are not drawn.
  */
 export function miniLandscape(w, h) {
-  const types = allTileTypes().filter((t) => !t.river && !t.icon && t.count > 0);
+  const apart = withHook('outOfLandscape');
+  const types = allTileTypes()
+    .filter((t) => !t.icon && t.count > 0 && !apart.some((x) => x.outOfLandscape(t)));
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const grid = [];
     let ok = true;
