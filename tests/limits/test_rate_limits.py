@@ -71,3 +71,20 @@ def test_actions_are_limited_per_token(strict_client: TestClient) -> None:
     assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
     assert 1 <= int(r.headers["Retry-After"]) <= 201
     assert api.get(f"/api/matches/{match_id}")["version"] == 2
+
+
+def test_the_action_limits_slack_across_instances_is_stated_with_its_bound() -> None:
+    """The action limit tells Redis its hits ``ACTION_LIMIT_SHARE_EVERY`` at a time, so across
+    instances a token may go past the shared count by up to one batch less one per instance:
+    docs/API.md's limits table says so, with the figures the code has.
+    """
+    from app.services.runtime.parts import ACTION_LIMIT_SHARE_EVERY
+    from app.settings import ROOT
+
+    row = next(
+        line
+        for line in (ROOT / "docs" / "API.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| Actions per token")
+    )
+    assert f"tells Redis {ACTION_LIMIT_SHARE_EVERY} at a time" in row
+    assert f"at most {ACTION_LIMIT_SHARE_EVERY - 1} × N actions over the shared count" in row
