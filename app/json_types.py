@@ -25,3 +25,14 @@ JsonValue = TypeAliasType("JsonValue", "JsonScalar | list[JsonValue] | dict[str,
 JsonObject: TypeAlias = dict[str, JsonValue]
 #: A JSON array.
 JsonArray: TypeAlias = list[JsonValue]
+
+
+def json_copy(value: JsonValue) -> JsonValue:
+    """A deep copy of JSON data: fresh dicts and lists all the way down (other values are
+    immutable and shared).
+    """
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    return value

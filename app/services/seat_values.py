@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from app.json_types import JsonObject, JsonValue
+from app.json_types import JsonObject, JsonValue, json_copy
 
 #: The keys every stored seat has.
 REQUIRED_KEYS = ("seat", "name", "colour", "bot")
@@ -67,7 +67,7 @@ class MatchSeat:
             level=_text(data, "level"),
             bot_account=_flag(data, "bot_account"),
             keys=tuple(data),
-            extra={k: _copy(v) for k, v in data.items() if k not in KNOWN_KEYS},
+            extra={k: json_copy(v) for k, v in data.items() if k not in KNOWN_KEYS},
         )
 
     def to_json(self) -> JsonObject:
@@ -83,7 +83,7 @@ class MatchSeat:
             "level": self.level,
             "bot_account": self.bot_account,
         }
-        extra = {k: _copy(v) for k, v in self.extra.items()}
+        extra = {k: json_copy(v) for k, v in self.extra.items()}
         order = (*self.keys, *(k for k in extra if k not in self.keys))
         return {k: known[k] if k in KNOWN_KEYS else extra[k] for k in order}
 
@@ -120,13 +120,4 @@ def _flag(data: Mapping[str, JsonValue], key: str) -> bool:
     value = data.get(key, False)
     if not isinstance(value, bool):
         raise ValueError(f"a seat's {key} must be true or false: {value!r}")
-    return value
-
-
-def _copy(value: JsonValue) -> JsonValue:
-    """A deep copy of JSON data (dicts and lists; other values are immutable)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
     return value

@@ -67,7 +67,13 @@ def aids_of(stored: Mapping[str, JsonValue] | None, rated: bool) -> AidPolicy:
     every match from before policies, ``rated`` True), else the casual default (legal
     placements highlighted). An invalid policy reads as ``off``.
     """
-    raw = (stored or {}).get(AIDS_KEY)
+    return aid_policy((stored or {}).get(AIDS_KEY), rated)
+
+
+def aid_policy(raw: JsonValue, rated: bool) -> AidPolicy:
+    """A table's aid policy from its stored JSON ``raw`` (None: ``off`` for a rated table,
+    else the casual default; an invalid policy reads as ``off``).
+    """
     if raw is None:
         return AidPolicy.off() if rated else AidPolicy.casual()
     try:
@@ -143,7 +149,13 @@ def lobby_fields(time_control: JsonObject | None) -> TimeFields:
     (``time_control``: the stored column, see :func:`split_stored`; what happens at zero is
     shown before the match starts).
     """
-    control, policy_json = split_stored(time_control)
+    return time_fields(*split_stored(time_control))
+
+
+def time_fields(control: JsonObject | None, policy_json: JsonObject | None) -> TimeFields:
+    """:func:`lobby_fields` of a time control and a time-out policy kept apart (None: untimed,
+    ``computer``).
+    """
     tc = c.TimeControl.from_json(control)
     policy = c.TimeoutPolicy.from_json(policy_json)
     return {

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NotRequired, TypedDict, Unpack, cast
 
-from app.json_types import JsonObject, JsonValue
+from app.json_types import JsonObject, JsonValue, json_copy
 from app.services.clock_values.controls import TimeControl, TimeoutPolicy
 
 #: The keys every stored clock has.
@@ -183,8 +183,8 @@ class MatchClock:
             "host": self.host,
             "humans": [v for v in self.humans],
             "away": {k: {a: b for a, b in v.items()} for k, v in self.away.items()},
-            "vote": _copy(cast(JsonValue, self.vote)),
-            "proposal": _copy(cast(JsonValue, self.proposal)),
+            "vote": json_copy(cast(JsonValue, self.vote)),
+            "proposal": json_copy(cast(JsonValue, self.proposal)),
             "ended_early": self.ended_early,
             "turn_active": self.turn_active,
             "turn_since": self.turn_since,
@@ -195,7 +195,7 @@ class MatchClock:
         }
         for key in self.missing:
             del out[key]
-        out.update({k: _copy(v) for k, v in self.extra.items()})
+        out.update({k: json_copy(v) for k, v in self.extra.items()})
         return out
 
     def having(self, **changes: Unpack[ClockFields]) -> MatchClock:
@@ -207,12 +207,3 @@ class MatchClock:
         assert set(keys) <= OPTIONAL_KEYS
         cleared: dict[str, Any] = dict.fromkeys(keys)  # None for fields that allow it
         return replace(self, missing=self.missing | set(keys), **cleared)
-
-
-def _copy(value: JsonValue) -> JsonValue:
-    """A deep copy of JSON data (dicts and lists; other values are immutable)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value

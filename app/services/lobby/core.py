@@ -52,8 +52,7 @@ def lobby_json(row: LobbyRow, connected: set[str] | None = None) -> LobbyJson:
     """The Lobby JSON of docs/API.md; ``connected``: player ids with a lobby socket open."""
     connected = connected or set()
     settings = row.settings
-    packed = settings.packed_time()
-    fields = table_options.lobby_fields(packed)
+    fields = table_options.time_fields(settings.time_control, settings.timeout_policy)
     return {
         "code": row.code,
         "name": settings.name,
@@ -83,7 +82,7 @@ def lobby_json(row: LobbyRow, connected: set[str] | None = None) -> LobbyJson:
         "time_label": fields["time_label"],
         "timeout_policy": fields["timeout_policy"],
         "at_zero": fields["at_zero"],
-        "aids": table_options.aids_of(packed, settings.rated).to_json(),
+        "aids": table_options.aid_policy(settings.aids, settings.rated).to_json(),
     }
 
 
@@ -115,14 +114,13 @@ async def save(
     rt: Runtime, conn: AsyncConnection, row: LobbyRow, **values: Unpack[LobbyChanges]
 ) -> LobbyRow:
     """Write ``values`` to the lobby row, bumping its version; returns the lobby after. The
-    ``settings`` column is written anew at the new version (and the older columns it mirrors
-    with it: :func:`app.services.lobby.queries.settings_columns`), whatever changed.
+    ``settings`` column is written anew at the new version, whatever changed (the older
+    columns it repeats change only with ``values``, so they keep mirroring it).
     """
     version = row.version + 1
-    settings = settings_after(row.settings, values)
     changes = {
         **values,
-        **sql.settings_columns(settings, version),
+        "settings": settings_after(row.settings, values).to_json(version),
         "version": version,
         "updated_at": utcnow(),
     }
