@@ -13,13 +13,11 @@ and their words let clicks through to it), and toasts stack without overlapping,
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.browser.fixtures import running_server
 from tests.support.browser.ui import TIMEOUT_MS, Player, create_private_lobby, join_by_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -96,15 +94,6 @@ def _check(page: Any, artifacts: Path, shot: str, at_least: int = 1) -> dict[str
     assert found["hits"] == [], found
     assert not found["overlapping"] and found["outside"] == 0, found
     return found
-
-
-@pytest.fixture(scope="module")
-def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server of its own: what the screens list (other tests' public tables and live matches)
-    would change what lies where.
-    """
-    with running_server(tmp_path_factory.mktemp("toasts-server")) as base:
-        yield base
 
 
 def _dismiss(page: Any, text: str) -> None:

@@ -6,23 +6,15 @@ language (German here), shown as a tag; a 390 px phone in French fits the screen
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.support.browser.fixtures import running_server
 from tests.support.browser.ui import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
-
-
-@pytest.fixture(scope="module")
-def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("filters")) as base:
-        yield base
 
 
 def _table(base: str, token: str, **body: Any) -> str:

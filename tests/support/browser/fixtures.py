@@ -70,6 +70,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
+@pytest.fixture(scope="module")
+def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a server for one test module alone: for a screen whose lists (public tables,
+    live matches, tournaments) must hold only what that module made — on the worker's shared
+    :func:`server` they hold whatever other modules left there.
+    """
+    with running_server(tmp_path_factory.mktemp("own-server")) as base:
+        yield base
+
+
 class _Chromium:
     """The worker's Playwright and Chromium, started on first use."""
 
